@@ -1,0 +1,35 @@
+# Two commands matter: `make run` (the server on embedded defaults) and `make test`.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench venv migrate clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	@set -e; py=$$(scripts/find-python.sh); \
+	  [ -x "$(PY)" ] || "$$py" -m venv "$(VENV)"; \
+	  "$(PY)" -m pip install --quiet --disable-pip-version-check --upgrade pip; \
+	  "$(PY)" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+## The server with its Celery worker and beat, on SQLite and a filesystem broker.
+run: $(STAMP)
+	@scripts/run.sh
+
+## The whole test suite against PostgreSQL (DATABASE_URL, default the local server).
+test: $(STAMP)
+	@scripts/test.sh
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+## Throughput and latency of the actions endpoint against a production-like server.
+bench: $(STAMP)
+	$(PY) scripts/bench.py
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,39 @@
+"""Writes for accounts: registration, guests, tokens."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth.password_validation import validate_password
+from django.db import transaction
+from rest_framework.authtoken.models import Token
+
+from .models import User
+
+
+@transaction.atomic
+def user_register(*, username: str, password: str, display_name: str = "") -> tuple[User, str]:
+    """Create an account and its token. Raises django ValidationError on a weak password."""
+    user = User(username=username, display_name=display_name or username)
+    validate_password(password, user)
+    user.set_password(password)
+    user.save()
+    return user, Token.objects.create(user=user).key
+
+
+@transaction.atomic
+def guest_create(*, display_name: str) -> tuple[User, str]:
+    # A guest's username is random and never typed; the display name is what others see.
+    user = User(username=f"guest-{secrets.token_hex(6)}", display_name=display_name, is_guest=True)
+    user.set_unusable_password()
+    user.save()
+    return user, Token.objects.create(user=user).key
+
+
+def token_for(*, user: User) -> str:
+    token, _ = Token.objects.get_or_create(user=user)
+    return token.key
+
+
+def token_revoke(*, user: User) -> None:
+    Token.objects.filter(user=user).delete()

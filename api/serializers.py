@@ -1,0 +1,100 @@
+"""Request and response shapes. Game views are engine dicts and pass through as JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from rest_framework import serializers
+
+from accounts.models import User
+from games import selectors
+from games.models import Room
+
+
+class UserSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = User
+        fields = ["id", "username", "display_name", "is_guest"]
+
+
+class RegisterSerializer(serializers.Serializer):
+    username = serializers.RegexField(r"^[\w.@+-]{3,40}$", max_length=40)
+    password = serializers.CharField(min_length=8, max_length=128, write_only=True)
+    display_name = serializers.CharField(max_length=40, required=False, allow_blank=True)
+
+    def validate_username(self, value: str) -> str:
+        if value.lower().startswith("guest-"):
+            raise serializers.ValidationError("Names starting with 'guest-' are reserved.", code="invalid")
+        if User.objects.filter(username__iexact=value).exists():
+            raise serializers.ValidationError("That username is taken.", code="username_taken")
+        return value
+
+
+class LoginSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, write_only=True)
+
+
+class GuestSerializer(serializers.Serializer):
+    display_name = serializers.CharField(min_length=1, max_length=40)
+
+
+class AuthAnswerSerializer(serializers.Serializer):
+    user = UserSerializer()
+    token = serializers.CharField()
+
+
+class TokenAnswerSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class RoomCreateSerializer(serializers.Serializer):
+    game = serializers.CharField(max_length=20)
+    options = serializers.DictField(required=False, default=dict)
+    name = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+    public = serializers.BooleanField(required=False, default=True)
+
+
+class TeamSerializer(serializers.Serializer):
+    team = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=1)
+
+
+class ActionSerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=0)
+    action = serializers.DictField()
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    user = serializers.CharField(allow_null=True)
+    display_name = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    team = serializers.IntegerField(allow_null=True)
+
+
+def invite_url(room: Room, request: Any) -> str:
+    path = f"/join/{room.code}"
+    if settings.PUBLIC_BASE_URL:
+        return settings.PUBLIC_BASE_URL + path
+    return request.build_absolute_uri(path)
+
+
+class RoomSerializer(serializers.ModelSerializer):
+    host = serializers.CharField(source="host.username")
+    seats = serializers.SerializerMethodField()
+    invite_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Room
+        fields = [
+            "code", "game", "name", "options", "public", "status", "status_reason", "host", "seats",
+            "invite_url", "version", "scores", "created_at", "started_at", "finished_at",
+        ]
+
+    def get_seats(self, room: Room) -> list[dict[str, Any]]:
+        # Prefetched seats when listing; ordered by index either way.
+        return [selectors.seat_public(s) for s in sorted(room.seats.all(), key=lambda s: s.index)]
+
+    def get_invite_url(self, room: Room) -> str:
+        return invite_url(room, self.context["request"])

@@ -1,0 +1,76 @@
+"""Accounts: register, log in for a token, guest accounts, log out, me."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from accounts import services
+
+from .serializers import (
+    AuthAnswerSerializer,
+    GuestSerializer,
+    LoginSerializer,
+    RegisterSerializer,
+    TokenAnswerSerializer,
+    UserSerializer,
+)
+
+
+class _AuthThrottled(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth"
+
+
+class RegisterView(_AuthThrottled):
+    @extend_schema(request=RegisterSerializer, responses={201: AuthAnswerSerializer})
+    def post(self, request: Request) -> Response:
+        data = RegisterSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            user, token = services.user_register(**data.validated_data)
+        except DjangoValidationError as err:
+            raise exceptions.ValidationError({"password": list(err.messages)}, code="weak_password") from None
+        return Response({"user": UserSerializer(user).data, "token": token}, status=status.HTTP_201_CREATED)
+
+
+class TokenView(_AuthThrottled):
+    @extend_schema(request=LoginSerializer, responses={200: TokenAnswerSerializer})
+    def post(self, request: Request) -> Response:
+        data = LoginSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = authenticate(request, **data.validated_data)
+        if user is None:
+            raise exceptions.AuthenticationFailed("Wrong username or password.")
+        return Response({"token": services.token_for(user=user)})
+
+
+class GuestView(_AuthThrottled):
+    @extend_schema(request=GuestSerializer, responses={201: AuthAnswerSerializer})
+    def post(self, request: Request) -> Response:
+        data = GuestSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user, token = services.guest_create(display_name=data.validated_data["display_name"])
+        return Response({"user": UserSerializer(user).data, "token": token}, status=status.HTTP_201_CREATED)
+
+
+class LogoutView(APIView):
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request: Request) -> Response:
+        services.token_revoke(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(APIView):
+    @extend_schema(responses=UserSerializer)
+    def get(self, request: Request) -> Response:
+        return Response(UserSerializer(request.user).data)

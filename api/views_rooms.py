@@ -1,0 +1,169 @@
+"""Rooms: the lobby, the game view, actions, the event log and the hand summaries.
+
+Views parse, call one service or selector, and serialize; nothing else.
+"""
+
+from __future__ import annotations
+
+import io
+
+import segno
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.generics import GenericAPIView
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import rules, selectors, services
+from games.errors import ServiceError
+
+from .errors import service_errors
+from .serializers import (
+    ActionSerializer,
+    RoomCreateSerializer,
+    RoomSerializer,
+    SeatSerializer,
+    TeamSerializer,
+    invite_url,
+)
+
+
+class GamesView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The games, their seat ranges, options and presets")
+    def get(self, request: Request) -> Response:
+        return Response([g.catalogue() for g in rules.all_games()])
+
+
+class RoomListView(GenericAPIView):
+    serializer_class = RoomSerializer
+
+    def get_queryset(self):  # noqa: ANN201 - DRF's signature
+        if self.request.query_params.get("mine") in ("1", "true"):
+            return selectors.rooms_of_user(user=self.request.user)
+        return selectors.rooms_open_public()
+
+    @extend_schema(
+        parameters=[OpenApiParameter("mine", bool, description="Rooms I sit in, any status")],
+        responses=RoomSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+    @extend_schema(request=RoomCreateSerializer, responses={201: RoomSerializer})
+    @service_errors
+    def post(self, request: Request) -> Response:
+        data = RoomCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        room = services.room_create(host=request.user, **data.validated_data)
+        room = selectors.room_get(code=room.code)
+        return Response(self.get_serializer(room).data, status=status.HTTP_201_CREATED)
+
+
+class RoomDetailView(APIView):
+    @extend_schema(responses=RoomSerializer)
+    @service_errors
+    def get(self, request: Request, code: str) -> Response:
+        room = selectors.room_get(code=code)
+        return Response(RoomSerializer(room, context={"request": request}).data)
+
+
+class RoomQRView(APIView):
+    @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.BINARY})
+    @service_errors
+    def get(self, request: Request, code: str) -> HttpResponse:
+        room = selectors.room_get(code=code)
+        out = io.BytesIO()
+        segno.make(invite_url(room, request), error="m").save(out, kind="svg", scale=6, border=2)
+        return HttpResponse(out.getvalue(), content_type="image/svg+xml")
+
+
+class JoinView(APIView):
+    @extend_schema(request=TeamSerializer, responses={201: SeatSerializer})
+    @service_errors
+    def post(self, request: Request, code: str) -> Response:
+        data = TeamSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seat = services.room_join(code=code, user=request.user, team=data.validated_data.get("team"))
+        return Response(selectors.seat_public(seat), status=status.HTTP_201_CREATED)
+
+
+class LeaveView(APIView):
+    @extend_schema(request=None, responses={204: None})
+    @service_errors
+    def post(self, request: Request, code: str) -> Response:
+        services.room_leave(code=code, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class BotsView(APIView):
+    @extend_schema(request=TeamSerializer, responses={201: SeatSerializer})
+    @service_errors
+    def post(self, request: Request, code: str) -> Response:
+        data = TeamSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seat = services.room_add_bot(code=code, user=request.user, team=data.validated_data.get("team"))
+        return Response(selectors.seat_public(seat), status=status.HTTP_201_CREATED)
+
+
+class StartView(APIView):
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @service_errors
+    def post(self, request: Request, code: str) -> Response:
+        room = services.room_start(code=code, user=request.user)
+        return Response(selectors.room_view(room=room, user=request.user))
+
+
+class StateView(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The caller's view of the room")
+    @service_errors
+    def get(self, request: Request, code: str) -> Response:
+        room = selectors.room_get(code=code)
+        return Response(selectors.room_view(room=room, user=request.user))
+
+
+class ActionsView(APIView):
+    @extend_schema(
+        request=ActionSerializer,
+        responses=OpenApiTypes.OBJECT,
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
+        summary="Play: apply one action and answer with the caller's new view",
+    )
+    @service_errors
+    def post(self, request: Request, code: str) -> Response:
+        data = ActionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        key = request.headers.get("Idempotency-Key") or None
+        submitted = services.action_submit(
+            code=code, user=request.user, version=data.validated_data["version"],
+            action=data.validated_data["action"], idempotency_key=key and key[:100],
+        )
+        return Response(submitted.view)
+
+
+class EventsView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("after", int, description="Only events after this seq")],
+        responses=OpenApiTypes.OBJECT,
+    )
+    @service_errors
+    def get(self, request: Request, code: str) -> Response:
+        raw_after = request.query_params.get("after", "0")
+        if not raw_after.isdigit():
+            raise ServiceError("invalid", "'after' must be a whole number.", 400, "after")
+        room = selectors.room_get(code=code)
+        return Response(selectors.events_for(room=room, user=request.user, after=int(raw_after)))
+
+
+class RoundsView(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The summary table of finished hands")
+    @service_errors
+    def get(self, request: Request, code: str) -> Response:
+        room = selectors.room_get(code=code)
+        return Response(selectors.rounds_summary(room=room))

@@ -1,0 +1,79 @@
+"""Errors the services raise; the API turns them into the single error shape.
+
+Each carries a stable code (documented in the OpenAPI description) and an HTTP status.
+"""
+
+from __future__ import annotations
+
+from .rules.errors import RuleError
+
+# Rule codes that are about timing rather than the move itself answer 409.
+CONFLICT_RULE_CODES = frozenset({"not_your_turn", "wrong_phase"})
+
+
+class ServiceError(Exception):
+    def __init__(self, code: str, detail: str, status: int = 400, attr: str | None = None) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.status = status
+        self.attr = attr
+
+    @classmethod
+    def from_rule(cls, err: RuleError) -> ServiceError:
+        return cls(err.code, err.detail, 409 if err.code in CONFLICT_RULE_CODES else 400, err.attr)
+
+
+def not_found() -> ServiceError:
+    return ServiceError("not_found", "No such room.", 404)
+
+
+def not_seated() -> ServiceError:
+    return ServiceError("not_seated", "You do not have a seat in this room.", 403)
+
+
+def not_host() -> ServiceError:
+    return ServiceError("not_host", "Only the host may do that.", 403)
+
+
+# Every code the API can answer with, for the OpenAPI description: (status, meaning).
+ERROR_CODES: dict[str, tuple[int, str]] = {
+    "must_follow_suit": (400, "You hold the led suit and must play it."),
+    "hearts_not_broken": (400, "Hearts may not be led before they are broken."),
+    "no_points_on_first_trick": (400, "No heart or Q♠ on the first trick unless you hold nothing else."),
+    "must_lead_two_of_clubs": (400, "The first trick must be led with 2♣ (or a club with lead_any_club)."),
+    "must_lead_trump": (400, "The first lead must be a trump."),
+    "bad_pass": (400, "The cards passed are not a valid pass."),
+    "card_not_in_hand": (400, "That card is not in your hand."),
+    "tile_not_in_hand": (400, "That tile is not in your hand."),
+    "bid_too_low": (400, "The bid must be higher than the current bid and at least the minimum."),
+    "bid_too_high": (400, "The bid is above the maximum."),
+    "bad_bid_step": (400, "Bids go up in the game's steps."),
+    "moon_not_allowed": (400, "Moon may not be bid now."),
+    "bad_suit": (400, "Not a suit of this game."),
+    "widow_discard_required": (400, "Taking the widow needs a discard."),
+    "wrong_count": (400, "The wrong number of cards."),
+    "card_has_points": (400, "Only zero-point cards may be removed."),
+    "not_callable": (400, "Nobody else holds that card."),
+    "unknown_action": (400, "The action's type is not known or the action is malformed."),
+    "invalid": (400, "A field has a wrong value or type (attr names it)."),
+    "parse_error": (400, "The body is not valid JSON."),
+    "required": (400, "A required field is missing (attr names it)."),
+    "not_authenticated": (401, "Credentials were not sent."),
+    "authentication_failed": (401, "The credentials are wrong or the token no longer works."),
+    "not_seated": (403, "You have no seat in this room."),
+    "not_host": (403, "Only the host may do that."),
+    "not_found": (404, "No such room."),
+    "not_your_turn": (409, "It is not your turn (checked before the phase)."),
+    "wrong_phase": (409, "That action is not possible in the current phase."),
+    "stale_version": (409, "The room changed since the version you sent; fetch the state and retry."),
+    "room_full": (409, "Every seat is taken."),
+    "already_started": (409, "The game has already started."),
+    "already_seated": (409, "You already have a seat in this room."),
+    "not_finished": (409, "The hand or match is not finished yet."),
+    "not_playing": (409, "The room is not being played."),
+    "seats_not_filled": (409, "Every seat must be taken before the start."),
+    "room_closed": (409, "The room was closed or abandoned."),
+    "idempotency_key_reused": (422, "This Idempotency-Key was used for a different request."),
+    "throttled": (429, "Too many requests; retry after the Retry-After header's seconds."),
+}

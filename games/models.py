@@ -1,0 +1,159 @@
+"""Rooms, seats, rounds (hands), the append-only action log and the per-room event log.
+
+The engine state of the hand in play lives in `Round.state`; `Room.version` counts every
+change to the room (lobby moves and applied actions alike) and is what clients send
+back with an action. All writes go through games.services, which lock the room row.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class RoomStatus(models.TextChoices):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+    CLOSED = "closed"
+
+
+class Room(models.Model):
+    code = models.CharField(max_length=12, unique=True)
+    game = models.CharField(max_length=20)
+    name = models.CharField(max_length=80, blank=True)
+    options = models.JSONField(default=dict)
+    public = models.BooleanField(default=True)
+    status = models.CharField(max_length=10, choices=RoomStatus.choices, default=RoomStatus.LOBBY)
+    status_reason = models.CharField(max_length=200, blank=True)
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_rooms")
+    version = models.PositiveIntegerField(default=0)
+    # Last sequence number handed out in this room's event log.
+    event_seq = models.PositiveIntegerField(default=0)
+    # Match totals per seat, copied from each scored hand for cheap listing.
+    scores = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "public", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.code} ({self.game}, {self.status})"
+
+
+class Seat(models.Model):
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    is_bot = models.BooleanField(default=False)
+    # Only set where teams are public (chosen in the lobby or drawn at the start).
+    team = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["room", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["room", "user"], condition=models.Q(user__isnull=False), name="seat_unique_user"
+            ),
+        ]
+
+    @property
+    def is_free(self) -> bool:
+        return self.user_id is None and not self.is_bot
+
+    @property
+    def display_name(self) -> str:
+        if self.is_bot:
+            return f"Computer {self.index + 1}"
+        return self.user.shown_name if self.user_id else ""
+
+    def __str__(self) -> str:
+        return f"{self.room.code}#{self.index}"
+
+
+class Round(models.Model):
+    """One hand. Rebuildable: new_round(options, players, seed, carry) + its actions."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    seed = models.BigIntegerField()
+    carry = models.JSONField(null=True, blank=True)
+    state = models.JSONField()
+    # Number of actions applied in this hand (= the last Action.seq).
+    version = models.PositiveIntegerField(default=0)
+    deadline_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["room", "number"]
+        constraints = [models.UniqueConstraint(fields=["room", "number"], name="round_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.room.code} hand {self.number}"
+
+
+class Action(models.Model):
+    """Append-only: one row per applied action, in order."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    payload = models.JSONField()
+    # Taken by the server for a player (a timeout); computer players' moves are not automatic.
+    automatic = models.BooleanField(default=False)
+    by_bot = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "seq"]
+        constraints = [models.UniqueConstraint(fields=["round", "seq"], name="action_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.round} #{self.seq} seat {self.seat} {self.payload.get('type')}"
+
+
+PUBLIC = -1
+
+
+class Event(models.Model):
+    """The room's log as clients read it; `visible_to` null means everyone."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    round_number = models.PositiveIntegerField(null=True, blank=True)
+    version = models.PositiveIntegerField()
+    data = models.JSONField()
+    visible_to = models.JSONField(null=True, blank=True)
+    # The same as a bit set (bit i: seat i) that every database can filter on;
+    # -1 (all bits) is public.
+    audience = models.BigIntegerField(default=-1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["room", "seq"]
+        constraints = [models.UniqueConstraint(fields=["room", "seq"], name="event_unique_seq")]
+
+
+class IdempotentRequest(models.Model):
+    """The first answer to an action sent with an Idempotency-Key, replayed on repeats."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    key = models.CharField(max_length=100)
+    room = models.ForeignKey(Room, on_delete=models.CASCADE)
+    request_hash = models.CharField(max_length=64)
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_key")]

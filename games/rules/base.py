@@ -1,0 +1,175 @@
+"""The engine protocol every game implements, and the pieces all games share.
+
+A game is a stateless rules object; a round (one hand) is plain JSON-able data.
+The service layer only ever talks to this protocol, so adding a game never touches
+the shared layers:
+
+    rules = games.rules.get("hearts")
+    options = rules.validate_options(raw)           # complete, checked
+    state = rules.new_round(options=..., players=4, seed=..., carry=None)
+    rules.to_act(state)                             # seats that may act now
+    rules.legal_actions(state, seat)                # what one seat may do
+    state, events = rules.apply(state, seat, action)   # pure; raises RuleError
+    rules.view(state, seat_or_None)                 # what a viewer may know
+    rules.result(state)                             # the hand's result, once scored
+    rules.carry(state)                              # what the next hand inherits
+
+A round ends with a simultaneous `next_round` phase ("round_over"): every seat says it
+is ready (the service answers for computer players at once). When all are ready the
+round is `complete` and the service starts the next one from `carry(state)`; when the
+match is decided the phase is `match_over` and nobody acts again.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import RuleError
+from .options import OptionSet
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+ROUND_OVER = "round_over"
+MATCH_OVER = "match_over"
+COMPLETE = "complete"
+
+
+@dataclass
+class Event:
+    """Something that happened, as the log stores it.
+
+    `visible_to` is None for a public event, else the seats that may see it. A private
+    event usually has a public twin carrying what everyone may know (e.g. "seat 2
+    passed three cards" for all, "seat 2 passed QS AH KH to seat 3" for 2 and 3).
+    """
+
+    data: dict[str, Any]
+    visible_to: list[int] | None = None
+
+    def visible(self, seat: int | None) -> bool:
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+
+@dataclass
+class Applied:
+    state: State
+    events: list[Event] = field(default_factory=list)
+
+
+class Game(ABC):
+    key: str
+    name: str
+    min_players: int
+    max_players: int
+    option_set: OptionSet
+
+    # -- set-up ---------------------------------------------------------------------
+
+    def catalogue(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "players": {"min": self.min_players, "max": self.max_players},
+            "options": self.option_set.schema(),
+            "presets": self.option_set.presets,
+        }
+
+    def validate_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
+        return self.option_set.validate(raw)
+
+    @abstractmethod
+    def seat_count(self, options: dict[str, Any]) -> int:
+        """How many seats a room with these options has."""
+
+    @abstractmethod
+    def new_round(
+        self,
+        *,
+        options: dict[str, Any],
+        players: int,
+        seed: int,
+        carry: dict[str, Any] | None,
+        deal: Any = None,
+    ) -> State:
+        """The opening state of a hand. `carry` comes from the previous hand (None for
+        the first); `deal` overrides the shuffle (tests use fixed deals)."""
+
+    # -- play -----------------------------------------------------------------------
+
+    @abstractmethod
+    def to_act(self, state: State) -> list[int]:
+        """Seats that may act now (several in simultaneous phases); [] when nobody can."""
+
+    @abstractmethod
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Everything `seat` may do now; multi-card choices as a template."""
+
+    @abstractmethod
+    def apply(self, state: State, seat: int, action: Action) -> Applied:
+        """Check and apply one action. Pure: the given state is not modified."""
+
+    @abstractmethod
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What `seat` (None: a spectator) may know of the state."""
+
+    @abstractmethod
+    def result(self, state: State) -> dict[str, Any] | None:
+        """The scored hand (public), or None while it is still being played."""
+
+    @abstractmethod
+    def carry(self, state: State) -> dict[str, Any]:
+        """What the next hand inherits from this one (scores, dealer, hand number...)."""
+
+    @abstractmethod
+    def bot_action(self, state: State, seat: int) -> Action:
+        """A legal action chosen by the computer player's strategy."""
+
+    # -- shared helpers ---------------------------------------------------------------
+
+    def is_complete(self, state: State) -> bool:
+        """The hand is over and every seat is ready for the next one."""
+        return state.get("phase") == COMPLETE
+
+    def is_match_over(self, state: State) -> bool:
+        return state.get("phase") == MATCH_OVER
+
+
+def clone(state: State) -> State:
+    return copy.deepcopy(state)
+
+
+def require_action_type(action: Any) -> str:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise RuleError("unknown_action", "An action is an object with a 'type'.", "action")
+    return action["type"]
+
+
+# -- the between-hands phase, the same in every game --------------------------------
+
+
+def round_over_to_act(state: State) -> list[int]:
+    return [s for s in range(state["players"]) if s not in state["ready"]]
+
+
+def apply_next_round(state: State, seat: int) -> Applied:
+    """`next_round` from one seat; the round is complete when all are ready."""
+    new = clone(state)
+    new["ready"] = sorted(set(new["ready"]) | {seat})
+    events = [Event({"type": "ready", "seat": seat})]
+    if len(new["ready"]) == new["players"]:
+        new["phase"] = COMPLETE
+    return Applied(new, events)
+
+
+def check_turn(to_act: list[int], seat: int) -> None:
+    # Checked before the phase, so a player out of turn always hears "not your turn".
+    if seat not in to_act:
+        raise RuleError("not_your_turn", "It is not your turn.")
+
+
+def wrong_phase(phase: str, action_type: str) -> RuleError:
+    return RuleError("wrong_phase", f"'{action_type}' is not possible in the {phase} phase.")

@@ -1,0 +1,87 @@
+"""Declarative room options: a schema per game, validated and filled with defaults.
+
+Each option is a small frozen value; a game lists its options and presets, and
+`validate_options` turns whatever a client sent into a complete, checked dict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import RuleError
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    default: Any
+    description: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    kind: str = "string"  # "string" | "integer" | "boolean"
+
+    def schema(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.kind, "default": self.default, "description": self.description}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+    def check(self, value: Any) -> Any:
+        if self.kind == "integer":
+            # bool is an int subclass in Python; a JSON true is not a number of seconds.
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RuleError("invalid", f"Option '{self.name}' must be a whole number.", self.name)
+            if self.minimum is not None and value < self.minimum:
+                raise RuleError("invalid", f"Option '{self.name}' must be at least {self.minimum}.", self.name)
+            if self.maximum is not None and value > self.maximum:
+                raise RuleError("invalid", f"Option '{self.name}' must be at most {self.maximum}.", self.name)
+        elif self.kind == "boolean":
+            if not isinstance(value, bool):
+                raise RuleError("invalid", f"Option '{self.name}' must be true or false.", self.name)
+        elif not isinstance(value, str):
+            raise RuleError("invalid", f"Option '{self.name}' must be a string.", self.name)
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise RuleError("invalid", f"Option '{self.name}' must be one of: {allowed}.", self.name)
+        return value
+
+
+@dataclass(frozen=True)
+class OptionSet:
+    options: tuple[Option, ...]
+    presets: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def schema(self) -> dict[str, Any]:
+        return {o.name: o.schema() for o in self.options}
+
+    def defaults(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options}
+
+    def validate(self, raw: dict[str, Any] | None) -> dict[str, Any]:
+        """Defaults, then the preset's bundle, then the client's own overrides."""
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, dict):
+            raise RuleError("invalid", "Options must be an object.", "options")
+        raw = dict(raw)
+        known = {o.name: o for o in self.options}
+        out = self.defaults()
+        preset = raw.pop("preset", None)
+        if preset is not None:
+            if preset not in self.presets:
+                allowed = ", ".join(sorted(self.presets)) or "none"
+                raise RuleError("invalid", f"Unknown preset '{preset}' (known: {allowed}).", "preset")
+            out.update(self.presets[preset])
+        for name, value in raw.items():
+            if name not in known:
+                raise RuleError("invalid", f"Unknown option '{name}'.", name)
+            out[name] = known[name].check(value)
+        if preset is not None:
+            out["preset"] = preset
+        return out

@@ -1,0 +1,118 @@
+"""Reads: rooms, seats, and what one viewer may see of a room.
+
+Everything a viewer receives about a game passes through the engine's `view`, and the
+event log is filtered by each event's `visible_to`, so hidden cards never leave here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import F, QuerySet
+
+from accounts.models import User
+
+from . import rules
+from .errors import ServiceError
+from .models import PUBLIC, Event, Room, RoomStatus, Round, Seat
+
+
+def room_get(*, code: str) -> Room:
+    try:
+        return Room.objects.select_related("host").get(code=code)
+    except Room.DoesNotExist:
+        raise ServiceError("not_found", "No such room.", 404) from None
+
+
+def rooms_open_public() -> QuerySet[Room]:
+    return (
+        Room.objects.filter(status=RoomStatus.LOBBY, public=True)
+        .select_related("host")
+        .prefetch_related("seats__user")
+        .order_by("-created_at")
+    )
+
+
+def rooms_of_user(*, user: User) -> QuerySet[Room]:
+    return (
+        Room.objects.filter(seats__user=user)
+        .select_related("host")
+        .prefetch_related("seats__user")
+        .order_by("-updated_at")
+    )
+
+
+def room_seats(*, room: Room) -> list[Seat]:
+    return list(room.seats.select_related("user").order_by("index"))
+
+
+def seat_of(*, room: Room, user: User | None) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return room.seats.filter(user=user).values_list("index", flat=True).first()
+
+
+def current_round(*, room: Room) -> Round | None:
+    return room.rounds.order_by("-number").first()
+
+
+def seat_public(seat: Seat) -> dict[str, Any]:
+    return {
+        "seat": seat.index,
+        "user": seat.user.username if seat.user_id else None,
+        "display_name": seat.display_name,
+        "is_bot": seat.is_bot,
+        "team": seat.team,
+    }
+
+
+def room_view(*, room: Room, user: User | None) -> dict[str, Any]:
+    """The caller's view: the engine's view of the hand in play plus the room's facts."""
+    seats = room_seats(room=room)
+    seat = next((s.index for s in seats if user is not None and s.user_id == user.id), None)
+    round_ = current_round(room=room)
+    base: dict[str, Any] = {
+        "code": room.code,
+        "game": room.game,
+        "version": room.version,
+        "status": room.status,
+        "status_reason": room.status_reason,
+        "deadline": round_.deadline_at if round_ and room.status == RoomStatus.PLAYING else None,
+    }
+    if round_ is None:
+        view: dict[str, Any] = {
+            "phase": "lobby", "round": 0, "dealer": None, "to_act": [], "seats": [{} for _ in seats],
+            "trick": [], "trump": None, "bid": None, "scores": room.scores, "last_round": None,
+        }
+        if seat is not None:
+            view["you"] = {"seat": seat, "hand": [], "legal_actions": []}
+    else:
+        view = rules.get(room.game).view(round_.state, seat)
+    if room.status in (RoomStatus.CLOSED, RoomStatus.ABANDONED):
+        # Nobody may act in a closed room, whatever the hand's phase says.
+        view["to_act"] = []
+        if "you" in view:
+            view["you"]["legal_actions"] = []
+    view["seats"] = [{**seat_public(s), **facts} for s, facts in zip(seats, view["seats"], strict=True)]
+    return {**base, **view}
+
+
+def events_for(*, room: Room, user: User | None, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
+    seat = seat_of(room=room, user=user)
+    rows = Event.objects.filter(room=room, seq__gt=after)
+    if seat is None:
+        rows = rows.filter(audience=PUBLIC)
+    else:
+        rows = rows.annotate(mine=F("audience").bitand(1 << seat)).exclude(mine=0)
+    rows = rows.order_by("seq")[:limit]
+    return [
+        {"seq": e.seq, "round": e.round_number, "version": e.version, "at": e.created_at, **e.data} for e in rows
+    ]
+
+
+def rounds_summary(*, room: Room) -> list[dict[str, Any]]:
+    """Finished hands, each as the engine's public result."""
+    return [
+        {"round": r.number, "started_at": r.started_at, "finished_at": r.finished_at, **r.result}
+        for r in room.rounds.filter(result__isnull=False).order_by("number")
+    ]

@@ -1,0 +1,313 @@
+"""The only write path for rooms, seats, rounds and actions.
+
+Every service that changes a room locks its row first (`_lock_room`), so all changes
+to one room are serialized; rounds, actions and events of a room are only written
+while that lock is held. Engine work happens inside the lock, so a check and the
+write it justifies can never be split by another request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+
+from . import rules, selectors
+from .errors import ServiceError, not_host, not_seated
+from .models import PUBLIC, Action, Event, IdempotentRequest, Room, RoomStatus, Round, Seat
+from .rules.base import Event as RuleEvent
+from .rules.errors import RuleError
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud safely
+CODE_LENGTH = 6
+# A runaway loop of computer players would be a bug; stop well before it hurts.
+MAX_BOT_STEPS = 2000
+
+
+# -- rooms and seats --------------------------------------------------------------
+
+
+def _new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+@transaction.atomic
+def room_create(
+    *, host: User, game: str, options: dict[str, Any] | None, name: str = "", public: bool = True
+) -> Room:
+    try:
+        game_rules = rules.get(game)
+        checked = game_rules.validate_options(options)
+    except RuleError as err:
+        raise ServiceError.from_rule(err) from None
+    seats = game_rules.seat_count(checked)
+    for _ in range(10):
+        try:
+            with transaction.atomic():
+                room = Room.objects.create(
+                    code=_new_code(), game=game, name=name, options=checked, public=public, host=host,
+                    scores=[0] * seats,
+                )
+                break
+        except IntegrityError:
+            continue  # the code was taken; draw another
+    else:  # pragma: no cover - 31^6 codes make ten collisions in a row implausible
+        raise ServiceError("server_busy", "Could not allocate a room code.", 503)
+    Seat.objects.bulk_create(
+        Seat(room=room, index=i, user=host if i == 0 else None, joined_at=timezone.now() if i == 0 else None)
+        for i in range(seats)
+    )
+    _log(room, {"type": "room_created", "game": game, "host": host.shown_name})
+    room.save()
+    return room
+
+
+def _lock_room(code: str) -> Room:
+    try:
+        return Room.objects.select_for_update().get(code=code)
+    except Room.DoesNotExist:
+        raise ServiceError("not_found", "No such room.", 404) from None
+
+
+def _require_open(room: Room) -> None:
+    if room.status in (RoomStatus.CLOSED, RoomStatus.ABANDONED):
+        raise ServiceError("room_closed", f"This room is {room.status}.", 409)
+
+
+def _require_lobby(room: Room) -> None:
+    _require_open(room)
+    if room.status != RoomStatus.LOBBY:
+        raise ServiceError("already_started", "The game has already started.", 409)
+
+
+def _touch(room: Room) -> None:
+    """Count a change: clients holding an older version must refetch."""
+    room.version += 1
+
+
+@transaction.atomic
+def room_join(*, code: str, user: User, team: int | None = None) -> Seat:
+    room = _lock_room(code)
+    _require_lobby(room)
+    seats = list(room.seats.select_related("user"))
+    if any(s.user_id == user.id for s in seats):
+        raise ServiceError("already_seated", "You already have a seat in this room.", 409)
+    free = [s for s in seats if s.is_free]
+    if not free:
+        raise ServiceError("room_full", "Every seat is taken.", 409)
+    seat = free[0]
+    seat.user = user
+    seat.team = team
+    seat.joined_at = timezone.now()
+    seat.save()
+    _touch(room)
+    _log(room, {"type": "joined", "seat": seat.index, "name": user.shown_name})
+    room.save()
+    return seat
+
+
+@transaction.atomic
+def room_leave(*, code: str, user: User) -> None:
+    room = _lock_room(code)
+    _require_lobby(room)
+    seat = room.seats.filter(user=user).first()
+    if seat is None:
+        raise not_seated()
+    seat.user = None
+    seat.team = None
+    seat.joined_at = None
+    seat.save()
+    _log(room, {"type": "left", "seat": seat.index, "name": user.shown_name})
+    if room.host_id == user.id:
+        # The room lives on with another human as host; with nobody left it is over.
+        heir = room.seats.filter(user__isnull=False).order_by("index").first()
+        if heir is None:
+            room.status = RoomStatus.ABANDONED
+            room.status_reason = "Everyone left before the start."
+            room.finished_at = timezone.now()
+            _log(room, {"type": "abandoned", "reason": room.status_reason})
+        else:
+            room.host_id = heir.user_id
+            _log(room, {"type": "host_changed", "seat": heir.index})
+    _touch(room)
+    room.save()
+
+
+@transaction.atomic
+def room_add_bot(*, code: str, user: User, team: int | None = None) -> Seat:
+    room = _lock_room(code)
+    _require_lobby(room)
+    if room.host_id != user.id:
+        raise not_host()
+    seat = room.seats.filter(user__isnull=True, is_bot=False).order_by("index").first()
+    if seat is None:
+        raise ServiceError("room_full", "Every seat is taken.", 409)
+    seat.is_bot = True
+    seat.team = team
+    seat.joined_at = timezone.now()
+    seat.save()
+    _touch(room)
+    _log(room, {"type": "bot_added", "seat": seat.index})
+    room.save()
+    return seat
+
+
+@transaction.atomic
+def room_start(*, code: str, user: User) -> Room:
+    room = _lock_room(code)
+    _require_lobby(room)
+    if room.host_id != user.id:
+        raise not_host()
+    seats = list(room.seats.all())
+    if any(s.is_free for s in seats):
+        raise ServiceError("seats_not_filled", "Every seat must be taken before the start.", 409)
+    room.status = RoomStatus.PLAYING
+    room.started_at = timezone.now()
+    _touch(room)
+    _log(room, {"type": "started"})
+    round_ = _round_begin(room, number=1, carry=None)
+    _advance_bots(room, round_, {s.index for s in seats if s.is_bot})
+    room.save()
+    return room
+
+
+# -- rounds and actions -----------------------------------------------------------
+
+
+def _round_begin(room: Room, *, number: int, carry: dict[str, Any] | None, deal: Any = None) -> Round:
+    """Deal a hand. Expects the room lock held."""
+    game_rules = rules.get(room.game)
+    seed = secrets.randbits(62)
+    state = game_rules.new_round(options=room.options, players=room.seats.count(), seed=seed, carry=carry, deal=deal)
+    round_ = Round.objects.create(room=room, number=number, seed=seed, carry=carry, state=state)
+    _log(room, {"type": "round_started", "round": number}, round_number=number)
+    return round_
+
+
+@dataclass
+class Submitted:
+    view: dict[str, Any]
+    replayed: bool = False
+
+
+def _request_hash(version: Any, action: Any, code: str) -> str:
+    raw = json.dumps({"room": code, "version": version, "action": action}, sort_keys=True)
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+@transaction.atomic
+def action_submit(
+    *, code: str, user: User, version: Any, action: Any, idempotency_key: str | None = None
+) -> Submitted:
+    """Apply one player's action, then whatever computer players owe, atomically.
+
+    Order of checks: seat, idempotent replay, room status, version, then the engine.
+    """
+    room = _lock_room(code)
+    seat = room.seats.filter(user=user).first()
+    if seat is None:
+        raise not_seated()
+    request_hash = _request_hash(version, action, code)
+    if idempotency_key:
+        earlier = IdempotentRequest.objects.filter(user=user, key=idempotency_key).first()
+        if earlier is not None:
+            if earlier.request_hash != request_hash:
+                raise ServiceError(
+                    "idempotency_key_reused", "This Idempotency-Key was used for a different request.", 422
+                )
+            return Submitted(view=earlier.response, replayed=True)
+    _require_open(room)
+    if room.status == RoomStatus.LOBBY:
+        raise ServiceError("not_playing", "The game has not started.", 409)
+    if room.status == RoomStatus.FINISHED:
+        raise ServiceError("not_playing", "The match is over.", 409)
+    if version != room.version:
+        raise ServiceError(
+            "stale_version", f"The room is at version {room.version}; fetch the state and retry.", 409, "version"
+        )
+    round_ = Round.objects.select_for_update().filter(room=room).order_by("-number").first()
+    round_ = _apply(room, round_, seat.index, action, user=user)
+    bots = set(room.seats.filter(is_bot=True).values_list("index", flat=True))
+    _advance_bots(room, round_, bots)
+    room.save()
+    view = selectors.room_view(room=room, user=user)
+    if idempotency_key:
+        IdempotentRequest.objects.create(
+            user=user, key=idempotency_key, room=room, request_hash=request_hash, response=view
+        )
+    return Submitted(view=view)
+
+
+def _apply(
+    room: Room, round_: Round, seat: int, action: Any, *, user: User | None, by_bot: bool = False,
+    automatic: bool = False,
+) -> Round:
+    """Run one action through the engine and persist it. Expects the room lock held.
+
+    Returns the round now in play (a new one when this action completed the hand).
+    """
+    game_rules = rules.get(room.game)
+    try:
+        applied = game_rules.apply(round_.state, seat, action)
+    except RuleError as err:
+        raise ServiceError.from_rule(err) from None
+    round_.state = applied.state
+    round_.version += 1
+    Action.objects.create(
+        round=round_, seq=round_.version, seat=seat, user=user, payload=action, by_bot=by_bot, automatic=automatic
+    )
+    _touch(room)
+    for event in applied.events:
+        _log_rule_event(room, round_.number, event)
+    result = game_rules.result(round_.state)
+    if result is not None and round_.result is None:
+        round_.result = result
+        round_.finished_at = timezone.now()
+        room.scores = result.get("scores", room.scores)
+    if game_rules.is_match_over(round_.state):
+        room.status = RoomStatus.FINISHED
+        room.finished_at = timezone.now()
+        _log(room, {"type": "match_over", "winners": (result or {}).get("winners", [])}, round_.number)
+    round_.save()
+    if game_rules.is_complete(round_.state):
+        round_ = _round_begin(room, number=round_.number + 1, carry=game_rules.carry(round_.state))
+    return round_
+
+
+def _advance_bots(room: Room, round_: Round, bots: set[int]) -> Round:
+    """Let computer players act while it is their turn. Expects the room lock held."""
+    if not bots:
+        return round_
+    game_rules = rules.get(room.game)
+    for _ in range(MAX_BOT_STEPS):
+        if room.status != RoomStatus.PLAYING:
+            return round_
+        due = [s for s in game_rules.to_act(round_.state) if s in bots]
+        if not due:
+            return round_
+        seat = due[0]
+        round_ = _apply(room, round_, seat, game_rules.bot_action(round_.state, seat), user=None, by_bot=True)
+    raise RuntimeError(f"computer players did not yield in room {room.code}")
+
+
+# -- the event log ----------------------------------------------------------------
+
+
+def _log(room: Room, data: dict[str, Any], round_number: int | None = None, visible_to: list[int] | None = None) -> None:
+    """Append to the room's log. Expects the room lock held; the caller saves the room."""
+    room.event_seq += 1
+    Event.objects.create(
+        room=room, seq=room.event_seq, round_number=round_number, version=room.version, data=data,
+        visible_to=visible_to, audience=PUBLIC if visible_to is None else sum(1 << s for s in set(visible_to)),
+    )
+
+
+def _log_rule_event(room: Room, round_number: int, event: RuleEvent) -> None:
+    _log(room, event.data, round_number, event.visible_to)

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Starts everything on one machine with embedded defaults: SQLite, kombu's filesystem
+# broker, a Celery worker with beat, and the server at http://127.0.0.1:8000.
+# Any of DATABASE_URL, CELERY_BROKER_URL, REDIS_URL... in the environment wins.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${VENV:-.venv}/bin/python
+export DEBUG=${DEBUG:-1}
+export VAR_DIR=${VAR_DIR:-$PWD/var}
+mkdir -p "$VAR_DIR/broker" "$VAR_DIR/broker-processed"
+"$PY" manage.py migrate --noinput
+pids=()
+cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
+trap cleanup EXIT INT TERM
+"$PY" -m celery -A config worker --beat --loglevel=INFO --concurrency=2 \
+  --schedule="$VAR_DIR/celerybeat-schedule" &
+pids+=($!)
+echo "Server: http://127.0.0.1:8000  (API docs: http://127.0.0.1:8000/api/docs/)"
+"$PY" manage.py runserver 127.0.0.1:${PORT:-8000} &
+pids+=($!)
+wait -n "${pids[@]}"

@@ -1,0 +1,62 @@
+"""Playing over HTTP as a client would: read the view, pick from legal_actions, post."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+
+def concrete(template: dict[str, Any], rng: random.Random | None = None) -> dict[str, Any]:
+    """Turn a legal action (possibly a multi-card template) into a submittable action."""
+    if template["type"] == "pass_cards" and "choices" in template:
+        choices = list(template["choices"])
+        if rng is not None:
+            rng.shuffle(choices)
+        picked = choices[: template["count"]]
+        if "to" in template:
+            return {"type": "pass_cards", "to": {str(seat): card for seat, card in zip(template["to"], picked)}}
+        return {"type": "pass_cards", "cards": picked}
+    return {k: v for k, v in template.items() if k in ("type", "card", "choice", "value", "suit", "tile", "take",
+                                                       "discard", "cards", "to")}
+
+
+def state(client: Any, code: str) -> dict[str, Any]:
+    res = client.get(f"/api/v1/rooms/{code}/state")
+    assert res.status_code == 200, res.content
+    return res.json()
+
+
+def act(client: Any, code: str, version: int, action: dict[str, Any], **extra: Any) -> Any:
+    return client.post(
+        f"/api/v1/rooms/{code}/actions", {"version": version, "action": action}, format="json", **extra
+    )
+
+
+def play_one(clients: dict[int, Any], code: str, rng: random.Random) -> dict[str, Any]:
+    """One human move by whoever may act; returns the mover's new view."""
+    view = state(next(iter(clients.values())), code)
+    movers = [s for s in view["to_act"] if s in clients]
+    assert movers, f"no human to act in {view['phase']}: {view['to_act']}"
+    seat = movers[0]
+    mine = state(clients[seat], code)
+    legal = mine["you"]["legal_actions"]
+    assert legal, f"seat {seat} is to act but has no legal action"
+    res = act(clients[seat], code, mine["version"], concrete(rng.choice(legal), rng))
+    assert res.status_code == 200, res.content
+    return res.json()
+
+
+def play_to_end(clients: dict[int, Any], code: str, seed: int = 0, max_moves: int = 5000) -> dict[str, Any]:
+    rng = random.Random(seed)
+    for _ in range(max_moves):
+        view = state(next(iter(clients.values())), code)
+        if view["status"] != "playing":
+            return view
+        play_one(clients, code, rng)
+    raise AssertionError("the match did not end")
+
+
+def error_code(res: Any) -> str:
+    body = res.json()
+    assert set(body) == {"type", "errors"}, body
+    return body["errors"][0]["code"]

@@ -1,0 +1,50 @@
+"""Shared fixtures. In CI (CI=true) a skipped test fails the run: nothing is skipped silently."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
+    outcome = yield
+    report = outcome.get_result()
+    if IN_CI and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        report.longrepr = f"skipped in CI, which is not allowed: {report.longrepr}"
+
+
+@pytest.fixture
+def make_user(db: Any) -> Callable[..., Any]:
+    from accounts.models import User
+
+    counter = {"n": 0}
+
+    def make(username: str | None = None, **extra: Any) -> Any:
+        counter["n"] += 1
+        name = username or f"player{counter['n']}"
+        return User.objects.create_user(username=name, password="correct-horse-9", display_name=name.title(), **extra)
+
+    return make
+
+
+@pytest.fixture
+def api_client() -> Callable[..., Any]:
+    """A DRF test client, authenticated with the given user's token when one is given."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    def make(user: Any = None) -> APIClient:
+        client = APIClient()
+        if user is not None:
+            token, _ = Token.objects.get_or_create(user=user)
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return client
+
+    return make
