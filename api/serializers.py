@@ -88,8 +88,21 @@ class RoomSerializer(serializers.ModelSerializer):
     class Meta:
         model = Room
         fields = [
-            "code", "game", "name", "options", "public", "status", "status_reason", "host", "seats",
-            "invite_url", "version", "scores", "created_at", "started_at", "finished_at",
+            "code",
+            "game",
+            "name",
+            "options",
+            "public",
+            "status",
+            "status_reason",
+            "host",
+            "seats",
+            "invite_url",
+            "version",
+            "scores",
+            "created_at",
+            "started_at",
+            "finished_at",
         ]
 
     def get_seats(self, room: Room) -> list[dict[str, Any]]:

@@ -43,7 +43,7 @@ class GamesView(APIView):
 class RoomListView(GenericAPIView):
     serializer_class = RoomSerializer
 
-    def get_queryset(self):  # noqa: ANN201 - DRF's signature
+    def get_queryset(self):
         if self.request.query_params.get("mine") in ("1", "true"):
             return selectors.rooms_of_user(user=self.request.user)
         return selectors.rooms_open_public()
@@ -141,8 +141,11 @@ class ActionsView(APIView):
         data.is_valid(raise_exception=True)
         key = request.headers.get("Idempotency-Key") or None
         submitted = services.action_submit(
-            code=code, user=request.user, version=data.validated_data["version"],
-            action=data.validated_data["action"], idempotency_key=key and key[:100],
+            code=code,
+            user=request.user,
+            version=data.validated_data["version"],
+            action=data.validated_data["action"],
+            idempotency_key=key and key[:100],
         )
         return Response(submitted.view)
 

@@ -8,6 +8,6 @@ os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("SECURE_COOKIES", "0")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
 
-from .settings import *  # noqa: E402,F403
+from .settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

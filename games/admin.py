@@ -29,12 +29,23 @@ class RoomAdmin(admin.ModelAdmin):
     list_filter = ("game", "status", "public", "created_at")
     search_fields = ("code", "name", "host__username", "seats__user__username")
     readonly_fields = (
-        "code", "game", "options", "status", "status_reason", "host", "version", "event_seq", "scores",
-        "created_at", "updated_at", "started_at", "finished_at",
+        "code",
+        "game",
+        "options",
+        "status",
+        "status_reason",
+        "host",
+        "version",
+        "event_seq",
+        "scores",
+        "created_at",
+        "updated_at",
+        "started_at",
+        "finished_at",
     )
     inlines = [SeatInline, RoundInline]
 
-    def has_add_permission(self, request) -> bool:  # noqa: ANN001
+    def has_add_permission(self, request) -> bool:
         return False
 
 
@@ -51,11 +62,21 @@ class RoundAdmin(admin.ModelAdmin):
     list_display = ("room", "number", "version", "started_at", "finished_at")
     list_filter = ("room__game",)
     search_fields = ("room__code",)
-    readonly_fields = ("room", "number", "seed", "carry", "state", "version", "deadline_at", "result",
-                       "started_at", "finished_at")
+    readonly_fields = (
+        "room",
+        "number",
+        "seed",
+        "carry",
+        "state",
+        "version",
+        "deadline_at",
+        "result",
+        "started_at",
+        "finished_at",
+    )
     inlines = [ActionInline]
 
-    def has_add_permission(self, request) -> bool:  # noqa: ANN001
+    def has_add_permission(self, request) -> bool:
         return False
 
 
@@ -66,10 +87,10 @@ class ActionAdmin(admin.ModelAdmin):
     search_fields = ("round__room__code", "user__username")
     readonly_fields = ("round", "seq", "seat", "user", "payload", "automatic", "by_bot", "created_at")
 
-    def has_add_permission(self, request) -> bool:  # noqa: ANN001
+    def has_add_permission(self, request) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+    def has_change_permission(self, request, obj=None) -> bool:
         return False
 
 
@@ -79,8 +100,8 @@ class EventAdmin(admin.ModelAdmin):
     search_fields = ("room__code",)
     readonly_fields = ("room", "seq", "round_number", "version", "data", "visible_to", "audience", "created_at")
 
-    def has_add_permission(self, request) -> bool:  # noqa: ANN001
+    def has_add_permission(self, request) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+    def has_change_permission(self, request, obj=None) -> bool:
         return False

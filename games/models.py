@@ -65,6 +65,9 @@ class Seat(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.room.code}#{self.index}"
+
     @property
     def is_free(self) -> bool:
         return self.user_id is None and not self.is_bot
@@ -74,9 +77,6 @@ class Seat(models.Model):
         if self.is_bot:
             return f"Computer {self.index + 1}"
         return self.user.shown_name if self.user_id else ""
-
-    def __str__(self) -> str:
-        return f"{self.room.code}#{self.index}"
 
 
 class Round(models.Model):
@@ -144,6 +144,9 @@ class Event(models.Model):
         ordering = ["room", "seq"]
         constraints = [models.UniqueConstraint(fields=["room", "seq"], name="event_unique_seq")]
 
+    def __str__(self) -> str:
+        return f"{self.room.code} event {self.seq}"
+
 
 class IdempotentRequest(models.Model):
     """The first answer to an action sent with an Idempotency-Key, replayed on repeats."""
@@ -157,3 +160,6 @@ class IdempotentRequest(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_key")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.key}"

@@ -81,8 +81,16 @@ def room_view(*, room: Room, user: User | None) -> dict[str, Any]:
     }
     if round_ is None:
         view: dict[str, Any] = {
-            "phase": "lobby", "round": 0, "dealer": None, "to_act": [], "seats": [{} for _ in seats],
-            "trick": [], "trump": None, "bid": None, "scores": room.scores, "last_round": None,
+            "phase": "lobby",
+            "round": 0,
+            "dealer": None,
+            "to_act": [],
+            "seats": [{} for _ in seats],
+            "trick": [],
+            "trump": None,
+            "bid": None,
+            "scores": room.scores,
+            "last_round": None,
         }
         if seat is not None:
             view["you"] = {"seat": seat, "hand": [], "legal_actions": []}
@@ -105,9 +113,7 @@ def events_for(*, room: Room, user: User | None, after: int = 0, limit: int = 50
     else:
         rows = rows.annotate(mine=F("audience").bitand(1 << seat)).exclude(mine=0)
     rows = rows.order_by("seq")[:limit]
-    return [
-        {"seq": e.seq, "round": e.round_number, "version": e.version, "at": e.created_at, **e.data} for e in rows
-    ]
+    return [{"seq": e.seq, "round": e.round_number, "version": e.version, "at": e.created_at, **e.data} for e in rows]
 
 
 def rounds_summary(*, room: Room) -> list[dict[str, Any]]:

@@ -39,9 +39,7 @@ def _new_code() -> str:
 
 
 @transaction.atomic
-def room_create(
-    *, host: User, game: str, options: dict[str, Any] | None, name: str = "", public: bool = True
-) -> Room:
+def room_create(*, host: User, game: str, options: dict[str, Any] | None, name: str = "", public: bool = True) -> Room:
     try:
         game_rules = rules.get(game)
         checked = game_rules.validate_options(options)
@@ -52,7 +50,12 @@ def room_create(
         try:
             with transaction.atomic():
                 room = Room.objects.create(
-                    code=_new_code(), game=game, name=name, options=checked, public=public, host=host,
+                    code=_new_code(),
+                    game=game,
+                    name=name,
+                    options=checked,
+                    public=public,
+                    host=host,
                     scores=[0] * seats,
                 )
                 break
@@ -203,9 +206,7 @@ def _request_hash(version: Any, action: Any, code: str) -> str:
 
 
 @transaction.atomic
-def action_submit(
-    *, code: str, user: User, version: Any, action: Any, idempotency_key: str | None = None
-) -> Submitted:
+def action_submit(*, code: str, user: User, version: Any, action: Any, idempotency_key: str | None = None) -> Submitted:
     """Apply one player's action, then whatever computer players owe, atomically.
 
     Order of checks: seat, idempotent replay, room status, version, then the engine.
@@ -246,7 +247,13 @@ def action_submit(
 
 
 def _apply(
-    room: Room, round_: Round, seat: int, action: Any, *, user: User | None, by_bot: bool = False,
+    room: Room,
+    round_: Round,
+    seat: int,
+    action: Any,
+    *,
+    user: User | None,
+    by_bot: bool = False,
     automatic: bool = False,
 ) -> Round:
     """Run one action through the engine and persist it. Expects the room lock held.
@@ -300,12 +307,19 @@ def _advance_bots(room: Room, round_: Round, bots: set[int]) -> Round:
 # -- the event log ----------------------------------------------------------------
 
 
-def _log(room: Room, data: dict[str, Any], round_number: int | None = None, visible_to: list[int] | None = None) -> None:
+def _log(
+    room: Room, data: dict[str, Any], round_number: int | None = None, visible_to: list[int] | None = None
+) -> None:
     """Append to the room's log. Expects the room lock held; the caller saves the room."""
     room.event_seq += 1
     Event.objects.create(
-        room=room, seq=room.event_seq, round_number=round_number, version=room.version, data=data,
-        visible_to=visible_to, audience=PUBLIC if visible_to is None else sum(1 << s for s in set(visible_to)),
+        room=room,
+        seq=room.event_seq,
+        round_number=round_number,
+        version=room.version,
+        data=data,
+        visible_to=visible_to,
+        audience=PUBLIC if visible_to is None else sum(1 << s for s in set(visible_to)),
     )
 
 

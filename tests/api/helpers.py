@@ -14,10 +14,14 @@ def concrete(template: dict[str, Any], rng: random.Random | None = None) -> dict
             rng.shuffle(choices)
         picked = choices[: template["count"]]
         if "to" in template:
-            return {"type": "pass_cards", "to": {str(seat): card for seat, card in zip(template["to"], picked)}}
+            to = {str(seat): card for seat, card in zip(template["to"], picked, strict=True)}
+            return {"type": "pass_cards", "to": to}
         return {"type": "pass_cards", "cards": picked}
-    return {k: v for k, v in template.items() if k in ("type", "card", "choice", "value", "suit", "tile", "take",
-                                                       "discard", "cards", "to")}
+    return {
+        k: v
+        for k, v in template.items()
+        if k in ("type", "card", "choice", "value", "suit", "tile", "take", "discard", "cards", "to")
+    }
 
 
 def state(client: Any, code: str) -> dict[str, Any]:
@@ -27,9 +31,7 @@ def state(client: Any, code: str) -> dict[str, Any]:
 
 
 def act(client: Any, code: str, version: int, action: dict[str, Any], **extra: Any) -> Any:
-    return client.post(
-        f"/api/v1/rooms/{code}/actions", {"version": version, "action": action}, format="json", **extra
-    )
+    return client.post(f"/api/v1/rooms/{code}/actions", {"version": version, "action": action}, format="json", **extra)
 
 
 def play_one(clients: dict[int, Any], code: str, rng: random.Random) -> dict[str, Any]:

@@ -19,8 +19,11 @@ def test_register_refuses_taken_name_and_weak_password(api_client, make_user):
     taken = api_client().post("/api/v1/auth/register", {"username": "BOB", "password": "s3cret-enough"}, format="json")
     assert taken.status_code == 400
     assert taken.json()["type"] == "validation_error"
-    assert taken.json()["errors"][0] == {"code": "username_taken", "detail": "That username is taken.",
-                                         "attr": "username"}
+    assert taken.json()["errors"][0] == {
+        "code": "username_taken",
+        "detail": "That username is taken.",
+        "attr": "username",
+    }
     weak = api_client().post("/api/v1/auth/register", {"username": "carol", "password": "12345678"}, format="json")
     assert weak.status_code == 400 and weak.json()["errors"][0]["attr"] == "password"
 
@@ -57,8 +60,9 @@ def test_unauthenticated_gets_401_in_error_shape(api_client):
     assert res.status_code == 401
     assert res.json() == {
         "type": "client_error",
-        "errors": [{"code": "not_authenticated", "detail": "Authentication credentials were not provided.",
-                    "attr": None}],
+        "errors": [
+            {"code": "not_authenticated", "detail": "Authentication credentials were not provided.", "attr": None}
+        ],
     }
 
 

@@ -38,10 +38,12 @@ def test_two_seats_same_version_apply_exactly_one(hearts_table):
     views = {s: state(clients[s], code) for s in (0, 1)}
     version = views[0]["version"]
     before = Action.objects.count()
-    results = race([
-        lambda s=s: act(clients[s], code, version, {"type": "pass_cards", "cards": views[s]["you"]["hand"][:3]})
-        for s in (0, 1)
-    ])
+    results = race(
+        [
+            lambda s=s: act(clients[s], code, version, {"type": "pass_cards", "cards": views[s]["you"]["hand"][:3]})
+            for s in (0, 1)
+        ]
+    )
     statuses = sorted(r.status_code for r in results)
     assert statuses == [200, 409]
     assert error_code(next(r for r in results if r.status_code == 409)) == "stale_version"
@@ -64,9 +66,9 @@ def test_same_idempotency_key_at_once_applies_once_and_both_succeed(hearts_table
     view = state(clients[1], code)
     action = {"type": "pass_cards", "cards": view["you"]["hand"][:3]}
     before = Action.objects.count()
-    results = race([
-        lambda: act(clients[1], code, view["version"], action, HTTP_IDEMPOTENCY_KEY="race-key-1") for _ in range(2)
-    ])
+    results = race(
+        [lambda: act(clients[1], code, view["version"], action, HTTP_IDEMPOTENCY_KEY="race-key-1") for _ in range(2)]
+    )
     assert [r.status_code for r in results] == [200, 200]
     assert results[0].json() == results[1].json()
     assert Action.objects.count() == before + 1

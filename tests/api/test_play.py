@@ -134,7 +134,7 @@ def test_play_phase_errors(hearts_table):
 
 
 def test_not_seated_and_spectator_view(hearts_table, api_client, make_user):
-    code, clients, _ = hearts_table()
+    code, _, _ = hearts_table()
     outsider = api_client(make_user())
     res = act(outsider, code, 0, {"type": "next_round"})
     assert res.status_code == 403 and error_code(res) == "not_seated"
@@ -150,7 +150,9 @@ def test_passed_cards_are_seen_only_by_passer_and_receiver(hearts_table):
     for seat in range(4):
         mine = state(clients[seat], code)
         chosen[seat] = mine["you"]["hand"][:3]
-        assert act(clients[seat], code, mine["version"], {"type": "pass_cards", "cards": chosen[seat]}).status_code == 200
+        assert (
+            act(clients[seat], code, mine["version"], {"type": "pass_cards", "cards": chosen[seat]}).status_code == 200
+        )
         if seat == 0:
             # Before everyone chose, nobody else can see seat 0's choice anywhere.
             for other in (1, 2, 3):
