@@ -7,6 +7,9 @@ os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gamese
 os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("SECURE_COOKIES", "0")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
+# Whole matches over HTTP send thousands of requests a minute; throttling has its own test.
+for scope in ("USER", "ANON", "AUTH"):
+    os.environ.setdefault(f"THROTTLE_{scope}", "1000000/min")
 
 from .settings import *  # noqa: F403
 
