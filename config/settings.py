@@ -212,6 +212,19 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE = {
+    "sweep-overdue-rounds": {
+        "task": "games.sweep_overdue",
+        "schedule": float(env_str("SWEEP_SECONDS", "5")),
+        "options": {"expires": 30},
+    },
+}
+
+# -- game timing -------------------------------------------------------------------
+# Computer players move this long after their turn starts (0: at once, in the request).
+BOT_DELAY_SECONDS = float(env_str("BOT_DELAY_SECONDS", "1.0"))
+# Schedule deadline tasks after each change; the sweeper alone would also do, slower.
+GAME_TASKS_ENABLED = env_bool("GAME_TASKS_ENABLED", True)
 
 LOGGING = {
     "version": 1,

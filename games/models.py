@@ -55,6 +55,8 @@ class Seat(models.Model):
     # Only set where teams are public (chosen in the lobby or drawn at the start).
     team = models.PositiveSmallIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(null=True, blank=True)
+    # The player's own last action; automatic ones do not count (abandonment).
+    last_acted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["room", "index"]
@@ -89,7 +91,13 @@ class Round(models.Model):
     state = models.JSONField()
     # Number of actions applied in this hand (= the last Action.seq).
     version = models.PositiveIntegerField(default=0)
+    # When the players to act run out of time (shown to clients as `deadline`).
     deadline_at = models.DateTimeField(null=True, blank=True)
+    # When computer players to act should move (a short delay, so play looks natural).
+    bots_due_at = models.DateTimeField(null=True, blank=True)
+    # The earliest moment the server has something to do here: the deadline, the bots'
+    # move or an idle player's abandonment. The sweeper looks for overdue rounds by it.
+    due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     result = models.JSONField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -10,20 +10,26 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
 
-from . import rules, selectors
+from . import rules, selectors, timing
 from .errors import ServiceError, not_host, not_seated
 from .models import PUBLIC, Action, Event, IdempotentRequest, Room, RoomStatus, Round, Seat
+from .rules.base import ROUND_OVER
 from .rules.base import Event as RuleEvent
 from .rules.errors import RuleError
+
+logger = logging.getLogger(__name__)
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud safely
 CODE_LENGTH = 6
@@ -176,7 +182,8 @@ def room_start(*, code: str, user: User) -> Room:
     _touch(room)
     _log(room, {"type": "started"})
     round_ = _round_begin(room, number=1, carry=None)
-    _advance_bots(room, round_, {s.index for s in seats if s.is_bot})
+    round_ = _advance_bots(room, round_, seats)
+    _plan(room, round_, seats, before=set())
     room.save()
     return room
 
@@ -234,9 +241,16 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
             "stale_version", f"The room is at version {room.version}; fetch the state and retry.", 409, "version"
         )
     round_ = Round.objects.select_for_update().filter(room=room).order_by("-number").first()
+    game_rules = rules.get(room.game)
+    before = set(game_rules.to_act(round_.state))
+    number = round_.number
     round_ = _apply(room, round_, seat.index, action, user=user)
-    bots = set(room.seats.filter(is_bot=True).values_list("index", flat=True))
-    _advance_bots(room, round_, bots)
+    seats = list(room.seats.all())
+    own = next(s for s in seats if s.index == seat.index)
+    own.last_acted_at = timezone.now()
+    own.save(update_fields=["last_acted_at"])
+    round_ = _advance_bots(room, round_, seats)
+    _plan(room, round_, seats, before=before if round_.number == number else set())
     room.save()
     view = selectors.room_view(room=room, user=user)
     if idempotency_key:
@@ -282,19 +296,28 @@ def _apply(
         room.status = RoomStatus.FINISHED
         room.finished_at = timezone.now()
         _log(room, {"type": "match_over", "winners": (result or {}).get("winners", [])}, round_.number)
+    if game_rules.is_complete(round_.state) or room.status != RoomStatus.PLAYING:
+        round_.deadline_at = round_.bots_due_at = round_.due_at = None
     round_.save()
     if game_rules.is_complete(round_.state):
         round_ = _round_begin(room, number=round_.number + 1, carry=game_rules.carry(round_.state))
     return round_
 
 
-def _advance_bots(room: Room, round_: Round, bots: set[int]) -> Round:
-    """Let computer players act while it is their turn. Expects the room lock held."""
+def _advance_bots(room: Room, round_: Round, seats: list[Seat]) -> Round:
+    """Let computer players act at once where they should. Expects the room lock held.
+
+    With a bot delay configured they move later through the worker (round_due), except
+    between hands, where they are ready at once.
+    """
+    bots = {s.index for s in seats if s.is_bot}
     if not bots:
         return round_
     game_rules = rules.get(room.game)
     for _ in range(MAX_BOT_STEPS):
         if room.status != RoomStatus.PLAYING:
+            return round_
+        if not timing.bots_inline() and round_.state.get("phase") != ROUND_OVER:
             return round_
         due = [s for s in game_rules.to_act(round_.state) if s in bots]
         if not due:
@@ -302,6 +325,109 @@ def _advance_bots(room: Room, round_: Round, bots: set[int]) -> Round:
         seat = due[0]
         round_ = _apply(room, round_, seat, game_rules.bot_action(round_.state, seat), user=None, by_bot=True)
     raise RuntimeError(f"computer players did not yield in room {room.code}")
+
+
+# -- time: deadlines, timeouts, abandonment ----------------------------------------
+
+
+def _plan(room: Room, round_: Round, seats: list[Seat], *, before: set[int], now: datetime | None = None) -> None:
+    """Store when the server must next act in this round and schedule it after commit.
+
+    Expects the room lock held.
+    """
+    timing.plan(room=room, round_=round_, seats=seats, before=before, now=now or timezone.now())
+    round_.save(update_fields=["deadline_at", "bots_due_at", "due_at"])
+    if round_.due_at is not None and getattr(settings, "GAME_TASKS_ENABLED", True):
+        round_id, version, eta = round_.id, room.version, round_.due_at
+        transaction.on_commit(lambda: _schedule_round_due(round_id, version, eta))
+
+
+def _schedule_round_due(round_id: int, version: int, eta: datetime) -> None:
+    from .tasks import round_due
+
+    try:
+        round_due.apply_async(args=(round_id, version), eta=eta)
+    except Exception:  # the broker is down: the sweeper will find the round overdue
+        logger.exception("could not schedule round %s v%s; the sweeper will catch up", round_id, version)
+
+
+@transaction.atomic
+def round_due(*, round_id: int, version: int | None = None, now: datetime | None = None) -> bool:
+    """Do whatever is overdue in a round: bots' moves, timed-out players' automatic
+    actions, or abandonment. Returns whether anything was applied.
+
+    Harmless when repeated, late or raced: it locks the room, and does nothing when the
+    room moved past `version` (a newer task is scheduled) or nothing is due yet.
+    """
+    now = now or timezone.now()
+    room_id = Round.objects.filter(id=round_id).values_list("room_id", flat=True).first()
+    if room_id is None:
+        return False
+    room = Room.objects.select_for_update().get(id=room_id)
+    if room.status != RoomStatus.PLAYING or (version is not None and version != room.version):
+        return False
+    round_ = Round.objects.select_for_update().filter(room=room).order_by("-number").first()
+    if round_.id != round_id:
+        return False
+    seats = list(room.seats.all())
+    game_rules = rules.get(room.game)
+    acted = False
+    for _ in range(MAX_BOT_STEPS):
+        due = timing.due_now(room=room, round_=round_, seats=seats, now=now)
+        if due.abandoned is not None:
+            _abandon(room, round_, due.abandoned)
+            acted = True
+            break
+        if due.bots:
+            seat, by_bot, automatic = due.bots[0], True, False
+            action = game_rules.bot_action(round_.state, due.bots[0])
+        elif due.timed_out:
+            seat, by_bot, automatic = due.timed_out[0], False, True
+            action = game_rules.timeout_action(round_.state, seat)
+            _log(room, {"type": "timed_out", "seat": seat}, round_.number)
+        else:
+            break
+        before = set(game_rules.to_act(round_.state))
+        number = round_.number
+        round_ = _apply(room, round_, seat, action, user=None, by_bot=by_bot, automatic=automatic)
+        round_ = _advance_bots(room, round_, seats)
+        # Re-plan in memory with the same clock, so the loop sees the next deadlines.
+        before = before if round_.number == number else set()
+        timing.plan(room=room, round_=round_, seats=seats, before=before, now=now)
+        acted = True
+    if acted:
+        _plan(room, round_, seats, before=set(game_rules.to_act(round_.state)), now=now)
+        room.save()
+    return acted
+
+
+def _abandon(room: Room, round_: Round, seat: int) -> None:
+    room.status = RoomStatus.ABANDONED
+    room.status_reason = f"Seat {seat} did not play for too long; the match was abandoned."
+    room.finished_at = timezone.now()
+    _touch(room)
+    _log(room, {"type": "abandoned", "seat": seat, "reason": room.status_reason}, round_.number)
+    round_.deadline_at = round_.bots_due_at = round_.due_at = None
+    round_.save()
+
+
+def rounds_overdue(*, now: datetime | None = None, limit: int = 500) -> list[int]:
+    """Rounds whose due time has passed in rooms still being played (for the sweeper)."""
+    now = now or timezone.now()
+    return list(
+        Round.objects.filter(due_at__lte=now, room__status=RoomStatus.PLAYING)
+        .order_by("due_at")
+        .values_list("id", flat=True)[:limit]
+    )
+
+
+def rounds_sweep(*, now: datetime | None = None) -> int:
+    """Handle every overdue round, each in its own transaction. Safe to run twice at once."""
+    handled = 0
+    for round_id in rounds_overdue(now=now):
+        if round_due(round_id=round_id, version=None, now=now):
+            handled += 1
+    return handled
 
 
 # -- the event log ----------------------------------------------------------------

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RuleError
-from .options import OptionSet
+from .options import TIMING_OPTIONS, OptionSet, check_timing
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -69,17 +69,22 @@ class Game(ABC):
 
     # -- set-up ---------------------------------------------------------------------
 
+    @property
+    def all_options(self) -> OptionSet:
+        """The game's own options plus the timing options every room has."""
+        return OptionSet(self.option_set.options + TIMING_OPTIONS, self.option_set.presets)
+
     def catalogue(self) -> dict[str, Any]:
         return {
             "key": self.key,
             "name": self.name,
             "players": {"min": self.min_players, "max": self.max_players},
-            "options": self.option_set.schema(),
+            "options": self.all_options.schema(),
             "presets": self.option_set.presets,
         }
 
     def validate_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
-        return self.option_set.validate(raw)
+        return check_timing(self.all_options.validate(raw))
 
     @abstractmethod
     def seat_count(self, options: dict[str, Any]) -> int:
@@ -127,6 +132,13 @@ class Game(ABC):
     @abstractmethod
     def bot_action(self, state: State, seat: int) -> Action:
         """A legal action chosen by the computer player's strategy."""
+
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """What the server does for a player whose time ran out. Games with bidding
+        override this to pass; elsewhere the computer player's choice will do."""
+        if state.get("phase") == ROUND_OVER:
+            return {"type": "next_round"}
+        return self.bot_action(state, seat)
 
     # -- shared helpers ---------------------------------------------------------------
 

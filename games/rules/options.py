@@ -85,3 +85,40 @@ class OptionSet:
         if preset is not None:
             out["preset"] = preset
         return out
+
+
+# Timing applies to every game; the service layer reads these, the engines never do.
+WEEK = 7 * 24 * 3600
+TIMING_OPTIONS: tuple[Option, ...] = (
+    Option(
+        "turn_seconds",
+        60,
+        "Seconds the player to act has before the server acts for them.",
+        minimum=5,
+        maximum=WEEK,
+        kind="integer",
+    ),
+    Option(
+        "abandon_seconds",
+        300,
+        "Seconds a player to act may go without acting themself before "
+        "the match is abandoned (automatic actions do not count).",
+        minimum=5,
+        maximum=WEEK,
+        kind="integer",
+    ),
+    Option(
+        "between_rounds_seconds",
+        20,
+        "Pause after a hand before the next one starts.",
+        minimum=5,
+        maximum=WEEK,
+        kind="integer",
+    ),
+)
+
+
+def check_timing(options: dict[str, Any]) -> dict[str, Any]:
+    if options["abandon_seconds"] < options["turn_seconds"]:
+        raise RuleError("invalid", "abandon_seconds must be at least turn_seconds.", "abandon_seconds")
+    return options

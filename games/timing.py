@@ -1,0 +1,102 @@
+"""When the server must act in a round: the turn deadline, the computer players' move,
+an idle player's abandonment. Pure functions of the room, the round and the clock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+
+from . import rules
+from .rules.base import ROUND_OVER
+
+# Defaults for rooms made before the timing options existed; the options schema has
+# the same values.
+TURN_SECONDS = 60
+ABANDON_SECONDS = 300
+BETWEEN_ROUNDS_SECONDS = 20
+
+
+def bot_delay() -> timedelta:
+    return timedelta(seconds=float(getattr(settings, "BOT_DELAY_SECONDS", 1.0)))
+
+
+def bots_inline() -> bool:
+    """With no delay, computer players move inside the request that made it their turn."""
+    return bot_delay() <= timedelta(0)
+
+
+def option_seconds(options: dict[str, Any], name: str, default: int) -> timedelta:
+    return timedelta(seconds=int(options.get(name, default)))
+
+
+@dataclass(frozen=True)
+class Due:
+    """What is owed now: bots to move, humans to time out, a human who abandoned."""
+
+    bots: list[int]
+    timed_out: list[int]
+    abandoned: int | None
+
+
+def idle_since(seat: Any, room: Any) -> datetime:
+    return max(t for t in (seat.last_acted_at, room.started_at) if t is not None)
+
+
+def plan(*, room: Any, round_: Any, seats: list[Any], before: set[int], now: datetime) -> None:
+    """Set the round's deadline, bots' time and due time after a change.
+
+    The turn deadline restarts only when a seat newly becomes one to act, so the players
+    of a simultaneous phase share one deadline. Expects the room lock held.
+    """
+    game_rules = rules.get(room.game)
+    to_act = game_rules.to_act(round_.state) if room.status == "playing" else []
+    if not to_act:
+        round_.deadline_at = round_.bots_due_at = round_.due_at = None
+        return
+    is_bot = {s.index: s.is_bot for s in seats}
+    round_over = round_.state.get("phase") == ROUND_OVER
+    if set(to_act) - before or round_.deadline_at is None:
+        length = (
+            option_seconds(room.options, "between_rounds_seconds", BETWEEN_ROUNDS_SECONDS)
+            if round_over
+            else option_seconds(room.options, "turn_seconds", TURN_SECONDS)
+        )
+        round_.deadline_at = now + length
+    bots = [s for s in to_act if is_bot[s]]
+    humans = [s for s in to_act if not is_bot[s]]
+    if bots and (round_.bots_due_at is None or set(bots) - before):
+        round_.bots_due_at = now + bot_delay()
+    elif not bots:
+        round_.bots_due_at = None
+    candidates = [round_.deadline_at] if humans else []
+    if round_.bots_due_at is not None:
+        candidates.append(round_.bots_due_at)
+    if humans and not round_over:
+        abandon = option_seconds(room.options, "abandon_seconds", ABANDON_SECONDS)
+        by_seat = {s.index: s for s in seats}
+        candidates.extend(idle_since(by_seat[h], room) + abandon for h in humans)
+    round_.due_at = min(candidates)
+
+
+def due_now(*, room: Any, round_: Any, seats: list[Any], now: datetime) -> Due:
+    game_rules = rules.get(room.game)
+    to_act = game_rules.to_act(round_.state)
+    is_bot = {s.index: s.is_bot for s in seats}
+    by_seat = {s.index: s for s in seats}
+    round_over = round_.state.get("phase") == ROUND_OVER
+    abandon = option_seconds(room.options, "abandon_seconds", ABANDON_SECONDS)
+    abandoned = next(
+        (
+            s
+            for s in to_act
+            if not is_bot[s] and not round_over and now >= idle_since(by_seat[s], room) + abandon
+        ),
+        None,
+    )
+    bots = [s for s in to_act if is_bot[s] and round_.bots_due_at is not None and now >= round_.bots_due_at]
+    late = round_.deadline_at is not None and now >= round_.deadline_at
+    timed_out = [s for s in to_act if not is_bot[s] and late]
+    return Due(bots=bots, timed_out=timed_out, abandoned=abandoned)

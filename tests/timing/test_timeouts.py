@@ -1,0 +1,189 @@
+"""Deadlines, automatic actions, abandonment and the pause between hands, with the
+clock injected into the services."""
+
+from datetime import timedelta
+
+import pytest
+from django.test import override_settings
+
+from games import rules, selectors, services
+from games.errors import ServiceError
+from games.models import Action, Event, Room
+
+pytestmark = pytest.mark.django_db
+
+
+def current(room: Room):
+    room.refresh_from_db()
+    return selectors.current_round(room=room)
+
+
+def submit(room, user, action):
+    room.refresh_from_db()
+    return services.action_submit(code=room.code, user=user, version=room.version, action=action)
+
+
+def first_legal(room, user):
+    view = selectors.room_view(room=room, user=user)
+    template = view["you"]["legal_actions"][0]
+    if template["type"] == "pass_cards":
+        return {"type": "pass_cards", "cards": template["choices"][:3]}
+    return template
+
+
+def test_deadline_is_in_the_view_and_follows_turn_seconds(table):
+    room, users = table(turn_seconds=90)
+    round_ = current(room)
+    assert round_.deadline_at is not None
+    assert timedelta(seconds=89) < round_.deadline_at - round_.started_at < timedelta(seconds=91)
+    view = selectors.room_view(room=room, user=users[0])
+    assert view["deadline"] == round_.deadline_at
+
+
+def test_nothing_happens_before_the_deadline_or_for_a_stale_version(table):
+    room, _ = table()
+    round_ = current(room)
+    assert (
+        services.round_due(round_id=round_.id, version=room.version, now=round_.deadline_at - timedelta(seconds=1))
+        is False
+    )
+    assert (
+        services.round_due(round_id=round_.id, version=room.version - 1, now=round_.deadline_at + timedelta(hours=1))
+        is False
+    )
+    assert Action.objects.filter(round=round_).count() == 0
+
+
+def test_pass_timeout_acts_for_every_player_who_has_not_passed(table):
+    room, users = table()
+    submit(room, users[0], first_legal(room, users[0]))
+    round_ = current(room)
+    deadline = round_.deadline_at
+    assert services.round_due(round_id=round_.id, version=room.version, now=deadline + timedelta(seconds=1)) is True
+    actions = list(Action.objects.filter(round=round_).order_by("seq"))
+    assert [(a.seat, a.automatic) for a in actions] == [(0, False), (1, True), (2, True), (3, True)]
+    assert all(a.payload["type"] == "pass_cards" for a in actions)
+    round_ = current(room)
+    assert round_.state["phase"] == "play"
+    timed_out = Event.objects.filter(room=room, data__type="timed_out").values_list("data__seat", flat=True)
+    assert sorted(timed_out) == [1, 2, 3]
+    # The player to lead gets a fresh turn.
+    assert round_.deadline_at == deadline + timedelta(seconds=1) + timedelta(seconds=60)
+
+
+def test_play_timeout_plays_a_legal_card_and_starts_the_next_clock(table):
+    room, users = table(fourth_hand="hold")
+    for user in users:
+        submit(room, user, first_legal(room, user))
+    round_ = current(room)
+    leader = rules.get("hearts").to_act(round_.state)[0]
+    later = round_.deadline_at + timedelta(seconds=5)
+    assert services.round_due(round_id=round_.id, version=room.version, now=later)
+    round_ = current(room)
+    last = Action.objects.filter(round=round_).order_by("-seq").first()
+    assert (last.seat, last.automatic, last.payload) == (leader, True, {"type": "play", "card": "2C"})
+    assert rules.get("hearts").to_act(round_.state) == [(leader + 1) % 4]
+    assert round_.deadline_at == later + timedelta(seconds=60)
+
+
+def test_idle_player_abandons_the_match(table):
+    room, users = table(turn_seconds=60, abandon_seconds=150)
+    round_ = current(room)
+    start = room.started_at
+    t = start + timedelta(seconds=61)
+    assert services.round_due(round_id=round_.id, version=room.version, now=t)  # automatic passes
+    room.refresh_from_db()
+    assert room.status == "playing"
+    round_ = current(room)
+    # Keep timing out the players to act until someone's idleness passes 150 s.
+    for _ in range(10):
+        t = max(t, round_.due_at)
+        services.round_due(round_id=round_.id, version=room.version, now=t)
+        room.refresh_from_db()
+        if room.status != "playing":
+            break
+        round_ = current(room)
+    assert room.status == "abandoned"
+    assert "did not play" in room.status_reason
+    assert t >= start + timedelta(seconds=150)
+    assert Event.objects.filter(room=room, data__type="abandoned").exists()
+    view = selectors.room_view(room=room, user=users[1])
+    assert view["status"] == "abandoned" and view["to_act"] == [] and view["you"]["legal_actions"] == []
+    with pytest.raises(ServiceError) as err:
+        services.action_submit(code=room.code, user=users[0], version=room.version, action={"type": "next_round"})
+    assert err.value.code == "room_closed"
+    # Nothing more is due in an abandoned room.
+    assert services.rounds_overdue(now=t + timedelta(days=1)) == []
+
+
+def test_own_actions_keep_a_player_from_abandoning(table):
+    room, users = table(turn_seconds=60, abandon_seconds=100)
+    round_ = current(room)
+    submit(room, users[1], first_legal(room, users[1]))
+    seat1 = room.seats.get(index=1)
+    assert seat1.last_acted_at is not None
+    # Automatic actions do not refresh idleness: seats 0, 2, 3 pass automatically at +61.
+    t = room.started_at + timedelta(seconds=61)
+    assert services.round_due(round_id=round_.id, version=None, now=t)
+    assert room.seats.get(index=0).last_acted_at is None
+
+
+def play_hand_to_round_over(room, users):
+    game = rules.get("hearts")
+    for _ in range(200):
+        round_ = current(room)
+        if round_.state["phase"] != "pass" and round_.state["phase"] != "play":
+            return round_
+        seat = game.to_act(round_.state)[0]
+        submit(room, users[seat], game.bot_action(round_.state, seat))
+    raise AssertionError("hand did not end")
+
+
+def test_next_hand_starts_when_everyone_is_ready(table):
+    room, users = table()
+    round_ = play_hand_to_round_over(room, users)
+    assert round_.state["phase"] == "round_over"
+    for user in users:
+        submit(room, user, {"type": "next_round"})
+    assert current(room).number == 2
+
+
+def test_next_hand_starts_when_the_pause_runs_out(table):
+    room, users = table(between_rounds_seconds=30)
+    round_ = play_hand_to_round_over(room, users)
+    submit(room, users[2], {"type": "next_round"})
+    round_ = current(room)
+    assert round_.deadline_at is not None
+    assert not services.round_due(
+        round_id=round_.id, version=room.version, now=round_.deadline_at - timedelta(seconds=1)
+    )
+    assert services.round_due(round_id=round_.id, version=room.version, now=round_.deadline_at)
+    new = current(room)
+    assert new.number == 2
+    readies = Action.objects.filter(round=round_, payload__type="next_round")
+    assert sorted((a.seat, a.automatic) for a in readies) == [(0, True), (1, True), (2, False), (3, True)]
+
+
+@override_settings(BOT_DELAY_SECONDS=2)
+def test_bots_move_through_the_due_time_after_their_delay(table):
+    room, _ = table(humans=1)
+    round_ = current(room)
+    # The bots have not passed yet: they move after their delay, not inside the request.
+    assert sorted(rules.get("hearts").to_act(round_.state)) == [0, 1, 2, 3]
+    assert round_.bots_due_at is not None and round_.due_at == round_.bots_due_at
+    assert services.round_due(round_id=round_.id, version=room.version, now=round_.bots_due_at)
+    round_ = current(room)
+    assert rules.get("hearts").to_act(round_.state) == [0]
+    assert Action.objects.filter(round=round_, by_bot=True).count() == 3
+
+
+def test_sweeper_handles_overdue_rounds_once(table):
+    room, _ = table()
+    round_ = current(room)
+    later = round_.deadline_at + timedelta(seconds=1)
+    assert services.rounds_overdue(now=later) == [round_.id]
+    assert services.rounds_sweep(now=later) == 1
+    count = Action.objects.filter(round=round_).count()
+    assert count == 4
+    assert services.rounds_sweep(now=later) == 0
+    assert Action.objects.filter(round=round_).count() == count
