@@ -7,7 +7,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from rest_framework.exceptions import APIException, ErrorDetail
+from rest_framework.exceptions import APIException, ErrorDetail, ValidationError
 
 from games.errors import ServiceError
 
@@ -26,6 +26,9 @@ def service_errors(view: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return view(*args, **kwargs)
         except ServiceError as err:
+            if err.attr is not None and err.status == 400:
+                # A bad field: a validation error that names it in `attr`.
+                raise ValidationError({err.attr: [ErrorDetail(err.detail, code=err.code)]}) from None
             raise GameError(err) from None
 
     return wrapper

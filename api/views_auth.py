@@ -30,6 +30,10 @@ class _AuthThrottled(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
 
+    def get_authenticate_header(self, request: Request) -> str:
+        # Without authentication classes DRF would turn a failed login into a 403.
+        return "Token"
+
 
 class RegisterView(_AuthThrottled):
     @extend_schema(request=RegisterSerializer, responses={201: AuthAnswerSerializer})

@@ -108,6 +108,7 @@ STORAGES = {
 }
 # Serve static files straight from the apps in development and tests, no collectstatic.
 WHITENOISE_USE_FINDERS = DEBUG or env_bool("WHITENOISE_USE_FINDERS", False)
+WHITENOISE_AUTOREFRESH = WHITENOISE_USE_FINDERS
 
 REDIS_URL = env_str("REDIS_URL", "")
 CACHES = {

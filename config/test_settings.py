@@ -6,11 +6,20 @@ os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production-use
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/gameserver")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("SECURE_COOKIES", "0")
+os.environ.setdefault("WHITENOISE_USE_FINDERS", "1")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
 # Whole matches over HTTP send thousands of requests a minute; throttling has its own test.
 for scope in ("USER", "ANON", "AUTH"):
     os.environ.setdefault(f"THROTTLE_{scope}", "1000000/min")
 
-from .settings import *  # noqa: F403
+# One Redis database per xdist worker, so parallel test processes never share a queue.
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+os.environ.setdefault("CELERY_BROKER_URL", f"redis://127.0.0.1:6379/{1 + int(_worker[2:] or 0) % 15}")
+# Unit tests drive time by calling services with an injected clock; the Celery
+# integration tests switch task scheduling on and run a real worker.
+os.environ.setdefault("GAME_TASKS_ENABLED", "0")
+os.environ.setdefault("BOT_DELAY_SECONDS", "0")
+
+from .settings import *  # noqa: E402,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -6,6 +6,7 @@ event log is filtered by each event's `visible_to`, so hidden cards never leave 
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db.models import F, QuerySet
@@ -15,6 +16,12 @@ from accounts.models import User
 from . import rules
 from .errors import ServiceError
 from .models import PUBLIC, Event, Room, RoomStatus, Round, Seat
+
+
+def iso(moment: datetime | None) -> str | None:
+    """ISO 8601 UTC, as the API writes times, so views are plain JSON (they are stored
+    as the replayed answer of idempotent requests)."""
+    return None if moment is None else moment.isoformat().replace("+00:00", "Z")
 
 
 def room_get(*, code: str) -> Room:
@@ -77,7 +84,7 @@ def room_view(*, room: Room, user: User | None) -> dict[str, Any]:
         "version": room.version,
         "status": room.status,
         "status_reason": room.status_reason,
-        "deadline": round_.deadline_at if round_ and room.status == RoomStatus.PLAYING else None,
+        "deadline": iso(round_.deadline_at) if round_ and room.status == RoomStatus.PLAYING else None,
     }
     if round_ is None:
         view: dict[str, Any] = {
@@ -113,12 +120,14 @@ def events_for(*, room: Room, user: User | None, after: int = 0, limit: int = 50
     else:
         rows = rows.annotate(mine=F("audience").bitand(1 << seat)).exclude(mine=0)
     rows = rows.order_by("seq")[:limit]
-    return [{"seq": e.seq, "round": e.round_number, "version": e.version, "at": e.created_at, **e.data} for e in rows]
+    return [
+        {"seq": e.seq, "round": e.round_number, "version": e.version, "at": iso(e.created_at), **e.data} for e in rows
+    ]
 
 
 def rounds_summary(*, room: Room) -> list[dict[str, Any]]:
     """Finished hands, each as the engine's public result."""
     return [
-        {"round": r.number, "started_at": r.started_at, "finished_at": r.finished_at, **r.result}
+        {"round": r.number, "started_at": iso(r.started_at), "finished_at": iso(r.finished_at), **r.result}
         for r in room.rounds.filter(result__isnull=False).order_by("number")
     ]

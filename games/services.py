@@ -183,7 +183,7 @@ def room_start(*, code: str, user: User) -> Room:
     _log(room, {"type": "started"})
     round_ = _round_begin(room, number=1, carry=None)
     round_ = _advance_bots(room, round_, seats)
-    _plan(room, round_, seats, before=set())
+    _plan(room, round_, seats, before=None)
     room.save()
     return room
 
@@ -241,16 +241,14 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
             "stale_version", f"The room is at version {room.version}; fetch the state and retry.", 409, "version"
         )
     round_ = Round.objects.select_for_update().filter(room=room).order_by("-number").first()
-    game_rules = rules.get(room.game)
-    before = set(game_rules.to_act(round_.state))
-    number = round_.number
+    before = timing.turn_of(room, round_)
     round_ = _apply(room, round_, seat.index, action, user=user)
     seats = list(room.seats.all())
     own = next(s for s in seats if s.index == seat.index)
     own.last_acted_at = timezone.now()
     own.save(update_fields=["last_acted_at"])
     round_ = _advance_bots(room, round_, seats)
-    _plan(room, round_, seats, before=before if round_.number == number else set())
+    _plan(room, round_, seats, before=before)
     room.save()
     view = selectors.room_view(room=room, user=user)
     if idempotency_key:
@@ -330,7 +328,9 @@ def _advance_bots(room: Room, round_: Round, seats: list[Seat]) -> Round:
 # -- time: deadlines, timeouts, abandonment ----------------------------------------
 
 
-def _plan(room: Room, round_: Round, seats: list[Seat], *, before: set[int], now: datetime | None = None) -> None:
+def _plan(
+    room: Room, round_: Round, seats: list[Seat], *, before: timing.Turn | None, now: datetime | None = None
+) -> None:
     """Store when the server must next act in this round and schedule it after commit.
 
     Expects the room lock held.
@@ -387,16 +387,14 @@ def round_due(*, round_id: int, version: int | None = None, now: datetime | None
             _log(room, {"type": "timed_out", "seat": seat}, round_.number)
         else:
             break
-        before = set(game_rules.to_act(round_.state))
-        number = round_.number
+        before = timing.turn_of(room, round_)
         round_ = _apply(room, round_, seat, action, user=None, by_bot=by_bot, automatic=automatic)
         round_ = _advance_bots(room, round_, seats)
         # Re-plan in memory with the same clock, so the loop sees the next deadlines.
-        before = before if round_.number == number else set()
         timing.plan(room=room, round_=round_, seats=seats, before=before, now=now)
         acted = True
     if acted:
-        _plan(room, round_, seats, before=set(game_rules.to_act(round_.state)), now=now)
+        _plan(room, round_, seats, before=timing.turn_of(room, round_), now=now)
         room.save()
     return acted
 

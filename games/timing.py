@@ -41,11 +41,29 @@ class Due:
     abandoned: int | None
 
 
+@dataclass(frozen=True)
+class Turn:
+    """Who was to act, when: the turn clock restarts whenever this changes other than by
+    players of a simultaneous phase dropping out as they act."""
+
+    round: int
+    phase: str
+    seats: frozenset[int]
+
+    def continues_as(self, other: Turn) -> bool:
+        return (self.round, self.phase) == (other.round, other.phase) and other.seats <= self.seats
+
+
+def turn_of(room: Any, round_: Any) -> Turn:
+    to_act = rules.get(room.game).to_act(round_.state)
+    return Turn(round_.number, round_.state.get("phase", ""), frozenset(to_act))
+
+
 def idle_since(seat: Any, room: Any) -> datetime:
     return max(t for t in (seat.last_acted_at, room.started_at) if t is not None)
 
 
-def plan(*, room: Any, round_: Any, seats: list[Any], before: set[int], now: datetime) -> None:
+def plan(*, room: Any, round_: Any, seats: list[Any], before: Turn | None, now: datetime) -> None:
     """Set the round's deadline, bots' time and due time after a change.
 
     The turn deadline restarts only when a seat newly becomes one to act, so the players
@@ -58,7 +76,8 @@ def plan(*, room: Any, round_: Any, seats: list[Any], before: set[int], now: dat
         return
     is_bot = {s.index: s.is_bot for s in seats}
     round_over = round_.state.get("phase") == ROUND_OVER
-    if set(to_act) - before or round_.deadline_at is None:
+    restart = before is None or not before.continues_as(turn_of(room, round_))
+    if restart or round_.deadline_at is None:
         length = (
             option_seconds(room.options, "between_rounds_seconds", BETWEEN_ROUNDS_SECONDS)
             if round_over
@@ -67,7 +86,7 @@ def plan(*, room: Any, round_: Any, seats: list[Any], before: set[int], now: dat
         round_.deadline_at = now + length
     bots = [s for s in to_act if is_bot[s]]
     humans = [s for s in to_act if not is_bot[s]]
-    if bots and (round_.bots_due_at is None or set(bots) - before):
+    if bots and (round_.bots_due_at is None or restart):
         round_.bots_due_at = now + bot_delay()
     elif not bots:
         round_.bots_due_at = None
@@ -89,11 +108,7 @@ def due_now(*, room: Any, round_: Any, seats: list[Any], now: datetime) -> Due:
     round_over = round_.state.get("phase") == ROUND_OVER
     abandon = option_seconds(room.options, "abandon_seconds", ABANDON_SECONDS)
     abandoned = next(
-        (
-            s
-            for s in to_act
-            if not is_bot[s] and not round_over and now >= idle_since(by_seat[s], room) + abandon
-        ),
+        (s for s in to_act if not is_bot[s] and not round_over and now >= idle_since(by_seat[s], room) + abandon),
         None,
     )
     bots = [s for s in to_act if is_bot[s] and round_.bots_due_at is not None and now >= round_.bots_due_at]

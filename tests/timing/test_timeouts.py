@@ -37,7 +37,7 @@ def test_deadline_is_in_the_view_and_follows_turn_seconds(table):
     assert round_.deadline_at is not None
     assert timedelta(seconds=89) < round_.deadline_at - round_.started_at < timedelta(seconds=91)
     view = selectors.room_view(room=room, user=users[0])
-    assert view["deadline"] == round_.deadline_at
+    assert view["deadline"] == round_.deadline_at.isoformat().replace("+00:00", "Z")
 
 
 def test_nothing_happens_before_the_deadline_or_for_a_stale_version(table):

@@ -1,0 +1,57 @@
+"""Trick-taking pieces any card or domino game can share: who wins a trick, what may follow.
+
+The helpers take the game's own notion of suit and rank as functions, so a domino game
+(whose "suit" depends on the led number and the trumps) can use them as well as a card
+game. Defaults are for the two-character card codes of `cards.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from . import cards
+
+
+def winning_index[T](
+    plays: Sequence[T],
+    *,
+    suit_of: Callable[[T], str] = cards.suit,
+    rank_of: Callable[[T], int] = cards.rank,
+    led: str | None = None,
+    trump: str | None = None,
+    later_wins_ties: bool = False,
+) -> int:
+    """Index in `plays` of the winning play.
+
+    The highest trump wins if any was played, else the highest play of the led suit
+    (the first play's suit unless `led` is given). With two decks two plays can be
+    identical; `later_wins_ties` says whether the later copy beats the earlier.
+    """
+    if not plays:
+        raise ValueError("an empty trick has no winner")
+    led_suit = suit_of(plays[0]) if led is None else led
+    best = -1
+    best_key: tuple[int, int] | None = None
+    for i, play in enumerate(plays):
+        suit = suit_of(play)
+        if trump is not None and suit == trump:
+            tier = 2
+        elif suit == led_suit:
+            tier = 1
+        else:
+            continue
+        key = (tier, rank_of(play))
+        if best_key is None or key > best_key or (later_wins_ties and key == best_key):
+            best, best_key = i, key
+    # Reachable only with an explicit `led` nobody followed and no trump: the leader keeps it.
+    return 0 if best < 0 else best
+
+
+def follow_suit[T](hand: Sequence[T], led: str, *, suit_of: Callable[[T], str] = cards.suit) -> list[T]:
+    """The cards of `hand` that follow `led`, or the whole hand when it holds none."""
+    following = [c for c in hand if suit_of(c) == led]
+    return following if following else list(hand)
+
+
+def holds_suit[T](hand: Sequence[T], wanted: str, *, suit_of: Callable[[T], str] = cards.suit) -> bool:
+    return any(suit_of(c) == wanted for c in hand)

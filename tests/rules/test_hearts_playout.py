@@ -1,0 +1,274 @@
+"""Random play-outs: over ten thousand hands of random legal actions, invariants at every step.
+
+Each chunk plays whole matches (hands chained through carry()) under one option set,
+with fixed seeds. At every state it checks: the 52 cards are all there once; exactly the
+seats to act have legal actions; only match_over has nobody to act; the state survives
+JSON; every legal action is accepted and leaves its input alone; no view or event shows a
+viewer a card they may not know. At every hand's end: the points add up, and replaying
+the recorded actions from the seed rebuilds the same state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from games.rules.base import COMPLETE, MATCH_OVER
+from games.rules.cards import SUITS, deck
+
+from .test_hearts_rules import G
+
+pytestmark = pytest.mark.slow
+
+DECK_SET = frozenset(deck())
+VIEWERS = (0, 1, 2, 3, None)
+OFFSET = {"left": 1, "right": 3, "across": 2}
+
+COMBOS: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "short": {"preset": "short"},
+    "sweedo": {"preset": "sweedo"},
+    "sweedo_funky": {"preset": "sweedo", "fourth_hand": "funky", "target": 70},
+    "funky": {"fourth_hand": "funky", "end_when": "exceeded"},
+    "shooter_choice": {"moon": "shooter_choice", "target": 60},
+    "lead_any_club": {"lead_any_club": True, "target": 40},
+    "queen_breaks_hearts": {"queen_breaks_hearts": True, "target": 20, "end_when": "exceeded"},
+    "everything": {
+        "lead_any_club": True,
+        "queen_breaks_hearts": True,
+        "moon": "shooter_choice",
+        "jack_of_diamonds": -7,
+        "no_trick_bonus": -3,
+        "fourth_hand": "funky",
+        "target": 30,
+    },
+}
+CHUNKS_PER_COMBO = 2
+HANDS_PER_CHUNK = 570  # 9 combos x 2 chunks x 570 = 10,260 hands
+MOON_DEAL_EVERY = 6
+DEEP_EVERY = 5
+
+
+def moon_deal(rng: random.Random) -> list[list[str]]:
+    """Each seat one whole suit: on a hold hand the club holder takes every trick; after a
+    pass it is a lopsided deal that often ends near a moon."""
+    suits = list(SUITS)
+    rng.shuffle(suits)
+    return [[r + s for r in "23456789TJQKA"] for s in suits]
+
+
+def expected_sum(result: dict[str, Any], options: dict[str, Any]) -> int:
+    jack = options["jack_of_diamonds"]
+    moon = result["moon"]
+    if moon is None:
+        return 26 + jack + options["no_trick_bonus"] * len(result["no_trick"])
+    return jack + (-26 if moon["choice"] == "minus_self" else 78)
+
+
+class Hand:
+    """One hand under test, with what each seat may know tracked apart from the engine.
+
+    `deep` hands check everything at every step; the others check the cheap invariants
+    at every step and one viewer's view (in rotation), which keeps ten thousand hands
+    within the time budget. Every hand gets the full check at its end.
+    """
+
+    def __init__(
+        self, options: dict[str, Any], seed: int, carry: dict[str, Any] | None, deal: Any, *, deep: bool
+    ) -> None:
+        self.args = {"options": options, "players": 4, "seed": seed, "carry": carry, "deal": deal}
+        self.state = G.new_round(**self.args)
+        self.options = self.state["options"]
+        self.deep = deep
+        self.actions: list[tuple[int, dict[str, Any]]] = []
+        self.known = [set(h) for h in self.state["hands"]]
+        self.played: set[str] = set()
+        self.passes: dict[int, dict[str, Any]] = {}
+
+    def leaked(self, viewer: int | None, seen: set[str]) -> set[str]:
+        """The cards in `seen` that `viewer` may not know."""
+        unknown = seen - self.played
+        if unknown and viewer is not None:
+            unknown -= self.known[viewer]
+        return unknown
+
+    # -- invariants of one state --------------------------------------------------------
+
+    def check_cards(self) -> tuple[list[int], list[list[dict[str, Any]]]]:
+        """Cards conserved; legal actions exactly for the seats to act; nobody only at match end."""
+        state = self.state
+        held = [c for h in state["hands"] for c in h]
+        held += [p["card"] for p in state["trick"]]
+        held += [c for pile in state["taken"] for c in pile]
+        assert len(held) == 52 and set(held) == DECK_SET
+        to_act = G.to_act(state)
+        legal = [G.legal_actions(state, seat) for seat in range(4)]
+        for seat in range(4):
+            assert bool(legal[seat]) == (seat in to_act), (seat, state["phase"])
+        assert (to_act == []) == (state["phase"] == MATCH_OVER)
+        return to_act, legal
+
+    def check_view(self, viewer: int | None, to_act: list[int], *, as_json: bool = False) -> None:
+        view = G.view(self.state, viewer)
+        if as_json:
+            assert json.loads(json.dumps(view)) == view
+        leaked = self.leaked(viewer, cards_in(view))
+        assert not leaked, (viewer, leaked)
+        assert view["to_act"] == to_act
+        assert ("you" in view) == (viewer is not None)
+
+    def check_json(self) -> dict[str, Any]:
+        copied = json.loads(json.dumps(self.state))
+        assert copied == self.state
+        return copied
+
+    def check_all(self) -> None:
+        to_act, _ = self.check_cards()
+        self.check_json()
+        for viewer in VIEWERS:
+            self.check_view(viewer, to_act, as_json=True)
+
+    def check_events(self, events: list[Any]) -> None:
+        for event in events:
+            assert isinstance(event.data.get("type"), str)
+            seen = cards_in(event.data) - self.played
+            if not seen:
+                continue
+            for viewer in VIEWERS:
+                if event.visible(viewer):
+                    assert not self.leaked(viewer, seen), (event.data, viewer)
+
+    # -- one step -------------------------------------------------------------------------
+
+    def step(self, rng: random.Random) -> None:
+        to_act, legal = self.check_cards()
+        mover = rng.choice(to_act)
+        if self.deep:
+            snapshot = self.check_json()
+            for viewer in VIEWERS:
+                self.check_view(viewer, to_act)
+            outcomes = []
+            for seat in to_act:
+                for template in legal[seat]:
+                    action = concrete(template, rng)
+                    applied = G.apply(self.state, seat, action)  # every legal action is accepted
+                    if seat == mover:
+                        outcomes.append((action, applied))
+            assert self.state == snapshot, "apply changed its input"
+            action, applied = rng.choice(outcomes)
+        else:
+            self.check_view(VIEWERS[len(self.actions) % len(VIEWERS)], to_act)
+            action = concrete(rng.choice(legal[mover]), rng)
+            applied = G.apply(self.state, mover, action)
+        self.learn(mover, action, applied.state)
+        self.actions.append((mover, action))
+        self.state = applied.state
+        self.check_events(applied.events)
+
+    def learn(self, seat: int, action: dict[str, Any], new: dict[str, Any]) -> None:
+        if action["type"] == "play":
+            self.played.add(action["card"])
+        elif action["type"] == "pass_cards":
+            self.passes[seat] = action
+            if new["phase"] != "pass":
+                self.deliver()
+
+    def deliver(self) -> None:
+        direction = self.state["pass_direction"]
+        for giver, action in self.passes.items():
+            if direction == "funky":
+                for receiver, card in action["to"].items():
+                    self.known[int(receiver)].add(card)
+            else:
+                self.known[(giver + OFFSET[direction]) % 4] |= set(action["cards"])
+
+    # -- the end of the hand ----------------------------------------------------------------
+
+    def check_end(self) -> None:
+        self.check_all()
+        state = self.state
+        result = G.result(state)
+        assert result is not None
+        assert sum(result["points"]) == expected_sum(result, self.options)
+        assert result["scores"] == [a + b for a, b in zip(state["scores"], result["points"], strict=True)]
+        assert sum(state["tricks_taken"]) == 13
+        if result["match_over"]:
+            low = min(result["scores"])
+            assert result["winners"] == [s for s, t in enumerate(result["scores"]) if t == low]
+        replayed = G.new_round(**self.args)
+        for seat, action in self.actions:
+            replayed = G.apply(replayed, seat, action).state
+        assert replayed == state
+
+
+def strings_in(obj: dict[str, Any] | list[Any], out: set[str]) -> None:
+    """Every string in a JSON-like value, dict keys included (a hand-rolled walk: twice as
+    fast as dumping to JSON and searching the text, and this runs at every step)."""
+    if type(obj) is dict:
+        out.update(obj)
+        values: Any = obj.values()
+    else:
+        values = obj
+    for value in values:
+        kind = type(value)
+        if kind is str:
+            out.add(value)
+        elif kind is dict or kind is list:
+            strings_in(value, out)
+
+
+def cards_in(obj: dict[str, Any] | list[Any]) -> set[str]:
+    found: set[str] = set()
+    strings_in(obj, found)
+    return found & DECK_SET
+
+
+def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    if template["type"] == "pass_cards":
+        picked = rng.sample(template["choices"], template["count"])
+        if "to" in template:
+            return {
+                "type": "pass_cards",
+                "to": {str(s): c for s, c in zip(template["to"], picked, strict=True)},
+            }
+        return {"type": "pass_cards", "cards": picked}
+    return dict(template)
+
+
+def play_chunk(name: str, chunk: int) -> dict[str, int]:
+    rng = random.Random(f"hearts-{name}-{chunk}")
+    options = COMBOS[name]
+    stats = {"hands": 0, "matches": 0, "moons": 0, "co_winners": 0}
+    carry: dict[str, Any] | None = None
+    while stats["hands"] < HANDS_PER_CHUNK:
+        deal = moon_deal(rng) if stats["hands"] % MOON_DEAL_EVERY == 0 else None
+        deep = stats["hands"] % DEEP_EVERY == 0
+        hand = Hand(options, rng.randrange(2**62), carry, deal, deep=deep)
+        while hand.state["phase"] not in (COMPLETE, MATCH_OVER):
+            if hand.state["result"] is not None and hand.state["ready"] == []:
+                hand.check_end()
+            hand.step(rng)
+        stats["hands"] += 1
+        result = G.result(hand.state)
+        stats["moons"] += result["moon"] is not None
+        if hand.state["phase"] == MATCH_OVER:
+            hand.check_end()
+            stats["matches"] += 1
+            stats["co_winners"] += len(result["winners"]) > 1
+            carry = None
+        else:
+            carry = G.carry(hand.state)
+            assert carry["round"] == hand.state["round"] + 1
+    return stats
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS_PER_COMBO))
+@pytest.mark.parametrize("name", list(COMBOS))
+def test_random_playout(name: str, chunk: int) -> None:
+    stats = play_chunk(name, chunk)
+    assert stats["hands"] == HANDS_PER_CHUNK
+    assert stats["matches"] >= 3, stats
+    assert stats["moons"] >= 5, stats
