@@ -539,7 +539,7 @@ class Hearts(Game):
         state["last_trick"] = {"cards": trick, "winner": winner}
         state["trick"] = []
         events.append(
-            Event({"type": "trick_won", "seat": winner, "points": points, "trick": state["tricks_played"]})
+            Event({"type": "trick_won", "winner": winner, "points": points, "trick": state["tricks_played"]})
         )
         if state["tricks_played"] < HAND_SIZE:
             state["turn"] = winner

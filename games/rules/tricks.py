@@ -49,9 +49,15 @@ def winning_index[T](
 
 def follow_suit[T](hand: Sequence[T], led: str, *, suit_of: Callable[[T], str] = cards.suit) -> list[T]:
     """The cards of `hand` that follow `led`, or the whole hand when it holds none."""
-    following = [c for c in hand if suit_of(c) == led]
+    if suit_of is cards.suit:
+        # Card codes: skip a call per card, this runs for every legal-move question.
+        following = [c for c in hand if c[1] == led]  # type: ignore[index]
+    else:
+        following = [c for c in hand if suit_of(c) == led]
     return following if following else list(hand)
 
 
 def holds_suit[T](hand: Sequence[T], wanted: str, *, suit_of: Callable[[T], str] = cards.suit) -> bool:
+    if suit_of is cards.suit:
+        return any(c[1] == wanted for c in hand)  # type: ignore[index]
     return any(suit_of(c) == wanted for c in hand)

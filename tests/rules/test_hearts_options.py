@@ -152,7 +152,7 @@ def test_hand_points_and_result():
     }
     scored = [e.data for e in applied.events if e.data["type"] == "hand_scored"]
     assert scored == [{"type": "hand_scored", **result}]
-    assert {"type": "trick_won", "seat": 3, "points": 4, "trick": 13} in [e.data for e in applied.events]
+    assert {"type": "trick_won", "winner": 3, "points": 4, "trick": 13} in [e.data for e in applied.events]
     assert all(e.visible_to is None for e in applied.events)
     view = G.view(state, None)
     assert view["last_round"] == result and view["scores"] == [14, 8, 0, 4]

@@ -1,11 +1,24 @@
-"""Random play-outs: over ten thousand hands of random legal actions, invariants at every step.
+"""Random play-outs: over ten thousand Hearts hands of random legal actions.
 
 Each chunk plays whole matches (hands chained through carry()) under one option set,
-with fixed seeds. At every state it checks: the 52 cards are all there once; exactly the
-seats to act have legal actions; only match_over has nobody to act; the state survives
-JSON; every legal action is accepted and leaves its input alone; no view or event shows a
-viewer a card they may not know. At every hand's end: the points add up, and replaying
-the recorded actions from the seed rebuilds the same state.
+with fixed seeds, so match ends and co-winners come up. Checks, by cost:
+
+- every step of every hand: the 52 cards are all there, once each (hands, trick, taken
+  piles); exactly the seats to act have legal actions; nobody acts only at match_over;
+  the chosen random legal action is accepted; no event shows a card to a viewer who may
+  not know it; one viewer's view (the five viewers in turn, every other step) is walked
+  for cards that viewer may not know;
+- every step of one hand in DEEP_EVERY ("deep" hands): besides, the state survives a JSON
+  round trip, all five views are walked, every legal action of every seat to act is
+  accepted, and applying them leaves the input state unchanged;
+- the end of every hand: the points add up (26, adjusted for the jack, the no-trick bonus
+  and the moon), totals and winners are right, the state survives JSON and all five views
+  are walked; one hand in REPLAY_EVERY (and every deep hand) is rebuilt from new_round(seed)
+  and its recorded actions and must equal the final state.
+
+Checking everything at every step of all ten thousand hands would take several minutes
+on one core; this split keeps the suite near 40 s while every check runs tens of
+thousands of times.
 """
 
 from __future__ import annotations
@@ -47,14 +60,16 @@ COMBOS: dict[str, dict[str, Any]] = {
     },
 }
 CHUNKS_PER_COMBO = 2
-HANDS_PER_CHUNK = 570  # 9 combos x 2 chunks x 570 = 10,260 hands
+HANDS_PER_CHUNK = 556  # 9 option sets x 2 chunks x 556 = 10,008 hands
 MOON_DEAL_EVERY = 6
-DEEP_EVERY = 5
+DEEP_EVERY = 25
+REPLAY_EVERY = 4
+LIGHT_VIEW_EVERY = 2
 
 
 def moon_deal(rng: random.Random) -> list[list[str]]:
-    """Each seat one whole suit: on a hold hand the club holder takes every trick; after a
-    pass it is a lopsided deal that often ends near a moon."""
+    """Each seat one whole suit: on a hold hand the club holder takes every trick (a moon in
+    every mode); after a pass it is a lopsided deal that often ends near one."""
     suits = list(SUITS)
     rng.shuffle(suits)
     return [[r + s for r in "23456789TJQKA"] for s in suits]
@@ -68,145 +83,9 @@ def expected_sum(result: dict[str, Any], options: dict[str, Any]) -> int:
     return jack + (-26 if moon["choice"] == "minus_self" else 78)
 
 
-class Hand:
-    """One hand under test, with what each seat may know tracked apart from the engine.
-
-    `deep` hands check everything at every step; the others check the cheap invariants
-    at every step and one viewer's view (in rotation), which keeps ten thousand hands
-    within the time budget. Every hand gets the full check at its end.
-    """
-
-    def __init__(
-        self, options: dict[str, Any], seed: int, carry: dict[str, Any] | None, deal: Any, *, deep: bool
-    ) -> None:
-        self.args = {"options": options, "players": 4, "seed": seed, "carry": carry, "deal": deal}
-        self.state = G.new_round(**self.args)
-        self.options = self.state["options"]
-        self.deep = deep
-        self.actions: list[tuple[int, dict[str, Any]]] = []
-        self.known = [set(h) for h in self.state["hands"]]
-        self.played: set[str] = set()
-        self.passes: dict[int, dict[str, Any]] = {}
-
-    def leaked(self, viewer: int | None, seen: set[str]) -> set[str]:
-        """The cards in `seen` that `viewer` may not know."""
-        unknown = seen - self.played
-        if unknown and viewer is not None:
-            unknown -= self.known[viewer]
-        return unknown
-
-    # -- invariants of one state --------------------------------------------------------
-
-    def check_cards(self) -> tuple[list[int], list[list[dict[str, Any]]]]:
-        """Cards conserved; legal actions exactly for the seats to act; nobody only at match end."""
-        state = self.state
-        held = [c for h in state["hands"] for c in h]
-        held += [p["card"] for p in state["trick"]]
-        held += [c for pile in state["taken"] for c in pile]
-        assert len(held) == 52 and set(held) == DECK_SET
-        to_act = G.to_act(state)
-        legal = [G.legal_actions(state, seat) for seat in range(4)]
-        for seat in range(4):
-            assert bool(legal[seat]) == (seat in to_act), (seat, state["phase"])
-        assert (to_act == []) == (state["phase"] == MATCH_OVER)
-        return to_act, legal
-
-    def check_view(self, viewer: int | None, to_act: list[int], *, as_json: bool = False) -> None:
-        view = G.view(self.state, viewer)
-        if as_json:
-            assert json.loads(json.dumps(view)) == view
-        leaked = self.leaked(viewer, cards_in(view))
-        assert not leaked, (viewer, leaked)
-        assert view["to_act"] == to_act
-        assert ("you" in view) == (viewer is not None)
-
-    def check_json(self) -> dict[str, Any]:
-        copied = json.loads(json.dumps(self.state))
-        assert copied == self.state
-        return copied
-
-    def check_all(self) -> None:
-        to_act, _ = self.check_cards()
-        self.check_json()
-        for viewer in VIEWERS:
-            self.check_view(viewer, to_act, as_json=True)
-
-    def check_events(self, events: list[Any]) -> None:
-        for event in events:
-            assert isinstance(event.data.get("type"), str)
-            seen = cards_in(event.data) - self.played
-            if not seen:
-                continue
-            for viewer in VIEWERS:
-                if event.visible(viewer):
-                    assert not self.leaked(viewer, seen), (event.data, viewer)
-
-    # -- one step -------------------------------------------------------------------------
-
-    def step(self, rng: random.Random) -> None:
-        to_act, legal = self.check_cards()
-        mover = rng.choice(to_act)
-        if self.deep:
-            snapshot = self.check_json()
-            for viewer in VIEWERS:
-                self.check_view(viewer, to_act)
-            outcomes = []
-            for seat in to_act:
-                for template in legal[seat]:
-                    action = concrete(template, rng)
-                    applied = G.apply(self.state, seat, action)  # every legal action is accepted
-                    if seat == mover:
-                        outcomes.append((action, applied))
-            assert self.state == snapshot, "apply changed its input"
-            action, applied = rng.choice(outcomes)
-        else:
-            self.check_view(VIEWERS[len(self.actions) % len(VIEWERS)], to_act)
-            action = concrete(rng.choice(legal[mover]), rng)
-            applied = G.apply(self.state, mover, action)
-        self.learn(mover, action, applied.state)
-        self.actions.append((mover, action))
-        self.state = applied.state
-        self.check_events(applied.events)
-
-    def learn(self, seat: int, action: dict[str, Any], new: dict[str, Any]) -> None:
-        if action["type"] == "play":
-            self.played.add(action["card"])
-        elif action["type"] == "pass_cards":
-            self.passes[seat] = action
-            if new["phase"] != "pass":
-                self.deliver()
-
-    def deliver(self) -> None:
-        direction = self.state["pass_direction"]
-        for giver, action in self.passes.items():
-            if direction == "funky":
-                for receiver, card in action["to"].items():
-                    self.known[int(receiver)].add(card)
-            else:
-                self.known[(giver + OFFSET[direction]) % 4] |= set(action["cards"])
-
-    # -- the end of the hand ----------------------------------------------------------------
-
-    def check_end(self) -> None:
-        self.check_all()
-        state = self.state
-        result = G.result(state)
-        assert result is not None
-        assert sum(result["points"]) == expected_sum(result, self.options)
-        assert result["scores"] == [a + b for a, b in zip(state["scores"], result["points"], strict=True)]
-        assert sum(state["tricks_taken"]) == 13
-        if result["match_over"]:
-            low = min(result["scores"])
-            assert result["winners"] == [s for s, t in enumerate(result["scores"]) if t == low]
-        replayed = G.new_round(**self.args)
-        for seat, action in self.actions:
-            replayed = G.apply(replayed, seat, action).state
-        assert replayed == state
-
-
 def strings_in(obj: dict[str, Any] | list[Any], out: set[str]) -> None:
-    """Every string in a JSON-like value, dict keys included (a hand-rolled walk: twice as
-    fast as dumping to JSON and searching the text, and this runs at every step)."""
+    """Every string in a JSON-like value, dict keys included. A hand-rolled walk: about twice
+    as fast as dumping to JSON and searching the text, and it runs at every step."""
     if type(obj) is dict:
         out.update(obj)
         values: Any = obj.values()
@@ -238,30 +117,168 @@ def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return dict(template)
 
 
+class Hand:
+    """One hand under test, with what each seat may know tracked apart from the engine:
+    its dealt cards, the cards passed to it, and every card played so far."""
+
+    def __init__(
+        self, options: dict[str, Any], seed: int, carry: dict[str, Any] | None, deal: Any, *, deep: bool
+    ) -> None:
+        self.args = {"options": options, "players": 4, "seed": seed, "carry": carry, "deal": deal}
+        self.state = G.new_round(**self.args)
+        self.options = self.state["options"]
+        self.deep = deep
+        self.actions: list[tuple[int, dict[str, Any]]] = []
+        self.known = [set(h) for h in self.state["hands"]]
+        self.played: set[str] = set()
+        self.passes: dict[int, dict[str, Any]] = {}
+
+    def leaked(self, viewer: int | None, seen: set[str]) -> set[str]:
+        """The cards in `seen` that `viewer` may not know."""
+        unknown = seen - self.played
+        if unknown and viewer is not None:
+            unknown -= self.known[viewer]
+        return unknown
+
+    # -- invariants of one state --------------------------------------------------------------
+
+    def check_cards(self) -> tuple[list[int], list[list[dict[str, Any]]]]:
+        state = self.state
+        held = [c for h in state["hands"] for c in h]
+        held += [p["card"] for p in state["trick"]]
+        held += [c for pile in state["taken"] for c in pile]
+        assert len(held) == 52 and set(held) == DECK_SET
+        to_act = G.to_act(state)
+        legal = [G.legal_actions(state, seat) for seat in range(4)]
+        for seat in range(4):
+            assert bool(legal[seat]) == (seat in to_act), (seat, state["phase"])
+        assert (to_act == []) == (state["phase"] == MATCH_OVER)
+        return to_act, legal
+
+    def check_view(self, viewer: int | None, to_act: list[int]) -> None:
+        view = G.view(self.state, viewer)
+        leaked = self.leaked(viewer, cards_in(view))
+        assert not leaked, (viewer, leaked)
+        assert view["to_act"] == to_act
+        assert ("you" in view) == (viewer is not None)
+
+    def check_json(self) -> dict[str, Any]:
+        copied = json.loads(json.dumps(self.state))
+        assert copied == self.state
+        return copied
+
+    def check_events(self, events: list[Any]) -> None:
+        for event in events:
+            assert isinstance(event.data.get("type"), str)
+            seen = cards_in(event.data) - self.played
+            if not seen:
+                continue
+            for viewer in VIEWERS:
+                if event.visible(viewer):
+                    assert not self.leaked(viewer, seen), (event.data, viewer)
+
+    # -- one step -------------------------------------------------------------------------------
+
+    def step(self, rng: random.Random) -> None:
+        to_act, legal = self.check_cards()
+        mover = rng.choice(to_act)
+        if self.deep:
+            snapshot = self.check_json()
+            for viewer in VIEWERS:
+                self.check_view(viewer, to_act)
+            outcomes = []
+            for seat in to_act:
+                for template in legal[seat]:
+                    action = concrete(template, rng)
+                    applied = G.apply(self.state, seat, action)  # every legal action is accepted
+                    if seat == mover:
+                        outcomes.append((action, applied))
+            assert self.state == snapshot, "apply changed its input"
+            action, applied = rng.choice(outcomes)
+        else:
+            steps = len(self.actions)
+            if steps % LIGHT_VIEW_EVERY == 0:
+                self.check_view(VIEWERS[steps // LIGHT_VIEW_EVERY % len(VIEWERS)], to_act)
+            action = concrete(rng.choice(legal[mover]), rng)
+            applied = G.apply(self.state, mover, action)
+        self.learn(mover, action, applied.state)
+        self.actions.append((mover, action))
+        self.state = applied.state
+        self.check_events(applied.events)
+
+    def learn(self, seat: int, action: dict[str, Any], new: dict[str, Any]) -> None:
+        if action["type"] == "play":
+            self.played.add(action["card"])
+        elif action["type"] == "pass_cards":
+            self.passes[seat] = action
+            if new["phase"] != "pass":
+                self.deliver()
+
+    def deliver(self) -> None:
+        direction = self.state["pass_direction"]
+        for giver, action in self.passes.items():
+            if direction == "funky":
+                for receiver, card in action["to"].items():
+                    self.known[int(receiver)].add(card)
+            else:
+                self.known[(giver + OFFSET[direction]) % 4] |= set(action["cards"])
+
+    # -- the end of the hand ----------------------------------------------------------------------
+
+    def check_end(self) -> None:
+        to_act, _ = self.check_cards()
+        self.check_json()
+        for viewer in VIEWERS:
+            self.check_view(viewer, to_act)
+        state = self.state
+        result = G.result(state)
+        assert result is not None
+        assert sum(result["points"]) == expected_sum(result, self.options)
+        assert result["scores"] == [a + b for a, b in zip(state["scores"], result["points"], strict=True)]
+        assert sum(state["tricks_taken"]) == 13
+        if result["match_over"]:
+            low = min(result["scores"])
+            assert result["winners"] == [s for s, t in enumerate(result["scores"]) if t == low]
+
+    def check_replay(self) -> None:
+        replayed = G.new_round(**self.args)
+        for seat, action in self.actions:
+            replayed = G.apply(replayed, seat, action).state
+        assert replayed == self.state
+
+
 def play_chunk(name: str, chunk: int) -> dict[str, int]:
     rng = random.Random(f"hearts-{name}-{chunk}")
     options = COMBOS[name]
     stats = {"hands": 0, "matches": 0, "moons": 0, "co_winners": 0}
     carry: dict[str, Any] | None = None
     while stats["hands"] < HANDS_PER_CHUNK:
-        deal = moon_deal(rng) if stats["hands"] % MOON_DEAL_EVERY == 0 else None
-        deep = stats["hands"] % DEEP_EVERY == 0
-        hand = Hand(options, rng.randrange(2**62), carry, deal, deep=deep)
+        number = stats["hands"]
+        deal = moon_deal(rng) if number % MOON_DEAL_EVERY == 0 else None
+        hand = Hand(options, rng.randrange(2**62), carry, deal, deep=number % DEEP_EVERY == 1)
         while hand.state["phase"] not in (COMPLETE, MATCH_OVER):
             if hand.state["result"] is not None and hand.state["ready"] == []:
+                # Scored, nobody ready yet: the between-hands phase has just begun.
                 hand.check_end()
             hand.step(rng)
-        stats["hands"] += 1
-        result = G.result(hand.state)
-        stats["moons"] += result["moon"] is not None
         if hand.state["phase"] == MATCH_OVER:
             hand.check_end()
+        if hand.deep or number % REPLAY_EVERY == 0:
+            hand.check_replay()
+        result = G.result(hand.state)
+        stats["hands"] += 1
+        stats["moons"] += result["moon"] is not None
+        if hand.state["phase"] == MATCH_OVER:
             stats["matches"] += 1
             stats["co_winners"] += len(result["winners"]) > 1
             carry = None
         else:
             carry = G.carry(hand.state)
-            assert carry["round"] == hand.state["round"] + 1
+            assert carry == {
+                "round": hand.state["round"] + 1,
+                "scores": result["scores"],
+                "dealer": (hand.state["dealer"] + 1) % 4,
+            }
     return stats
 
 

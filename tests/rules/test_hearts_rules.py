@@ -409,7 +409,7 @@ def test_follow_suit_and_trick_winner():
     assert legal_cards(state, 3) == ["3C"]
     applied = G.apply(state, 3, {"type": "play", "card": "3C"})
     won = [e.data for e in applied.events if e.data["type"] == "trick_won"]
-    assert won == [{"type": "trick_won", "seat": 1, "points": 0, "trick": 1}]
+    assert won == [{"type": "trick_won", "winner": 1, "points": 0, "trick": 1}]
     state = applied.state
     assert state["taken"][1] == ["2C", "AC", "JD", "3C"] and state["tricks_taken"] == [0, 1, 0, 0]
     assert G.to_act(state) == [1] and state["trick"] == []

@@ -1,0 +1,99 @@
+"""Time handled by real Celery workers: deadlines fire once, lost tasks are swept up,
+and a table of one idle human and three bots plays on until it is abandoned."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+from django.test import override_settings
+
+from games import rules, services
+from games.models import Action, Event, Room, Round
+from games.tasks import round_due
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("celery_workers")]
+
+
+def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def start_room(users, **options) -> Room:
+    room = services.room_create(host=users[0], game="hearts", options=options)
+    for user in users[1:]:
+        services.room_join(code=room.code, user=user)
+    for _ in range(4 - len(users)):
+        services.room_add_bot(code=room.code, user=users[0])
+    services.room_start(code=room.code, user=users[0])
+    room.refresh_from_db()
+    return room
+
+
+def current(room: Room) -> Round:
+    room.refresh_from_db()
+    return room.rounds.order_by("-number").first()
+
+
+def pass_all(room: Room, users) -> None:
+    game = rules.get("hearts")
+    for seat, user in enumerate(users):
+        round_ = current(room)
+        action = game.bot_action(round_.state, seat)
+        services.action_submit(code=room.code, user=user, version=room.version, action=action)
+
+
+@override_settings(GAME_TASKS_ENABLED=True)
+def test_a_timeout_applies_exactly_one_automatic_action_under_a_race(make_user):
+    users = [make_user() for _ in range(4)]
+    room = start_room(users, turn_seconds=5, abandon_seconds=600)
+    pass_all(room, users)
+    round_ = current(room)
+    assert round_.state["phase"] == "play"
+    # Besides the task scheduled on commit, send duplicates to both workers; the
+    # beat sweeper runs every second as well.
+    for _ in range(4):
+        round_due.apply_async(args=(round_.id, room.version), eta=round_.deadline_at)
+    wait_for(lambda: Action.objects.filter(round=round_, automatic=True).exists(), 20, "the automatic play")
+    time.sleep(2)  # let the duplicates and the sweeper run; the next deadline is 5 s away
+    automatic = list(Action.objects.filter(round=round_, automatic=True))
+    assert len(automatic) == 1
+    assert automatic[0].payload == {"type": "play", "card": "2C"}
+    seqs = list(Action.objects.filter(round=round_).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))
+
+
+@override_settings(GAME_TASKS_ENABLED=False)
+def test_a_lost_task_is_recovered_by_the_sweeper(make_user):
+    users = [make_user() for _ in range(4)]
+    room = start_room(users, turn_seconds=5, abandon_seconds=600)
+    round_ = current(room)
+    assert round_.due_at is not None
+    # No task was scheduled (as if the broker lost it): only the beat sweeper can act.
+    wait_for(lambda: Action.objects.filter(round=round_, automatic=True).count() == 4, 20, "the sweeper")
+    assert current(room).state["phase"] == "play"
+
+
+@override_settings(GAME_TASKS_ENABLED=True, BOT_DELAY_SECONDS=float("0.2"))
+def test_one_idle_human_and_three_bots_reach_the_next_hand_then_abandon(make_user):
+    human = make_user()
+    room = start_room([human], turn_seconds=5, abandon_seconds=120, between_rounds_seconds=5)
+    wait_for(lambda: Round.objects.filter(room=room, number=2).exists(), 110, "the second hand")
+    first = room.rounds.get(number=1)
+    # 26 points were taken, or 3 x 26 when someone shot the moon.
+    assert first.result is not None and sum(first.result["points"]) in (26, 78)
+    own = Action.objects.filter(round=first, seat=0)
+    assert own.count() == 15  # pass, 13 plays, next_round: all taken for the idle human
+    assert all(a.automatic for a in own)
+    assert Action.objects.filter(round=first, by_bot=True).count() == 3 * 15
+    wait_for(lambda: Room.objects.get(id=room.id).status == "abandoned", 60, "abandonment")
+    room.refresh_from_db()
+    assert "did not play" in room.status_reason
+    assert (room.finished_at - room.started_at).total_seconds() >= 120
+    assert Event.objects.filter(room=room, data__type="abandoned", data__seat=0).exists()
