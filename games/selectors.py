@@ -73,11 +73,16 @@ def seat_public(seat: Seat) -> dict[str, Any]:
     }
 
 
-def room_view(*, room: Room, user: User | None) -> dict[str, Any]:
-    """The caller's view: the engine's view of the hand in play plus the room's facts."""
-    seats = room_seats(room=room)
+def room_view(
+    *, room: Room, user: User | None, seats: list[Seat] | None = None, round_: Round | None = None
+) -> dict[str, Any]:
+    """The caller's view: the engine's view of the hand in play plus the room's facts.
+
+    A service that already holds the seats (with users) and the round passes them in.
+    """
+    seats = sorted(seats, key=lambda s: s.index) if seats is not None else room_seats(room=room)
     seat = next((s.index for s in seats if user is not None and s.user_id == user.id), None)
-    round_ = current_round(room=room)
+    round_ = round_ or current_round(room=room)
     base: dict[str, Any] = {
         "code": room.code,
         "game": room.game,

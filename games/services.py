@@ -219,7 +219,8 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
     Order of checks: seat, idempotent replay, room status, version, then the engine.
     """
     room = _lock_room(code)
-    seat = room.seats.filter(user=user).first()
+    seats = list(room.seats.select_related("user"))
+    seat = next((s for s in seats if s.user_id == user.id), None)
     if seat is None:
         raise not_seated()
     request_hash = _request_hash(version, action, code)
@@ -243,14 +244,12 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
     round_ = Round.objects.select_for_update().filter(room=room).order_by("-number").first()
     before = timing.turn_of(room, round_)
     round_ = _apply(room, round_, seat.index, action, user=user)
-    seats = list(room.seats.all())
-    own = next(s for s in seats if s.index == seat.index)
-    own.last_acted_at = timezone.now()
-    own.save(update_fields=["last_acted_at"])
+    seat.last_acted_at = timezone.now()
+    seat.save(update_fields=["last_acted_at"])
     round_ = _advance_bots(room, round_, seats)
     _plan(room, round_, seats, before=before)
     room.save()
-    view = selectors.room_view(room=room, user=user)
+    view = selectors.room_view(room=room, user=user, seats=seats, round_=round_)
     if idempotency_key:
         IdempotentRequest.objects.create(
             user=user, key=idempotency_key, room=room, request_hash=request_hash, response=view
@@ -268,9 +267,11 @@ def _apply(
     by_bot: bool = False,
     automatic: bool = False,
 ) -> Round:
-    """Run one action through the engine and persist it. Expects the room lock held.
+    """Run one action through the engine and record it. Expects the room lock held.
 
-    Returns the round now in play (a new one when this action completed the hand).
+    Returns the round now in play (a new one when this action completed the hand). The
+    round in play is saved by the caller's `_plan`, once per request however many
+    actions it applied.
     """
     game_rules = rules.get(room.game)
     try:
@@ -283,8 +284,7 @@ def _apply(
         round=round_, seq=round_.version, seat=seat, user=user, payload=action, by_bot=by_bot, automatic=automatic
     )
     _touch(room)
-    for event in applied.events:
-        _log_rule_event(room, round_.number, event)
+    _log_rule_events(room, round_.number, applied.events)
     result = game_rules.result(round_.state)
     if result is not None and round_.result is None:
         round_.result = result
@@ -294,10 +294,9 @@ def _apply(
         room.status = RoomStatus.FINISHED
         room.finished_at = timezone.now()
         _log(room, {"type": "match_over", "winners": (result or {}).get("winners", [])}, round_.number)
-    if game_rules.is_complete(round_.state) or room.status != RoomStatus.PLAYING:
-        round_.deadline_at = round_.bots_due_at = round_.due_at = None
-    round_.save()
     if game_rules.is_complete(round_.state):
+        round_.deadline_at = round_.bots_due_at = round_.due_at = None
+        round_.save()
         round_ = _round_begin(room, number=round_.number + 1, carry=game_rules.carry(round_.state))
     return round_
 
@@ -336,7 +335,7 @@ def _plan(
     Expects the room lock held.
     """
     timing.plan(room=room, round_=round_, seats=seats, before=before, now=now or timezone.now())
-    round_.save(update_fields=["deadline_at", "bots_due_at", "due_at"])
+    round_.save()
     if round_.due_at is not None and getattr(settings, "GAME_TASKS_ENABLED", True):
         round_id, version, eta = round_.id, room.version, round_.due_at
         transaction.on_commit(lambda: _schedule_round_due(round_id, version, eta))
@@ -443,9 +442,28 @@ def _log(
         version=room.version,
         data=data,
         visible_to=visible_to,
-        audience=PUBLIC if visible_to is None else sum(1 << s for s in set(visible_to)),
+        audience=_audience(visible_to),
     )
 
 
-def _log_rule_event(room: Room, round_number: int, event: RuleEvent) -> None:
-    _log(room, event.data, round_number, event.visible_to)
+def _log_rule_events(room: Room, round_number: int, events: list[RuleEvent]) -> None:
+    """Append an action's events in one insert. Expects the room lock held."""
+    rows = []
+    for event in events:
+        room.event_seq += 1
+        rows.append(
+            Event(
+                room=room,
+                seq=room.event_seq,
+                round_number=round_number,
+                version=room.version,
+                data=event.data,
+                visible_to=event.visible_to,
+                audience=_audience(event.visible_to),
+            )
+        )
+    Event.objects.bulk_create(rows)
+
+
+def _audience(visible_to: list[int] | None) -> int:
+    return PUBLIC if visible_to is None else sum(1 << s for s in set(visible_to))

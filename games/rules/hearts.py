@@ -469,9 +469,8 @@ class Hearts(Game):
                 received[seat].sort(key=lambda e: e["from"])
         state["received"] = received
         self._start_play(state)
-        events.append(
-            Event({"type": "pass_complete", "direction": state["pass_direction"], "leader": state["turn"]})
-        )
+        done = {"type": "pass_complete", "direction": state["pass_direction"], "leader": state["turn"]}
+        events.append(Event(done))
 
     @staticmethod
     def _start_play(state: State) -> None:
@@ -492,9 +491,8 @@ class Hearts(Game):
             if first:
                 if state["options"]["lead_any_club"]:
                     if card[1] != "C":
-                        raise RuleError(
-                            "must_lead_two_of_clubs", "The first trick must be led with a club.", "card"
-                        )
+                        detail = "The first trick must be led with a club."
+                        raise RuleError("must_lead_two_of_clubs", detail, "card")
                 elif card != TWO_CLUBS:
                     raise RuleError("must_lead_two_of_clubs", "The first trick must be led with 2♣.", "card")
                 return
@@ -504,9 +502,9 @@ class Hearts(Game):
         led = trick[0]["card"][1]
         if card[1] != led and tricks.holds_suit(hand, led):
             raise RuleError("must_follow_suit", f"You must follow {cards.SUIT_NAMES[led]}.", "card")
-        if first and (card[1] == HEARTS or card == QUEEN):
-            if any(c[1] != HEARTS and c != QUEEN for c in hand):
-                raise RuleError("no_points_on_first_trick", "No heart or Q♠ on the first trick.", "card")
+        points_card = card[1] == HEARTS or card == QUEEN
+        if first and points_card and any(c[1] != HEARTS and c != QUEEN for c in hand):
+            raise RuleError("no_points_on_first_trick", "No heart or Q♠ on the first trick.", "card")
 
     def _apply_play(self, state: State, seat: int, action: Action) -> Applied:
         card = action.get("card")
@@ -538,9 +536,8 @@ class Hearts(Game):
         state["tricks_played"] += 1
         state["last_trick"] = {"cards": trick, "winner": winner}
         state["trick"] = []
-        events.append(
-            Event({"type": "trick_won", "winner": winner, "points": points, "trick": state["tricks_played"]})
-        )
+        won = {"type": "trick_won", "winner": winner, "points": points, "trick": state["tricks_played"]}
+        events.append(Event(won))
         if state["tricks_played"] < HAND_SIZE:
             state["turn"] = winner
             return
@@ -638,9 +635,7 @@ class Hearts(Game):
                 # Hands are kept sorted: dealt sorted, re-sorted after the pass.
                 "hand": list(state["hands"][seat]),
                 "legal_actions": self.legal_actions(state, seat) if seat in to_act else [],
-                "pass_chosen": None
-                if chosen is None
-                else (dict(chosen) if isinstance(chosen, dict) else list(chosen)),
+                "pass_chosen": _copy_pass(chosen),
                 "received": _copy_received(received),
             }
         return out
@@ -656,7 +651,6 @@ class Hearts(Game):
         if phase == PASS:
             return hearts_bot.choose_pass(
                 hand=state["hands"][seat],
-                seat=seat,
                 to=legal[0].get("to"),
                 scores=state["scores"],
                 jack=options["jack_of_diamonds"],
@@ -682,8 +676,6 @@ class Hearts(Game):
             legal=legal_cards(state, seat),
             trick=[(p["seat"], p["card"]) for p in state["trick"]],
             played=played,
-            hearts_broken=state["hearts_broken"],
-            first_trick=state["tricks_played"] == 0,
             jack=state["options"]["jack_of_diamonds"],
         )
 
@@ -729,6 +721,12 @@ def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
         "winners": list(result["winners"]),
         "moon": None if result["moon"] is None else dict(result["moon"]),
     }
+
+
+def _copy_pass(chosen: Any) -> Any:
+    if chosen is None:
+        return None
+    return dict(chosen) if isinstance(chosen, dict) else list(chosen)
 
 
 def _copy_received(received: Any) -> Any:

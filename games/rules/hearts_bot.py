@@ -29,8 +29,6 @@ class Table:
     legal: list[str]
     trick: list[tuple[int, str]]  # (seat, card) in play order
     played: set[str] = field(default_factory=set)  # cards of finished tricks
-    hearts_broken: bool = False
-    first_trick: bool = False
     jack: int = 0  # J♦'s value; negative means it is worth winning
 
     @property
@@ -71,7 +69,11 @@ def pass_danger(card: str, suit_counts: Counter[str], jack: int) -> int:
 
 
 def choose_pass(
-    *, hand: list[str], seat: int, to: list[int] | None, scores: list[int], jack: int
+    *,
+    hand: list[str],
+    to: list[int] | None,
+    scores: list[int],
+    jack: int,
 ) -> dict[str, Any]:
     counts = Counter(c[1] for c in hand)
     ranked = sorted(hand, key=lambda c: (-pass_danger(c, counts, jack), c))
@@ -134,7 +136,7 @@ def _follow(table: Table, led: str) -> str:
     last = len(table.trick) == 3
     if last and table.jack < 0:
         # J♦ is worth taking when nothing worse comes with it.
-        winners = [c for c in legal if rank(c) > rank(winning)]
+        winners = [c for c in legal if rank(c) > rank(winning) and c != QUEEN]
         if JACK in winners and trick_points <= 0:
             return JACK
         if winners and trick_points < 0:

@@ -44,7 +44,7 @@ def winning_index[T](
         if best_key is None or key > best_key or (later_wins_ties and key == best_key):
             best, best_key = i, key
     # Reachable only with an explicit `led` nobody followed and no trump: the leader keeps it.
-    return 0 if best < 0 else best
+    return max(best, 0)
 
 
 def follow_suit[T](hand: Sequence[T], led: str, *, suit_of: Callable[[T], str] = cards.suit) -> list[T]:
