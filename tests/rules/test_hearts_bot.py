@@ -28,9 +28,8 @@ def play_bots(state: dict[str, Any], *, until: tuple[str, ...] = ("match_over",)
         if state["phase"] in until:
             return state
         if state["phase"] == "complete":
-            state = G.new_round(
-                options=state["options"], players=4, seed=state["round"], carry=G.carry(state)
-            )
+            carry = G.carry(state)
+            state = G.new_round(options=state["options"], players=4, seed=state["round"], carry=carry)
             continue
         for seat in G.to_act(state):
             action = G.bot_action(state, seat)
@@ -76,9 +75,8 @@ def test_bot_sees_only_its_own_hand():
     rng = random.Random(3)
     checked = 0
     for seed in range(40):
-        state = G.new_round(
-            options={}, players=4, seed=seed, carry={"round": 4, "scores": [0] * 4, "dealer": 0}
-        )
+        carry = {"round": 4, "scores": [0] * 4, "dealer": 0}
+        state = G.new_round(options={}, players=4, seed=seed, carry=carry)
         while state["phase"] == "play":
             (seat,) = G.to_act(state)
             choice = G.bot_action(state, seat)
@@ -100,7 +98,7 @@ def test_bot_sees_only_its_own_hand():
 
 
 def passes(hand: str, jack: int = 0) -> set[str]:
-    return set(hearts_bot.choose_pass(hand=hand.split(), seat=0, to=None, scores=[0] * 4, jack=jack)["cards"])
+    return set(hearts_bot.choose_pass(hand=hand.split(), to=None, scores=[0] * 4, jack=jack)["cards"])
 
 
 def test_pass_gets_rid_of_the_queen_and_high_spades():
@@ -122,8 +120,7 @@ def test_pass_keeps_a_valuable_jack_of_diamonds():
 
 def test_funky_pass_sends_the_worst_card_to_the_match_leader():
     action = hearts_bot.choose_pass(
-        hand="2C 3C 4C 5D 6D 8D 9H AH QS AS KS 2S 3S".split(),
-        seat=1,
+        hand=["2C", "3C", "4C", "5D", "6D", "8D", "9H", "AH", "QS", "AS", "KS", "2S", "3S"],
         to=[0, 2, 3],
         scores=[40, 50, 10, 30],
         jack=0,
@@ -170,7 +167,7 @@ def test_last_to_play_on_a_clean_trick_takes_it_high():
 
 
 def test_cannot_duck_on_hearts_stays_low():
-    t = table("9H KH 4D", legal="9H KH", trick="5H", hearts_broken=True)
+    t = table("9H KH 4D", legal="9H KH", trick="5H")
     assert hearts_bot.choose_play(t) == "9H"
 
 
@@ -192,7 +189,7 @@ def test_last_to_play_takes_the_jack_when_it_is_worth_it():
 
 
 def test_lead_low_from_a_safe_suit_and_not_hearts():
-    t = table("2D KD 3H 9C AS", legal="2D KD 9C AS", hearts_broken=False)
+    t = table("2D KD 3H 9C AS", legal="2D KD 9C AS")
     assert hearts_bot.choose_play(t) == "2D"
 
 
@@ -276,11 +273,10 @@ def test_bot_scores_well_with_sweedo_rules():
         )
         while state["phase"] in ("pass", "play", "moon_choice"):
             seat = G.to_act(state)[0]
-            action = (
-                G.bot_action(state, seat)
-                if seat == bot
-                else concrete(rng.choice(G.legal_actions(state, seat)), rng)
-            )
+            if seat == bot:
+                action = G.bot_action(state, seat)
+            else:
+                action = concrete(rng.choice(G.legal_actions(state, seat)), rng)
             state = act(state, seat, action)
         points = G.result(state)["points"]
         bot_points += points[bot]

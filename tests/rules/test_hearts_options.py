@@ -45,13 +45,12 @@ def endgame(
         taken.append(pile)
     assert not filler
     state = start(options=options, scores=scores)
+    jack = state["options"]["jack_of_diamonds"]
     state.update(
         hands=[[c] for c in last],
         taken=taken,
         tricks_taken=list(tricks),
-        points_taken=[
-            sum(card_points(c, G.game_options(options)["jack_of_diamonds"]) for c in pile) for pile in taken
-        ],
+        points_taken=[sum(card_points(c, jack) for c in pile) for pile in taken],
         tricks_played=12,
         hearts_broken=True,
         trick=[],
@@ -200,11 +199,8 @@ def test_jack_of_diamonds_and_no_trick_bonus():
 
 
 def test_no_trick_bonus_list_is_empty_when_the_bonus_is_zero():
-    state = finish(
-        endgame(
-            None, took={0: ["QS", "JD", *HEARTS[:9]]}, tricks=[12, 0, 0, 0], last=["JH", "QH", "KH", "AH"]
-        )
-    )
+    took = {0: ["QS", "JD", *HEARTS[:9]]}
+    state = finish(endgame(None, took=took, tricks=[12, 0, 0, 0], last=["JH", "QH", "KH", "AH"]))
     result = G.result(state)
     assert result["no_trick"] == [] and result["points"] == [22, 0, 0, 4]
 
@@ -281,9 +277,8 @@ def test_sweedo_moon_needs_the_jack():
 
 
 def test_standard_moon_does_not_need_the_jack():
-    state = endgame(
-        None, took={0: ["QS", *HEARTS[:9]], 1: ["JD"]}, tricks=[11, 1, 0, 0], last=["AH", "JH", "QH", "KH"]
-    )
+    took = {0: ["QS", *HEARTS[:9]], 1: ["JD"]}
+    state = endgame(None, took=took, tricks=[11, 1, 0, 0], last=["AH", "JH", "QH", "KH"])
     result = G.result(finish(state))
     assert result["moon"] == {"shooter": 0, "choice": "plus_others"}
     assert result["points"] == [0, 26, 26, 26]

@@ -17,8 +17,8 @@ with fixed seeds, so match ends and co-winners come up. Checks, by cost:
   and its recorded actions and must equal the final state.
 
 Checking everything at every step of all ten thousand hands would take several minutes
-on one core; this split keeps the suite near 40 s while every check runs tens of
-thousands of times.
+on one core; this split keeps the play-outs to about a minute on one core (half that
+with -n 2) while every check still runs tens of thousands of times.
 """
 
 from __future__ import annotations
@@ -168,13 +168,14 @@ class Hand:
         return copied
 
     def check_events(self, events: list[Any]) -> None:
+        assert all(isinstance(e.data.get("type"), str) for e in events)
+        # One walk over the step's events first: most hold no card beyond those played.
+        if not cards_in([e.data for e in events]) - self.played:
+            return
         for event in events:
-            assert isinstance(event.data.get("type"), str)
             seen = cards_in(event.data) - self.played
-            if not seen:
-                continue
             for viewer in VIEWERS:
-                if event.visible(viewer):
+                if seen and event.visible(viewer):
                     assert not self.leaked(viewer, seen), (event.data, viewer)
 
     # -- one step -------------------------------------------------------------------------------
@@ -289,3 +290,6 @@ def test_random_playout(name: str, chunk: int) -> None:
     assert stats["hands"] == HANDS_PER_CHUNK
     assert stats["matches"] >= 3, stats
     assert stats["moons"] >= 5, stats
+    if COMBOS[name].get("target", 100) <= 40:
+        # Short matches end often enough that equal lowest totals come up with these seeds.
+        assert stats["co_winners"] >= 1, stats

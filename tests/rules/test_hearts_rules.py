@@ -565,9 +565,8 @@ def test_legal_actions_only_for_seats_to_act():
     assert [G.legal_actions(state, s) for s in (1, 2, 3)] == [[], [], []]
     state = start(DEAL_B, hand=1)
     for seat in range(4):
-        assert G.legal_actions(state, seat) == [
-            {"type": "pass_cards", "count": 3, "choices": state["hands"][seat]}
-        ]
+        template = {"type": "pass_cards", "count": 3, "choices": state["hands"][seat]}
+        assert G.legal_actions(state, seat) == [template]
 
 
 # -- views ------------------------------------------------------------------------------
