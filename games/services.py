@@ -291,9 +291,9 @@ def _apply(
         round_.finished_at = timezone.now()
         room.scores = result.get("scores", room.scores)
     if game_rules.is_match_over(round_.state):
+        # The engine's own match_over event has told everyone; the room just closes.
         room.status = RoomStatus.FINISHED
         room.finished_at = timezone.now()
-        _log(room, {"type": "match_over", "winners": (result or {}).get("winners", [])}, round_.number)
     if game_rules.is_complete(round_.state):
         round_.deadline_at = round_.bots_due_at = round_.due_at = None
         round_.save()
