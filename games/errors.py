@@ -73,6 +73,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "not_finished": (409, "The hand or match is not finished yet."),
     "not_playing": (409, "The room is not being played."),
     "seats_not_filled": (409, "Every seat must be taken before the start."),
+    "team_full": (409, "The team asked for already has all its players."),
+    "teams_not_filled": (409, "The lobby teams must have the sizes the room declares before the start."),
     "room_closed": (409, "The room was closed or abandoned."),
     "idempotency_key_reused": (422, "This Idempotency-Key was used for a different request."),
     "throttled": (429, "Too many requests; retry after the Retry-After header's seconds."),

@@ -52,6 +52,7 @@ def room_create(*, host: User, game: str, options: dict[str, Any] | None, name: 
     except RuleError as err:
         raise ServiceError.from_rule(err) from None
     seats = game_rules.seat_count(checked)
+    lobby_teams = game_rules.lobby_teams(checked)
     for _ in range(10):
         try:
             with transaction.atomic():
@@ -70,8 +71,10 @@ def room_create(*, host: User, game: str, options: dict[str, Any] | None, name: 
     else:  # pragma: no cover - 31^6 codes make ten collisions in a row implausible
         raise ServiceError("server_busy", "Could not allocate a room code.", 503)
     Seat.objects.bulk_create(
-        Seat(room=room, index=i, user=host if i == 0 else None, joined_at=timezone.now() if i == 0 else None)
-        for i in range(seats)
+        [
+            Seat(room=room, index=0, user=host, joined_at=timezone.now(), team=0 if lobby_teams else None),
+            *(Seat(room=room, index=i) for i in range(1, seats)),
+        ]
     )
     _log(room, {"type": "room_created", "game": game, "host": host.shown_name})
     room.save()
@@ -101,19 +104,46 @@ def _touch(room: Room) -> None:
     room.version += 1
 
 
+def _pick_team(room: Room, seats: list[Seat], team: int | None, mover: Seat | None = None) -> int | None:
+    """The team a joining player (or bot) takes: the one asked for if it has room, or
+    the one with the most free places. None where the game has no lobby teams."""
+    sizes = rules.get(room.game).lobby_teams(room.options)
+    if sizes is None:
+        if team is not None:
+            raise ServiceError("invalid", "This room has no teams to choose from.", 400, "team")
+        return None
+    members = [sum(1 for s in seats if s.team == t and s is not mover and not s.is_free) for t in range(len(sizes))]
+    if team is None:
+        team = max(range(len(sizes)), key=lambda t: (sizes[t] - members[t], -t))
+    if not 0 <= team < len(sizes):
+        raise ServiceError("invalid", f"Teams are numbered 0 to {len(sizes) - 1}.", 400, "team")
+    if members[team] >= sizes[team]:
+        raise ServiceError("team_full", f"Team {team} already has its {sizes[team]} players.", 409)
+    return team
+
+
 @transaction.atomic
 def room_join(*, code: str, user: User, team: int | None = None) -> Seat:
+    """Take a free seat, or, already seated in a room with lobby teams, switch team."""
     room = _lock_room(code)
     _require_lobby(room)
     seats = list(room.seats.select_related("user"))
-    if any(s.user_id == user.id for s in seats):
-        raise ServiceError("already_seated", "You already have a seat in this room.", 409)
+    mine = next((s for s in seats if s.user_id == user.id), None)
+    if mine is not None:
+        if team is None or team == mine.team or rules.get(room.game).lobby_teams(room.options) is None:
+            raise ServiceError("already_seated", "You already have a seat in this room.", 409)
+        mine.team = _pick_team(room, seats, team, mover=mine)
+        mine.save(update_fields=["team"])
+        _touch(room)
+        _log(room, {"type": "team_changed", "seat": mine.index, "team": mine.team})
+        room.save()
+        return mine
     free = [s for s in seats if s.is_free]
     if not free:
         raise ServiceError("room_full", "Every seat is taken.", 409)
     seat = free[0]
+    seat.team = _pick_team(room, seats, team)
     seat.user = user
-    seat.team = team
     seat.joined_at = timezone.now()
     seat.save()
     _touch(room)
@@ -155,11 +185,12 @@ def room_add_bot(*, code: str, user: User, team: int | None = None) -> Seat:
     _require_lobby(room)
     if room.host_id != user.id:
         raise not_host()
-    seat = room.seats.filter(user__isnull=True, is_bot=False).order_by("index").first()
+    seats = list(room.seats.all())
+    seat = next((s for s in seats if s.is_free), None)
     if seat is None:
         raise ServiceError("room_full", "Every seat is taken.", 409)
+    seat.team = _pick_team(room, seats, team)
     seat.is_bot = True
-    seat.team = team
     seat.joined_at = timezone.now()
     seat.save()
     _touch(room)
@@ -177,11 +208,14 @@ def room_start(*, code: str, user: User) -> Room:
     seats = list(room.seats.all())
     if any(s.is_free for s in seats):
         raise ServiceError("seats_not_filled", "Every seat must be taken before the start.", 409)
+    sizes = rules.get(room.game).lobby_teams(room.options)
+    if sizes is not None and [sum(1 for s in seats if s.team == t) for t in range(len(sizes))] != list(sizes):
+        raise ServiceError("teams_not_filled", f"The teams must have {' and '.join(map(str, sizes))} players.", 409)
     room.status = RoomStatus.PLAYING
     room.started_at = timezone.now()
     _touch(room)
     _log(room, {"type": "started"})
-    round_ = _round_begin(room, number=1, carry=None)
+    round_ = _round_begin(room, number=1, carry=None, seats=seats)
     round_ = _advance_bots(room, round_, seats)
     _plan(room, round_, seats, before=None)
     room.save()
@@ -191,11 +225,23 @@ def room_start(*, code: str, user: User) -> Room:
 # -- rounds and actions -----------------------------------------------------------
 
 
-def _round_begin(room: Room, *, number: int, carry: dict[str, Any] | None, deal: Any = None) -> Round:
-    """Deal a hand. Expects the room lock held."""
+def _round_begin(
+    room: Room, *, number: int, carry: dict[str, Any] | None, seats: list[Seat] | None = None, deal: Any = None
+) -> Round:
+    """Deal a hand; the first one inherits from the table as it starts (`seats`).
+
+    Expects the room lock held.
+    """
     game_rules = rules.get(room.game)
     seed = secrets.randbits(62)
-    state = game_rules.new_round(options=room.options, players=room.seats.count(), seed=seed, carry=carry, deal=deal)
+    players = room.seats.count() if seats is None else len(seats)
+    if number == 1 and seats is not None:
+        host_seat = next(s.index for s in seats if s.user_id == room.host_id)
+        teams = [s.team for s in sorted(seats, key=lambda s: s.index)]
+        carry = game_rules.first_carry(
+            options=room.options, players=players, host_seat=host_seat, teams=teams, seed=seed
+        )
+    state = game_rules.new_round(options=room.options, players=players, seed=seed, carry=carry, deal=deal)
     round_ = Round.objects.create(room=room, number=number, seed=seed, carry=carry, state=state)
     _log(room, {"type": "round_started", "round": number}, round_number=number)
     return round_

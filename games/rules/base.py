@@ -90,6 +90,17 @@ class Game(ABC):
     def seat_count(self, options: dict[str, Any]) -> int:
         """How many seats a room with these options has."""
 
+    def lobby_teams(self, options: dict[str, Any]) -> list[int] | None:
+        """Team sizes when players pick a team in the lobby (join with `team`), else None."""
+        return None
+
+    def first_carry(
+        self, *, options: dict[str, Any], players: int, host_seat: int, teams: list[int | None], seed: int
+    ) -> dict[str, Any] | None:
+        """What the first hand inherits from the table as it starts: who the host is, the
+        lobby teams, anything drawn once per match (from `seed`). None: nothing."""
+        return None
+
     @abstractmethod
     def new_round(
         self,
