@@ -1,0 +1,42 @@
+"""Rooms, seats, rounds and actions can be browsed by staff in the Django admin."""
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Action, Round
+
+pytestmark = pytest.mark.django_db
+
+
+def test_staff_browse_rooms_rounds_and_actions(client, make_user):
+    host = make_user()
+    room = services.room_create(host=host, game="hearts", options={})
+    for _ in range(3):
+        services.room_add_bot(code=room.code, user=host)
+    services.room_start(code=room.code, user=host)
+    admin = make_user("moderator", is_staff=True, is_superuser=True)
+    client.force_login(admin)
+    round_ = Round.objects.get(room=room)
+    action = Action.objects.filter(round=round_).first()
+    pages = [
+        reverse("admin:games_room_changelist"),
+        reverse("admin:games_room_change", args=[room.id]),
+        reverse("admin:games_round_changelist"),
+        reverse("admin:games_round_change", args=[round_.id]),
+        reverse("admin:games_action_changelist"),
+        reverse("admin:games_action_change", args=[action.id]),
+        reverse("admin:games_event_changelist"),
+        reverse("admin:accounts_user_changelist") + "?q=moder",
+    ]
+    for url in pages:
+        res = client.get(url)
+        assert res.status_code == 200, url
+    listing = client.get(reverse("admin:games_room_changelist") + f"?q={room.code}").content.decode()
+    assert room.code in listing
+
+
+def test_non_staff_are_sent_to_login(client, make_user):
+    client.force_login(make_user())
+    res = client.get(reverse("admin:games_room_changelist"))
+    assert res.status_code == 302 and "/admin/login/" in res["Location"]
