@@ -1,6 +1,25 @@
+"""ASGI entry point: HTTP through Django, WebSockets (`/ws/…`) through Channels.
+
+Production serves only the WebSockets here (HTTP stays on gunicorn's WSGI workers,
+which are faster for the API); development's runserver serves both.
+"""
+
 import os
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_asgi_application()
+django_asgi = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from api.routing import websocket_urlpatterns  # noqa: E402
+from api.ws_auth import token_or_session_auth  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi,
+        "websocket": AllowedHostsOriginValidator(token_or_session_auth(URLRouter(websocket_urlpatterns))),
+    }
+)

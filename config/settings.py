@@ -30,6 +30,8 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "").rstrip("/")
 
 INSTALLED_APPS = [
+    # First, so `runserver` serves ASGI (HTTP and the WebSockets) in development.
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -37,6 +39,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "corsheaders",
+    "channels",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -116,6 +119,21 @@ CACHES = {
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+# Live change notices: Redis across processes; in memory for a one-process start.
+CHANNEL_LAYERS = {
+    "default": (
+        {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [env_str("CHANNELS_REDIS_URL", REDIS_URL)],
+                "prefix": env_str("CHANNELS_PREFIX", "asgi"),
+            },
+        }
+        if env_str("CHANNELS_REDIS_URL", REDIS_URL)
+        else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
     )
 }
 

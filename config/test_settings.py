@@ -18,6 +18,8 @@ os.environ.setdefault("CELERY_BROKER_URL", f"redis://127.0.0.1:6379/{1 + int(_wo
 # Unit tests drive time by calling services with an injected clock; the Celery
 # integration tests switch task scheduling on and run a real worker.
 os.environ.setdefault("GAME_TASKS_ENABLED", "0")
+os.environ.setdefault("CHANNELS_REDIS_URL", os.environ["CELERY_BROKER_URL"])
+os.environ.setdefault("CHANNELS_PREFIX", f"test-{_worker}")
 os.environ.setdefault("BOT_DELAY_SECONDS", "0")
 
 from .settings import *  # noqa: E402,F403

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from . import rules, selectors, timing
+from . import live, rules, selectors, timing
 from .errors import ServiceError, not_host, not_seated
 from .models import PUBLIC, Action, Event, IdempotentRequest, Room, RoomStatus, Round, Seat
 from .rules.base import ROUND_OVER
@@ -100,8 +100,10 @@ def _require_lobby(room: Room) -> None:
 
 
 def _touch(room: Room) -> None:
-    """Count a change: clients holding an older version must refetch."""
+    """Count a change: clients holding an older version must refetch (and are told so
+    on the room's WebSocket once the change commits)."""
     room.version += 1
+    live.announce_after_commit(room)
 
 
 def _pick_team(room: Room, seats: list[Seat], team: int | None, mover: Seat | None = None) -> int | None:

@@ -1,0 +1,54 @@
+"""The room's change notices: `{"type": "changed", "version": N}` after every change.
+
+Clients then fetch their own view over HTTP, so nothing game-specific (and nothing
+hidden) ever travels on the socket.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games import live
+from games.models import Room
+
+# Close codes in the 4000 range mirror the HTTP statuses a client already knows.
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_NOT_FOUND = 4404
+
+
+@database_sync_to_async
+def _room_version(code: str) -> int | None:
+    return Room.objects.filter(code=code).values_list("version", flat=True).first()
+
+
+class RoomConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.group = live.group_name(self.code)
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        version = await _room_version(self.code)
+        if version is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # The version now, so a client that reconnects knows at once whether it missed anything.
+        await self.send_json({"type": "changed", "version": version})
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        # The socket only announces; everything a client does goes through the HTTP API.
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+
+    async def room_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "changed", "version": event["version"]})

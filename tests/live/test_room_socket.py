@@ -1,0 +1,96 @@
+"""The room WebSocket against the real Redis channel layer: who may listen, what they
+hear, and catching up after a reconnect."""
+
+from __future__ import annotations
+
+import pytest
+import pytest_asyncio
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+from rest_framework.authtoken.models import Token
+
+from config.asgi import application
+from games import services
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def close_thread_connections():
+    # database_sync_to_async runs in a worker thread whose connection outlives the
+    # test; close it, or the test database cannot be dropped at the end.
+    yield
+    await database_sync_to_async(connections.close_all)()
+
+
+HEADERS = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+
+
+@database_sync_to_async
+def make_room(make_user):
+    host, other = make_user(), make_user()
+    room = services.room_create(host=host, game="hearts", options={})
+    other_room = services.room_create(host=other, game="hearts", options={})
+    return room, other_room, host, other, Token.objects.create(user=host).key, Token.objects.create(user=other).key
+
+
+def connect(code: str, token: str | None) -> WebsocketCommunicator:
+    path = f"/ws/rooms/{code}/" + (f"?token={token}" if token else "")
+    return WebsocketCommunicator(application, path, headers=HEADERS)
+
+
+async def test_listener_hears_each_change_of_its_room_only(make_user):
+    room, other_room, host, other, token, _ = await make_room(make_user)
+    ws = connect(room.code, token)
+    connected, _ = await ws.connect()
+    assert connected
+    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 0}
+    await database_sync_to_async(services.room_add_bot)(code=room.code, user=host)
+    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 1}
+    # A change in another room is not announced here.
+    await database_sync_to_async(services.room_add_bot)(code=other_room.code, user=other)
+    assert await ws.receive_nothing(timeout=0.5)
+    # Several changes in one transaction make one notice with the final version.
+    await database_sync_to_async(services.room_add_bot)(code=room.code, user=host)
+    await database_sync_to_async(services.room_add_bot)(code=room.code, user=host)
+    await database_sync_to_async(services.room_start)(code=room.code, user=host)
+    versions = [(await ws.receive_json_from(timeout=3))["version"] for _ in range(3)]
+    assert versions[:2] == [2, 3]
+    assert versions[2] > 4  # the start dealt a hand and the bots passed in the same commit
+    assert await ws.receive_nothing(timeout=0.3)
+    await ws.disconnect()
+
+
+async def test_anonymous_and_bad_token_are_refused(make_user):
+    room, *_ = await make_room(make_user)
+    for token in (None, "not-a-token"):
+        ws = connect(room.code, token)
+        connected, code = await ws.connect()
+        assert not connected and code == 4401
+        await ws.disconnect()
+
+
+async def test_unknown_room_is_refused(make_user):
+    _, _, _, _, token, _ = await make_room(make_user)
+    ws = connect("NOPE99", token)
+    connected, code = await ws.connect()
+    assert not connected and code == 4404
+    await ws.disconnect()
+
+
+async def test_reconnect_tells_the_current_version(make_user):
+    room, _, host, _, token, _ = await make_room(make_user)
+    ws = connect(room.code, token)
+    await ws.connect()
+    await ws.receive_json_from(timeout=3)
+    await ws.disconnect()
+    # Changes while disconnected are not lost: the new socket opens with the version.
+    await database_sync_to_async(services.room_add_bot)(code=room.code, user=host)
+    await database_sync_to_async(services.room_add_bot)(code=room.code, user=host)
+    ws = connect(room.code, token)
+    assert (await ws.connect())[0]
+    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 2}
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from(timeout=3) == {"type": "pong"}
+    await ws.disconnect()
