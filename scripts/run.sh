@@ -10,7 +10,12 @@ export VAR_DIR=${VAR_DIR:-$PWD/var}
 mkdir -p "$VAR_DIR/broker" "$VAR_DIR/broker-processed"
 "$PY" manage.py migrate --noinput
 pids=()
-cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
+cleanup() {
+  kill "${pids[@]}" 2>/dev/null || true
+  # Celery's warm shutdown finishes running tasks; give it a while, then insist.
+  for _ in $(seq 20); do kill -0 "${pids[@]}" 2>/dev/null || break; sleep 1; done
+  kill -9 "${pids[@]}" 2>/dev/null || true
+}
 trap cleanup EXIT INT TERM
 "$PY" -m celery -A config worker --beat --loglevel=INFO --concurrency=2 \
   --schedule="$VAR_DIR/celerybeat-schedule" &
