@@ -7,6 +7,9 @@ class User(AbstractUser):
 
     display_name = models.CharField(max_length=40, blank=True)
     is_guest = models.BooleanField(default=False)
+    # A ban also clears is_active, which is what keeps the account out everywhere.
+    banned_at = models.DateTimeField(null=True, blank=True)
+    ban_reason = models.CharField(max_length=500, blank=True)
 
     @property
     def shown_name(self) -> str:

@@ -515,3 +515,54 @@ def _log_rule_events(room: Room, round_number: int, events: list[RuleEvent]) -> 
 
 def _audience(visible_to: list[int] | None) -> int:
     return PUBLIC if visible_to is None else sum(1 << s for s in set(visible_to))
+
+
+# -- moderation (called by moderation.services, which records who and why) ----------
+
+
+@transaction.atomic
+def room_close(*, code: str, reason: str) -> Room:
+    """Close a room for good: nobody may act, everyone sees why."""
+    room = _lock_room(code)
+    if room.status in (RoomStatus.CLOSED, RoomStatus.ABANDONED, RoomStatus.FINISHED):
+        raise ServiceError("room_closed", f"This room is already {room.status}.", 409)
+    room.status = RoomStatus.CLOSED
+    room.status_reason = f"Closed by a moderator: {reason}"
+    room.finished_at = timezone.now()
+    _touch(room)
+    round_ = Round.objects.filter(room=room).order_by("-number").first()
+    _log(room, {"type": "closed", "reason": room.status_reason}, round_.number if round_ else None)
+    if round_ is not None:
+        round_.deadline_at = round_.bots_due_at = round_.due_at = None
+        round_.save(update_fields=["deadline_at", "bots_due_at", "due_at"])
+    room.save()
+    return room
+
+
+@transaction.atomic
+def seat_give_to_bot(*, code: str, index: int) -> Seat:
+    """Take a seat from its player and give it to a computer player, who plays on."""
+    room = _lock_room(code)
+    seats = list(room.seats.select_related("user"))
+    seat = next((s for s in seats if s.index == index), None)
+    if seat is None or seat.is_bot or seat.user_id is None:
+        raise ServiceError("invalid", "That seat has no human player.", 400, "seat")
+    name = seat.user.shown_name
+    was_host = room.host_id == seat.user_id
+    seat.user = None
+    seat.is_bot = True
+    seat.save(update_fields=["user", "is_bot"])
+    _touch(room)
+    _log(room, {"type": "seat_to_bot", "seat": index, "name": name})
+    if was_host:
+        heir = next((s for s in seats if s.user_id is not None), None)
+        if heir is not None:
+            room.host_id = heir.user_id
+            _log(room, {"type": "host_changed", "seat": heir.index})
+    if room.status == RoomStatus.PLAYING:
+        round_ = Round.objects.filter(room=room).order_by("-number").first()
+        before = timing.turn_of(room, round_)
+        round_ = _advance_bots(room, round_, seats)
+        _plan(room, round_, seats, before=before)
+    room.save()
+    return seat

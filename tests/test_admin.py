@@ -40,3 +40,15 @@ def test_non_staff_are_sent_to_login(client, make_user):
     client.force_login(make_user())
     res = client.get(reverse("admin:games_room_changelist"))
     assert res.status_code == 302 and "/admin/login/" in res["Location"]
+
+
+def test_rooms_filter_live_and_play_by_move(client, make_user):
+    host = make_user()
+    live = services.room_create(host=host, game="hearts", options={"turn_seconds": 30})
+    daily = services.room_create(host=host, game="hearts", options={"turn_seconds": 86400, "abandon_seconds": 604800})
+    client.force_login(make_user("boss", is_staff=True, is_superuser=True))
+    url = reverse("admin:games_room_changelist")
+    live_page = client.get(url + "?pace=live").content.decode()
+    daily_page = client.get(url + "?pace=by_move").content.decode()
+    assert live.code in live_page and daily.code not in live_page
+    assert daily.code in daily_page and live.code not in daily_page

@@ -1,0 +1,34 @@
+"""Rebuilding a hand from its seed, its carry and its actions, to check the stored state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import rules
+from .models import Round
+from .rules.errors import RuleError
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    matches: bool
+    actions: int
+    detail: str
+    rebuilt: dict[str, Any] | None
+
+
+def round_replay(*, round_: Round) -> ReplayReport:
+    room = round_.room
+    game = rules.get(room.game)
+    state = game.new_round(options=room.options, players=room.seats.count(), seed=round_.seed, carry=round_.carry)
+    actions = list(round_.actions.order_by("seq"))
+    for action in actions:
+        try:
+            state = game.apply(state, action.seat, action.payload).state
+        except RuleError as err:
+            return ReplayReport(False, action.seq, f"Action {action.seq} was refused on replay: {err.code}.", None)
+    if state == round_.state:
+        return ReplayReport(True, len(actions), f"The {len(actions)} actions rebuild the stored state exactly.", state)
+    differing = sorted(k for k in set(state) | set(round_.state) if state.get(k) != round_.state.get(k))
+    return ReplayReport(False, len(actions), f"The rebuilt state differs in: {', '.join(differing)}.", state)

@@ -1,0 +1,34 @@
+from django.conf import settings
+from django.db import models
+
+
+class ModerationEntry(models.Model):
+    """One moderator action: who, when, what and why. Written once, never changed."""
+
+    class Kind(models.TextChoices):
+        BAN = "ban"
+        UNBAN = "unban"
+        CLOSE_ROOM = "close_room"
+        SEAT_TO_BOT = "seat_to_bot"
+        REPLAY_CHECK = "replay_check"
+
+    moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    reason = models.TextField()
+    target_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="moderation_entries"
+    )
+    room = models.ForeignKey("games.Room", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    detail = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "moderation log"
+        permissions = [
+            ("ban_user", "Can ban and unban users"),
+            ("moderate_room", "Can close rooms and give seats to computer players"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.moderator} {self.kind}"
