@@ -187,3 +187,38 @@ def test_sweeper_handles_overdue_rounds_once(table):
     assert count == 4
     assert services.rounds_sweep(now=later) == 0
     assert Action.objects.filter(round=round_).count() == count
+
+
+def test_moon_choice_timeout_lets_the_computer_choose_for_the_shooter(table):
+    from tests.rules.test_hearts_options import _moon_hand
+
+    room, _ = table(moon="shooter_choice")
+    round_ = current(room)
+    round_.state = _moon_hand({"moon": "shooter_choice"})
+    round_.save(update_fields=["state"])
+    assert rules.get("hearts").to_act(round_.state) == [0]
+    assert services.round_due(round_id=round_.id, version=None, now=round_.deadline_at + timedelta(seconds=1))
+    last = Action.objects.filter(round=round_).order_by("-seq").first()
+    assert (last.seat, last.automatic, last.payload["type"]) == (0, True, "moon_choice")
+    assert current(room).state["phase"] == "round_over"
+
+
+def test_timing_options_are_validated_and_in_the_catalogue(api_client, make_user):
+    catalogue = {g["key"]: g for g in api_client().get("/api/v1/games/").json()}
+    turn = catalogue["hearts"]["options"]["turn_seconds"]
+    assert (turn["default"], turn["minimum"], turn["maximum"]) == (60, 5, 7 * 24 * 3600)
+    assert catalogue["hearts"]["options"]["between_rounds_seconds"]["default"] == 20
+    client = api_client(make_user())
+    for options, attr in (
+        ({"turn_seconds": 4}, "turn_seconds"),
+        ({"abandon_seconds": 8 * 24 * 3600}, "abandon_seconds"),
+        ({"turn_seconds": 600, "abandon_seconds": 300}, "abandon_seconds"),
+    ):
+        res = client.post("/api/v1/rooms/", {"game": "hearts", "options": options}, format="json")
+        assert res.status_code == 400 and res.json()["errors"][0]["attr"] == attr
+    res = client.post(
+        "/api/v1/rooms/",
+        {"game": "hearts", "options": {"turn_seconds": 86400, "abandon_seconds": 604800}},
+        format="json",
+    )
+    assert res.status_code == 201 and res.json()["options"]["turn_seconds"] == 86400
