@@ -195,7 +195,8 @@ async def run_mode(base: str, mode: str, tables: int, seconds: float, interval: 
 
         async def paced(table: Table, offset: float) -> None:
             next_at = began + offset
-            while next_at < stop_at:
+            # Bounded by the clock too: an overloaded server must not stretch the run.
+            while next_at < stop_at and time.perf_counter() < stop_at:
                 await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
                 await table.move(stats)
                 next_at += interval
