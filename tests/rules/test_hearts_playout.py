@@ -32,7 +32,7 @@ import pytest
 from games.rules.base import COMPLETE, MATCH_OVER
 from games.rules.cards import SUITS, deck
 
-from .test_hearts_rules import G
+from .test_hearts_rules import G, concrete
 
 pytestmark = pytest.mark.slow
 
@@ -103,18 +103,6 @@ def cards_in(obj: dict[str, Any] | list[Any]) -> set[str]:
     found: set[str] = set()
     strings_in(obj, found)
     return found & DECK_SET
-
-
-def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    if template["type"] == "pass_cards":
-        picked = rng.sample(template["choices"], template["count"])
-        if "to" in template:
-            return {
-                "type": "pass_cards",
-                "to": {str(s): c for s, c in zip(template["to"], picked, strict=True)},
-            }
-        return {"type": "pass_cards", "cards": picked}
-    return dict(template)
 
 
 class Hand:
