@@ -266,6 +266,10 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
 
     Order of checks: seat, idempotent replay, room status, version, then the engine.
     """
+    # TODO(perf): ~11 queries and ~35 ms per action here; the benchmark (scripts/bench.py)
+    # reaches ~30 actions/s against a goal of 300. Next: read seats and the round with
+    # the room lock, save the room with update_fields, cache token users, announce
+    # changes without a new Redis connection per action (see the issue's closing note).
     room = _lock_room(code)
     seats = list(room.seats.select_related("user"))
     seat = next((s for s in seats if s.user_id == user.id), None)
