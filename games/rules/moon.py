@@ -1,0 +1,701 @@
+"""Moon, the domino trick game, as RULES.md §2 describes it: three players with a widow
+(the default) or four in two partnerships.
+
+A hand's state is plain JSON-native data (lists indexed by seat). Phases:
+"bid" (one lap, starting left of the dealer; if all pass the next dealer redeals in the
+same round) → "trump" (the high bidder names a number) → "widow" (three players only) →
+"play" (seven tricks) → "round_over" (every seat says next_round) → "complete", or
+"match_over" when the hand decided the match.
+
+Hidden: the hands, the widow and the discard. The widow and the discard are only ever
+known to the bidder; the state keeps them, no view, event or result shows them to anyone
+else, and the public result says only whether the widow was taken.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import dominoes, moon_bot, register
+from .base import (
+    COMPLETE,
+    MATCH_OVER,
+    ROUND_OVER,
+    Action,
+    Applied,
+    Event,
+    Game,
+    State,
+    check_turn,
+    require_action_type,
+    round_over_to_act,
+    wrong_phase,
+)
+from .errors import RuleError
+from .options import Option, OptionSet
+
+HAND_SIZE = 7
+TRICKS = HAND_SIZE
+MIN_BID = 4
+MAX_BID = 7
+MOON = 21
+TARGET = 21
+PASSED = 0  # in `bids`: None not yet asked, 0 passed, else the bid
+
+BID = "bid"
+TRUMP = "trump"
+WIDOW = "widow"
+PLAY = "play"
+
+# Which action types each phase accepts; anything else known is "wrong_phase".
+PHASE_ACTIONS = {
+    BID: frozenset({"bid", "pass"}),
+    TRUMP: frozenset({"trump"}),
+    WIDOW: frozenset({"widow"}),
+    PLAY: frozenset({"play"}),
+    ROUND_OVER: frozenset({"next_round"}),
+}
+ACTION_TYPES = frozenset().union(*PHASE_ACTIONS.values())
+
+OPTIONS = OptionSet(
+    (
+        Option(
+            "players",
+            3,
+            "Three players with a widow (22-tile cut deck), or four in partnerships 0+2 and 1+3 (all 28 tiles).",
+            choices=(3, 4),
+            kind="integer",
+        ),
+        Option(
+            "moon_any_time",
+            False,
+            "Moon (21) may be bid at any turn, not only after a bid of 7.",
+            kind="boolean",
+        ),
+        Option(
+            "widow",
+            "optional",
+            "Three players: the high bidder may take the widow (then discards one), or must.",
+            choices=("optional", "compulsory"),
+        ),
+        Option(
+            "trump_instead_of_follow",
+            False,
+            "A player able to follow a non-trump lead may play a trump instead.",
+            kind="boolean",
+        ),
+    ),
+)
+OPTION_NAMES = frozenset(o.name for o in OPTIONS.options)
+
+
+# -- small pure helpers ---------------------------------------------------------------
+
+
+def deck_for(players: int) -> list[str]:
+    return dominoes.cut_deck() if players == 3 else dominoes.full_set()
+
+
+def side_of(seat: int, players: int) -> int:
+    """The scoring side: partnerships 0+2 / 1+3 with four players, each player alone with three."""
+    return seat % 2 if players == 4 else seat
+
+
+def sides(players: int) -> list[list[int]]:
+    return [[0, 2], [1, 3]] if players == 4 else [[s] for s in range(players)]
+
+
+def deal_rng(seed: int, redeals: int) -> random.Random:
+    # A string seed is hashed with SHA-512, so the same seed and counter always give the
+    # same shuffle (unlike hash()), and each redeal gets its own stream.
+    return random.Random(f"moon:{seed}:{redeals}")
+
+
+def first_dealer(seed: int, players: int) -> int:
+    return random.Random(f"moon-dealer:{seed}").randrange(players)
+
+
+def moon_allowed(state: State) -> bool:
+    return state["options"]["moon_any_time"] or state["bid"] == MAX_BID
+
+
+def bid_values(state: State) -> list[int]:
+    """The bids the player to act may make now (passing aside)."""
+    current = state["bid"] or 0
+    values = list(range(max(MIN_BID, current + 1), MAX_BID + 1))
+    if moon_allowed(state):
+        values.append(MOON)
+    return values
+
+
+def legal_tiles(state: State, seat: int) -> list[str]:
+    """The tiles `seat` may play now (empty unless it is their turn to play)."""
+    if state["phase"] != PLAY or state["turn"] != seat:
+        return []
+    hand = state["hands"][seat]
+    trump = state["trump"]
+    trick = state["trick"]
+    if not trick:
+        if state["tricks_played"] == 0:
+            trumps = [t for t in hand if dominoes.is_trump(t, trump)]
+            # The bidder's first lead is a trump, unless they hold none.
+            return trumps or list(hand)
+        return list(hand)
+    led = dominoes.led_suit(trick[0]["tile"], trump)
+    return dominoes.legal_follow(hand, led, trump, trump_instead=state["options"]["trump_instead_of_follow"])
+
+
+def hand_points(state: State) -> tuple[list[int], bool]:
+    """Each seat's points for the hand (partners show their side's), and whether the bid was made."""
+    players = state["players"]
+    bidder_side = side_of(state["bidder"], players)
+    moon = state["bid"] == MOON
+    need = TRICKS if moon else state["bid"]
+    side_tricks = [sum(state["tricks_taken"][s] for s in members) for members in sides(players)]
+    made = side_tricks[bidder_side] >= need
+    side_points = []
+    for side, taken in enumerate(side_tricks):
+        if side == bidder_side:
+            points = (MOON if moon else taken) if made else (-MOON if moon else 0)
+        else:
+            # A set gives every opponent its own tricks plus the bid (7 for a moon).
+            points = taken if made else taken + need
+        side_points.append(points)
+    return [side_points[side_of(s, players)] for s in range(players)], made
+
+
+def match_winners(totals: list[int], bidder: int, players: int, moon_made: bool) -> tuple[list[int], bool]:
+    """(winning seats, exact tie) after a hand; no winners while the match goes on.
+
+    A made moon wins at once. Otherwise, of the sides at 21 or more the bidder's wins if
+    among them, else the highest; an exact tie for highest plays another hand.
+    """
+    groups = sides(players)
+    bidder_side = side_of(bidder, players)
+    if moon_made:
+        return list(groups[bidder_side]), False
+    reached = [side for side, members in enumerate(groups) if totals[members[0]] >= TARGET]
+    if not reached:
+        return [], False
+    if bidder_side in reached:
+        return list(groups[bidder_side]), False
+    top = max(totals[groups[side][0]] for side in reached)
+    best = [side for side in reached if totals[groups[side][0]] == top]
+    if len(best) > 1:
+        return [], True
+    return list(groups[best[0]]), False
+
+
+def _copy(state: State) -> State:
+    """A copy safe to change: every list the engine mutates is fresh.
+
+    Nested dicts (options, trick entries, last trick, result) are replaced whole, never
+    changed in place, so they are shared; much faster than deepcopy in the play-outs.
+    """
+    new = dict(state)
+    new["hands"] = [list(h) for h in state["hands"]]
+    new["taken"] = [list(t) for t in state["taken"]]
+    new["bids"] = list(state["bids"])
+    new["trick"] = list(state["trick"])
+    new["tricks_taken"] = list(state["tricks_taken"])
+    new["scores"] = list(state["scores"])
+    new["ready"] = list(state["ready"])
+    return new
+
+
+def _is_int(value: Any) -> bool:
+    # bool is an int subclass in Python; a JSON true is not a number.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Moon(Game):
+    key = "moon"
+    name = "Moon (dominoes)"
+    min_players = 3
+    max_players = 4
+    option_set = OPTIONS
+
+    # -- set-up ---------------------------------------------------------------------
+
+    def seat_count(self, options: dict[str, Any]) -> int:
+        return int(options.get("players", 3))
+
+    def game_options(self, options: dict[str, Any] | None, players: int | None = None) -> dict[str, Any]:
+        """The game's own options, complete: a room's validated options (which also hold
+        timing options) or a partial dict, as tests pass. Without a `players` option the
+        table size comes from `players`."""
+        raw = {k: v for k, v in (options or {}).items() if k in OPTION_NAMES}
+        if "players" not in raw and players is not None:
+            raw["players"] = players
+        checked = self.option_set.validate(raw)
+        return {name: checked[name] for name in sorted(OPTION_NAMES)}
+
+    def new_round(
+        self,
+        *,
+        options: dict[str, Any],
+        players: int = 3,
+        seed: int,
+        carry: dict[str, Any] | None = None,
+        deal: Any = None,
+    ) -> State:
+        """The opening state of a hand. `deal` forces the hands: one list of 7 tiles per
+        seat; with three players the one tile of the cut deck left over is the widow."""
+        opts = self.game_options(options, players)
+        if players != opts["players"]:
+            raise RuleError("invalid", f"These options are for {opts['players']} players.", "players")
+        carry = carry or {}
+        number = int(carry.get("round", 1))
+        scores = [int(s) for s in carry.get("scores", [0] * players)]
+        dealer = int(carry["dealer"]) % players if "dealer" in carry else first_dealer(seed, players)
+        if deal is not None:
+            hands, rest = self._check_deal(deal, players)
+        else:
+            hands, rest = dominoes.deal(dominoes.shuffled(deck_for(players), deal_rng(seed, 0)), players, HAND_SIZE)
+        return {
+            "game": self.key,
+            "players": players,
+            "options": opts,
+            # Kept for the redeals; the state never leaves the server, views never show it.
+            "seed": seed,
+            "round": number,
+            "dealer": dealer,
+            "redeals": 0,
+            "phase": BID,
+            "turn": (dealer + 1) % players,
+            "hands": hands,
+            "widow": rest[0] if rest else None,
+            "widow_taken": None,
+            "discard": None,
+            "bids": [None] * players,
+            "bidder": None,
+            "bid": None,
+            "trump": None,
+            "trick": [],
+            "tricks_played": 0,
+            "last_trick": None,
+            "taken": [[] for _ in range(players)],
+            "tricks_taken": [0] * players,
+            "scores": scores,
+            "result": None,
+            "ready": [],
+        }
+
+    @staticmethod
+    def _check_deal(deal: Any, players: int) -> tuple[list[list[str]], list[str]]:
+        if (
+            not isinstance(deal, list)
+            or len(deal) != players
+            or not all(isinstance(h, list) and len(h) == HAND_SIZE for h in deal)
+        ):
+            raise RuleError("invalid", f"A deal is {players} lists of {HAND_SIZE} tiles.", "deal")
+        flat = [t for h in deal for t in h]
+        deck = deck_for(players)
+        if not all(dominoes.is_tile(t) for t in flat) or len(set(flat)) != len(flat) or not set(flat) <= set(deck):
+            raise RuleError("invalid", "A deal holds tiles of the deck, each at most once.", "deal")
+        rest = [t for t in deck if t not in set(flat)]
+        return [dominoes.sorted_hand(h) for h in deal], rest
+
+    # -- reading the state ------------------------------------------------------------
+
+    def to_act(self, state: State) -> list[int]:
+        phase = state["phase"]
+        if phase in (BID, TRUMP, WIDOW, PLAY):
+            return [state["turn"]]
+        if phase == ROUND_OVER:
+            return round_over_to_act(state)
+        return []
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        phase = state["phase"]
+        if phase == BID:
+            return [{"type": "pass"}] + [{"type": "bid", "value": v} for v in bid_values(state)]
+        if phase == TRUMP:
+            return [{"type": "trump", "suit": n} for n in dominoes.PIPS]
+        if phase == WIDOW:
+            choices = dominoes.sorted_hand([*state["hands"][seat], state["widow"]])
+            actions: list[Action] = [{"type": "widow", "take": True, "discard": t} for t in choices]
+            if state["options"]["widow"] == "optional":
+                actions.append({"type": "widow", "take": False})
+            return actions
+        if phase == PLAY:
+            return [{"type": "play", "tile": t} for t in legal_tiles(state, seat)]
+        if phase == ROUND_OVER:
+            return [{"type": "next_round"}]
+        return []
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return state["result"]
+
+    def carry(self, state: State) -> dict[str, Any]:
+        result = state["result"]
+        return {
+            "round": state["round"] + 1,
+            "scores": list(result["scores"] if result else state["scores"]),
+            # After redeals `dealer` is whoever dealt the hand that was played.
+            "dealer": (state["dealer"] + 1) % state["players"],
+        }
+
+    # -- acting -----------------------------------------------------------------------
+
+    def apply(self, state: State, seat: int, action: Action) -> Applied:
+        kind = require_action_type(action)
+        check_turn(self.to_act(state), seat)
+        phase = state["phase"]
+        if kind not in ACTION_TYPES:
+            raise RuleError("unknown_action", f"Moon has no action '{kind[:40]}'.", "type")
+        if kind not in PHASE_ACTIONS.get(phase, ()):
+            raise wrong_phase(phase, kind)
+        if kind == "bid":
+            return self._apply_bid(state, seat, action)
+        if kind == "pass":
+            return self._apply_pass(state, seat)
+        if kind == "trump":
+            return self._apply_trump(state, seat, action)
+        if kind == "widow":
+            return self._apply_widow(state, seat, action)
+        if kind == "play":
+            return self._apply_play(state, seat, action)
+        return self._apply_next_round(state, seat)
+
+    @staticmethod
+    def _apply_next_round(state: State, seat: int) -> Applied:
+        """base.apply_next_round's rule, without its deepcopy (the play-outs run it a lot)."""
+        new = _copy(state)
+        new["ready"] = sorted({*new["ready"], seat})
+        if len(new["ready"]) == new["players"]:
+            new["phase"] = COMPLETE
+        return Applied(new, [Event({"type": "ready", "seat": seat})])
+
+    # bidding
+
+    @staticmethod
+    def _check_bid(state: State, value: Any) -> None:
+        if not _is_int(value):
+            raise RuleError("invalid", "'value' must be a whole number: 4 to 7, or 21 for moon.", "value")
+        if value == MOON:
+            if not moon_allowed(state):
+                raise RuleError("moon_not_allowed", "Moon may only be bid after a bid of 7.", "value")
+            return
+        if value > MAX_BID:
+            raise RuleError("bid_too_high", f"Bid at most {MAX_BID} tricks, or 21 for moon.", "value")
+        current = state["bid"] or 0
+        if value < MIN_BID or value <= current:
+            lowest = max(MIN_BID, current + 1)
+            raise RuleError("bid_too_low", f"Bid at least {lowest}.", "value")
+
+    def _apply_bid(self, state: State, seat: int, action: Action) -> Applied:
+        value = action.get("value")
+        self._check_bid(state, value)
+        new = _copy(state)
+        new["bids"][seat] = value
+        new["bid"] = value
+        new["bidder"] = seat
+        events = [Event({"type": "bid", "seat": seat, "value": value})]
+        # A moon ends the auction at once; otherwise the dealer is the last to speak.
+        if value == MOON or seat == new["dealer"]:
+            self._end_auction(new, events)
+        else:
+            new["turn"] = (seat + 1) % new["players"]
+        return Applied(new, events)
+
+    def _apply_pass(self, state: State, seat: int) -> Applied:
+        new = _copy(state)
+        new["bids"][seat] = PASSED
+        events = [Event({"type": "pass", "seat": seat})]
+        if seat != new["dealer"]:
+            new["turn"] = (seat + 1) % new["players"]
+        elif new["bidder"] is None:
+            self._redeal(new, events)
+        else:
+            self._end_auction(new, events)
+        return Applied(new, events)
+
+    @staticmethod
+    def _end_auction(state: State, events: list[Event]) -> None:
+        state["phase"] = TRUMP
+        state["turn"] = state["bidder"]
+        events.append(Event({"type": "bid_won", "seat": state["bidder"], "value": state["bid"]}))
+
+    @staticmethod
+    def _redeal(state: State, events: list[Event]) -> None:
+        """Everyone passed: the next dealer shuffles and deals again, same round.
+
+        The shuffle comes from the round's seed and the redeal counter, so replaying the
+        seed and the actions rebuilds the same hands.
+        """
+        players = state["players"]
+        state["redeals"] += 1
+        state["dealer"] = (state["dealer"] + 1) % players
+        tiles = dominoes.shuffled(deck_for(players), deal_rng(state["seed"], state["redeals"]))
+        hands, rest = dominoes.deal(tiles, players, HAND_SIZE)
+        state["hands"] = hands
+        state["widow"] = rest[0] if rest else None
+        state["bids"] = [None] * players
+        state["turn"] = (state["dealer"] + 1) % players
+        events.append(Event({"type": "redeal", "dealer": state["dealer"], "redeals": state["redeals"]}))
+
+    # trumps and the widow
+
+    def _apply_trump(self, state: State, seat: int, action: Action) -> Applied:
+        suit = action.get("suit")
+        if not _is_int(suit):
+            raise RuleError("invalid", "'suit' must be a number from 0 to 6.", "suit")
+        if suit not in dominoes.PIPS:
+            raise RuleError("bad_suit", "Trumps are a number from 0 to 6.", "suit")
+        new = _copy(state)
+        new["trump"] = suit
+        new["phase"] = WIDOW if new["widow"] is not None else PLAY
+        events = [Event({"type": "trump", "seat": seat, "suit": suit})]
+        return Applied(new, events)
+
+    @staticmethod
+    def _check_widow(state: State, seat: int, action: Action) -> str | None:
+        """The tile to discard if the widow is taken, None if it is left; else a RuleError."""
+        take = action.get("take")
+        if not isinstance(take, bool):
+            raise RuleError("invalid", "'take' must be true or false.", "take")
+        discard = action.get("discard")
+        if not take:
+            if state["options"]["widow"] == "compulsory":
+                raise RuleError("widow_compulsory", "The widow must be taken in this room.", "take")
+            if discard is not None:
+                raise RuleError("invalid", "Nothing is discarded when the widow is left.", "discard")
+            return None
+        if discard is None:
+            raise RuleError("widow_discard_required", "Taking the widow, name one tile to discard.", "discard")
+        if not isinstance(discard, str):
+            raise RuleError("invalid", "'discard' must be a tile such as \"6-1\".", "discard")
+        if discard != state["widow"] and discard not in state["hands"][seat]:
+            raise RuleError("tile_not_in_hand", "You can discard only a tile of your hand or the widow.", "discard")
+        return discard
+
+    def _apply_widow(self, state: State, seat: int, action: Action) -> Applied:
+        discard = self._check_widow(state, seat, action)
+        take = discard is not None
+        new = _copy(state)
+        if take:
+            hand = [*new["hands"][seat], new["widow"]]
+            hand.remove(discard)
+            new["hands"][seat] = dominoes.sorted_hand(hand)
+            new["discard"] = discard
+        new["widow_taken"] = take
+        new["phase"] = PLAY
+        events = [
+            Event({"type": "widow", "seat": seat, "take": take}),
+            # The tiles themselves: the bidder's alone, now and in every later look at the log.
+            Event({"type": "widow_private", "seat": seat, "widow": new["widow"], "discard": discard}, [seat]),
+        ]
+        return Applied(new, events)
+
+    # playing
+
+    def _check_play(self, state: State, seat: int, tile: Any) -> None:
+        if not isinstance(tile, str):
+            raise RuleError("invalid", "'tile' must be a tile such as \"6-4\".", "tile")
+        hand = state["hands"][seat]
+        if tile not in hand:
+            raise RuleError("tile_not_in_hand", "That tile is not in your hand.", "tile")
+        if tile in legal_tiles(state, seat):
+            return
+        trump = state["trump"]
+        if not state["trick"]:
+            raise RuleError("must_lead_trump", f"The first trick must be led with a trump ({trump}).", "tile")
+        led = dominoes.led_suit(state["trick"][0]["tile"], trump)
+        wanted = f"a trump ({trump})" if led == dominoes.TRUMP else f"a {led}"
+        raise RuleError("must_follow_suit", f"You must follow with {wanted}.", "tile")
+
+    def _apply_play(self, state: State, seat: int, action: Action) -> Applied:
+        tile = action.get("tile")
+        self._check_play(state, seat, tile)
+        new = _copy(state)
+        new["hands"][seat].remove(tile)
+        new["trick"].append({"seat": seat, "tile": tile})
+        events = [Event({"type": "play", "seat": seat, "tile": tile})]
+        if len(new["trick"]) < new["players"]:
+            new["turn"] = (seat + 1) % new["players"]
+        else:
+            self._finish_trick(new, events)
+        return Applied(new, events)
+
+    def _finish_trick(self, state: State, events: list[Event]) -> None:
+        trick = state["trick"]
+        played = [p["tile"] for p in trick]
+        winner = trick[dominoes.winning_index(played, state["trump"])]["seat"]
+        state["taken"][winner].extend(played)
+        state["tricks_taken"][winner] += 1
+        state["tricks_played"] += 1
+        state["last_trick"] = {"tiles": trick, "winner": winner}
+        state["trick"] = []
+        events.append(Event({"type": "trick_won", "winner": winner, "trick": state["tricks_played"]}))
+        if state["tricks_played"] < TRICKS:
+            state["turn"] = winner
+            return
+        state["turn"] = None
+        self._score(state, events)
+
+    def _score(self, state: State, events: list[Event]) -> None:
+        players = state["players"]
+        points, made = hand_points(state)
+        totals = [a + b for a, b in zip(state["scores"], points, strict=True)]
+        moon = state["bid"] == MOON
+        winners, tie = match_winners(totals, state["bidder"], players, moon and made)
+        over = bool(winners)
+        result = {
+            "round": state["round"],
+            "dealer": state["dealer"],
+            "bidder": state["bidder"],
+            "bid": state["bid"],
+            "moon": moon,
+            "trump": state["trump"],
+            "widow_taken": state["widow_taken"],
+            "made": made,
+            "tricks": list(state["tricks_taken"]),
+            "points": points,
+            "scores": totals,
+            "teams": sides(players) if players == 4 else None,
+            "match_over": over,
+            "winners": winners,
+            "tie": tie,
+        }
+        state["result"] = result
+        state["phase"] = MATCH_OVER if over else ROUND_OVER
+        events.append(Event({"type": "hand_scored", **result}))
+        if over:
+            events.append(Event({"type": "match_over", "winners": list(winners), "scores": list(totals)}))
+
+    # -- what a viewer may know -------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        players = state["players"]
+        to_act = self.to_act(state)
+        phase = state["phase"]
+        result = state["result"]
+        trick = state["trick"]
+        trump = state["trump"]
+        four = players == 4
+        seats = [
+            {
+                "seat": s,
+                "tiles_left": len(state["hands"][s]),
+                "tricks_taken": state["tricks_taken"][s],
+                "bid": state["bids"][s] or None,
+                "passed": state["bids"][s] == PASSED,
+                "team": s % 2 if four else None,
+                "ready": s in state["ready"],
+            }
+            for s in range(players)
+        ]
+        last = state["last_trick"]
+        out: dict[str, Any] = {
+            "game": self.key,
+            "phase": phase,
+            "round": state["round"],
+            "dealer": state["dealer"],
+            "redeals": state["redeals"],
+            "to_act": to_act,
+            "seats": seats,
+            "teams": sides(players) if four else None,
+            "bid": state["bid"],
+            "bidder": state["bidder"],
+            "trump": trump,
+            "widow_taken": state["widow_taken"],
+            "trick": [dict(p) for p in trick],
+            "led_suit": None if not trick else _suit_name(dominoes.led_suit(trick[0]["tile"], trump)),
+            "tricks_played": state["tricks_played"],
+            "last_trick": None
+            if last is None
+            else {"tiles": [dict(p) for p in last["tiles"]], "winner": last["winner"]},
+            "scores": list(result["scores"] if result else state["scores"]),
+            "last_round": _copy_result(result)
+            if result is not None and phase in (ROUND_OVER, MATCH_OVER, COMPLETE)
+            else None,
+        }
+        if _is_int(seat) and 0 <= seat < players:
+            # The bidder sees the widow from the moment they decide on it, and keeps knowing it.
+            knows_widow = seat == state["bidder"] and phase not in (BID, TRUMP)
+            out["you"] = {
+                "seat": seat,
+                "hand": list(state["hands"][seat]),
+                "legal_actions": self.legal_actions(state, seat) if seat in to_act else [],
+                "widow": state["widow"] if knows_widow else None,
+                "discard": state["discard"] if knows_widow else None,
+            }
+        return out
+
+    # -- the computer player ----------------------------------------------------------
+
+    def bot_action(self, state: State, seat: int) -> Action:
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise RuleError("not_your_turn", "It is not your turn.")
+        phase = state["phase"]
+        players = state["players"]
+        hand = list(state["hands"][seat])
+        deck = deck_for(players)
+        if phase == BID:
+            partner = (seat + 2) % 4 if players == 4 else None
+            values = [a["value"] for a in legal if a["type"] == "bid"]
+            partner_high = partner is not None and state["bidder"] == partner
+            value = moon_bot.choose_bid(hand, deck, values, partner_high=partner_high)
+            return {"type": "pass"} if value is None else {"type": "bid", "value": value}
+        if phase == TRUMP:
+            return {"type": "trump", "suit": moon_bot.choose_trump(hand, deck)}
+        if phase == WIDOW:
+            compulsory = state["options"]["widow"] == "compulsory"
+            discard = moon_bot.choose_discard(hand, state["widow"], state["trump"], deck)
+            if discard == state["widow"] and not compulsory:
+                return {"type": "widow", "take": False}
+            return {"type": "widow", "take": True, "discard": discard}
+        if phase == PLAY:
+            return {"type": "play", "tile": moon_bot.choose_play(self._table(state, seat))}
+        return dict(legal[0])
+
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """A player who lets the clock run out in the auction passes (RULES §3.8)."""
+        if state.get("phase") == BID:
+            return {"type": "pass"}
+        return super().timeout_action(state, seat)
+
+    @staticmethod
+    def _table(state: State, seat: int) -> moon_bot.Table:
+        """Only what `seat` may know: its hand, the tiles on the table and those played
+        before, and (for the bidder) the widow or the discard set aside."""
+        players = state["players"]
+        aside: set[str] = set()
+        if seat == state["bidder"] and state["widow"] is not None:
+            aside.add(state["discard"] if state["widow_taken"] else state["widow"])
+        return moon_bot.Table(
+            seat=seat,
+            players=players,
+            hand=list(state["hands"][seat]),
+            legal=legal_tiles(state, seat),
+            trump=state["trump"],
+            bidder=state["bidder"],
+            trick=[(p["seat"], p["tile"]) for p in state["trick"]],
+            played={t for pile in state["taken"] for t in pile},
+            aside=aside,
+            deck=deck_for(players),
+        )
+
+
+def _suit_name(suit: str) -> str | int:
+    """The led suit as the API shows it: "trump" or a number."""
+    return "trump" if suit == dominoes.TRUMP else int(suit)
+
+
+def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **result,
+        "tricks": list(result["tricks"]),
+        "points": list(result["points"]),
+        "scores": list(result["scores"]),
+        "winners": list(result["winners"]),
+        "teams": None if result["teams"] is None else [list(t) for t in result["teams"]],
+    }
+
+
+register(Moon())
