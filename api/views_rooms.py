@@ -124,7 +124,7 @@ class StateView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="The caller's view of the room")
     @service_errors
     def get(self, request: Request, code: str) -> Response:
-        room = selectors.room_get(code=code)
+        room = selectors.room_for_play(code=code)
         return Response(selectors.room_view(room=room, user=request.user))
 
 
@@ -160,7 +160,7 @@ class EventsView(APIView):
         raw_after = request.query_params.get("after", "0")
         if not raw_after.isdigit():
             raise ServiceError("invalid", "'after' must be a whole number.", 400, "after")
-        room = selectors.room_get(code=code)
+        room = selectors.room_for_play(code=code)
         return Response(selectors.events_for(room=room, user=request.user, after=int(raw_after)))
 
 
@@ -168,5 +168,5 @@ class RoundsView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="The summary table of finished hands")
     @service_errors
     def get(self, request: Request, code: str) -> Response:
-        room = selectors.room_get(code=code)
+        room = selectors.room_for_play(code=code)
         return Response(selectors.rounds_summary(room=room))

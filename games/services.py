@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from . import live, rules, selectors, timing
+from . import hot_reads, live, rules, selectors, timing
 from .errors import ServiceError, not_host, not_seated
 from .models import PUBLIC, Action, Event, IdempotentRequest, Room, RoomStatus, Round, Seat
 from .rules.base import ROUND_OVER
@@ -82,10 +82,10 @@ def room_create(*, host: User, game: str, options: dict[str, Any] | None, name: 
 
 
 def _lock_room(code: str) -> Room:
-    try:
-        return Room.objects.select_for_update().get(code=code)
-    except Room.DoesNotExist:
-        raise ServiceError("not_found", "No such room.", 404) from None
+    room = hot_reads.room_by_code(code, for_update=True)
+    if room is None:
+        raise ServiceError("not_found", "No such room.", 404)
+    return room
 
 
 def _require_open(room: Room) -> None:
@@ -271,7 +271,7 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
     # the room lock, save the room with update_fields, cache token users, announce
     # changes without a new Redis connection per action (see the closing note).
     room = _lock_room(code)
-    seats = list(room.seats.select_related("user"))
+    seats = hot_reads.seats_with_users(room)
     seat = next((s for s in seats if s.user_id == user.id), None)
     if seat is None:
         raise not_seated()
@@ -293,7 +293,7 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
         raise ServiceError(
             "stale_version", f"The room is at version {room.version}; fetch the state and retry.", 409, "version"
         )
-    round_ = Round.objects.select_for_update().filter(room=room).order_by("-number").first()
+    round_ = hot_reads.latest_round(room, for_update=True)
     before = timing.turn_of(room, round_)
     round_ = _apply(room, round_, seat.index, action, user=user)
     seat.last_acted_at = timezone.now()
