@@ -308,7 +308,7 @@ class Moon(Game):
         return []
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if seat not in self.to_act(state):
+        if not _is_int(seat) or seat not in self.to_act(state):
             return []
         phase = state["phase"]
         if phase == BID:
@@ -343,6 +343,9 @@ class Moon(Game):
 
     def apply(self, state: State, seat: int, action: Action) -> Applied:
         kind = require_action_type(action)
+        if not _is_int(seat):
+            # 0.0 == 0 and True == 1 in Python: only a real seat number may act.
+            raise RuleError("not_your_turn", "It is not your turn.")
         check_turn(self.to_act(state), seat)
         phase = state["phase"]
         if kind not in ACTION_TYPES:
@@ -468,7 +471,7 @@ class Moon(Game):
         if discard is None:
             raise RuleError("widow_discard_required", "Taking the widow, name one tile to discard.", "discard")
         if not isinstance(discard, str):
-            raise RuleError("invalid", "'discard' must be a tile such as \"6-1\".", "discard")
+            raise RuleError("invalid", "'discard' must be a tile written \"H-L\", higher pip first.", "discard")
         if discard != state["widow"] and discard not in state["hands"][seat]:
             raise RuleError("tile_not_in_hand", "You can discard only a tile of your hand or the widow.", "discard")
         return discard
@@ -495,7 +498,7 @@ class Moon(Game):
 
     def _check_play(self, state: State, seat: int, tile: Any) -> None:
         if not isinstance(tile, str):
-            raise RuleError("invalid", "'tile' must be a tile such as \"6-4\".", "tile")
+            raise RuleError("invalid", "'tile' must be a tile written \"H-L\", higher pip first.", "tile")
         hand = state["hands"][seat]
         if tile not in hand:
             raise RuleError("tile_not_in_hand", "That tile is not in your hand.", "tile")
