@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import threading
+from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -15,14 +19,72 @@ def group_name(code: str) -> str:
     return f"room.{code}"
 
 
+class _Announcer:
+    """A thread with its own event loop that sends notices in order.
+
+    `async_to_sync` from a sync worker makes a new event loop per call, and the Redis
+    layer a new connection per loop: milliseconds on every move. This loop lives as long
+    as the process, so its connections do too, and the request only queues the notice.
+    A notice still queued when the process exits is lost; clients catch up from the
+    event log (they poll it when the socket is quiet or reconnects).
+    """
+
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
+        self.pid = os.getpid()
+        self.loop = asyncio.new_event_loop()
+        self.queue: asyncio.Queue[tuple[str, dict[str, Any]]] | None = None
+        ready = threading.Event()
+        threading.Thread(target=self._run, args=(ready,), name="room-announcer", daemon=True).start()
+        ready.wait()
+
+    def _run(self, ready: threading.Event) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.queue = asyncio.Queue()
+        ready.set()
+        self.loop.run_until_complete(self._drain())
+
+    async def _drain(self) -> None:
+        assert self.queue is not None
+        while True:
+            group, message = await self.queue.get()
+            try:
+                await self.layer.group_send(group, message)
+            except Exception:  # a notice lost is caught up by the client's poll of the event log
+                logger.exception("could not announce %s to %s", message, group)
+
+    def send(self, group: str, message: dict[str, Any]) -> None:
+        assert self.queue is not None
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, (group, message))
+
+
+_announcer: _Announcer | None = None
+_announcer_lock = threading.Lock()
+
+
+def _announcer_for(layer: Any) -> _Announcer:
+    global _announcer
+    with _announcer_lock:
+        # A forked process (gunicorn or Celery worker) has no copy of the thread.
+        if _announcer is None or _announcer.pid != os.getpid() or _announcer.layer is not layer:
+            _announcer = _Announcer(layer)
+        return _announcer
+
+
 def room_changed(code: str, version: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
-        async_to_sync(layer.group_send)(group_name(code), {"type": "room.changed", "version": version})
-    except Exception:  # a notice lost is caught up by the client's poll of the event log
-        logger.exception("could not announce change of room %s", code)
+    message = {"type": "room.changed", "version": version}
+    if isinstance(layer, InMemoryChannelLayer):
+        # Its queues belong to the serving event loop (the one-process start), which
+        # async_to_sync reaches from a request thread.
+        try:
+            async_to_sync(layer.group_send)(group_name(code), message)
+        except Exception:
+            logger.exception("could not announce change of room %s", code)
+        return
+    _announcer_for(layer).send(group_name(code), message)
 
 
 def announce_after_commit(room: object) -> None:

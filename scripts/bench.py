@@ -72,6 +72,8 @@ def server_env(database_url: str) -> dict[str, str]:
         "THROTTLE_ANON": "100000000/min",
         "THROTTLE_AUTH": "100000000/min",
         "DATABASE_URL": database_url,
+        # Cache (throttling) and change notices on Redis, as in production.
+        "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13"),
         "DB_CONN_MAX_AGE": "600",
         # Computer-player timing and deadline tasks are not what is measured here.
         "GAME_TASKS_ENABLED": "0",

@@ -47,6 +47,8 @@ def main() -> None:
         THROTTLE_ANON="100000000/min",
         THROTTLE_AUTH="100000000/min",
         LOG_LEVEL="WARNING",
+        # Change notices go through Redis, as in production.
+        CHANNELS_REDIS_URL=os.environ.get("CHANNELS_REDIS_URL", "redis://127.0.0.1:6379/14"),
         ALLOWED_HOSTS="testserver",
         DEBUG="0",
         SECRET_KEY="profile-only-secret-key-" + "p" * 40,
