@@ -124,8 +124,7 @@ class StateView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="The caller's view of the room")
     @service_errors
     def get(self, request: Request, code: str) -> Response:
-        room = selectors.room_for_play(code=code)
-        return Response(selectors.room_view(room=room, user=request.user))
+        return Response(selectors.view_by_code(code=code, user=request.user))
 
 
 class ActionsView(APIView):

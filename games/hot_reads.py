@@ -9,7 +9,11 @@ load on first use), so callers need not know the difference.
 
 from __future__ import annotations
 
-from django.db import connection
+import json
+from typing import Any
+
+from django.db import connection, models
+from django.utils.dateparse import parse_datetime
 
 from accounts.models import User
 
@@ -20,6 +24,73 @@ _USER_FIELDS = ("id", "username", "display_name")
 _SEAT_USER_FIELD = Seat._meta.get_field("user")
 _SEAT_ROOM_FIELD = Seat._meta.get_field("room")
 _ROUND_ROOM_FIELD = Round._meta.get_field("room")
+
+
+def _seat_columns() -> str:
+    pairs = [f"'{f.attname}', s.\"{f.column}\"" for f in Seat._meta.concrete_fields]
+    pairs += [f"'u_{f}', u.\"{f}\"" for f in _USER_FIELDS]
+    return ", ".join(pairs)
+
+
+def _table_sql() -> str:
+    room, seat, round_, user = (m._meta.db_table for m in (Room, Seat, Round, User))
+    return (
+        f"SELECT r.*, (SELECT coalesce(json_agg(json_build_object({_seat_columns()}) ORDER BY s.index), '[]') "
+        f'FROM "{seat}" s LEFT JOIN "{user}" u ON u.id = s.user_id WHERE s.room_id = r.id) AS hot_seats, '
+        f'(SELECT row_to_json(x) FROM (SELECT * FROM "{round_}" WHERE room_id = r.id '
+        f"ORDER BY number DESC LIMIT 1) x) AS hot_round "
+        f'FROM "{room}" r WHERE r.code = %s'
+    )
+
+
+_TABLE_SQL: str | None = None
+
+
+def table(code: str, *, for_update: bool = False) -> tuple[Room, list[Seat], Round | None] | None:
+    """The room, its seats (with users' names) and the hand in play, in one query.
+
+    With `for_update` the room row is locked. The round is not locked separately: every
+    write to a round happens under its room's lock, so holding that lock is enough.
+    """
+    global _TABLE_SQL
+    if _TABLE_SQL is None:
+        _TABLE_SQL = _table_sql()
+    sql = _TABLE_SQL + (" FOR UPDATE OF r" if for_update else "")
+    room = next(iter(Room.objects.raw(sql, [code])), None)
+    if room is None:
+        return None
+    seats = [_seat_from(row, room) for row in _json(room.hot_seats)]
+    round_data = _json(room.hot_round)
+    round_ = _model_from(Round, round_data) if round_data else None
+    if round_ is not None:
+        _ROUND_ROOM_FIELD.set_cached_value(round_, room)
+    del room.hot_seats, room.hot_round
+    return room, seats, round_
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _model_from(model: type[models.Model], data: dict[str, Any]) -> Any:
+    """A model instance from a row as PostgreSQL's JSON functions write it."""
+    names, values = [], []
+    for field in model._meta.concrete_fields:
+        value = data[field.column] if field.column in data else data[field.attname]
+        if isinstance(field, models.DateTimeField) and isinstance(value, str):
+            value = parse_datetime(value)
+        names.append(field.attname)
+        values.append(value)
+    return model.from_db(connection.alias, names, values)
+
+
+def _seat_from(row: dict[str, Any], room: Room) -> Seat:
+    seat = _model_from(Seat, row)
+    _SEAT_ROOM_FIELD.set_cached_value(seat, room)
+    if seat.user_id is not None:
+        values = [row[f"u_{f}"] for f in _USER_FIELDS]
+        _SEAT_USER_FIELD.set_cached_value(seat, User.from_db(connection.alias, list(_USER_FIELDS), values))
+    return seat
 
 
 def room_by_code(code: str, *, for_update: bool = False) -> Room | None:

@@ -39,6 +39,15 @@ def room_for_play(*, code: str) -> Room:
     return room
 
 
+def view_by_code(*, code: str, user: User | None) -> dict[str, Any]:
+    """The caller's view of a room, read in one query (the hottest read there is)."""
+    found = hot_reads.table(code)
+    if found is None:
+        raise ServiceError("not_found", "No such room.", 404)
+    room, seats, round_ = found
+    return room_view(room=room, user=user, seats=seats, round_=round_)
+
+
 def rooms_open_public() -> QuerySet[Room]:
     return (
         Room.objects.filter(status=RoomStatus.LOBBY, public=True)

@@ -270,8 +270,10 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
     # reaches ~30 actions/s against a goal of 300. Next: read seats and the round with
     # the room lock, save the room with update_fields, cache token users, announce
     # changes without a new Redis connection per action (see the closing note).
-    room = _lock_room(code)
-    seats = hot_reads.seats_with_users(room)
+    found = hot_reads.table(code, for_update=True)
+    if found is None:
+        raise ServiceError("not_found", "No such room.", 404)
+    room, seats, round_ = found
     seat = next((s for s in seats if s.user_id == user.id), None)
     if seat is None:
         raise not_seated()
@@ -293,7 +295,6 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
         raise ServiceError(
             "stale_version", f"The room is at version {room.version}; fetch the state and retry.", 409, "version"
         )
-    round_ = hot_reads.latest_round(room, for_update=True)
     before = timing.turn_of(room, round_)
     round_ = _apply(room, round_, seat.index, action, user=user)
     seat.last_acted_at = timezone.now()

@@ -6,11 +6,11 @@ from .helpers import act, state
 
 pytestmark = pytest.mark.django_db
 
-# token, room lock, seats, round, action insert, events (one insert), seat, round,
-# room, plus the savepoint pair of the test's transaction.
-ACTION_QUERIES = 11
-# token, room, seats, round.
-STATE_QUERIES = 4
+# token, the table (room locked, seats, round: one query), action insert, events (one
+# insert), seat, round, room, plus the savepoint pair of the test's transaction.
+ACTION_QUERIES = 9
+# token, the table.
+STATE_QUERIES = 2
 
 
 def test_action_and_state_query_counts(hearts_table, django_assert_max_num_queries):
