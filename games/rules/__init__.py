@@ -28,7 +28,8 @@ def all_games() -> list[Game]:
 
 
 def _load() -> None:
-    from . import hearts  # noqa: F401  (registers itself)
+    # Each module registers itself; the order is the catalogue's.
+    from . import hearts, moon  # noqa: F401
 
 
 _load()

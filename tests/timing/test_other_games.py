@@ -1,0 +1,84 @@
+"""The time machinery is game-agnostic: Moon's deadlines, automatic passes and automatic
+moves go through the same services as Hearts', with no game named in them."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from games import selectors, services
+from games.models import Action, Room
+
+pytestmark = pytest.mark.django_db
+
+
+def started(make_user, game: str, humans: int, seats: int, **options) -> tuple[Room, list]:
+    users = [make_user() for _ in range(humans)]
+    room = services.room_create(host=users[0], game=game, options=options)
+    for user in users[1:]:
+        services.room_join(code=room.code, user=user)
+    for _ in range(seats - humans):
+        services.room_add_bot(code=room.code, user=users[0])
+    services.room_start(code=room.code, user=users[0])
+    room.refresh_from_db()
+    return room, users
+
+
+def overdue(room: Room) -> bool:
+    room.refresh_from_db()
+    round_ = selectors.current_round(room=room)
+    return services.round_due(round_id=round_.id, version=room.version, now=round_.deadline_at + timedelta(seconds=1))
+
+
+def test_moon_bidding_timeout_is_an_automatic_pass(make_user):
+    room, _ = started(make_user, "moon", humans=3, seats=3, players=3)
+    round_ = selectors.current_round(room=room)
+    bidder = round_.state["turn"]
+    assert overdue(room) is True
+    action = Action.objects.filter(round=round_).latest("seq")
+    assert (action.seat, action.payload, action.automatic) == (bidder, {"type": "pass"}, True)
+    room.refresh_from_db()
+    assert selectors.current_round(room=room).state["turn"] != bidder
+
+
+def test_moon_play_timeout_plays_a_legal_tile(make_user):
+    room, users = started(make_user, "moon", humans=3, seats=3, players=3, abandon_seconds=3600)
+    # The first bidder bids; then time runs out for everyone until the hand is played:
+    # the others pass, and the bidder's trumps and widow are chosen for them.
+    round_ = selectors.current_round(room=room)
+    services.action_submit(
+        code=room.code, user=users[round_.state["turn"]], version=room.version, action={"type": "bid", "value": 4}
+    )
+    for _ in range(12):
+        room.refresh_from_db()
+        if selectors.current_round(room=room).state["phase"] == "play":
+            break
+        assert overdue(room)
+    round_ = selectors.current_round(room=room)
+    assert round_.state["phase"] == "play"
+    seat = round_.state["turn"]
+    view = selectors.room_view(room=room, user=users[seat])
+    legal = [a["tile"] for a in view["you"]["legal_actions"]]
+    assert overdue(room)
+    action = Action.objects.filter(round=round_).latest("seq")
+    assert action.automatic and action.seat == seat and action.payload["tile"] in legal
+
+
+def test_moon_bots_move_through_the_due_time(make_user, settings):
+    settings.BOT_DELAY_SECONDS = 1.0
+    room, _ = started(make_user, "moon", humans=1, seats=4, players=4)
+    moved = 0
+    for _ in range(3):
+        room.refresh_from_db()
+        round_ = selectors.current_round(room=room)
+        if round_.state["turn"] == 0:
+            break
+        # A computer player is to act: its move is due after the delay, not before.
+        assert round_.bots_due_at is not None
+        assert not services.round_due(round_id=round_.id, version=room.version, now=round_.started_at)
+        assert services.round_due(round_id=round_.id, version=room.version, now=round_.bots_due_at)
+        moved += 1
+    assert Action.objects.filter(round__room=room, by_bot=True).count() == moved
+    room.refresh_from_db()
+    assert selectors.current_round(room=room).state["turn"] == 0 or moved == 3
