@@ -52,6 +52,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "moon_not_allowed": (400, "Moon may not be bid now."),
     "bad_suit": (400, "Not a suit of this game."),
     "widow_discard_required": (400, "Taking the widow needs a discard."),
+    "widow_compulsory": (400, "This room's bidder must take the widow."),
     "wrong_count": (400, "The wrong number of cards."),
     "card_has_points": (400, "Only zero-point cards may be removed."),
     "not_callable": (400, "Nobody else holds that card."),
