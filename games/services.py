@@ -266,10 +266,9 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
 
     Order of checks: seat, idempotent replay, room status, version, then the engine.
     """
-    # TODO(perf): ~11 queries and ~35 ms per action here; the benchmark (scripts/bench.py)
-    # reaches ~30 actions/s against a goal of 300. Next: read seats and the round with
-    # the room lock, save the room with update_fields, cache token users, announce
-    # changes without a new Redis connection per action (see the issue's closing note).
+    # TODO(perf): 9 statements per action, each a round trip to PostgreSQL; under load
+    # the waits dominate (scripts/profile_actions.py, scripts/bench.py). Next step: the
+    # five writes (action, events, seat, round, room) in one psycopg pipeline.
     found = hot_reads.table(code, for_update=True)
     if found is None:
         raise ServiceError("not_found", "No such room.", 404)
