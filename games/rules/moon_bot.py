@@ -6,6 +6,9 @@ the tricks a hand should take with its best trump: trumps from the top are sure,
 trumps and doubles (each the highest of its suit) likely. In play it wins as cheaply
 as it can, keeps its trumps for tricks worth them, draws trumps when it holds the
 highest, and lets a partner's sure trick go by.
+
+TODO: with three players the two opponents of the bidder share an interest in setting
+it (each scores the bid then); the bot still plays for its own tricks only.
 """
 
 from __future__ import annotations

@@ -775,3 +775,41 @@ def test_state_survives_json():
     state = to_play(DEAL_A, (5, "p", "p"), 6, widow={"take": True, "discard": "3-3"})
     state = play(state, "6-6", "6-2")
     assert json.loads(json.dumps(state)) == state
+
+
+JUNK = [None, True, False, 0, 1, -1, 7, 21, 2.5, "6", "6-6", "", "x" * 200, [], ["6-6"], {}, {"a": 1}, 10**30]
+
+
+def test_malformed_actions_are_rule_errors_in_every_phase():
+    """Whatever a client sends, in any phase, the answer is a RuleError, never a crash."""
+    widow = act(auction(start(DEAL_A), 5, "p", "p"), 0, {"type": "trump", "suit": 6})
+    states = [
+        start(DEAL_A),
+        auction(start(DEAL_A), 5, "p", "p"),
+        widow,
+        act(widow, 0, {"type": "widow", "take": False}),
+        play_out(act(widow, 0, {"type": "widow", "take": False})),
+    ]
+    fields = {"bid": "value", "trump": "suit", "play": "tile", "widow": "discard"}
+    checked = 0
+    for state in states:
+        seat = G.to_act(state)[0]
+        for kind in ("bid", "pass", "trump", "widow", "play", "next_round", "moon_choice"):
+            for junk in JUNK:
+                actions = [{"type": kind, fields.get(kind, "value"): junk}, {"type": junk}]
+                if kind == "widow":
+                    actions += [{"type": kind, "take": junk}, {"type": kind, "take": True, "discard": junk}]
+                for action in actions:
+                    try:
+                        G.apply(state, seat, action)
+                    except RuleError:
+                        checked += 1
+        for junk in JUNK:
+            with pytest.raises(RuleError):
+                G.apply(state, seat, junk)
+        # A seat that is not a seat number: nothing to do, nothing to see, not its turn.
+        for bogus in (None, True, False, float(seat), str(seat), [seat], {}):
+            assert G.legal_actions(state, bogus) == []
+            assert "you" not in G.view(state, bogus)
+            assert code(state, bogus, G.legal_actions(state, seat)[0]) == "not_your_turn"
+    assert checked > 500
