@@ -35,7 +35,7 @@ def _seat_columns() -> str:
 def _table_sql() -> str:
     room, seat, round_, user = (m._meta.db_table for m in (Room, Seat, Round, User))
     return (
-        f"SELECT r.*, (SELECT coalesce(json_agg(json_build_object({_seat_columns()}) ORDER BY s.index), '[]') "
+        f"SELECT r.*, (SELECT coalesce(json_agg(json_build_object({_seat_columns()}) ORDER BY s.\"index\"), '[]') "
         f'FROM "{seat}" s LEFT JOIN "{user}" u ON u.id = s.user_id WHERE s.room_id = r.id) AS hot_seats, '
         f'(SELECT row_to_json(x) FROM (SELECT * FROM "{round_}" WHERE room_id = r.id '
         f"ORDER BY number DESC LIMIT 1) x) AS hot_round "
@@ -52,6 +52,10 @@ def table(code: str, *, for_update: bool = False) -> tuple[Room, list[Seat], Rou
     With `for_update` the room row is locked. The round is not locked separately: every
     write to a round happens under its room's lock, so holding that lock is enough.
     """
+    if connection.vendor != "postgresql":
+        # The one-process start on SQLite: the same answer through portable queries.
+        room = room_by_code(code, for_update=for_update)
+        return None if room is None else (room, seats_with_users(room), latest_round(room, for_update=for_update))
     global _TABLE_SQL
     if _TABLE_SQL is None:
         _TABLE_SQL = _table_sql()
@@ -93,9 +97,14 @@ def _seat_from(row: dict[str, Any], room: Room) -> Seat:
     return seat
 
 
+def _lock_clause(for_update: bool) -> str:
+    # SQLite has no row locks; its writes are serialized anyway.
+    return " FOR UPDATE" if for_update and connection.features.has_select_for_update else ""
+
+
 def room_by_code(code: str, *, for_update: bool = False) -> Room | None:
     sql = f'SELECT * FROM "{Room._meta.db_table}" WHERE code = %s'
-    return next(iter(Room.objects.raw(sql + (" FOR UPDATE" if for_update else ""), [code])), None)
+    return next(iter(Room.objects.raw(sql + _lock_clause(for_update), [code])), None)
 
 
 def seats_with_users(room: Room) -> list[Seat]:
@@ -103,7 +112,7 @@ def seats_with_users(room: Room) -> list[Seat]:
     user_columns = ", ".join(f'u."{f}" AS "u_{f}"' for f in _USER_FIELDS)
     sql = (
         f'SELECT s.*, {user_columns} FROM "{Seat._meta.db_table}" s '
-        f'LEFT JOIN "{User._meta.db_table}" u ON u.id = s.user_id WHERE s.room_id = %s ORDER BY s.index'
+        f'LEFT JOIN "{User._meta.db_table}" u ON u.id = s.user_id WHERE s.room_id = %s ORDER BY s."index"'
     )
     seats = list(Seat.objects.raw(sql, [room.pk]))
     for seat in seats:
@@ -116,7 +125,7 @@ def seats_with_users(room: Room) -> list[Seat]:
 
 def latest_round(room: Room, *, for_update: bool = False) -> Round | None:
     sql = f'SELECT * FROM "{Round._meta.db_table}" WHERE room_id = %s ORDER BY number DESC LIMIT 1'
-    round_ = next(iter(Round.objects.raw(sql + (" FOR UPDATE" if for_update else ""), [room.pk])), None)
+    round_ = next(iter(Round.objects.raw(sql + _lock_clause(for_update), [room.pk])), None)
     if round_ is not None:
         _ROUND_ROOM_FIELD.set_cached_value(round_, room)
     return round_

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from . import hot_reads, live, rules, selectors, timing
+from . import hot_reads, live, rules, selectors, timing, write_batch
 from .errors import ServiceError, not_host, not_seated
 from .models import PUBLIC, Action, Event, IdempotentRequest, Room, RoomStatus, Round, Seat
 from .rules.base import ROUND_OVER
@@ -266,9 +266,9 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
 
     Order of checks: seat, idempotent replay, room status, version, then the engine.
     """
-    # TODO(perf): 9 statements per action, each a round trip to PostgreSQL; under load
-    # the waits dominate (scripts/profile_actions.py, scripts/bench.py). Next step: the
-    # five writes (action, events, seat, round, room) in one psycopg pipeline.
+    # TODO(perf): see scripts/profile_actions.py for where a move's time goes; the
+    # remaining round trips are the token, the table read, the pipelined writes and the
+    # commit.
     found = hot_reads.table(code, for_update=True)
     if found is None:
         raise ServiceError("not_found", "No such room.", 404)
@@ -295,12 +295,14 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
             "stale_version", f"The room is at version {room.version}; fetch the state and retry.", 409, "version"
         )
     before = timing.turn_of(room, round_)
-    round_ = _apply(room, round_, seat.index, action, user=user)
-    seat.last_acted_at = timezone.now()
-    seat.save(update_fields=["last_acted_at"])
-    round_ = _advance_bots(room, round_, seats)
-    _plan(room, round_, seats, before=before)
-    room.save()
+    # The rows this move writes go to the database together, in one round trip.
+    with write_batch.batched():
+        round_ = _apply(room, round_, seat.index, action, user=user)
+        seat.last_acted_at = timezone.now()
+        write_batch.update(seat, ["last_acted_at"])
+        round_ = _advance_bots(room, round_, seats)
+        _plan(room, round_, seats, before=before)
+        write_batch.update(room)
     view = selectors.room_view(room=room, user=user, seats=seats, round_=round_)
     if idempotency_key:
         IdempotentRequest.objects.create(
@@ -332,8 +334,10 @@ def _apply(
         raise ServiceError.from_rule(err) from None
     round_.state = applied.state
     round_.version += 1
-    Action.objects.create(
-        round=round_, seq=round_.version, seat=seat, user=user, payload=action, by_bot=by_bot, automatic=automatic
+    write_batch.insert(
+        Action(
+            round=round_, seq=round_.version, seat=seat, user=user, payload=action, by_bot=by_bot, automatic=automatic
+        )
     )
     _touch(room)
     _log_rule_events(room, round_.number, applied.events)
@@ -348,7 +352,7 @@ def _apply(
         room.finished_at = timezone.now()
     if game_rules.is_complete(round_.state):
         round_.deadline_at = round_.bots_due_at = round_.due_at = None
-        round_.save()
+        write_batch.update(round_)
         round_ = _round_begin(room, number=round_.number + 1, carry=game_rules.carry(round_.state))
     return round_
 
@@ -387,7 +391,7 @@ def _plan(
     Expects the room lock held.
     """
     timing.plan(room=room, round_=round_, seats=seats, before=before, now=now or timezone.now())
-    round_.save()
+    write_batch.update(round_)
     if round_.due_at is not None and getattr(settings, "GAME_TASKS_ENABLED", True):
         round_id, version, eta = round_.id, room.version, round_.due_at
         transaction.on_commit(lambda: _schedule_round_due(round_id, version, eta))
@@ -487,14 +491,16 @@ def _log(
 ) -> None:
     """Append to the room's log. Expects the room lock held; the caller saves the room."""
     room.event_seq += 1
-    Event.objects.create(
-        room=room,
-        seq=room.event_seq,
-        round_number=round_number,
-        version=room.version,
-        data=data,
-        visible_to=visible_to,
-        audience=_audience(visible_to),
+    write_batch.insert(
+        Event(
+            room=room,
+            seq=room.event_seq,
+            round_number=round_number,
+            version=room.version,
+            data=data,
+            visible_to=visible_to,
+            audience=_audience(visible_to),
+        )
     )
 
 
@@ -514,7 +520,7 @@ def _log_rule_events(room: Room, round_number: int, events: list[RuleEvent]) -> 
                 audience=_audience(event.visible_to),
             )
         )
-    Event.objects.bulk_create(rows)
+    write_batch.insert(*rows)
 
 
 def _audience(visible_to: list[int] | None) -> int:

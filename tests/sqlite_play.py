@@ -1,0 +1,70 @@
+"""Plays every game for a while on SQLite, the database of the one-process start
+(`make run`). Run by tests/test_embedded_sqlite.py in a process of its own, since the
+test session's settings are PostgreSQL's.
+
+    python tests/sqlite_play.py /tmp/some.sqlite3
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main(db_path: str) -> None:
+    sys.path.insert(0, str(ROOT))
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DATABASE_URL=f"sqlite:///{db_path}",
+        GAME_TASKS_ENABLED="0",
+        BOT_DELAY_SECONDS="0",
+        DEBUG="1",
+        ALLOWED_HOSTS="testserver",
+        REDIS_URL="",
+        CHANNELS_REDIS_URL="",
+    )
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from rest_framework.test import APIClient
+
+    from games import rules
+
+    call_command("migrate", verbosity=0)
+    client = APIClient()
+    token = client.post("/api/v1/auth/guest", {"display_name": "solo"}, format="json").json()["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    for game in rules.all_games():
+        res = client.post("/api/v1/rooms/", {"game": game.key, "options": {}}, format="json")
+        assert res.status_code == 201, res.content
+        code = res.json()["code"]
+        seats = len(res.json()["seats"])
+        for _ in range(seats - 1):
+            assert client.post(f"/api/v1/rooms/{code}/bots", {}, format="json").status_code == 201
+        assert client.post(f"/api/v1/rooms/{code}/start").status_code == 200, code
+        moves = 0
+        while moves < 60:
+            view = client.get(f"/api/v1/rooms/{code}/state").json()
+            if view["status"] != "playing":
+                break
+            legal = view["you"]["legal_actions"]
+            assert legal, f"{game.key}: the human is never left waiting with bots at delay 0 ({view['phase']})"
+            action = legal[0]
+            if "choices" in action:
+                action = {"type": action["type"], "cards": action["choices"][: action["count"]]}
+            res = client.post(
+                f"/api/v1/rooms/{code}/actions", {"version": view["version"], "action": action}, format="json"
+            )
+            assert res.status_code == 200, res.content
+            moves += 1
+        events = client.get(f"/api/v1/rooms/{code}/events").json()
+        assert moves > 0 and events, game.key
+        print(f"{game.key}: {moves} moves, {len(events)} events")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
