@@ -9,7 +9,6 @@ from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts import services
@@ -22,6 +21,7 @@ from .serializers import (
     TokenAnswerSerializer,
     UserSerializer,
 )
+from .throttling import ScopedRateThrottle
 
 
 class _AuthThrottled(APIView):
