@@ -13,7 +13,39 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import redis
+from django.conf import settings
 from rest_framework import throttling
+
+
+def _redis() -> Any:
+    """A Redis client for the counters where the cache is Redis, else None."""
+    global _client
+    if _client is None:
+        url = getattr(settings, "REDIS_URL", "")
+        _client = redis.Redis.from_url(url) if url else False
+    return _client or None
+
+
+_client: Any = None
+
+
+def _count(cache: Any, key: str, ttl: int) -> int:
+    """Add one to a window's counter and return it, in one round trip on Redis."""
+    client = _redis()
+    if client is not None:
+        pipe = client.pipeline(transaction=False)
+        pipe.incr(f"throttle:{key}")
+        pipe.expire(f"throttle:{key}", ttl, nx=True)
+        count, _ = pipe.execute()
+        return int(count)
+    # The local-memory cache of the one-process start: add() then an atomic incr().
+    cache.add(key, 0, ttl)
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between the two calls: a new window begins
+        cache.add(key, 1, ttl)
+        return 1
 
 
 class FixedWindowMixin:
@@ -32,14 +64,7 @@ class FixedWindowMixin:
         now = self.timer()
         window = int(now // self.duration)
         self.window_ends = (window + 1) * self.duration
-        counter = f"{key}:{window}"
-        # add() makes the counter with the window's lifetime; incr() is atomic.
-        self.cache.add(counter, 0, self.duration + 1)
-        try:
-            count = self.cache.incr(counter)
-        except ValueError:  # expired between the two calls: a new window begins
-            self.cache.add(counter, 1, self.duration + 1)
-            count = 1
+        count = _count(self.cache, f"{key}:{window}", self.duration + 1)
         self.now = now
         return count <= self.num_requests
 

@@ -86,7 +86,7 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
         conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
-        conn_health_checks=True,
+        conn_health_checks=env_bool("DB_HEALTH_CHECKS", True),
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

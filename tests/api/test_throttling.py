@@ -34,3 +34,24 @@ def test_user_limit_counts_in_a_fixed_window(api_client, make_user, monkeypatch)
     # Another user has a counter of their own.
     assert api_client(make_user()).get("/api/v1/me").status_code == 200
     cache.clear()
+
+
+def test_redis_counter_is_one_atomic_round_trip_with_a_lifetime(settings, monkeypatch):
+    """Where the cache is Redis the counters live there (checked against the real server)."""
+    import os
+    import uuid
+
+    from api import throttling
+
+    settings.REDIS_URL = os.environ["CELERY_BROKER_URL"]
+    monkeypatch.setattr(throttling, "_client", None)
+    key = f"test-{uuid.uuid4().hex}"
+    assert [throttling._count(None, key, 60) for _ in range(3)] == [1, 2, 3]
+    assert throttling._count(None, key + "-other", 60) == 1
+    client = throttling._redis()
+    assert 0 < client.ttl(f"throttle:{key}") <= 60
+    # The lifetime is set once per window, not pushed back by each request.
+    client.expire(f"throttle:{key}", 5)
+    throttling._count(None, key, 60)
+    assert client.ttl(f"throttle:{key}") <= 5
+    client.delete(f"throttle:{key}", f"throttle:{key}-other")
