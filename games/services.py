@@ -267,7 +267,7 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
     Order of checks: seat, idempotent replay, room status, version, then the engine.
     """
     # TODO(perf): see scripts/profile_actions.py for where a move's time goes; the
-    # remaining round trips are the token, the table read, the pipelined writes and the
+    # remaining round trips are the token, the table read, the batched writes and the
     # commit.
     found = hot_reads.table(code, for_update=True)
     if found is None:

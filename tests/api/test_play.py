@@ -61,7 +61,9 @@ def test_three_humans_and_a_bot_finish_a_hand(hearts_table):
         if view["phase"] in ("play", "pass"):
             assert any(s in clients for s in view["to_act"])
     view = state(clients[0], code)
-    assert view["last_round"] is not None and sum(view["last_round"]["points"]) == 26
+    last = view["last_round"]
+    # 26 points a hand, or 3 x 26 when someone shot the moon (random deals: it happens).
+    assert last is not None and sum(last["points"]) == (26 if last["moon"] is None else 78)
     assert 3 not in view["to_act"]  # the bot is ready for the next hand already
     for seat in (0, 1, 2):
         mine = state(clients[seat], code)

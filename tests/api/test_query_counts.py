@@ -6,9 +6,9 @@ from .helpers import act, state
 
 pytestmark = pytest.mark.django_db
 
-# token, the table (room locked, seats, round: one query), action insert, events (one
-# insert), seat, round, room, plus the savepoint pair of the test's transaction.
-ACTION_QUERIES = 9
+# token, the table (room locked, seats, round: one query), the move's writes (one
+# string of statements), plus the savepoint pair of the test's transaction.
+ACTION_QUERIES = 5
 # token, the table.
 STATE_QUERIES = 2
 
