@@ -192,7 +192,7 @@ async def register_players(client: Client, count: int, tag: str) -> list[str]:
     return tokens
 
 
-async def run_mode(base: str, mode: str, tables: int, seconds: float, interval: float) -> None:
+async def run_mode(base: str, mode: str, tables: int, seconds: float, interval: float, warmup: float) -> None:
     connector = aiohttp.TCPConnector(limit=min(tables, 64))
     timeout = aiohttp.ClientTimeout(total=30)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
@@ -202,21 +202,32 @@ async def run_mode(base: str, mode: str, tables: int, seconds: float, interval: 
         group = [Table(client, tokens[4 * i : 4 * i + 4], random.Random(rng.random())) for i in range(tables)]
         for start in range(0, tables, 20):
             await asyncio.gather(*(t.open() for t in group[start : start + 20]))
-        stats = Stats()
-        cpu0 = resource.getrusage(resource.RUSAGE_SELF)
-        began = time.perf_counter()
+        # The same load runs for `warmup` seconds first (new connections, cold caches,
+        # fresh tables) and only what follows is counted.
+        warm, stats = Stats(), Stats()
+        started = time.perf_counter()
+        began = started + warmup
         stop_at = began + seconds
+        cpu0 = None
+
+        def counting() -> Stats:
+            nonlocal cpu0
+            if time.perf_counter() < began:
+                return warm
+            if cpu0 is None:
+                cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+            return stats
 
         async def fast(table: Table) -> None:
             while time.perf_counter() < stop_at:
-                await table.move(stats)
+                await table.move(counting())
 
         async def paced(table: Table, offset: float) -> None:
-            next_at = began + offset
+            next_at = started + offset
             # Bounded by the clock too: an overloaded server must not stretch the run.
             while next_at < stop_at and time.perf_counter() < stop_at:
                 await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
-                await table.move(stats)
+                await table.move(counting())
                 next_at += interval
 
         if mode == "throughput":
@@ -225,13 +236,14 @@ async def run_mode(base: str, mode: str, tables: int, seconds: float, interval: 
             await asyncio.gather(*(paced(t, interval * i / tables) for i, t in enumerate(group)))
         elapsed = time.perf_counter() - began
         cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+        cpu0 = cpu0 or cpu1
         cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
         title = (
             f"throughput: {tables} tables as fast as possible"
             if mode == "throughput"
             else f"steady: {tables} tables, one move each every {interval:g} s "
             f"(offered {tables / interval:.0f} moves/s)"
-        )
+        ) + (f", after {warmup:g} s of warm-up" if warmup else "")
         stats.report(title, elapsed, cpu)
 
 
@@ -255,6 +267,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, help="tables (default 16 for throughput, 200 for steady)")
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--interval", type=float, default=2.0, help="steady mode: seconds between a table's moves")
+    parser.add_argument("--warmup", type=float, default=10, help="seconds of load before measuring")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
     parser.add_argument("--database", default="gameserver_bench")
     parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
@@ -287,7 +300,7 @@ def main() -> None:
         modes = ["throughput", "steady"] if args.mode == "both" else [args.mode]
         for mode in modes:
             tables = args.tables or (16 if mode == "throughput" else 200)
-            asyncio.run(run_mode(base, mode, tables, args.seconds, args.interval))
+            asyncio.run(run_mode(base, mode, tables, args.seconds, args.interval, args.warmup))
     finally:
         server.terminate()
         try:
