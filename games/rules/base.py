@@ -178,9 +178,11 @@ def round_over_to_act(state: State) -> list[int]:
     return [s for s in range(state["players"]) if s not in state["ready"]]
 
 
-def apply_next_round(state: State, seat: int) -> Applied:
-    """`next_round` from one seat; the round is complete when all are ready."""
-    new = clone(state)
+def apply_next_round(state: State, seat: int, copy: Any = None) -> Applied:
+    """`next_round` from one seat; the round is complete when all are ready.
+
+    `copy` copies the state (default a deepcopy; games pass their own faster copy)."""
+    new = (copy or clone)(state)
     new["ready"] = sorted(set(new["ready"]) | {seat})
     events = [Event({"type": "ready", "seat": seat})]
     if len(new["ready"]) == new["players"]:

@@ -27,6 +27,7 @@ from .base import (
     Event,
     Game,
     State,
+    apply_next_round,
     check_turn,
     require_action_type,
     round_over_to_act,
@@ -366,12 +367,7 @@ class Moon(Game):
 
     @staticmethod
     def _apply_next_round(state: State, seat: int) -> Applied:
-        """base.apply_next_round's rule, without its deepcopy (the play-outs run it a lot)."""
-        new = _copy(state)
-        new["ready"] = sorted({*new["ready"], seat})
-        if len(new["ready"]) == new["players"]:
-            new["phase"] = COMPLETE
-        return Applied(new, [Event({"type": "ready", "seat": seat})])
+        return apply_next_round(state, seat, _copy)
 
     # bidding
 
