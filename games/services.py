@@ -490,22 +490,11 @@ def _log(
     room: Room, data: dict[str, Any], round_number: int | None = None, visible_to: list[int] | None = None
 ) -> None:
     """Append to the room's log. Expects the room lock held; the caller saves the room."""
-    room.event_seq += 1
-    write_batch.insert(
-        Event(
-            room=room,
-            seq=room.event_seq,
-            round_number=round_number,
-            version=room.version,
-            data=data,
-            visible_to=visible_to,
-            audience=_audience(visible_to),
-        )
-    )
+    _log_rule_events(room, round_number, [RuleEvent(data, visible_to)])
 
 
-def _log_rule_events(room: Room, round_number: int, events: list[RuleEvent]) -> None:
-    """Append an action's events in one insert. Expects the room lock held."""
+def _log_rule_events(room: Room, round_number: int | None, events: list[RuleEvent]) -> None:
+    """Append events in one insert. Expects the room lock held; the caller saves the room."""
     rows = []
     for event in events:
         room.event_seq += 1
