@@ -17,6 +17,7 @@ from games import rules
 from games.rules.base import Event
 from games.rules.cards import deck, sorted_hand
 from games.rules.errors import RuleError
+from tests.rules.support import refused
 
 G = rules.get("hearts")
 CARD_RE = re.compile(r'"([2-9TJQKA][CDHS])"')
@@ -72,11 +73,7 @@ def play(state: dict[str, Any], *cards: str) -> dict[str, Any]:
 
 
 def error(state: dict[str, Any], seat: Any, action: Any) -> RuleError:
-    before = json.dumps(state, sort_keys=True)
-    with pytest.raises(RuleError) as info:
-        G.apply(state, seat, action)
-    assert json.dumps(state, sort_keys=True) == before, "a refused action changed the state"
-    return info.value
+    return refused(G, state, seat, action)
 
 
 def code(state: dict[str, Any], seat: Any, action: Any) -> str:

@@ -31,6 +31,7 @@ import pytest
 from games.rules import dominoes
 from games.rules.base import COMPLETE, MATCH_OVER
 from games.rules.moon import deck_for, first_dealer
+from tests.rules.support import strings_in
 
 from .test_moon_rules import G
 
@@ -49,21 +50,6 @@ MOON_DEAL_EVERY = 9
 PASS_OUT_EVERY = 7
 DEEP_EVERY = 10
 REPLAY_EVERY = 2
-
-
-def strings_in(obj: dict[str, Any] | list[Any], out: set[str]) -> None:
-    """Every string in a JSON-like value, dict keys included (faster than dumping to text)."""
-    if type(obj) is dict:
-        out.update(obj)
-        values: Any = obj.values()
-    else:
-        values = obj
-    for value in values:
-        kind = type(value)
-        if kind is str:
-            out.add(value)
-        elif kind is dict or kind is list:
-            strings_in(value, out)
 
 
 def tiles_in(obj: dict[str, Any] | list[Any]) -> set[str]:

@@ -17,6 +17,7 @@ from games import rules
 from games.rules import dominoes
 from games.rules.errors import RuleError
 from games.rules.moon import deck_for
+from tests.rules.support import refused
 
 G = rules.get("moon")
 TILE_RE = re.compile(r"[0-6]-[0-6]")
@@ -112,11 +113,7 @@ def to_play(
 
 
 def error(state: dict[str, Any], seat: Any, action: Any) -> RuleError:
-    before = json.dumps(state, sort_keys=True)
-    with pytest.raises(RuleError) as info:
-        G.apply(state, seat, action)
-    assert json.dumps(state, sort_keys=True) == before, "a refused action changed the state"
-    return info.value
+    return refused(G, state, seat, action)
 
 
 def code(state: dict[str, Any], seat: Any, action: Any) -> str:
