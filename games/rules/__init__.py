@@ -28,8 +28,11 @@ def all_games() -> list[Game]:
 
 
 def _load() -> None:
-    # Each module registers itself; the order is the catalogue's.
-    from . import hearts, moon  # noqa: F401
+    # Each module registers itself on import; the catalogue lists them in this order.
+    import importlib
+
+    for name in ("hearts", "moon", "kali_tidi"):
+        importlib.import_module(f"{__name__}.{name}")
 
 
 _load()

@@ -20,7 +20,7 @@ class Option:
     choices: tuple[Any, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
-    kind: str = "string"  # "string" | "integer" | "boolean"
+    kind: str = "string"  # "string" | "integer" | "boolean" | "integer_list"
 
     def schema(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.kind, "default": self.default, "description": self.description}
@@ -33,6 +33,12 @@ class Option:
         return out
 
     def check(self, value: Any) -> Any:
+        if self.kind == "integer_list":
+            # Each element within minimum..maximum; the game checks the list as a whole.
+            if not isinstance(value, list) or not value:
+                raise RuleError("invalid", f"Option '{self.name}' must be a list of whole numbers.", self.name)
+            item = Option(self.name, None, "", minimum=self.minimum, maximum=self.maximum, kind="integer")
+            return [item.check(v) for v in value]
         if self.kind == "integer":
             # bool is an int subclass in Python; a JSON true is not a number of seconds.
             if isinstance(value, bool) or not isinstance(value, int):

@@ -1,0 +1,781 @@
+"""Kali Tidi ("Moon 3 of Spades"), RULES.md §3: 2 to 7 players, one or two decks,
+teams chosen in the lobby, drawn at random, or formed each hand by calling cards.
+
+A match's first hand may open with the removal of the cards that do not deal evenly
+("remove"); every hand then runs "bid" → ("call", cards mode) → "trump" → "play" →
+"round_over" (every seat says next_round) → "complete", or "match_over".
+
+Hidden partners (cards mode): the bidder calls cards; whoever else plays one becomes a
+partner, and only then does anyone but that player learn it. Nothing stored says who a
+partner will be: the state only knows hands, and the reveal is decided at the play. So
+views, events, results and legal actions cannot leak it as long as they show no hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from . import cards, kali_tidi_bot, register, tricks
+from .base import (
+    MATCH_OVER,
+    ROUND_OVER,
+    Action,
+    Applied,
+    Event,
+    Game,
+    State,
+    apply_next_round,
+    check_turn,
+    require_action_type,
+    round_over_to_act,
+    wrong_phase,
+)
+from .errors import RuleError
+from .options import Option, OptionSet
+
+REMOVE = "remove"
+BID = "bid"
+CALL = "call"
+TRUMP = "trump"
+PLAY = "play"
+
+PHASE_ACTION = {
+    REMOVE: ("remove_cards",),
+    BID: ("bid", "pass"),
+    CALL: ("call_partners",),
+    TRUMP: ("trump",),
+    PLAY: ("play",),
+    ROUND_OVER: ("next_round",),
+}
+ACTION_TYPES = frozenset(t for types in PHASE_ACTION.values() for t in types)
+
+TEAMS, RANDOM, CARDS = "teams", "random", "cards"
+THREE_OF_SPADES = "3S"
+ZERO_RANKS = frozenset("246789")
+BID_STEP = 5
+PASSED = "pass"
+
+OPTIONS = OptionSet(
+    (
+        Option("players", 4, "Players, 2 to 7.", minimum=2, maximum=7, kind="integer"),
+        Option(
+            "decks",
+            None,
+            "1 or 2 decks (default: 1 for 2 to 4 players, 2 for 5 to 7).",
+            choices=(1, 2),
+            kind="integer",
+        ),
+        Option(
+            "team_mode",
+            TEAMS,
+            "teams: chosen in the lobby; random: drawn at the start (3+ players); "
+            "cards: each hand the bid winner calls partner cards (3+ players).",
+            choices=(TEAMS, RANDOM, CARDS),
+        ),
+        Option(
+            "team_sizes",
+            None,
+            "teams mode: the two team sizes, e.g. [3, 4] (default an even split).",
+            minimum=1,
+            maximum=6,
+            kind="integer_list",
+        ),
+        Option(
+            "partner_rule",
+            "first",
+            "cards mode with 2 decks: the first or the last other player to play a called card is the partner.",
+            choices=("first", "last"),
+        ),
+        Option(
+            "min_bid",
+            None,
+            "Lowest bid, a multiple of 5 (default 125 with 1 deck, 250 with 2).",
+            minimum=5,
+            maximum=500,
+            kind="integer",
+        ),
+        Option(
+            "target",
+            None,
+            "Match target (default 250 with 1 deck, 500 with 2).",
+            minimum=5,
+            maximum=100000,
+            kind="integer",
+        ),
+        Option(
+            "trump_card",
+            "none",
+            "three_of_spades: 3♠ is always the highest trump (and only a trump).",
+            choices=("none", "three_of_spades"),
+        ),
+    )
+)
+OPTION_NAMES = frozenset(o.name for o in OPTIONS.options)
+
+
+# -- pure helpers -----------------------------------------------------------------
+
+
+def card_points(card: str) -> int:
+    if card == THREE_OF_SPADES:
+        return 30
+    if card[0] in "AKQJT":
+        return 10
+    if card[0] == "5":
+        return 5
+    return 0
+
+
+def partner_cards_to_call(players: int) -> int:
+    return 1 if players <= 4 else 2 if players <= 6 else 3
+
+
+def max_bid(decks: int) -> int:
+    return 250 * decks
+
+
+def trump_card_on(state: State) -> bool:
+    return state["options"]["trump_card"] == "three_of_spades"
+
+
+def suit_of(state: State, card: str) -> str:
+    """A card's suit in play: with the three_of_spades option 3♠ belongs to trumps."""
+    if card == THREE_OF_SPADES and state["trump"] is not None and trump_card_on(state):
+        return state["trump"]
+    return card[1]
+
+
+def rank_of(state: State, card: str) -> int:
+    if card == THREE_OF_SPADES and trump_card_on(state):
+        return len(cards.RANKS)  # above the ace
+    return cards.rank(card)
+
+
+def legal_cards(state: State, seat: int) -> list[str]:
+    if state["phase"] != PLAY or state["turn"] != seat:
+        return []
+    hand = state["hands"][seat]
+    if not state["trick"]:
+        return sorted(set(hand), key=cards.sort_key)
+    led = suit_of(state, state["trick"][0]["card"])
+    following = [c for c in hand if suit_of(state, c) == led]
+    return sorted(set(following or hand), key=cards.sort_key)
+
+
+def callable_cards(state: State, seat: int) -> list[str]:
+    """Codes the bidder may call: some copy is held by another player. Decided from what
+    the bidder knows (their hand and the removed cards), so refusing reveals nothing."""
+    decks = state["options"]["decks"]
+    known = Counter(state["hands"][seat]) + Counter(state["removed"])
+    return [c for c in cards.deck() if known[c] < decks]
+
+
+def removable_cards(state: State) -> list[str]:
+    """Every zero-point card of the deck(s), one entry per copy."""
+    return [c for c in cards.deck(state["options"]["decks"]) if c[0] in ZERO_RANKS]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_card(value: Any) -> bool:
+    return cards.is_card(value)
+
+
+class KaliTidi(Game):
+    key = "kali_tidi"
+    name = "Kali Tidi (Moon 3 of Spades)"
+    min_players = 2
+    max_players = 7
+    option_set = OPTIONS
+
+    # -- set-up ---------------------------------------------------------------------
+
+    def validate_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
+        out = super().validate_options(raw)
+        return {**out, **self.game_options(out)}
+
+    def game_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """The game's own options, complete and cross-checked; derived defaults filled."""
+        raw = {k: v for k, v in (options or {}).items() if k in OPTION_NAMES}
+        given = {k: v for k, v in raw.items() if v is not None}
+        opts = self.option_set.validate(given)
+        players = opts["players"]
+        mode = opts["team_mode"]
+        if opts["decks"] is None:
+            opts["decks"] = 1 if players <= 4 else 2
+        decks = opts["decks"]
+        top = max_bid(decks)
+        if mode in (RANDOM, CARDS) and players < 3:
+            raise RuleError("invalid", f"The {mode} team mode needs at least 3 players.", "team_mode")
+        if mode == TEAMS:
+            sizes = opts["team_sizes"] or [players // 2, players - players // 2]
+            if len(sizes) != 2 or any(s < 1 for s in sizes) or sum(sizes) != players:
+                raise RuleError(
+                    "invalid", f"team_sizes: two teams of at least one player, {players} in all.", "team_sizes"
+                )
+            opts["team_sizes"] = list(sizes)
+        elif opts["team_sizes"] is not None:
+            raise RuleError("invalid", "team_sizes applies to the teams mode only.", "team_sizes")
+        if opts["partner_rule"] != "first" and not (mode == CARDS and decks == 2):
+            raise RuleError("invalid", "partner_rule applies to the cards mode with two decks only.", "partner_rule")
+        if opts["min_bid"] is None:
+            opts["min_bid"] = top // 2
+        if opts["min_bid"] % BID_STEP or not BID_STEP <= opts["min_bid"] <= top:
+            raise RuleError("invalid", f"min_bid must be a multiple of 5 from 5 to {top}.", "min_bid")
+        if opts["target"] is None:
+            opts["target"] = top
+        return opts
+
+    def seat_count(self, options: dict[str, Any]) -> int:
+        return self.game_options(options)["players"]
+
+    def lobby_teams(self, options: dict[str, Any]) -> list[int] | None:
+        opts = self.game_options(options)
+        return list(opts["team_sizes"]) if opts["team_mode"] == TEAMS else None
+
+    def first_carry(
+        self, *, options: dict[str, Any], players: int, host_seat: int, teams: list[int | None], seed: int
+    ) -> dict[str, Any] | None:
+        opts = self.game_options(options)
+        rng = random.Random(seed ^ 0x6B616C69)
+        carry: dict[str, Any] = {"host": host_seat, "teams": None, "first_bidder": host_seat}
+        if opts["team_mode"] == TEAMS:
+            carry["teams"] = [int(t) if t is not None else 0 for t in teams]
+        elif opts["team_mode"] == RANDOM:
+            order = list(range(players))
+            rng.shuffle(order)
+            drawn = [0] * players
+            for seat in order[players // 2 :]:
+                drawn[seat] = 1
+            carry["teams"] = drawn
+            carry["first_bidder"] = rng.randrange(players)
+        return carry
+
+    def new_round(
+        self,
+        *,
+        options: dict[str, Any],
+        players: int | None = None,
+        seed: int,
+        carry: dict[str, Any] | None = None,
+        deal: Any = None,
+    ) -> State:
+        opts = self.game_options(options)
+        if players is not None and players != opts["players"]:
+            raise RuleError("invalid", f"This room is for {opts['players']} players.", "players")
+        players = opts["players"]
+        carry = carry or self.first_carry(options=opts, players=players, host_seat=0, teams=[None] * players, seed=seed)
+        assert carry is not None
+        if opts["team_mode"] == TEAMS and not carry.get("teams"):
+            sizes = opts["team_sizes"]
+            carry = {**carry, "teams": [0] * sizes[0] + [1] * sizes[1]}
+        number = int(carry.get("round", 1))
+        removed = list(carry.get("removed", []))
+        remove_count = 0 if "removed" in carry else (52 * opts["decks"]) % players
+        state: State = {
+            "game": self.key,
+            "seed": seed,
+            "players": players,
+            "options": opts,
+            "round": number,
+            "host": int(carry.get("host", 0)),
+            "teams": carry.get("teams"),
+            "first_bidder": int(carry.get("first_bidder", 0)) % players,
+            "remover": None,
+            "remove_count": remove_count,
+            "removed": removed,
+            "phase": BID,
+            "hands": [[] for _ in range(players)],
+            "turn": None,
+            "bids": [None] * players,
+            "bid": None,
+            "bidder": None,
+            "called": [],
+            "partners": [],
+            "trump": None,
+            "trick": [],
+            "tricks_played": 0,
+            "last_trick": None,
+            "points_taken": [0] * players,
+            "tricks_taken": [0] * players,
+            "plays_of_called": {},
+            "scores": [int(s) for s in carry.get("scores", [0] * players)],
+            "result": None,
+            "ready": [],
+            "deal": deal,
+        }
+        if remove_count:
+            # In random mode the drawn first bidder removes; otherwise the host.
+            state["remover"] = state["first_bidder"] if opts["team_mode"] == RANDOM else state["host"]
+            state["phase"] = REMOVE
+            state["turn"] = state["remover"]
+        else:
+            self._deal(state)
+        return state
+
+    def _deal(self, state: State) -> None:
+        """Deal the deck less the removed cards, evenly, and open the auction."""
+        players = state["players"]
+        stock = Counter(cards.deck(state["options"]["decks"])) - Counter(state["removed"])
+        deal = state.pop("deal", None)
+        state["deal"] = None
+        if deal is not None:
+            if (
+                not isinstance(deal, list)
+                or len(deal) != players
+                or not all(isinstance(h, list) and all(_is_card(c) for c in h) for h in deal)
+                or Counter(c for h in deal for c in h) != stock
+                or len({len(h) for h in deal}) != 1
+            ):
+                raise RuleError("invalid", "A deal gives every player the same number of the deck's cards.", "deal")
+            hands = [cards.sorted_hand(h) for h in deal]
+        else:
+            pack = cards.shuffled(list(stock.elements()), random.Random(state["seed"]))
+            hands = cards.deal(pack, players)
+        state["hands"] = hands
+        state["phase"] = BID
+        state["turn"] = state["first_bidder"]
+
+    # -- reading the state ------------------------------------------------------------
+
+    def to_act(self, state: State) -> list[int]:
+        phase = state["phase"]
+        if phase in (REMOVE, BID, CALL, TRUMP, PLAY):
+            return [state["turn"]]
+        if phase == ROUND_OVER:
+            return round_over_to_act(state)
+        return []
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if not _is_int(seat) or seat not in self.to_act(state):
+            return []
+        phase = state["phase"]
+        if phase == REMOVE:
+            return [{"type": "remove_cards", "count": state["remove_count"], "choices": removable_cards(state)}]
+        if phase == BID:
+            return [{"type": "pass"}] + [{"type": "bid", "value": v} for v in self._bid_values(state)]
+        if phase == CALL:
+            count = partner_cards_to_call(state["players"])
+            return [{"type": "call_partners", "count": count, "choices": callable_cards(state, seat)}]
+        if phase == TRUMP:
+            return [{"type": "trump", "suit": s} for s in cards.SUITS]
+        if phase == PLAY:
+            return [{"type": "play", "card": c} for c in legal_cards(state, seat)]
+        if phase == ROUND_OVER:
+            return [{"type": "next_round"}]
+        return []
+
+    @staticmethod
+    def _bid_values(state: State) -> list[int]:
+        opts = state["options"]
+        low = opts["min_bid"] if state["bid"] is None else state["bid"] + BID_STEP
+        return list(range(low, max_bid(opts["decks"]) + 1, BID_STEP))
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return state["result"]
+
+    def carry(self, state: State) -> dict[str, Any]:
+        return {
+            "round": state["round"] + 1,
+            "host": state["host"],
+            "teams": state["teams"],
+            "first_bidder": (state["first_bidder"] + 1) % state["players"],
+            "removed": list(state["removed"]),
+            "scores": list(state["result"]["scores"] if state["result"] else state["scores"]),
+        }
+
+    # -- applying actions -------------------------------------------------------------
+
+    def apply(self, state: State, seat: int, action: Action) -> Applied:
+        kind = require_action_type(action)
+        if not _is_int(seat):
+            raise RuleError("invalid", "A seat is a whole number.", "seat")
+        check_turn(self.to_act(state), seat)
+        phase = state["phase"]
+        if kind not in ACTION_TYPES:
+            raise RuleError("unknown_action", f"Kali Tidi has no action '{kind[:40]}'.", "type")
+        if kind not in PHASE_ACTION.get(phase, ()):
+            raise wrong_phase(phase, kind)
+        if kind == "remove_cards":
+            return self._apply_remove(state, seat, action)
+        if kind == "bid":
+            return self._apply_bid(state, seat, action)
+        if kind == "pass":
+            return self._apply_pass(state, seat)
+        if kind == "call_partners":
+            return self._apply_call(state, seat, action)
+        if kind == "trump":
+            return self._apply_trump(state, seat, action)
+        if kind == "play":
+            return self._apply_play(state, seat, action)
+        return apply_next_round(state, seat, _copy)
+
+    @staticmethod
+    def _picked(action: Action, count: int) -> list[str]:
+        picked = action.get("cards")
+        if not isinstance(picked, list) or not all(_is_card(c) for c in picked):
+            raise RuleError("invalid", "'cards' is a list of card codes.", "cards")
+        if len(picked) != count:
+            raise RuleError("wrong_count", f"Choose exactly {count} card{'s' if count != 1 else ''}.", "cards")
+        return list(picked)
+
+    def _apply_remove(self, state: State, seat: int, action: Action) -> Applied:
+        picked = self._picked(action, state["remove_count"])
+        if any(card_points(c) for c in picked):
+            raise RuleError("card_has_points", "Only zero-point cards (2, 4, 6, 7, 8, 9) may be removed.", "cards")
+        decks = state["options"]["decks"]
+        if any(n > decks for n in Counter(picked).values()):
+            raise RuleError(
+                "invalid", f"The deck holds {decks} cop{'y' if decks == 1 else 'ies'} of each card.", "cards"
+            )
+        new = _copy(state)
+        new["removed"] = cards.sorted_hand(picked)
+        new["remove_count"] = 0
+        self._deal(new)
+        return Applied(new, [Event({"type": "cards_removed", "seat": seat, "cards": new["removed"]})])
+
+    def _apply_bid(self, state: State, seat: int, action: Action) -> Applied:
+        value = action.get("value")
+        if not _is_int(value):
+            raise RuleError("invalid", "A bid is a whole number.", "value")
+        opts = state["options"]
+        top = max_bid(opts["decks"])
+        low = opts["min_bid"] if state["bid"] is None else state["bid"] + BID_STEP
+        if value > top:
+            raise RuleError("bid_too_high", f"The highest bid is {top}.", "value")
+        if value < low:
+            raise RuleError("bid_too_low", f"Bid at least {low}.", "value")
+        if value % BID_STEP:
+            raise RuleError("bad_bid_step", "Bids go up in fives.", "value")
+        new = _copy(state)
+        new["bids"][seat] = value
+        new["bid"], new["bidder"] = value, seat
+        events = [Event({"type": "bid", "seat": seat, "value": value})]
+        self._next_bidder(new, events)
+        return Applied(new, events)
+
+    def _apply_pass(self, state: State, seat: int) -> Applied:
+        new = _copy(state)
+        new["bids"][seat] = PASSED
+        events = [Event({"type": "pass", "seat": seat})]
+        self._next_bidder(new, events)
+        return Applied(new, events)
+
+    def _next_bidder(self, state: State, events: list[Event]) -> None:
+        """The next seat still in the auction, or the auction's end."""
+        players = state["players"]
+        active = [s for s in range(players) if state["bids"][s] != PASSED]
+        top = max_bid(state["options"]["decks"])
+        if state["bid"] == top or (state["bidder"] is not None and active == [state["bidder"]]):
+            self._auction_won(state, events)
+            return
+        if not active:
+            # Everyone passed: the first bidder takes it at the minimum.
+            state["bid"], state["bidder"] = state["options"]["min_bid"], state["first_bidder"]
+            self._auction_won(state, events, all_passed=True)
+            return
+        seat = state["turn"]
+        for _ in range(players):
+            seat = (seat + 1) % players
+            if state["bids"][seat] != PASSED:
+                state["turn"] = seat
+                return
+
+    def _auction_won(self, state: State, events: list[Event], all_passed: bool = False) -> None:
+        events.append(
+            Event({"type": "auction_won", "seat": state["bidder"], "bid": state["bid"], "all_passed": all_passed})
+        )
+        state["turn"] = state["bidder"]
+        state["phase"] = CALL if state["options"]["team_mode"] == CARDS else TRUMP
+
+    def _apply_call(self, state: State, seat: int, action: Action) -> Applied:
+        picked = self._picked(action, partner_cards_to_call(state["players"]))
+        if len(set(picked)) != len(picked):
+            raise RuleError("invalid", "Call different cards.", "cards")
+        allowed = set(callable_cards(state, seat))
+        for card in picked:
+            if card not in allowed:
+                raise RuleError("not_callable", f"{card}: no other player can hold it.", "cards")
+        new = _copy(state)
+        new["called"] = cards.sorted_hand(picked)
+        new["phase"] = TRUMP
+        return Applied(new, [Event({"type": "partners_called", "seat": seat, "cards": new["called"]})])
+
+    def _apply_trump(self, state: State, seat: int, action: Action) -> Applied:
+        suit = action.get("suit")
+        if not isinstance(suit, str) or suit not in cards.SUITS:
+            raise RuleError("bad_suit", "Trumps are one of C, D, H, S.", "suit")
+        new = _copy(state)
+        new["trump"] = suit
+        new["phase"] = PLAY
+        new["turn"] = new["bidder"]
+        return Applied(new, [Event({"type": "trump", "seat": seat, "suit": suit})])
+
+    def _apply_play(self, state: State, seat: int, action: Action) -> Applied:
+        card = action.get("card")
+        if not _is_card(card):
+            raise RuleError("invalid", "'card' is a card code such as 'KD'.", "card")
+        if card not in state["hands"][seat]:
+            raise RuleError("card_not_in_hand", f"{card} is not in your hand.", "card")
+        if card not in legal_cards(state, seat):
+            raise RuleError("must_follow_suit", "You hold the led suit and must play it.", "card")
+        new = _copy(state)
+        new["hands"][seat].remove(card)
+        new["trick"].append({"seat": seat, "card": card})
+        events = [Event({"type": "play", "seat": seat, "card": card})]
+        if card in new["called"] and seat != new["bidder"]:
+            self._called_card_played(new, seat, card, events)
+        if len(new["trick"]) < new["players"]:
+            new["turn"] = (seat + 1) % new["players"]
+        else:
+            self._finish_trick(new, events)
+        return Applied(new, events)
+
+    @staticmethod
+    def _called_card_played(state: State, seat: int, card: str, events: list[Event]) -> None:
+        """Reveal a partner: under `first` the first other player to play the card; under
+        `last` the play after which no other player still holds a copy."""
+        plays = state["plays_of_called"].setdefault(card, [])
+        plays.append(seat)
+        if state["options"]["partner_rule"] == "first":
+            partner = plays[0] if len(plays) == 1 else None
+        else:
+            others_hold = any(card in state["hands"][s] for s in range(state["players"]) if s != state["bidder"])
+            partner = None if others_hold else seat
+        if partner is not None and partner not in state["partners"]:
+            state["partners"].append(partner)
+            events.append(Event({"type": "partner_revealed", "seat": partner, "card": card}))
+
+    def _finish_trick(self, state: State, events: list[Event]) -> None:
+        trick = state["trick"]
+        plays = [p["card"] for p in trick]
+        index = tricks.winning_index(
+            plays,
+            suit_of=lambda c: suit_of(state, c),
+            rank_of=lambda c: rank_of(state, c),
+            trump=state["trump"],
+            later_wins_ties=True,
+        )
+        winner = trick[index]["seat"]
+        points = sum(card_points(c) for c in plays)
+        state["points_taken"][winner] += points
+        state["tricks_taken"][winner] += 1
+        state["tricks_played"] += 1
+        state["last_trick"] = {"cards": [dict(p) for p in trick], "winner": winner, "points": points}
+        state["trick"] = []
+        state["turn"] = winner
+        events.append(Event({"type": "trick_won", "seat": winner, "points": points}))
+        if not any(state["hands"]):
+            self._score(state, events)
+
+    def sides(self, state: State) -> tuple[list[int], list[int]]:
+        """(bidding side, other side) as seats; in cards mode as revealed so far."""
+        players = state["players"]
+        bidder = state["bidder"]
+        if state["options"]["team_mode"] == CARDS:
+            bidding = sorted({bidder, *state["partners"]})
+        else:
+            team = state["teams"][bidder]
+            bidding = [s for s in range(players) if state["teams"][s] == team]
+        return bidding, [s for s in range(players) if s not in bidding]
+
+    def _score(self, state: State, events: list[Event]) -> None:
+        bidding, other = self.sides(state)
+        side_points = [sum(state["points_taken"][s] for s in side) for side in (bidding, other)]
+        made = side_points[0] >= state["bid"]
+        winners_of_hand = bidding if made else other
+        totals = list(state["scores"])
+        for s in winners_of_hand:
+            totals[s] += state["bid"]
+        target = state["options"]["target"]
+        over = max(totals) >= target
+        top = max(totals)
+        result = {
+            "round": state["round"],
+            "bidder": state["bidder"],
+            "bid": state["bid"],
+            "trump": state["trump"],
+            "called": list(state["called"]),
+            "partners": sorted(state["partners"]),
+            "bidding_side": bidding,
+            "other_side": other,
+            "bidding_points": side_points[0],
+            "other_points": side_points[1],
+            "points": list(state["points_taken"]),
+            "made": made,
+            "hand_winners": winners_of_hand,
+            "scores": totals,
+            "match_over": over,
+            "winners": [s for s, t in enumerate(totals) if t == top] if over else [],
+        }
+        state["result"] = result
+        state["phase"] = MATCH_OVER if over else ROUND_OVER
+        state["turn"] = None
+        events.append(Event({"type": "hand_scored", **result}))
+        if over:
+            events.append(Event({"type": "match_over", "winners": result["winners"], "scores": totals}))
+
+    # -- what a viewer may know -------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        players = state["players"]
+        phase = state["phase"]
+        to_act = self.to_act(state)
+        mode = state["options"]["team_mode"]
+        teams = state["teams"] if mode != CARDS else None
+        result = state["result"]
+        seats = [
+            {
+                "seat": s,
+                "cards_left": len(state["hands"][s]),
+                "points_taken": state["points_taken"][s],
+                "tricks_taken": state["tricks_taken"][s],
+                "bid": state["bids"][s] if _is_int(state["bids"][s]) else None,
+                "passed": state["bids"][s] == PASSED,
+                "team": teams[s] if teams else None,
+                "partner": s in state["partners"],
+                "ready": s in state["ready"],
+            }
+            for s in range(players)
+        ]
+        trick = state["trick"]
+        out: dict[str, Any] = {
+            "game": self.key,
+            "phase": phase,
+            "round": state["round"],
+            "dealer": state["first_bidder"],
+            "first_bidder": state["first_bidder"],
+            "to_act": to_act,
+            "seats": seats,
+            "team_mode": mode,
+            "decks": state["options"]["decks"],
+            "remover": state["remover"] if phase == REMOVE else None,
+            "remove_count": state["remove_count"] if phase == REMOVE else 0,
+            "removed": list(state["removed"]),
+            "bid": state["bid"] if phase != BID or state["bid"] is not None else None,
+            "bidder": state["bidder"],
+            "min_bid": state["options"]["min_bid"],
+            "max_bid": max_bid(state["options"]["decks"]),
+            "called": list(state["called"]),
+            "partners": sorted(state["partners"]),
+            "trump": state["trump"],
+            "trump_card": THREE_OF_SPADES if trump_card_on(state) else None,
+            "trick": [dict(p) for p in trick],
+            "led_suit": suit_of(state, trick[0]["card"]) if trick else None,
+            "tricks_played": state["tricks_played"],
+            "last_trick": None
+            if state["last_trick"] is None
+            else {
+                "cards": [dict(p) for p in state["last_trick"]["cards"]],
+                "winner": state["last_trick"]["winner"],
+                "points": state["last_trick"]["points"],
+            },
+            "scores": list(result["scores"] if result else state["scores"]),
+            "target": state["options"]["target"],
+            "last_round": _copy_result(result) if result is not None else None,
+        }
+        if _is_int(seat) and 0 <= seat < players:
+            out["you"] = {
+                "seat": seat,
+                "hand": cards.sorted_hand(state["hands"][seat]),
+                "legal_actions": self.legal_actions(state, seat) if seat in to_act else [],
+            }
+        return out
+
+    # -- the computer player ----------------------------------------------------------
+
+    def bot_action(self, state: State, seat: int) -> Action:
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise RuleError("not_your_turn", "It is not your turn.")
+        phase = state["phase"]
+        hand = list(state["hands"][seat])
+        if phase == REMOVE:
+            return {
+                "type": "remove_cards",
+                "cards": kali_tidi_bot.choose_removal(legal[0]["choices"], legal[0]["count"]),
+            }
+        if phase == BID:
+            values = [a["value"] for a in legal if a["type"] == "bid"]
+            value = kali_tidi_bot.choose_bid(hand, values, self._bid_context(state, seat))
+            return {"type": "pass"} if value is None else {"type": "bid", "value": value}
+        if phase == CALL:
+            return {
+                "type": "call_partners",
+                "cards": kali_tidi_bot.choose_calls(hand, legal[0]["choices"], legal[0]["count"]),
+            }
+        if phase == TRUMP:
+            return {"type": "trump", "suit": kali_tidi_bot.choose_trump(hand)}
+        if phase == PLAY:
+            return {"type": "play", "card": kali_tidi_bot.choose_play(self._table(state, seat))}
+        return dict(legal[0])
+
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """A player who lets the clock run out in the auction passes (RULES §3.4)."""
+        if state.get("phase") == BID:
+            return {"type": "pass"}
+        return super().timeout_action(state, seat)
+
+    @staticmethod
+    def _bid_context(state: State, seat: int) -> kali_tidi_bot.BidContext:
+        players = state["players"]
+        mode = state["options"]["team_mode"]
+        if mode == CARDS:
+            side = 1 + partner_cards_to_call(players)
+        else:
+            side = state["teams"].count(state["teams"][seat])
+        total = 250 * state["options"]["decks"]
+        return kali_tidi_bot.BidContext(players=players, side_size=min(side, players), total_points=total)
+
+    def _table(self, state: State, seat: int) -> kali_tidi_bot.Table:
+        """Only what `seat` may know: its hand, the table, and who is with it as far as it
+        can tell (its team; in cards mode revealed partners, and the bidder for a player
+        who holds a called card)."""
+        players = state["players"]
+        mode = state["options"]["team_mode"]
+        bidder = state["bidder"]
+        if mode == CARDS:
+            friends = set(state["partners"]) | {bidder}
+            holds_called = any(c in state["called"] for c in state["hands"][seat])
+            if seat not in friends and not holds_called:
+                friends = set()  # as far as this player knows, everyone else may be against it
+            elif seat != bidder and holds_called:
+                friends |= {bidder}
+        else:
+            team = state["teams"][seat]
+            friends = {s for s in range(players) if state["teams"][s] == team}
+        friends.discard(seat)
+        return kali_tidi_bot.Table(
+            seat=seat,
+            hand=list(state["hands"][seat]),
+            legal=legal_cards(state, seat),
+            trick=[(p["seat"], p["card"]) for p in state["trick"]],
+            trump=state["trump"],
+            friends=friends,
+            players=players,
+            suit_of=lambda c: suit_of(state, c),
+            rank_of=lambda c: rank_of(state, c),
+        )
+
+
+def _copy(state: State) -> State:
+    """A copy deep enough for apply: lists of lists and the few nested dicts."""
+    new = dict(state)
+    for key in ("hands",):
+        new[key] = [list(h) for h in state[key]]
+    for key in ("bids", "called", "partners", "removed", "points_taken", "tricks_taken", "scores", "ready"):
+        new[key] = list(state[key])
+    new["trick"] = [dict(p) for p in state["trick"]]
+    new["plays_of_called"] = {k: list(v) for k, v in state["plays_of_called"].items()}
+    return new
+
+
+def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, list) else v for k, v in result.items()}
+
+
+register(KaliTidi())
