@@ -17,6 +17,11 @@ def concrete(template: dict[str, Any], rng: random.Random | None = None) -> dict
             to = {str(seat): card for seat, card in zip(template["to"], picked, strict=True)}
             return {"type": "pass_cards", "to": to}
         return {"type": "pass_cards", "cards": picked}
+    if "choices" in template:  # any other choose-N template (remove_cards, call_partners)
+        choices = list(template["choices"])
+        if rng is not None:
+            rng.shuffle(choices)
+        return {"type": template["type"], "cards": choices[: template["count"]]}
     return {
         k: v
         for k, v in template.items()

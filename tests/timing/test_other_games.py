@@ -82,3 +82,26 @@ def test_moon_bots_move_through_the_due_time(make_user, settings):
     assert Action.objects.filter(round__room=room, by_bot=True).count() == moved
     room.refresh_from_db()
     assert selectors.current_round(room=room).state["turn"] == 0 or moved == 3
+
+
+def test_kali_tidi_removal_bidding_and_play_time_out_without_kali_code(make_user):
+    room, _ = started(make_user, "kali_tidi", humans=3, seats=3, players=3, team_mode="cards", abandon_seconds=3600)
+    round_ = selectors.current_round(room=room)
+    assert round_.state["phase"] == "remove"
+    assert overdue(room)  # the host's removal is made by the computer player
+    round_ = selectors.current_round(room=room)
+    assert round_.state["phase"] == "bid" and len(round_.state["removed"]) == 1
+    bidder = round_.state["turn"]
+    assert overdue(room)
+    action = Action.objects.filter(round=round_).latest("seq")
+    assert (action.seat, action.payload, action.automatic) == (bidder, {"type": "pass"}, True)
+    for _ in range(10):
+        room.refresh_from_db()
+        if selectors.current_round(room=room).state["phase"] == "play":
+            break
+        assert overdue(room)
+    round_ = selectors.current_round(room=room)
+    assert round_.state["phase"] == "play"
+    assert overdue(room)
+    played = Action.objects.filter(round=round_).latest("seq")
+    assert played.automatic and played.payload["type"] == "play"
