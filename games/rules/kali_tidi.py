@@ -63,8 +63,9 @@ OPTIONS = OptionSet(
         Option(
             "decks",
             None,
-            "1 or 2 decks (default: 1 for 2 to 4 players, 2 for 5 to 7).",
-            choices=(1, 2),
+            "1 or 2 decks (default, or null: 1 for 2 to 4 players, 2 for 5 to 7).",
+            minimum=1,
+            maximum=2,
             kind="integer",
         ),
         Option(

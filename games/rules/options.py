@@ -23,7 +23,17 @@ class Option:
     kind: str = "string"  # "string" | "integer" | "boolean" | "integer_list"
 
     def schema(self) -> dict[str, Any]:
+        if self.kind == "integer_list":
+            # JSON Schema's own words, so generic clients render it as a list of numbers.
+            item: dict[str, Any] = {"type": "integer"}
+            if self.minimum is not None:
+                item["minimum"] = self.minimum
+            if self.maximum is not None:
+                item["maximum"] = self.maximum
+            return {"type": "array", "items": item, "default": self.default, "description": self.description}
         out: dict[str, Any] = {"type": self.kind, "default": self.default, "description": self.description}
+        if self.default is None:
+            out["nullable"] = True  # null (or leaving it out) means "worked out from the others"
         if self.choices is not None:
             out["choices"] = list(self.choices)
         if self.minimum is not None:
@@ -33,6 +43,8 @@ class Option:
         return out
 
     def check(self, value: Any) -> Any:
+        if value is None and self.default is None:
+            return None  # an option whose default is derived from the others: "automatic"
         if self.kind == "integer_list":
             # Each element within minimum..maximum; the game checks the list as a whole.
             if not isinstance(value, list) or not value:

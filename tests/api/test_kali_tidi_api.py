@@ -21,7 +21,7 @@ def test_catalogue_and_invalid_combinations(api_client, make_user):
     client = api_client(make_user())
     games = {g["key"]: g for g in client.get("/api/v1/games/").json()}
     assert games["kali_tidi"]["players"] == {"min": 2, "max": 7}
-    assert games["kali_tidi"]["options"]["team_sizes"]["type"] == "integer_list"
+    assert games["kali_tidi"]["options"]["team_sizes"]["type"] == "array"
     for options, attr in (
         ({"players": 2, "team_mode": "random"}, "team_mode"),
         ({"players": 4, "team_mode": "cards", "partner_rule": "last"}, "partner_rule"),

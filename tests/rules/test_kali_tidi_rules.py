@@ -115,7 +115,7 @@ def test_room_level_hooks():
     schema = G.catalogue()["options"]
     for name in ("players", "decks", "team_mode", "team_sizes", "partner_rule", "min_bid", "target", "trump_card"):
         assert name in schema
-    assert schema["team_sizes"]["type"] == "integer_list"
+    assert schema["team_sizes"]["type"] == "array"
 
 
 def test_card_points_total_250_a_deck():
@@ -491,8 +491,15 @@ def test_timeout_passes_in_the_auction_and_plays_otherwise():
 def test_integer_list_option_kind():
     from games.rules.options import Option
 
-    option = Option("sizes", None, "", minimum=1, maximum=6, kind="integer_list")
+    option = Option("sizes", [1, 1], "", minimum=1, maximum=6, kind="integer_list")
     assert option.check([2, 3]) == [2, 3]
     for bad in ([], [0, 3], [1, 7], [1, "2"], [1, True], "1,2", None):
         with pytest.raises(RuleError):
             option.check(bad)
+
+
+def test_derived_options_accept_null_as_automatic():
+    opts = G.validate_options({"players": 6, "decks": None, "min_bid": None, "target": None, "team_sizes": None})
+    assert (opts["decks"], opts["min_bid"], opts["target"], opts["team_sizes"]) == (2, 250, 500, [3, 3])
+    with pytest.raises(RuleError):
+        G.validate_options({"players": None})  # players has a real default: null is not a value
