@@ -171,6 +171,23 @@ def require_action_type(action: Any) -> str:
     return action["type"]
 
 
+def checked_action_type(
+    game_name: str, to_act: list[int], phase: str, seat: Any, action: Any, phase_actions: dict[str, Any]
+) -> str:
+    """The checks every game makes on an action, in the order the API promises: its
+    shape, whose turn it is (before the phase), a known type, then the phase."""
+    kind = require_action_type(action)
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        # 0.0 == 0 and True == 1 in Python: only a real seat number may act.
+        raise RuleError("not_your_turn", "It is not your turn.")
+    check_turn(to_act, seat)
+    if not any(kind in types for types in phase_actions.values()):
+        raise RuleError("unknown_action", f"{game_name} has no action '{kind[:40]}'.", "type")
+    if kind not in phase_actions.get(phase, ()):
+        raise wrong_phase(phase, kind)
+    return kind
+
+
 # -- the between-hands phase, the same in every game --------------------------------
 
 

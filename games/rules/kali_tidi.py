@@ -27,10 +27,8 @@ from .base import (
     Game,
     State,
     apply_next_round,
-    check_turn,
-    require_action_type,
+    checked_action_type,
     round_over_to_act,
-    wrong_phase,
 )
 from .errors import RuleError
 from .options import Option, OptionSet
@@ -392,15 +390,7 @@ class KaliTidi(Game):
     # -- applying actions -------------------------------------------------------------
 
     def apply(self, state: State, seat: int, action: Action) -> Applied:
-        kind = require_action_type(action)
-        if not _is_int(seat):
-            raise RuleError("invalid", "A seat is a whole number.", "seat")
-        check_turn(self.to_act(state), seat)
-        phase = state["phase"]
-        if kind not in ACTION_TYPES:
-            raise RuleError("unknown_action", f"Kali Tidi has no action '{kind[:40]}'.", "type")
-        if kind not in PHASE_ACTION.get(phase, ()):
-            raise wrong_phase(phase, kind)
+        kind = checked_action_type("Kali Tidi", self.to_act(state), state["phase"], seat, action, PHASE_ACTION)
         if kind == "remove_cards":
             return self._apply_remove(state, seat, action)
         if kind == "bid":

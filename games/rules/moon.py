@@ -28,10 +28,8 @@ from .base import (
     Game,
     State,
     apply_next_round,
-    check_turn,
-    require_action_type,
+    checked_action_type,
     round_over_to_act,
-    wrong_phase,
 )
 from .errors import RuleError
 from .options import Option, OptionSet
@@ -343,16 +341,7 @@ class Moon(Game):
     # -- acting -----------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, action: Action) -> Applied:
-        kind = require_action_type(action)
-        if not _is_int(seat):
-            # 0.0 == 0 and True == 1 in Python: only a real seat number may act.
-            raise RuleError("not_your_turn", "It is not your turn.")
-        check_turn(self.to_act(state), seat)
-        phase = state["phase"]
-        if kind not in ACTION_TYPES:
-            raise RuleError("unknown_action", f"Moon has no action '{kind[:40]}'.", "type")
-        if kind not in PHASE_ACTIONS.get(phase, ()):
-            raise wrong_phase(phase, kind)
+        kind = checked_action_type("Moon", self.to_act(state), state["phase"], seat, action, PHASE_ACTIONS)
         if kind == "bid":
             return self._apply_bid(state, seat, action)
         if kind == "pass":
