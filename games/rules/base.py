@@ -144,10 +144,16 @@ class Game(ABC):
     def bot_action(self, state: State, seat: int) -> Action:
         """A legal action chosen by the computer player's strategy."""
 
+    # Phases in which a player whose time ran out passes (the auctions, RULES §3.8).
+    passing_phases: frozenset[str] = frozenset()
+
     def timeout_action(self, state: State, seat: int) -> Action:
-        """What the server does for a player whose time ran out. Games with bidding
-        override this to pass; elsewhere the computer player's choice will do."""
-        if state.get("phase") == ROUND_OVER:
+        """What the server does for a player whose time ran out: a pass in an auction,
+        ready between hands, elsewhere the computer player's choice."""
+        phase = state.get("phase")
+        if phase in self.passing_phases:
+            return {"type": "pass"}
+        if phase == ROUND_OVER:
             return {"type": "next_round"}
         return self.bot_action(state, seat)
 

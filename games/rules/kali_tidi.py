@@ -190,6 +190,7 @@ class KaliTidi(Game):
     min_players = 2
     max_players = 7
     option_set = OPTIONS
+    passing_phases = frozenset({BID})
 
     # -- set-up ---------------------------------------------------------------------
 
@@ -704,12 +705,6 @@ class KaliTidi(Game):
         if phase == PLAY:
             return {"type": "play", "card": kali_tidi_bot.choose_play(self._table(state, seat))}
         return dict(legal[0])
-
-    def timeout_action(self, state: State, seat: int) -> Action:
-        """A player who lets the clock run out in the auction passes (RULES §3.4)."""
-        if state.get("phase") == BID:
-            return {"type": "pass"}
-        return super().timeout_action(state, seat)
 
     @staticmethod
     def _bid_context(state: State, seat: int) -> kali_tidi_bot.BidContext:

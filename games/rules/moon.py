@@ -214,6 +214,7 @@ class Moon(Game):
     min_players = 3
     max_players = 4
     option_set = OPTIONS
+    passing_phases = frozenset({BID})
 
     # -- set-up ---------------------------------------------------------------------
 
@@ -641,12 +642,6 @@ class Moon(Game):
         if phase == PLAY:
             return {"type": "play", "tile": moon_bot.choose_play(self._table(state, seat))}
         return dict(legal[0])
-
-    def timeout_action(self, state: State, seat: int) -> Action:
-        """A player who lets the clock run out in the auction passes (RULES §3.8)."""
-        if state.get("phase") == BID:
-            return {"type": "pass"}
-        return super().timeout_action(state, seat)
 
     @staticmethod
     def _table(state: State, seat: int) -> moon_bot.Table:
