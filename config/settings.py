@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "games",
     "api",
     "moderation",
+    "web",
 ]
 
 MIDDLEWARE = [

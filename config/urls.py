@@ -7,4 +7,6 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    # The web client: `/` and the invite links `/join/<code>`.
+    path("", include("web.urls")),
 ]

@@ -1,0 +1,64 @@
+// The public API, and nothing else: token auth, JSON in and out, one error shape.
+
+const ROOT = document.body.dataset.apiRoot || "/api/v1/";
+const TOKEN_KEY = "tt.token";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const errors = body?.errors ?? [];
+    super(errors.map((e) => e.detail).join(" ") || `Request failed (${status}).`);
+    this.status = status;
+    this.code = errors[0]?.code ?? null;
+    this.attr = errors[0]?.attr ?? null;
+    this.errors = errors;
+  }
+}
+
+export const auth = {
+  get token() {
+    return localStorage.getItem(TOKEN_KEY);
+  },
+  set(token) {
+    localStorage.setItem(TOKEN_KEY, token);
+    window.dispatchEvent(new Event("auth-changed"));
+  },
+  clear() {
+    localStorage.removeItem(TOKEN_KEY);
+    window.dispatchEvent(new Event("auth-changed"));
+  },
+};
+
+function newKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  // Outside a secure context there is no randomUUID; random bytes do as well.
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function api(path, { method = "GET", body, idempotent = false, text = false } = {}) {
+  const headers = { Accept: text ? "*/*" : "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const token = auth.token;
+  if (token) headers.Authorization = `Token ${token}`;
+  // A retried move (after a dropped connection) must not be applied twice.
+  if (idempotent) headers["Idempotency-Key"] = newKey();
+  const res = await fetch(ROOT + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    // Token auth only: the client proves the API works without Django's session.
+    credentials: "omit",
+  });
+  if (res.status === 204) return null;
+  if (res.ok && text) return res.text();
+  const data = await res.json().catch(() => null);
+  if (!res.ok) {
+    if (res.status === 401 && token) auth.clear();
+    throw new ApiError(res.status, data);
+  }
+  return data;
+}
+
+export function wsUrl(path) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/${path}?token=${encodeURIComponent(auth.token ?? "")}`;
+}

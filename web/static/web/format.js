@@ -1,0 +1,62 @@
+// Words for what the table shows: names, phases, countdowns, events.
+
+export function seatNames(view, me) {
+  return (view.seats || []).map((s, i) =>
+    i === me ? "You" : s.display_name || (s.is_bot ? `Computer ${i + 1}` : `Seat ${i + 1}`),
+  );
+}
+
+export function listNames(seats, names) {
+  const shown = seats.map((s) => names[s] ?? `Seat ${s + 1}`);
+  if (shown.length <= 1) return shown.join("");
+  return `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}`;
+}
+
+export function countdown(deadline, now = Date.now()) {
+  if (!deadline) return "";
+  const left = Math.max(0, Math.round((Date.parse(deadline) - now) / 1000));
+  if (left >= 86400) return `${Math.floor(left / 86400)} d ${Math.floor((left % 86400) / 3600)} h`;
+  if (left >= 3600) return `${Math.floor(left / 3600)} h ${String(Math.floor((left % 3600) / 60)).padStart(2, "0")} min`;
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+export const TEAM_NAMES = ["Team A", "Team B"];
+
+export function teamName(team) {
+  return TEAM_NAMES[team] ?? `Team ${team + 1}`;
+}
+
+// Events every game shares; a game module describes its own first.
+export function describeCommonEvent(e, names) {
+  const who = (seat) => names[seat] ?? `Seat ${seat + 1}`;
+  switch (e.type) {
+    case "room_created":
+      return `Room opened by ${e.host}.`;
+    case "joined":
+      return `${who(e.seat)} sat down.`;
+    case "left":
+      return `${who(e.seat)} left.`;
+    case "bot_added":
+      return `A computer player took seat ${e.seat + 1}.`;
+    case "team_changed":
+      return `${who(e.seat)} moved to ${teamName(e.team)}.`;
+    case "started":
+      return "The match began.";
+    case "round_started":
+      return `Hand ${e.round} dealt.`;
+    case "trick_won":
+      return `${who(e.winner)} took trick ${e.trick}${e.points ? ` (${e.points} pt${Math.abs(e.points) === 1 ? "" : "s"})` : ""}.`;
+    case "pass":
+      return `${who(e.seat)} passed.`;
+    case "bid":
+      return `${who(e.seat)} bid ${e.value}.`;
+    case "match_over":
+      return `Match over: ${listNames(e.winners, names)} won.`;
+    case "timed_out":
+      return `${who(e.seat)} ran out of time.`;
+    case "abandoned":
+      return "The match was abandoned.";
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,132 @@
+// Hearts: passing (three cards, or the funky pass), play, the shooter's moon choice.
+
+import { cardFace, cardName, cardText, sortCards } from "../cards.js";
+import { h } from "../dom.js";
+import { listNames } from "../format.js";
+
+const DIRECTION = { left: "left", right: "right", across: "across", hold: "no pass (hold)", funky: "funky (one card to each player)" };
+const OFFSET = { left: 1, right: 3, across: 2 };
+
+function passTarget(view) {
+  const offset = OFFSET[view.pass_direction];
+  return offset === undefined ? null : (view.you.seat + offset) % view.seats.length;
+}
+
+function moonLabels(room) {
+  if (room?.options?.moon === "sweedo") return { minus_self: "−36 for me", plus_others: "−10 for me, +26 for each other player" };
+  return { minus_self: "−26 for me", plus_others: "+26 for each other player" };
+}
+
+export default {
+  key: "hearts",
+  face: (code) => cardFace(code),
+  itemName: (code) => cardName(code),
+  sortHand: (hand) => sortCards(hand),
+
+  optionValueLabel(name, value) {
+    const words = {
+      others_plus_26: "Everyone else +26",
+      shooter_choice: "Shooter's choice",
+      sweedo: "Sweedo (needs J♦ too)",
+      sweedo_short: "Sweedo, short (70)",
+      short: "Short game (50)",
+      hold: "Hold",
+      funky: "Funky pass",
+      reached: "Reaches the target",
+      exceeded: "Exceeds the target",
+    };
+    return words[value] ?? null;
+  },
+
+  info(view) {
+    const items = [];
+    if (view.pass_direction) items.push(["Pass", DIRECTION[view.pass_direction] ?? view.pass_direction]);
+    items.push(["Hearts", view.hearts_broken ? "broken" : "not broken"]);
+    if (view.tricks_played !== undefined) items.push(["Tricks", `${view.tricks_played} of 13`]);
+    return items;
+  },
+
+  seatFacts(seat, view) {
+    const facts = [`${seat.cards_left} cards`, `${seat.tricks_taken} tricks`, `${seat.points_taken} pts this hand`];
+    if (view.phase === "pass") facts.push(seat.passed ? "passed" : "choosing");
+    return facts;
+  },
+
+  yourTurnText(view, names) {
+    if (view.phase === "pass") return "Your turn: choose the cards to pass.";
+    if (view.phase === "play") return view.trick.length ? "Your turn: play a card." : "Your turn: lead a card.";
+    if (view.phase === "moon_choice") return "You shot the moon! Choose how it scores.";
+    if (view.phase === "round_over") return "The hand is over.";
+    return "Your turn.";
+  },
+
+  templateText(template, view, names) {
+    if (template.to) return "Funky pass: tap one card for each player, in order.";
+    const target = passTarget(view);
+    return `Choose ${template.count} cards to pass ${view.pass_direction}${target !== null ? ` to ${names[target]}` : ""}`;
+  },
+  templateButton: (template) => (template.to ? "Pass these cards" : `Pass ${template.count} cards`),
+
+  actionLabel(action, view, ctx) {
+    if (action.type === "moon_choice") return moonLabels(ctx.room)[action.choice] ?? action.choice;
+    if (action.type === "next_round") return "Next hand";
+    return action.type;
+  },
+
+  pendingNote(view, names) {
+    const you = view.you;
+    if (!you) return null;
+    if (view.phase === "pass" && you.pass_chosen) {
+      const cards = Array.isArray(you.pass_chosen)
+        ? you.pass_chosen.map(cardText).join(" ")
+        : Object.entries(you.pass_chosen).map(([seat, card]) => `${cardText(card)} to ${names[seat]}`).join(", ");
+      return h("p", { class: "note" }, `You pass ${cards}. Waiting for the others to choose.`);
+    }
+    if (view.phase === "play" && you.received && view.tricks_played === 0) {
+      const got = Array.isArray(you.received) ? you.received : [you.received];
+      return h(
+        "p",
+        { class: "note" },
+        "You received ",
+        got.map((g) => `${g.cards.map(cardText).join(" ")} from ${names[g.from]}`).join(", "),
+        ".",
+      );
+    }
+    return null;
+  },
+
+  resultSummary(last, names) {
+    const notes = [];
+    if (last.moon) notes.push(`${names[last.moon.shooter]} shot the moon${last.moon.choice === "minus_self" ? " and took the minus" : ""}.`);
+    if (last.no_trick?.length) notes.push(`No trick: ${listNames(last.no_trick, names)}.`);
+    return notes.length ? h("p", {}, notes.join(" ")) : null;
+  },
+
+  describeEvent(e, names) {
+    const who = (s) => names[s];
+    switch (e.type) {
+      case "play":
+        return `${who(e.seat)} played ${cardText(e.card)}.`;
+      case "passed":
+        return `${who(e.seat)} chose cards to pass.`;
+      case "pass_chosen":
+        return "";
+      case "cards_passed":
+        return `${who(e.from)} passed ${e.cards.map(cardText).join(" ")} to ${who(e.to)}.`;
+      case "pass_complete":
+        return "The cards were passed.";
+      case "hearts_broken":
+        return `Hearts are broken (${cardText(e.card)}).`;
+      case "moon_shot":
+        return `${who(e.shooter)} shot the moon!`;
+      case "moon_chosen":
+        return `${who(e.seat)} chose ${e.choice === "minus_self" ? "the minus for themself" : "+26 for the others"}.`;
+      case "hand_scored":
+        return `Hand ${e.round} scored.`;
+      case "ready":
+        return "";
+      default:
+        return undefined;
+    }
+  },
+};

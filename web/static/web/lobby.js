@@ -1,0 +1,142 @@
+// The room before the start: invite link and QR code, seats and teams, computer
+// players and the start (host).
+
+import { describeOptions } from "./options.js";
+import { h } from "./dom.js";
+import { teamName } from "./format.js";
+
+async function copyText(text) {
+  if (navigator.clipboard?.writeText) {
+    await navigator.clipboard.writeText(text);
+    return;
+  }
+  // Outside a secure context the clipboard API is missing; the old way still works.
+  const area = h("textarea", { class: "sr-only" }, text);
+  document.body.append(area);
+  area.select();
+  document.execCommand("copy");
+  area.remove();
+}
+
+// Team sizes when players choose a team in the lobby: from the options, or an even split.
+export function lobbyTeams(room, seats) {
+  if (!seats.some((s) => s.team !== null && s.team !== undefined)) return null;
+  const sizes = room.options?.team_sizes;
+  if (Array.isArray(sizes) && sizes.length === 2) return sizes;
+  const n = seats.length;
+  return [Math.ceil(n / 2), Math.floor(n / 2)];
+}
+
+export function renderLobby({ room, view, user, catalogue, qrUrl, act }) {
+  const seats = view.seats;
+  const mine = seats.find((s) => s.user === user.username);
+  const isHost = room.host === user.username;
+  const free = seats.filter((s) => !s.user && !s.is_bot).length;
+  const teams = lobbyTeams(room, seats);
+  const filled = (t) => seats.filter((s) => s.team === t && (s.user || s.is_bot)).length;
+
+  const invite = h("input", { class: "invite-link", readonly: true, value: room.invite_url, "aria-label": "Invite link", onfocus: (e) => e.target.select() });
+  const copied = h("span", { class: "copied", role: "status" });
+  const inviteBox = h(
+    "section",
+    { class: "panel invite-box", "aria-label": "Invite" },
+    h("h2", {}, "Invite players"),
+    h("p", {}, "Send this link, or let them scan the code."),
+    h(
+      "div",
+      { class: "choice-row" },
+      invite,
+      h(
+        "button",
+        {
+          type: "button",
+          "data-action": "copy-invite",
+          onclick: async () => {
+            try {
+              await copyText(room.invite_url);
+              copied.textContent = "Copied.";
+            } catch {
+              invite.select();
+              copied.textContent = "Select and copy the link.";
+            }
+          },
+        },
+        "Copy link",
+      ),
+      copied,
+    ),
+    qrUrl ? h("img", { class: "qr", src: qrUrl, alt: `QR code of the invite link ${room.invite_url}`, width: 180, height: 180 }) : h("p", { class: "qr-placeholder" }, "Loading the QR code…"),
+  );
+
+  const seatList = h(
+    "ol",
+    { class: "lobby-seats", "aria-label": "Seats" },
+    seats.map((s) =>
+      h(
+        "li",
+        { class: `lobby-seat${s.user === user.username ? " me" : ""}`, "data-seat": s.seat },
+        h("span", { class: "seat-no" }, `Seat ${s.seat + 1}`),
+        h(
+          "span",
+          { class: "seat-who" },
+          s.user || s.is_bot ? s.display_name || s.user : h("em", {}, "free"),
+          s.user === room.host ? h("span", { class: "badge" }, "host") : null,
+          s.is_bot ? h("span", { class: "badge" }, "computer") : null,
+          s.user === user.username ? h("span", { class: "badge" }, "you") : null,
+        ),
+        teams && s.team !== null && s.team !== undefined ? h("span", { class: "badge" }, teamName(s.team)) : null,
+      ),
+    ),
+  );
+
+  const controls = [];
+  if (!mine) {
+    if (teams) {
+      controls.push(
+        teams.map((size, t) =>
+          h("button", { class: "primary", "data-action": "join", "data-team": t, disabled: filled(t) >= size, onclick: () => act("join", { team: t }) }, `Join ${teamName(t)} (${filled(t)}/${size})`),
+        ),
+      );
+    } else {
+      controls.push(h("button", { class: "primary", "data-action": "join", disabled: free === 0, onclick: () => act("join", {}) }, free ? "Take a seat" : "The table is full"));
+    }
+  } else {
+    if (teams) {
+      const other = 1 - mine.team;
+      controls.push(
+        h("button", { "data-action": "switch-team", disabled: filled(other) >= teams[other], onclick: () => act("join", { team: other }) }, `Switch to ${teamName(other)}`),
+      );
+    }
+    if (!isHost) controls.push(h("button", { "data-action": "leave", onclick: () => act("leave") }, "Leave the table"));
+  }
+  if (isHost) {
+    if (teams) {
+      controls.push(
+        teams.map((size, t) =>
+          h("button", { "data-action": "add-bot", "data-team": t, disabled: filled(t) >= size, onclick: () => act("bots", { team: t }) }, `Computer player for ${teamName(t)}`),
+        ),
+      );
+    } else {
+      controls.push(h("button", { "data-action": "add-bot", disabled: free === 0, onclick: () => act("bots", {}) }, "Add a computer player"));
+    }
+    controls.push(h("button", { class: "primary", "data-action": "start", disabled: free > 0, onclick: () => act("start") }, free ? `Start (${free} seat${free === 1 ? "" : "s"} free)` : "Start the game"));
+  } else if (mine) {
+    controls.push(h("p", { class: "waiting" }, `Waiting for ${room.host} to start the game.`));
+  }
+
+  const options = describeOptions(catalogue, room.options);
+  return h(
+    "section",
+    { class: "lobby", "data-phase": "lobby", "data-version": view.version, "data-status": view.status },
+    h("header", { class: "table-head" }, h("h1", {}, `${catalogue?.name ?? room.game}${room.name ? ` · ${room.name}` : ""}`), h("p", { class: "meta" }, `Room ${room.code} · host ${room.host}`)),
+    h("div", { class: "lobby-grid" }, h("section", { class: "panel" }, h("h2", {}, "Seats"), seatList, h("div", { class: "button-row" }, controls)), inviteBox),
+    options.length
+      ? h(
+          "details",
+          { class: "panel options-summary" },
+          h("summary", {}, room.options?.preset ? `Rules: ${room.options.preset.replaceAll("_", " ")}` : "Rules and pace"),
+          h("dl", {}, options.map(([k, v]) => h("div", { class: "info-item" }, h("dt", {}, k), h("dd", {}, v)))),
+        )
+      : null,
+  );
+}

@@ -1,0 +1,191 @@
+// Room options rendered from the catalogue's schema: any game, any option, no special
+// knowledge needed; a game module may add labels and say when an option applies.
+
+import { h } from "./dom.js";
+
+const TIMING = ["turn_seconds", "abandon_seconds", "between_rounds_seconds"];
+export const PACES = {
+  live: { label: "Live", hint: "a minute a turn", values: { turn_seconds: 60, abandon_seconds: 300, between_rounds_seconds: 20 } },
+  relaxed: {
+    label: "Relaxed",
+    hint: "ten minutes a turn",
+    values: { turn_seconds: 600, abandon_seconds: 3600, between_rounds_seconds: 60 },
+  },
+  daily: {
+    label: "Play by move",
+    hint: "a day a turn",
+    values: { turn_seconds: 86400, abandon_seconds: 259200, between_rounds_seconds: 3600 },
+  },
+};
+
+export function humanize(name) {
+  const text = String(name).replaceAll("_", " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function valueLabel(game, name, value) {
+  return game.module?.optionValueLabel?.(name, value) ?? humanize(value);
+}
+
+// One control for one option; `read()` gives its value in the schema's type.
+function control(game, name, spec) {
+  const id = `opt-${name}`;
+  const label = game.module?.optionLabel?.(name) ?? humanize(name);
+  let input;
+  let read;
+  if (spec.type === "boolean") {
+    input = h("input", { type: "checkbox", id, name, checked: Boolean(spec.default) });
+    read = () => input.checked;
+    return {
+      name,
+      el: h("div", { class: "field check" }, input, h("label", { for: id }, label), h("small", {}, spec.description)),
+      read,
+      write: (v) => (input.checked = Boolean(v)),
+    };
+  }
+  if (Array.isArray(spec.choices)) {
+    input = h(
+      "select",
+      { id, name },
+      spec.choices.map((c) => h("option", { value: String(c), selected: c === spec.default }, valueLabel(game, name, c))),
+    );
+    read = () => (spec.type === "integer" ? Number(input.value) : input.value);
+  } else if (spec.type === "integer") {
+    input = h("input", {
+      id,
+      name,
+      type: "number",
+      inputmode: "numeric",
+      min: spec.minimum,
+      max: spec.maximum,
+      step: spec.step ?? 1,
+      value: spec.default ?? "",
+      placeholder: spec.default === null || spec.default === undefined ? "automatic" : null,
+    });
+    // An empty field leaves the server's default (some defaults depend on other options).
+    read = () => (input.value === "" ? undefined : Number(input.value));
+  } else if (spec.type === "array" || spec.type === "list" || Array.isArray(spec.default)) {
+    input = h("input", { id, name, value: (spec.default ?? []).join(", "), placeholder: "e.g. 2, 2" });
+    read = () => {
+      const parts = input.value.split(/[\s,]+/).filter(Boolean).map(Number);
+      return parts.length ? parts : undefined;
+    };
+    return {
+      name,
+      el: h("div", { class: "field" }, h("label", { for: id }, label), input, h("small", {}, spec.description)),
+      read,
+      write: (v) => (input.value = Array.isArray(v) ? v.join(", ") : ""),
+    };
+  } else {
+    input = h("input", { id, name, value: spec.default ?? "" });
+    read = () => input.value;
+  }
+  return {
+    name,
+    el: h("div", { class: "field" }, h("label", { for: id }, label), input, h("small", {}, spec.description)),
+    read,
+    write: (v) => (input.value = v === null || v === undefined ? "" : String(v)),
+  };
+}
+
+// The options part of the "new room" form for one catalogue entry.
+export function optionsForm(game) {
+  const schema = game.options || {};
+  const controls = Object.entries(schema)
+    .filter(([name]) => !TIMING.includes(name))
+    .map(([name, spec]) => control(game, name, spec));
+  const timing = TIMING.filter((n) => schema[n]).map((n) => control(game, n, schema[n]));
+  const presets = Object.keys(game.presets || {});
+  const presetSelect = presets.length
+    ? h(
+        "select",
+        { id: "opt-preset", name: "preset" },
+        h("option", { value: "" }, "Standard rules"),
+        presets.map((p) => h("option", { value: p }, valueLabel(game, "preset", p))),
+      )
+    : null;
+
+  const refresh = () => {
+    const values = Object.fromEntries(controls.map((c) => [c.name, c.read()]));
+    for (const c of controls) {
+      const visible = game.module?.optionVisible?.(c.name, values) ?? true;
+      c.el.hidden = !visible;
+    }
+  };
+  presetSelect?.addEventListener("change", () => {
+    // A preset is a bundle of values: show them, so what is sent is what is seen.
+    const bundle = { ...Object.fromEntries(Object.entries(schema).map(([n, sp]) => [n, sp.default])) };
+    Object.assign(bundle, game.presets[presetSelect.value] || {});
+    for (const c of controls) c.write(bundle[c.name]);
+    refresh();
+  });
+  for (const c of controls) c.el.addEventListener("change", refresh);
+
+  const paceName = "pace";
+  const custom = h("div", { class: "custom-timing", hidden: true }, timing.map((c) => c.el));
+  const paces = h(
+    "fieldset",
+    { class: "pace" },
+    h("legend", {}, "Pace"),
+    [...Object.entries(PACES), ["custom", { label: "Custom", hint: "set the seconds" }]].map(([key, pace]) =>
+      h(
+        "label",
+        { class: "radio" },
+        h("input", {
+          type: "radio",
+          name: paceName,
+          value: key,
+          checked: key === "live",
+          onchange: () => {
+            custom.hidden = key !== "custom";
+            if (PACES[key]) for (const c of timing) c.write(PACES[key].values[c.name]);
+          },
+        }),
+        ` ${pace.label} `,
+        h("small", {}, `(${pace.hint})`),
+      ),
+    ),
+    custom,
+  );
+
+  const el = h(
+    "div",
+    { class: "options stack" },
+    presetSelect && h("div", { class: "field" }, h("label", { for: "opt-preset" }, "Rules"), presetSelect),
+    controls.length ? h("details", { class: "rules-options", open: true }, h("summary", {}, "Options"), controls.map((c) => c.el)) : null,
+    timing.length ? paces : null,
+  );
+  refresh();
+
+  return {
+    el,
+    values() {
+      const out = {};
+      if (presetSelect?.value) out.preset = presetSelect.value;
+      for (const c of [...controls, ...timing]) {
+        if (c.el.hidden && !timing.includes(c)) continue;
+        const v = c.read();
+        if (v !== undefined && !(typeof v === "number" && Number.isNaN(v))) out[c.name] = v;
+      }
+      return out;
+    },
+  };
+}
+
+export function describeOptions(game, options) {
+  const schema = game?.options || {};
+  return Object.entries(options || {})
+    .filter(([name]) => name !== "preset" && schema[name])
+    .map(([name, value]) => {
+      const label = game.module?.optionLabel?.(name) ?? humanize(name);
+      const shown = typeof value === "boolean" ? (value ? "yes" : "no") : TIMING.includes(name) ? duration(value) : valueLabel(game, name, value);
+      return [label, Array.isArray(value) ? value.join(" + ") : shown];
+    });
+}
+
+export function duration(seconds) {
+  if (seconds >= 86400 && seconds % 3600 === 0) return `${+(seconds / 86400).toFixed(1)} d`;
+  if (seconds >= 3600) return `${+(seconds / 3600).toFixed(1)} h`;
+  if (seconds >= 60) return `${+(seconds / 60).toFixed(1)} min`;
+  return `${seconds} s`;
+}

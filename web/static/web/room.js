@@ -1,0 +1,221 @@
+// One room's page (`/join/<code>`): invite for visitors, the lobby, then the table.
+// It keeps the room's view fresh from the live link and acts through the API.
+
+import { api, ApiError } from "./api.js";
+import { authPanel } from "./auth.js";
+import { focusKey, h, replace, restoreFocus } from "./dom.js";
+import { gameModule } from "./games/index.js";
+import { renderLobby } from "./lobby.js";
+import { RoomLive } from "./live.js";
+import { TableView } from "./table.js";
+
+const AUTOJOIN_KEY = "tt.autojoin";
+const MAX_EVENTS = 200;
+
+export class RoomPage {
+  constructor(root, code, app) {
+    this.root = root;
+    this.code = code;
+    this.app = app;
+    this.view = null;
+    this.room = null;
+    this.events = [];
+    this.lastSeq = 0;
+    this.rounds = [];
+    this.busy = false;
+    this.liveStatus = "connecting";
+  }
+
+  async start() {
+    if (!this.app.user) {
+      this.renderInvite();
+      return;
+    }
+    try {
+      this.room = await api(`rooms/${encodeURIComponent(this.code)}/`);
+    } catch (err) {
+      replace(this.root, h("section", { class: "panel" }, h("h1", {}, "No such room"), h("p", {}, err.status === 404 ? `There is no room ${this.code}.` : err.message), h("a", { href: "/", "data-link": "" }, "Back to the start")));
+      return;
+    }
+    document.title = `Table ${this.code} · Trick-taking tables`;
+    this.game = gameModule(this.room.game);
+    this.catalogue = this.app.catalogue.find((g) => g.key === this.room.game) ?? null;
+    if (this.catalogue) this.catalogue.module = this.game;
+    this.table = new TableView({
+      game: this.game,
+      room: this.room,
+      act: (action) => this.act(action),
+      rerender: () => this.render(),
+    });
+    await this.refresh();
+    await this.autojoin();
+    this.live = new RoomLive(this.code, (version) => this.onChange(version), (status) => this.onLive(status)).start();
+    this.timer = setInterval(() => this.view && this.table.tick(this.root, this.view), 1000);
+  }
+
+  destroy() {
+    this.live?.stop();
+    clearInterval(this.timer);
+    document.querySelector("dialog.choose")?.remove();
+    if (this.qrUrl) URL.revokeObjectURL(this.qrUrl);
+  }
+
+  // A visitor from an invite link: a guest name is all it takes (or log in).
+  renderInvite() {
+    sessionStorage.setItem(AUTOJOIN_KEY, this.code);
+    replace(
+      this.root,
+      h(
+        "div",
+        { class: "invite-page" },
+        authPanel({
+          guestFirst: true,
+          intro: h("div", {}, h("h1", {}, "You're invited to a table"), h("p", {}, `Room ${this.code}. Pick a name to play as a guest, or log in.`)),
+        }),
+      ),
+    );
+  }
+
+  async autojoin() {
+    if (sessionStorage.getItem(AUTOJOIN_KEY) !== this.code) return;
+    sessionStorage.removeItem(AUTOJOIN_KEY);
+    const seated = this.view?.seats?.some((s) => s.user === this.app.user.username);
+    const teams = this.view?.seats?.some((s) => s.team !== null && s.team !== undefined);
+    // With teams the newcomer chooses one; otherwise the link's promise is a seat.
+    if (this.view?.status === "lobby" && !seated && !teams) await this.lobbyAct("join", {});
+  }
+
+  onLive(status) {
+    this.liveStatus = { live: "live", polling: "reconnecting (polling)", connecting: "connecting…", closed: "offline" }[status] ?? status;
+    const el = this.root.querySelector("[data-live]");
+    if (el) el.textContent = this.liveStatus;
+  }
+
+  onChange(version) {
+    if (version !== null && this.view && version <= this.view.version) return;
+    this.refresh();
+  }
+
+  async refresh() {
+    if (this.refreshing) {
+      this.again = true;
+      return;
+    }
+    this.refreshing = true;
+    try {
+      do {
+        this.again = false;
+        const view = await api(`rooms/${encodeURIComponent(this.code)}/state`);
+        // The room's own facts (status, seats in the lobby) change rarely: read them when they may have.
+        if (view.status !== this.room.status || view.status === "lobby") {
+          this.room = await api(`rooms/${encodeURIComponent(this.code)}/`);
+          this.table.ctx.room = this.room;
+        }
+        await this.catchUp(view);
+        this.setView(view);
+      } while (this.again);
+    } catch (err) {
+      if (!(err instanceof ApiError)) this.app.toast("The server cannot be reached; retrying.", "error");
+      else this.app.toast(err.message, "error");
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
+  // New events since the last seen, and the score sheet when a hand has been scored.
+  async catchUp(view) {
+    const after = this.lastSeq;
+    const fetched = await api(`rooms/${encodeURIComponent(this.code)}/events?after=${after}`);
+    // Two catch-ups may overlap (a move's answer and a live notice): keep each event once.
+    const fresh = fetched.filter((e) => e.seq > this.lastSeq);
+    if (fresh.length) {
+      this.events = [...this.events, ...fresh].slice(-MAX_EVENTS);
+      this.lastSeq = fresh.at(-1).seq;
+    }
+    const scored = view.last_round?.round;
+    const known = this.rounds.at(-1)?.round ?? 0;
+    if ((scored && scored > known) || (!this.rounds.length && view.round > 1)) {
+      this.rounds = await api(`rooms/${encodeURIComponent(this.code)}/rounds`);
+    }
+  }
+
+  setView(view) {
+    if (this.view && view.version < this.view.version) return;
+    this.view = view;
+    this.render();
+  }
+
+  render() {
+    const view = this.view;
+    if (!view) return;
+    const key = focusKey(document.activeElement);
+    const wasInside = this.root.contains(document.activeElement);
+    if (view.status === "lobby") {
+      this.loadQr();
+      replace(
+        this.root,
+        renderLobby({
+          room: this.room,
+          view,
+          user: this.app.user,
+          catalogue: this.catalogue,
+          qrUrl: this.qrUrl,
+          act: (what, body) => this.lobbyAct(what, body),
+        }),
+      );
+    } else {
+      this.table.render(this.root, view, { catalogue: this.catalogue, events: this.events, rounds: this.rounds, liveStatus: this.liveStatus });
+    }
+    restoreFocus(this.root, key);
+    // A keyboard player whose button went away (a card played) lands on the next choice.
+    if (wasInside && !this.root.contains(document.activeElement)) {
+      const next = this.root.querySelector(".actions button:not([disabled]), .hand button:not([disabled])");
+      (next ?? this.root).focus({ preventScroll: true });
+    }
+  }
+
+  // The QR code needs the token, so it is fetched and shown from a blob URL.
+  async loadQr() {
+    if (this.qrUrl || this.qrLoading) return;
+    this.qrLoading = true;
+    try {
+      const svg = await api(`rooms/${encodeURIComponent(this.code)}/qr.svg`, { text: true });
+      this.qrUrl = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+      this.render();
+    } catch {
+      this.qrLoading = false;
+    }
+  }
+
+  async lobbyAct(what, body) {
+    try {
+      await api(`rooms/${encodeURIComponent(this.code)}/${what}`, { method: "POST", body: body ?? {} });
+    } catch (err) {
+      this.app.toast(err.message, "error");
+    }
+    await this.refresh();
+  }
+
+  async act(action) {
+    if (this.busy || !this.view) return;
+    this.busy = true;
+    this.root.classList.add("busy");
+    try {
+      const view = await api(`rooms/${encodeURIComponent(this.code)}/actions`, {
+        method: "POST",
+        body: { version: this.view.version, action },
+        idempotent: true,
+      });
+      await this.catchUp(view);
+      this.setView(view);
+    } catch (err) {
+      if (err.code === "stale_version") this.app.toast("The table moved on; here it is now.");
+      else this.app.toast(err.message, "error");
+      this.busy = false;
+      await this.refresh();
+    } finally {
+      this.busy = false;
+      this.root.classList.remove("busy");
+    }
+  }
+}
