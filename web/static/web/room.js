@@ -201,21 +201,49 @@ export class RoomPage {
     this.busy = true;
     this.root.classList.add("busy");
     try {
-      const view = await api(`rooms/${encodeURIComponent(this.code)}/actions`, {
-        method: "POST",
-        body: { version: this.view.version, action },
-        idempotent: true,
-      });
-      await this.catchUp(view);
-      this.setView(view);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const view = await api(`rooms/${encodeURIComponent(this.code)}/actions`, {
+            method: "POST",
+            body: { version: this.view.version, action },
+            idempotent: true,
+          });
+          await this.catchUp(view);
+          this.setView(view);
+          return;
+        } catch (err) {
+          if (err.code !== "stale_version") throw err;
+          // Someone else moved first (in a simultaneous pass, often). The move is sent
+          // again only if the fresh view still offers it; otherwise the player decides anew.
+          const fresh = await api(`rooms/${encodeURIComponent(this.code)}/state`);
+          await this.catchUp(fresh);
+          this.setView(fresh);
+          if (attempt >= 2 || !stillLegal(action, fresh)) {
+            this.app.toast("The table moved on; here it is now.");
+            return;
+          }
+        }
+      }
     } catch (err) {
-      if (err.code === "stale_version") this.app.toast("The table moved on; here it is now.");
-      else this.app.toast(err.message, "error");
-      this.busy = false;
+      this.app.toast(err.message, "error");
       await this.refresh();
     } finally {
       this.busy = false;
       this.root.classList.remove("busy");
     }
   }
+}
+
+// Whether `action` is among the view's legal actions (a template's cards among its choices).
+export function stillLegal(action, view) {
+  const legal = view.you?.legal_actions ?? [];
+  return legal.some((a) => {
+    if (a.type !== action.type) return false;
+    if (Array.isArray(a.choices)) {
+      const chosen = action.cards ?? Object.values(action.to ?? {});
+      return chosen.every((c) => a.choices.includes(c));
+    }
+    const keys = new Set([...Object.keys(a), ...Object.keys(action)]);
+    return [...keys].every((k) => JSON.stringify(a[k]) === JSON.stringify(action[k]));
+  });
 }

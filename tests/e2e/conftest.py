@@ -1,0 +1,185 @@
+"""End-to-end tests: the web client in real headless Chromium (Debian's package, driven by
+Playwright) against a live server — daphne serving HTTP and the room WebSockets from the
+ASGI application — on this xdist worker's PostgreSQL test database and Redis channel layer.
+
+The server commits what the browser does, so every test is transactional (the database is
+emptied after it). Playwright's sync API keeps an event loop in this thread while it is
+running, which Django's ORM refuses to share; the browser is therefore started per test
+and stopped before the database is flushed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from django.db import connection
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = ROOT / "var" / "e2e-artifacts"
+PASSWORD = "a-long-secret-9"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def live_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
+    """A daphne process on the test database; torn down before the database is dropped."""
+    port = _free_port()
+    tag = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with django_db_blocker.unblock():
+        database_url = _database_url()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.test_settings",
+        "DATABASE_URL": database_url,
+        # Computer players move inside the request that made it their turn.
+        "BOT_DELAY_SECONDS": "0",
+        "GAME_TASKS_ENABLED": "0",
+        # ASGI requests do not keep connections; the flush after each test must not wait on one.
+        "DB_CONN_MAX_AGE": "0",
+    }
+    log = open(ARTIFACTS / f"server-{tag}.log", "w")  # closed at teardown
+    cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"daphne exited with {proc.returncode}; see {log.name}")
+            try:
+                if httpx.get(url + "/api/v1/games/", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"daphne did not answer within 30 s; see {log.name}")
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture
+def browser(transactional_db: Any, live_url: str) -> Iterator[Any]:
+    # Depends on transactional_db so that it is stopped before the flush (see above).
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/test.sh does)")
+    pw = sync_playwright().start()
+    try:
+        browser = pw.chromium.launch(executable_path=CHROMIUM)
+        try:
+            yield browser
+        finally:
+            browser.close()
+    finally:
+        pw.stop()
+
+
+class Shots:
+    """Screenshots of each phase, kept as artifacts: var/e2e-artifacts/<test>/NN-<what>.png."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.n = 0
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob("*.png"):
+            old.unlink()
+
+    def __call__(self, page: Any, what: str) -> None:
+        self.n += 1
+        page.screenshot(path=str(self.folder / f"{self.n:02d}-{what}.png"), full_page=True)
+
+
+@pytest.fixture
+def shots(request: pytest.FixtureRequest) -> Shots:
+    return Shots(ARTIFACTS / re.sub(r"[^\w.-]+", "_", request.node.name))
+
+
+@pytest.fixture
+def open_page(browser: Any, live_url: str, shots: Shots) -> Iterator[Callable[..., Any]]:
+    """A new browser context (its own storage: its own signed-in user) with one page.
+
+    Any script error in any page fails the test."""
+    errors: list[str] = []
+    contexts = []
+
+    def make(width: int = 390, height: int = 844) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height}, base_url=live_url)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"script errors in the page: {errors}"
+
+
+def sign_up(page: Any, username: str) -> None:
+    page.goto("/")
+    page.get_by_role("tab", name="Sign up").click()
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").last.click()
+    page.get_by_role("button", name="Create the room").wait_for()
+
+
+def create_room(page: Any, game: str, options: Callable[[Any], None] | None = None) -> str:
+    """Create a room from the home page's form; returns its code (the page is in the lobby)."""
+    page.get_by_label("Game", exact=True).select_option(game)
+    if options is not None:
+        options(page)
+    page.get_by_role("button", name="Create the room").click()
+    page.locator(".lobby").wait_for()
+    return page.url.rstrip("/").rsplit("/", 1)[1]
+
+
+def add_bots(page: Any, count: int) -> None:
+    for i in range(count):
+        button = page.locator("[data-action=add-bot]:not([disabled])").first
+        button.click()
+        page.locator(".lobby-seat .badge", has_text="computer").nth(i).wait_for()
+
+
+def table(page: Any) -> Any:
+    return page.locator("section.table")
+
+
+def wait_my_turn(page: Any, phases: tuple[str, ...] | None = None, timeout: float = 10_000) -> str:
+    """Wait until the page shows that this player may act (in one of `phases`); the phase."""
+    selector = "section.table[data-my-turn=true]"
+    if phases:
+        selector = ", ".join(f"{selector}[data-phase={p}]" for p in phases)
+    page.locator(selector).wait_for(timeout=timeout)
+    return table(page).get_attribute("data-phase")

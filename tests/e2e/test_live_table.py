@@ -1,0 +1,111 @@
+"""Two people at one table, live: each sees the other's moves within a second, without
+reloading; and a guest sits down from the invite link with nothing but a name."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from .conftest import add_bots, create_room, sign_up, table
+
+SUIT = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def card_text(code: str) -> str:
+    return ("10" if code[0] == "T" else code[0]) + SUIT[code[1]]
+
+
+def seat_of(page) -> int:
+    return int(page.locator(".seat.me").get_attribute("data-seat"))
+
+
+def mark_no_reload(*pages):
+    for page in pages:
+        page.evaluate("window.__sameDocument = true")
+
+
+def assert_not_reloaded(*pages):
+    for page in pages:
+        assert page.evaluate("window.__sameDocument === true"), "the page was reloaded"
+
+
+def test_two_players_see_each_others_plays_within_a_second(open_page, shots):
+    alice = open_page(width=1280, height=900)
+    bob = open_page()
+    sign_up(alice, "alice")
+    create_room(alice, "hearts")
+    invite = alice.get_by_label("Invite link").input_value()
+    sign_up(bob, "bob")
+    bob.goto(invite)
+    mark_no_reload(alice, bob)
+    bob.locator("[data-action=join]").click()
+    # Bob's arrival reaches Alice's lobby over the socket.
+    expect(alice.locator(".lobby-seat", has_text="bob")).to_be_visible(timeout=1000)
+    add_bots(alice, 2)
+    expect(alice.locator("[data-action=start]")).to_be_enabled()
+    alice.locator("[data-action=start]").click()
+    expect(table(bob)).to_have_attribute("data-phase", "pass", timeout=1000)
+
+    for page in (alice, bob):
+        hand = page.locator(".hand button")
+        for i in range(3):
+            hand.nth(i).click()
+        page.locator("[data-action=pass_cards]").click()
+    # Both chose at about the same time: a stale version is retried while the pass is still legal.
+    for page in (alice, bob):
+        expect(table(page)).to_have_attribute("data-phase", "play")
+    shots(alice, "alice-play")
+    shots(bob, "bob-play")
+
+    names = {id(alice): "alice", id(bob): "bob"}
+    seen = 0
+    played = {id(alice): 0, id(bob): 0}
+    for _ in range(60):
+        mover = next((p for p in (alice, bob) if table(p).get_attribute("data-my-turn") == "true"), None)
+        if mover is None:
+            alice.wait_for_timeout(50)
+            continue
+        other = bob if mover is alice else alice
+        if table(mover).get_attribute("data-phase") != "play":
+            break
+        card = mover.locator(".hand button:not([disabled])").first
+        code = card.get_attribute("data-code")
+        card.click()
+        expect(mover.locator(f".hand button[data-code='{code}']")).to_have_count(0)
+        line = f"{names[id(mover)]} played {card_text(code)}."
+        # Without a reload and within a second: the other player's log and table have it.
+        expect(other.locator(".log-lines li", has_text=line)).to_have_count(1, timeout=1000)
+        played[id(mover)] += 1
+        left = 13 - played[id(mover)]
+        expect(other.locator(f".seat[data-seat='{seat_of(mover)}'] .facts")).to_contain_text(
+            re.compile(rf"(^|\D){left} cards"), timeout=1000
+        )
+        seen += 1
+        if seen == 8:
+            break
+    assert seen == 8
+    shots(alice, "alice-after")
+    shots(bob, "bob-after")
+    assert_not_reloaded(alice, bob)
+
+
+def test_a_guest_joins_from_the_invite_link(open_page, shots):
+    host = open_page(width=1280, height=900)
+    sign_up(host, "hazel")
+    code = create_room(host, "hearts")
+    invite = host.get_by_label("Invite link").input_value()
+    assert invite.endswith(f"/join/{code}")
+
+    guest = open_page()
+    guest.goto(invite)
+    expect(guest.get_by_role("heading", name="You're invited to a table")).to_be_visible()
+    shots(guest, "invite")
+    guest.get_by_label("Your name at the table").fill("Gina")
+    guest.get_by_role("button", name="Play as guest").last.click()
+    # The guest is seated at once, and the host sees it live.
+    expect(guest.locator(".lobby-seat.me")).to_contain_text("Gina")
+    expect(guest.locator("#account")).to_contain_text("Gina (guest)")
+    expect(host.locator(".lobby-seat", has_text="Gina")).to_be_visible(timeout=1000)
+    shots(guest, "guest-seated")
+    shots(host, "host-sees-guest")

@@ -1,0 +1,93 @@
+"""The web client's pages and static files, through Django's test client."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.staticfiles import finders
+
+pytestmark = pytest.mark.django_db
+
+MODULES = [
+    "app.js",
+    "api.js",
+    "auth.js",
+    "cards.js",
+    "dom.js",
+    "dominoes.js",
+    "format.js",
+    "home.js",
+    "live.js",
+    "lobby.js",
+    "options.js",
+    "room.js",
+    "table.js",
+    "games/index.js",
+    "games/hearts.js",
+    "games/moon.js",
+    "games/kali_tidi.js",
+]
+
+
+@pytest.mark.parametrize("path", ["/", "/join/ABC123"])
+def test_the_shell_is_served_at_home_and_invite_links(client, path):
+    res = client.get(path)
+    assert res.status_code == 200
+    assert res["Content-Type"].startswith("text/html")
+    html = res.content.decode()
+    assert '<script type="module" src="/static/web/app.js"></script>' in html
+    assert 'href="/static/web/style.css"' in html
+    # The client learns where the API is from the page, not from a constant.
+    assert 'data-api-root="/api/v1/"' in html
+
+
+def test_an_invite_link_names_its_room_in_the_title(client):
+    html = client.get("/join/XY7Q2Z").content.decode()
+    assert "<title>Table XY7Q2Z" in html
+
+
+def test_the_shell_needs_no_login_and_only_answers_reads(client):
+    assert client.get("/").status_code == 200
+    assert client.post("/").status_code == 405
+    assert client.post("/join/ABC123").status_code == 405
+
+
+def test_the_api_and_admin_routes_are_untouched(client):
+    assert client.get("/api/v1/games/").status_code == 200
+    assert client.get("/api/v1/me").status_code == 401
+    assert client.get("/join/").status_code == 404
+
+
+@pytest.mark.parametrize("name", [*MODULES, "style.css"])
+def test_every_static_file_is_served(client, name):
+    res = client.get(f"/static/web/{name}")
+    assert res.status_code == 200, name
+    body = b"".join(res.streaming_content) if res.streaming else res.content
+    if name.endswith(".js"):
+        assert res["Content-Type"].startswith(("text/javascript", "application/javascript"))
+    else:
+        assert res["Content-Type"].startswith("text/css")
+    assert len(body) > 100
+
+
+def test_every_relative_import_resolves_to_a_served_module():
+    # No build step: the browser follows these imports as they are written.
+    seen = set()
+    for name in MODULES:
+        path = finders.find(f"web/{name}")
+        assert path, name
+        source = open(path, encoding="utf-8").read()
+        base = name.rsplit("/", 1)[0] + "/" if "/" in name else ""
+        for target in re.findall(r'from "(\.{1,2}/[^"]+)"', source):
+            parts = (base + target).split("/")
+            resolved: list[str] = []
+            for part in parts:
+                if part == "..":
+                    resolved.pop()
+                elif part not in (".", ""):
+                    resolved.append(part)
+            seen.add("/".join(resolved))
+    assert seen <= set(MODULES), seen - set(MODULES)
+    # Every module but the entry is imported by another one.
+    assert set(MODULES) - seen == {"app.js"}
