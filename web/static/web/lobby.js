@@ -24,7 +24,7 @@ export function lobbyTeams(room, seats) {
   const sizes = room.options?.team_sizes;
   if (Array.isArray(sizes) && sizes.length === 2) return sizes;
   const n = seats.length;
-  return [Math.ceil(n / 2), Math.floor(n / 2)];
+  return [Math.floor(n / 2), Math.ceil(n / 2)];
 }
 
 export function renderLobby({ room, view, user, catalogue, qrUrl, act }) {

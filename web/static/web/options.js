@@ -43,13 +43,18 @@ function control(game, name, spec) {
       write: (v) => (input.checked = Boolean(v)),
     };
   }
-  if (Array.isArray(spec.choices)) {
+  const span = spec.type === "integer" && spec.minimum !== undefined && spec.maximum !== undefined ? spec.maximum - spec.minimum : null;
+  const auto = spec.default === null || spec.default === undefined;
+  if (Array.isArray(spec.choices) || (span !== null && span <= 8)) {
+    // A short range of numbers reads best as a list too; "automatic" leaves a derived default to the server.
+    const values = spec.choices ?? Array.from({ length: span + 1 }, (_, i) => spec.minimum + i);
     input = h(
       "select",
       { id, name },
-      spec.choices.map((c) => h("option", { value: String(c), selected: c === spec.default }, valueLabel(game, name, c))),
+      auto ? h("option", { value: "" }, "Automatic") : null,
+      values.map((c) => h("option", { value: String(c), selected: c === spec.default }, valueLabel(game, name, c))),
     );
-    read = () => (spec.type === "integer" ? Number(input.value) : input.value);
+    read = () => (input.value === "" ? undefined : spec.type === "integer" ? Number(input.value) : input.value);
   } else if (spec.type === "integer") {
     input = h("input", {
       id,
@@ -64,7 +69,29 @@ function control(game, name, spec) {
     });
     // An empty field leaves the server's default (some defaults depend on other options).
     read = () => (input.value === "" ? undefined : Number(input.value));
-  } else if (spec.type === "array" || spec.type === "list" || Array.isArray(spec.default)) {
+  } else if (spec.type === "array") {
+    const count = spec.minItems ?? game.module?.optionArity?.(name) ?? null;
+    const item = spec.items ?? {};
+    if (count) {
+      const labels = game.module?.optionItemLabels?.(name) ?? [];
+      const inputs = Array.from({ length: count }, (_, k) =>
+        h("input", { id: `${id}-${k}`, type: "number", inputmode: "numeric", min: item.minimum, max: item.maximum, value: spec.default?.[k] ?? "", placeholder: "auto" }),
+      );
+      // All blank: the server's default (an even split, for team sizes).
+      read = () => (inputs.every((i) => i.value === "") ? undefined : inputs.map((i) => Number(i.value)));
+      return {
+        name,
+        el: h(
+          "fieldset",
+          { class: "field array" },
+          h("legend", {}, label),
+          inputs.map((inp, k) => h("label", { for: inp.id }, `${labels[k] ?? `#${k + 1}`} `, inp)),
+          h("small", {}, spec.description),
+        ),
+        read,
+        write: (v) => inputs.forEach((inp, k) => (inp.value = Array.isArray(v) ? (v[k] ?? "") : "")),
+      };
+    }
     input = h("input", { id, name, value: (spec.default ?? []).join(", "), placeholder: "e.g. 2, 2" });
     read = () => {
       const parts = input.value.split(/[\s,]+/).filter(Boolean).map(Number);

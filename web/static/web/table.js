@@ -132,7 +132,7 @@ export class TableView {
         const acting = (view.to_act || []).includes(i) && !["match_over", "complete"].includes(view.phase);
         const badges = [
           seat.is_bot ? "computer" : null,
-          view.dealer === i ? "dealer" : null,
+          view.dealer === i ? (game.dealerLabel ?? "dealer") : null,
           seat.team !== null && seat.team !== undefined ? teamName(seat.team) : null,
           ...(game.seatBadges?.(seat, view, i) ?? []),
         ].filter(Boolean);
@@ -178,7 +178,7 @@ export class TableView {
     return h(
       "section",
       { class: `trick-area${old ? " old" : ""}`, "aria-label": "Trick" },
-      h("h2", { class: "caption" }, caption ?? "No cards on the table yet"),
+      h("h2", { class: "caption" }, caption ?? "Nothing played yet"),
       h(
         "ol",
         { class: "trick" },
@@ -452,7 +452,7 @@ export class TableView {
       "section",
       { class: "hand-area", "aria-label": "Your hand" },
       h("h2", { class: "caption" }, game.handCaption?.(view) ?? "Your hand"),
-      hand.length ? h("div", { class: "hand" }, items) : h("p", { class: "empty" }, "No cards in hand."),
+      hand.length ? h("div", { class: "hand" }, items) : h("p", { class: "empty" }, "Your hand is empty."),
     );
   }
 
@@ -462,15 +462,9 @@ export class TableView {
     const rounds = extras.rounds ?? [];
     const parts = [];
     if (last) {
+      const columns = game.resultColumns?.(last, view) ?? defaultResultColumns(last);
       const rows = view.seats.map((_, i) =>
-        h(
-          "tr",
-          {},
-          h("th", { scope: "row" }, names[i]),
-          last.tricks ? h("td", {}, last.tricks[i]) : null,
-          h("td", {}, signed(last.points?.[i])),
-          h("td", {}, last.scores?.[i]),
-        ),
+        h("tr", { "data-seat": i }, h("th", { scope: "row" }, names[i]), columns.map((c) => h("td", {}, c.cell(i)))),
       );
       parts.push(
         h(
@@ -479,14 +473,14 @@ export class TableView {
           h("h2", {}, `Hand ${last.round ?? view.round} result`),
           game.resultSummary?.(last, names, view) ?? null,
           h(
-            "table",
-            { class: "result-table" },
+            "div",
+            { class: "scroll" },
             h(
-              "thead",
-              {},
-              h("tr", {}, h("th", { scope: "col" }, "Player"), last.tricks ? h("th", { scope: "col" }, "Tricks") : null, h("th", { scope: "col" }, "This hand"), h("th", { scope: "col" }, "Total")),
+              "table",
+              { class: "result-table" },
+              h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), columns.map((c) => h("th", { scope: "col" }, c.head)))),
+              h("tbody", {}, rows),
             ),
-            h("tbody", {}, rows),
           ),
         ),
       );
@@ -517,7 +511,7 @@ export class TableView {
                     {},
                     h("th", { scope: "row" }, r.round),
                     game.roundColumns ? h("td", {}, game.roundColumns(r, names)) : null,
-                    view.seats.map((_, i) => h("td", {}, `${signed(r.points?.[i])} `, h("small", {}, `(${r.scores?.[i]})`))),
+                    view.seats.map((_, i) => h("td", {}, game.sheetCell?.(r, i) ?? [`${signed(r.points?.[i])} `, h("small", {}, `(${r.scores?.[i]})`)])),
                   ),
                 ),
               ),
@@ -546,7 +540,15 @@ export class TableView {
   }
 }
 
-function signed(n) {
+function defaultResultColumns(last) {
+  const columns = [];
+  if (last.tricks) columns.push({ head: "Tricks", cell: (i) => last.tricks[i] });
+  columns.push({ head: "This hand", cell: (i) => signed(last.points?.[i]) });
+  columns.push({ head: "Total", cell: (i) => last.scores?.[i] });
+  return columns;
+}
+
+export function signed(n) {
   if (n === undefined || n === null) return "";
   return n > 0 ? `+${n}` : String(n);
 }

@@ -4,6 +4,7 @@
 import { cardFace, cardName, cardText, SUIT_NAME, SUIT_SYMBOL, sortCards, suit } from "../cards.js";
 import { h } from "../dom.js";
 import { listNames, teamName } from "../format.js";
+import { signed } from "../table.js";
 
 function isTrump(code, view) {
   if (!view?.trump) return false;
@@ -15,15 +16,20 @@ const suitGlyph = (s) => h("span", { class: `suit-glyph palette-four suit-${s}` 
 
 export default {
   key: "kali_tidi",
+  dealerLabel: "first bidder",
   face: (code, view) => cardFace(code, { palette: "four", trump: isTrump(code, view) }),
   itemName: (code, view) => `${cardName(code)}${isTrump(code, view) ? ", trump" : ""}`,
   sortHand: (hand, view) => sortCards(hand, { trump: view.trump ?? null, suitOrder: ["S", "H", "C", "D"] }),
 
   optionVisible(name, values) {
     if (name === "team_sizes") return values.team_mode === "teams";
-    if (name === "partner_rule") return values.team_mode === "cards" && values.decks === 2;
+    // Two decks by default from five players up (RULES §3.2).
+    const decks = values.decks ?? (values.players >= 5 ? 2 : 1);
+    if (name === "partner_rule") return values.team_mode === "cards" && decks === 2;
     return true;
   },
+  optionArity: (name) => (name === "team_sizes" ? 2 : null),
+  optionItemLabels: (name) => (name === "team_sizes" ? ["Team A", "Team B"] : []),
   optionValueLabel(name, value) {
     const words = {
       teams: "Teams chosen in the lobby",
@@ -42,10 +48,16 @@ export default {
     if (view.bid) items.push(["Bid", view.bidder !== null && view.bidder !== undefined ? `${names[view.bidder]}: ${view.bid}` : String(view.bid)]);
     if (view.trump) items.push(["Trumps", h("span", { class: "trump-chip" }, suitGlyph(view.trump), ` ${SUIT_NAME[view.trump]}`)]);
     if (view.called?.length) items.push(["Called", view.called.map(cardText).join(" ")]);
-    const partners = (view.seats || []).map((s, i) => (s.partner ? i : null)).filter((i) => i !== null);
-    if (partners.length) items.push(["Partners", listNames(partners, names)]);
+    if (view.partners?.length) items.push(["Partners", listNames(view.partners, names)]);
+    if (view.min_bid && view.phase === "bid") items.push(["Bids", `${view.min_bid} to ${view.max_bid}, in fives`]);
     if (view.removed?.length) items.push(["Removed", view.removed.map(cardText).join(" ")]);
     return items;
+  },
+
+  waitingText(view, names) {
+    if (view.phase === "remove" && view.remover !== null) return `Waiting for ${names[view.remover]} to remove ${view.remove_count} card${view.remove_count === 1 ? "" : "s"} from the deck.`;
+    if (view.phase === "call") return `Waiting for ${names[view.bidder]} to call partner cards.`;
+    return null;
   },
 
   seatFacts(seat) {
@@ -114,14 +126,28 @@ export default {
   },
 
   resultSummary(last, names) {
-    const side = last.bidding_side ?? last.partners ?? null;
-    const parts = [];
-    if (last.bidder !== undefined && last.bidder !== null) parts.push(`${names[last.bidder]} bid ${last.bid}${last.trump ? ` in ${SUIT_NAME[last.trump]}` : ""}.`);
-    if (last.called?.length) parts.push(`Called ${last.called.map(cardText).join(" ")}.`);
-    if (Array.isArray(side) && side.length) parts.push(`Bidding side: ${listNames(side, names)}.`);
-    if (last.made !== undefined) parts.push(last.made ? "The bid was made." : "The bid failed.");
-    return parts.length ? h("p", {}, parts.join(" ")) : null;
+    const parts = [`${names[last.bidder]} bid ${last.bid}${last.trump ? ` with ${SUIT_NAME[last.trump]} as trumps` : ""}.`];
+    if (last.called?.length) {
+      parts.push(`Called ${last.called.map(cardText).join(" ")}: ${last.partners?.length ? `partner${last.partners.length === 1 ? "" : "s"} ${listNames(last.partners, names)}` : "no partner"}.`);
+    }
+    parts.push(
+      `Bidding side ${listNames(last.bidding_side ?? [], names)} took ${last.bidding_points} points, the others ${last.other_points}: the bid was ${last.made ? "made" : "lost"}.`,
+    );
+    return h("p", {}, parts.join(" "));
   },
+  resultColumns(last) {
+    const won = new Set(last.hand_winners ?? []);
+    return [
+      { head: "Card points", cell: (i) => last.points?.[i] ?? "" },
+      { head: "Side", cell: (i) => (last.bidding_side?.includes(i) ? "bidding" : "other") },
+      { head: "Hand", cell: (i) => (won.has(i) ? `won +${last.bid}` : "—") },
+      { head: "Total", cell: (i) => last.scores?.[i] ?? "" },
+    ];
+  },
+  sheetCell(r, i) {
+    return [String(r.scores?.[i] ?? ""), (r.hand_winners ?? []).includes(i) ? h("small", {}, ` (${signed(r.bid)})`) : null];
+  },
+  roundColumns: (r, names) => `${names[r.bidder]} ${r.bid}${r.trump ? ` ${SUIT_SYMBOL[r.trump]}` : ""} ${r.made ? "made" : "lost"}`,
 
   describeEvent(e, names) {
     const who = (s) => names[s];
@@ -129,17 +155,17 @@ export default {
       case "play":
         return `${who(e.seat)} played ${cardText(e.card)}.`;
       case "cards_removed":
-      case "remove_cards":
-        return e.cards ? `${who(e.seat)} removed ${e.cards.map(cardText).join(" ")}.` : `${who(e.seat)} removed cards.`;
+        return `${who(e.seat)} removed ${e.cards.map(cardText).join(" ")} from the deck.`;
       case "partners_called":
-      case "call_partners":
-        return `${who(e.seat)} called ${(e.cards ?? []).map(cardText).join(" ")}.`;
+        return `${who(e.seat)} called ${e.cards.map(cardText).join(" ")}.`;
       case "partner_revealed":
-        return `${who(e.seat)} is a partner of ${who(e.bidder ?? e.of)}!`;
+        return `${who(e.seat)} played ${cardText(e.card)}: a partner!`;
+      case "auction_won":
+        return e.all_passed ? `Everyone passed: ${who(e.seat)} bids ${e.bid}.` : `${who(e.seat)} won the bid at ${e.bid}.`;
+      case "trick_won":
+        return `${who(e.seat)} took the trick${e.points ? ` (${e.points} points)` : ""}.`;
       case "trump":
         return `${who(e.seat)} named ${SUIT_NAME[e.suit]} as trumps.`;
-      case "bid_won":
-        return `${who(e.seat)} won the bid at ${e.value}.`;
       case "hand_scored":
         return `Hand ${e.round} scored.`;
       case "ready":
