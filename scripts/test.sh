@@ -17,5 +17,14 @@ PYEOF
 then
   exit 1
 fi
+# The web client's end-to-end tests drive Debian's Chromium (Playwright cannot download
+# its own browser here); a fresh machine gets it from apt. They are never skipped in CI.
+if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
+  echo "Installing Chromium for the end-to-end tests (apt-get install chromium)..."
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null ||
+    echo "warning: could not install Chromium; the end-to-end tests will fail" >&2
+fi
 workers=${PYTEST_WORKERS:-auto}
 exec "$PY" -m pytest -n "$workers" "$@"

@@ -183,3 +183,17 @@ def wait_my_turn(page: Any, phases: tuple[str, ...] | None = None, timeout: floa
         selector = ", ".join(f"{selector}[data-phase={p}]" for p in phases)
     page.locator(selector).wait_for(timeout=timeout)
     return table(page).get_attribute("data-phase")
+
+
+def click_and_wait(page: Any, target: Any) -> None:
+    """Click something that acts, then wait until the table shows a newer version."""
+    version = table(page).get_attribute("data-version")
+    target.click()
+    page.wait_for_function(
+        "v => document.querySelector('section.table')?.dataset.version !== v", arg=version, timeout=10_000
+    )
+
+
+def hand_codes(page: Any) -> list[str]:
+    """The codes of the pieces in the player's hand, as shown."""
+    return page.locator(".hand button").evaluate_all("els => els.map(e => e.dataset.code)")

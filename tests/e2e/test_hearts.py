@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import add_bots, create_room, sign_up, table, wait_my_turn
+from .conftest import add_bots, create_room, hand_codes, sign_up, table, wait_my_turn
 
 
 def test_a_hearts_hand_from_room_creation_to_the_results(open_page, shots):
@@ -37,7 +37,7 @@ def test_a_hearts_hand_from_room_creation_to_the_results(open_page, shots):
     # Play: only the legal cards are enabled; the 2♣ holder must lead it.
     wait_my_turn(page, ("play",))
     expect(page.locator(".note")).to_contain_text("You received")
-    held = page.locator(".hand button").evaluate_all("els => els.map(e => e.dataset.code)")
+    held = hand_codes(page)
     assert len(held) == 13 and not set(passed) & set(held)
     shots(page, "play")
     for trick in range(13):
