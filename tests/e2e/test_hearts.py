@@ -50,9 +50,16 @@ def test_a_hearts_hand_from_room_creation_to_the_results(open_page, shots):
             expect(legal).to_have_attribute("data-code", "2C")
         version = int(table(page).get_attribute("data-version"))
         card = legal.first.get_attribute("data-code")
-        legal.first.click()
+        if trick == 1:
+            # Keyboard play: cards are real buttons; after the move the focus stays at the table.
+            legal.first.focus()
+            page.keyboard.press("Enter")
+        else:
+            legal.first.click()
         expect(page.locator(f".hand button[data-code='{card}']")).to_have_count(0)
         assert int(table(page).get_attribute("data-version")) > version
+        if trick == 1:
+            assert page.evaluate("document.querySelector('main').contains(document.activeElement)")
         if trick == 6:
             shots(page, "mid-hand")
 

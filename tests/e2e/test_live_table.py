@@ -109,3 +109,40 @@ def test_a_guest_joins_from_the_invite_link(open_page, shots):
     expect(host.locator(".lobby-seat", has_text="Gina")).to_be_visible(timeout=1000)
     shots(guest, "guest-seated")
     shots(host, "host-sees-guest")
+
+
+def test_without_its_socket_the_page_polls_then_reconnects_and_catches_up(open_page, shots):
+    host = open_page(width=1280, height=900)
+    sign_up(host, "hana")
+    create_room(host, "moon")
+    invite = host.get_by_label("Invite link").input_value()
+
+    player = open_page()
+    socket_down = {"now": True}
+
+    def drop_or_pass(ws):
+        # While "down", every connection is closed at once, as a dying proxy would.
+        if socket_down["now"]:
+            ws.close(code=1011, reason="down")
+        else:
+            ws.connect_to_server()
+
+    player.route_web_socket(re.compile(r"/ws/rooms/"), drop_or_pass)
+    sign_up(player, "pia")
+    player.goto(invite)
+    player.locator("[data-action=join]").click()
+    mark_no_reload(player)
+    expect(player.locator("[data-live]")).to_have_text("reconnecting (polling)")
+
+    # Polling (every 3 s) still brings the host's change.
+    host.locator("[data-action=add-bot]").click()
+    expect(player.locator(".lobby-seat", has_text="Computer")).to_be_visible(timeout=4500)
+    shots(player, "polling")
+
+    # The socket comes back with the growing delay; its first notice is the current version.
+    socket_down["now"] = False
+    expect(player.locator("[data-live]")).to_have_text("live", timeout=12_000)
+    host.locator("[data-action=start]").click()
+    expect(player.locator("section.table")).to_be_visible(timeout=1000)
+    shots(player, "live-again")
+    assert_not_reloaded(player)

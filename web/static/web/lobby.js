@@ -27,7 +27,7 @@ export function lobbyTeams(room, seats) {
   return [Math.floor(n / 2), Math.ceil(n / 2)];
 }
 
-export function renderLobby({ room, view, user, catalogue, qrUrl, act }) {
+export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, act }) {
   const seats = view.seats;
   const mine = seats.find((s) => s.user === user.username);
   const isHost = room.host === user.username;
@@ -128,7 +128,7 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, act }) {
   return h(
     "section",
     { class: "lobby", "data-phase": "lobby", "data-version": view.version, "data-status": view.status },
-    h("header", { class: "table-head" }, h("h1", {}, `${catalogue?.name ?? room.game}${room.name ? ` · ${room.name}` : ""}`), h("p", { class: "meta" }, `Room ${room.code} · host ${room.host}`)),
+    h("header", { class: "table-head" }, h("h1", {}, `${catalogue?.name ?? room.game}${room.name ? ` · ${room.name}` : ""}`), h("p", { class: "meta" }, `Room ${room.code} · host ${room.host} · `, h("span", { class: "live-status", "data-live": "" }, liveStatus))),
     h("div", { class: "lobby-grid" }, h("section", { class: "panel" }, h("h2", {}, "Seats"), seatList, h("div", { class: "button-row" }, controls)), inviteBox),
     options.length
       ? h(

@@ -160,6 +160,7 @@ export class RoomPage {
           user: this.app.user,
           catalogue: this.catalogue,
           qrUrl: this.qrUrl,
+          liveStatus: this.liveStatus,
           act: (what, body) => this.lobbyAct(what, body),
         }),
       );
