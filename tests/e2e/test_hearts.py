@@ -10,6 +10,8 @@ from playwright.sync_api import expect
 from .conftest import add_bots, create_room, hand_codes, sign_up, table, wait_my_turn
 
 
+# TODO: the shooter's moon choice is drawn (two buttons from legal_actions) but no e2e test
+# reaches it: a moon needs a fixed deal, which the public API cannot ask for.
 def test_a_hearts_hand_from_room_creation_to_the_results(open_page, shots):
     page = open_page()
     sign_up(page, "alice")

@@ -129,7 +129,12 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
     "section",
     { class: "lobby", "data-phase": "lobby", "data-version": view.version, "data-status": view.status },
     h("header", { class: "table-head" }, h("h1", {}, `${catalogue?.name ?? room.game}${room.name ? ` · ${room.name}` : ""}`), h("p", { class: "meta" }, `Room ${room.code} · host ${room.host} · `, h("span", { class: "live-status", "data-live": "" }, liveStatus))),
-    h("div", { class: "lobby-grid" }, h("section", { class: "panel" }, h("h2", {}, "Seats"), seatList, h("div", { class: "button-row" }, controls)), inviteBox),
+    h("div", { class: "lobby-grid" }, h(
+        "section",
+        { class: "panel" },
+        h("h2", {}, "Seats"),
+        teams ? h("p", { class: "team-sizes" }, teams.map((size, t) => `${teamName(t)}: ${filled(t)} of ${size}`).join(" · ")) : null,
+        seatList, h("div", { class: "button-row" }, controls)), inviteBox),
     options.length
       ? h(
           "details",

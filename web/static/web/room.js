@@ -11,6 +11,7 @@ import { TableView } from "./table.js";
 
 const AUTOJOIN_KEY = "tt.autojoin";
 const MAX_EVENTS = 200;
+const EVENTS_PAGE = 500;
 
 export class RoomPage {
   constructor(root, code, app) {
@@ -124,13 +125,16 @@ export class RoomPage {
 
   // New events since the last seen, and the score sheet when a hand has been scored.
   async catchUp(view) {
-    const after = this.lastSeq;
-    const fetched = await api(`rooms/${encodeURIComponent(this.code)}/events?after=${after}`);
-    // Two catch-ups may overlap (a move's answer and a live notice): keep each event once.
-    const fresh = fetched.filter((e) => e.seq > this.lastSeq);
-    if (fresh.length) {
-      this.events = [...this.events, ...fresh].slice(-MAX_EVENTS);
-      this.lastSeq = fresh.at(-1).seq;
+    // The server answers at most a page of events at a time (500): read on until the end.
+    for (let page = 0; page < 20; page++) {
+      const fetched = await api(`rooms/${encodeURIComponent(this.code)}/events?after=${this.lastSeq}`);
+      // Two catch-ups may overlap (a move's answer and a live notice): keep each event once.
+      const fresh = fetched.filter((e) => e.seq > this.lastSeq);
+      if (fresh.length) {
+        this.events = [...this.events, ...fresh].slice(-MAX_EVENTS);
+        this.lastSeq = fresh.at(-1).seq;
+      }
+      if (fetched.length < EVENTS_PAGE) break;
     }
     const scored = view.last_round?.round;
     const known = this.rounds.at(-1)?.round ?? 0;
