@@ -2,7 +2,6 @@
 
 import { h } from "./dom.js";
 
-export const SUITS = ["C", "D", "H", "S"];
 export const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
 export const SUIT_NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const RANKS = "23456789TJQKA";
@@ -11,7 +10,6 @@ const RANK_NAME = { T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
 
 export const rank = (code) => code[0];
 export const suit = (code) => code[1];
-export const isCard = (code) => typeof code === "string" && code.length === 2 && SUITS.includes(code[1]);
 
 export function cardText(code) {
   return `${RANK_LABEL[rank(code)] ?? rank(code)}${SUIT_SYMBOL[suit(code)]}`;
@@ -39,8 +37,4 @@ export function cardFace(code, { palette = "two", trump = false } = {}) {
     h("span", { class: "pip" }, SUIT_SYMBOL[suit(code)]),
     trump ? h("span", { class: "trump-mark" }, "★") : null,
   );
-}
-
-export function cardLabel(code, trump) {
-  return cardName(code) + (trump ? ", trump" : "");
 }

@@ -20,7 +20,7 @@ export function countdown(deadline, now = Date.now()) {
   return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
 }
 
-export const TEAM_NAMES = ["Team A", "Team B"];
+const TEAM_NAMES = ["Team A", "Team B"];
 
 export function teamName(team) {
   return TEAM_NAMES[team] ?? `Team ${team + 1}`;

@@ -4,7 +4,7 @@
 import { h } from "./dom.js";
 
 const TIMING = ["turn_seconds", "abandon_seconds", "between_rounds_seconds"];
-export const PACES = {
+const PACES = {
   live: { label: "Live", hint: "a minute a turn", values: { turn_seconds: 60, abandon_seconds: 300, between_rounds_seconds: 20 } },
   relaxed: {
     label: "Relaxed",

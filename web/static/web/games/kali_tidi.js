@@ -3,7 +3,7 @@
 
 import { cardFace, cardName, cardText, SUIT_NAME, SUIT_SYMBOL, sortCards, suit } from "../cards.js";
 import { h } from "../dom.js";
-import { listNames, teamName } from "../format.js";
+import { listNames } from "../format.js";
 import { signed } from "../table.js";
 
 function isTrump(code, view) {
@@ -174,6 +174,4 @@ export default {
         return undefined;
     }
   },
-
-  team: teamName,
 };

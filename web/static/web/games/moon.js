@@ -2,7 +2,7 @@
 
 import { h } from "../dom.js";
 import { pipFace, pips, sortTiles, tileName, tileSvg } from "../dominoes.js";
-import { listNames, teamName } from "../format.js";
+import { listNames } from "../format.js";
 
 const MOON = 21;
 const bidText = (v) => (v === MOON ? "moon" : String(v));
@@ -155,6 +155,4 @@ export default {
         return undefined;
     }
   },
-
-  team: teamName,
 };
