@@ -3,7 +3,7 @@
 // last_round); each game module adds its words, its pieces and its special controls.
 
 import { countdown, describeCommonEvent, listNames, seatNames, teamName } from "./format.js";
-import { h, replace } from "./dom.js";
+import { append, h, replace } from "./dom.js";
 
 const ACTION_KEYS = ["card", "tile"];
 
@@ -24,10 +24,11 @@ function genericSeatFacts(seat) {
 }
 
 export class TableView {
-  // ctx: { game (module), catalogue entry, room, user, act(action), selection store }
+  // ctx: { game (module), room, act(action), rerender() }
   constructor(ctx) {
     this.ctx = ctx;
-    this.selection = { key: null, picked: [], to: {} };
+    // Cards picked for a multi-card choice, kept across re-renders of the same phase.
+    this.selection = { key: null, picked: [] };
     this.dialogKey = null;
   }
 
@@ -37,12 +38,11 @@ export class TableView {
 
   selectionFor(view) {
     const key = `${view.round}:${view.phase}:${view.you?.hand?.length ?? 0}`;
-    if (this.selection.key !== key) this.selection = { key, picked: [], to: {} };
+    if (this.selection.key !== key) this.selection = { key, picked: [] };
     return this.selection;
   }
 
   render(root, view, extras) {
-    const game = this.game;
     const me = view.you?.seat ?? null;
     const names = seatNames(view, me);
     const legal = view.you?.legal_actions ?? [];
@@ -551,8 +551,4 @@ function defaultResultColumns(last) {
 export function signed(n) {
   if (n === undefined || n === null) return "";
   return n > 0 ? `+${n}` : String(n);
-}
-
-function append(parent, children) {
-  for (const c of children) if (c) parent.append(c);
 }
