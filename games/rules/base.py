@@ -171,6 +171,23 @@ def clone(state: State) -> State:
     return copy.deepcopy(state)
 
 
+def copy_state(state: State, *, lists: tuple[str, ...] = (), nested: tuple[str, ...] = ()) -> State:
+    """A copy `apply` may change: a fresh dict, fresh `lists`, and for `nested` (lists of
+    lists, such as hands) fresh inner lists too. Everything else is replaced whole, never
+    changed in place, so it is shared: several times faster than deepcopy."""
+    new = dict(state)
+    for key in lists:
+        new[key] = list(state[key])
+    for key in nested:
+        new[key] = [list(inner) for inner in state[key]]
+    return new
+
+
+def is_int(value: Any) -> bool:
+    # bool is an int subclass in Python; a JSON true is not a number.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def require_action_type(action: Any) -> str:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise RuleError("unknown_action", "An action is an object with a 'type'.", "action")
@@ -183,7 +200,7 @@ def checked_action_type(
     """The checks every game makes on an action, in the order the API promises: its
     shape, whose turn it is (before the phase), a known type, then the phase."""
     kind = require_action_type(action)
-    if not isinstance(seat, int) or isinstance(seat, bool):
+    if not is_int(seat):
         # 0.0 == 0 and True == 1 in Python: only a real seat number may act.
         raise RuleError("not_your_turn", "It is not your turn.")
     check_turn(to_act, seat)

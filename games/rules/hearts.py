@@ -23,6 +23,7 @@ from .base import (
     State,
     apply_next_round,
     check_turn,
+    copy_state,
     require_action_type,
     round_over_to_act,
     wrong_phase,
@@ -228,22 +229,11 @@ def match_decided(totals: list[int], options: dict[str, Any]) -> bool:
 
 
 def _copy(state: State) -> State:
-    """A copy safe to change: every list the engine mutates is fresh.
-
-    Nested dicts (options, trick entries, passes, result...) are replaced whole, never
-    changed in place, so they are shared; this is several times faster than deepcopy.
-    """
-    new = dict(state)
-    new["hands"] = [list(h) for h in state["hands"]]
-    new["taken"] = [list(t) for t in state["taken"]]
-    new["passes"] = list(state["passes"])
-    new["received"] = list(state["received"])
-    new["trick"] = list(state["trick"])
-    new["tricks_taken"] = list(state["tricks_taken"])
-    new["points_taken"] = list(state["points_taken"])
-    new["scores"] = list(state["scores"])
-    new["ready"] = list(state["ready"])
-    return new
+    return copy_state(
+        state,
+        lists=("passes", "received", "trick", "tricks_taken", "points_taken", "scores", "ready"),
+        nested=("hands", "taken"),
+    )
 
 
 def _is_card(value: Any) -> bool:

@@ -28,6 +28,8 @@ from .base import (
     State,
     apply_next_round,
     checked_action_type,
+    copy_state,
+    is_int,
     round_over_to_act,
 )
 from .errors import RuleError
@@ -174,10 +176,6 @@ def callable_cards(state: State, seat: int) -> list[str]:
 def removable_cards(state: State) -> list[str]:
     """Every zero-point card of the deck(s), one entry per copy."""
     return [c for c in cards.deck(state["options"]["decks"]) if c[0] in ZERO_RANKS]
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _is_card(value: Any) -> bool:
@@ -351,7 +349,7 @@ class KaliTidi(Game):
         return []
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if not _is_int(seat) or seat not in self.to_act(state):
+        if not is_int(seat) or seat not in self.to_act(state):
             return []
         phase = state["phase"]
         if phase == REMOVE:
@@ -432,7 +430,7 @@ class KaliTidi(Game):
 
     def _apply_bid(self, state: State, seat: int, action: Action) -> Applied:
         value = action.get("value")
-        if not _is_int(value):
+        if not is_int(value):
             raise RuleError("invalid", "A bid is a whole number.", "value")
         opts = state["options"]
         top = max_bid(opts["decks"])
@@ -626,7 +624,7 @@ class KaliTidi(Game):
                 "cards_left": len(state["hands"][s]),
                 "points_taken": state["points_taken"][s],
                 "tricks_taken": state["tricks_taken"][s],
-                "bid": state["bids"][s] if _is_int(state["bids"][s]) else None,
+                "bid": state["bids"][s] if is_int(state["bids"][s]) else None,
                 "passed": state["bids"][s] == PASSED,
                 "team": teams[s] if teams else None,
                 "partner": s in state["partners"],
@@ -648,7 +646,7 @@ class KaliTidi(Game):
             "remover": state["remover"] if phase == REMOVE else None,
             "remove_count": state["remove_count"] if phase == REMOVE else 0,
             "removed": list(state["removed"]),
-            "bid": state["bid"] if phase != BID or state["bid"] is not None else None,
+            "bid": state["bid"],
             "bidder": state["bidder"],
             "min_bid": state["options"]["min_bid"],
             "max_bid": max_bid(state["options"]["decks"]),
@@ -670,7 +668,7 @@ class KaliTidi(Game):
             "target": state["options"]["target"],
             "last_round": _copy_result(result) if result is not None else None,
         }
-        if _is_int(seat) and 0 <= seat < players:
+        if is_int(seat) and 0 <= seat < players:
             out["you"] = {
                 "seat": seat,
                 "hand": cards.sorted_hand(state["hands"][seat]),
@@ -749,14 +747,13 @@ class KaliTidi(Game):
 
 
 def _copy(state: State) -> State:
-    """A copy deep enough for apply: lists of lists and the few nested dicts."""
-    new = dict(state)
-    for key in ("hands",):
-        new[key] = [list(h) for h in state[key]]
-    for key in ("bids", "called", "partners", "removed", "points_taken", "tricks_taken", "scores", "ready"):
-        new[key] = list(state[key])
-    new["trick"] = [dict(p) for p in state["trick"]]
-    new["plays_of_called"] = {k: list(v) for k, v in state["plays_of_called"].items()}
+    new = copy_state(
+        state,
+        lists=("bids", "called", "partners", "removed", "trick", "points_taken", "tricks_taken", "scores", "ready"),
+        nested=("hands",),
+    )
+    # Its lists grow in place as copies of a called card are played.
+    new["plays_of_called"] = {card: list(seats) for card, seats in state["plays_of_called"].items()}
     return new
 
 

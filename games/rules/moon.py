@@ -29,6 +29,8 @@ from .base import (
     State,
     apply_next_round,
     checked_action_type,
+    copy_state,
+    is_int,
     round_over_to_act,
 )
 from .errors import RuleError
@@ -187,25 +189,7 @@ def match_winners(totals: list[int], bidder: int, players: int, moon_made: bool)
 
 
 def _copy(state: State) -> State:
-    """A copy safe to change: every list the engine mutates is fresh.
-
-    Nested dicts (options, trick entries, last trick, result) are replaced whole, never
-    changed in place, so they are shared; much faster than deepcopy in the play-outs.
-    """
-    new = dict(state)
-    new["hands"] = [list(h) for h in state["hands"]]
-    new["taken"] = [list(t) for t in state["taken"]]
-    new["bids"] = list(state["bids"])
-    new["trick"] = list(state["trick"])
-    new["tricks_taken"] = list(state["tricks_taken"])
-    new["scores"] = list(state["scores"])
-    new["ready"] = list(state["ready"])
-    return new
-
-
-def _is_int(value: Any) -> bool:
-    # bool is an int subclass in Python; a JSON true is not a number.
-    return isinstance(value, int) and not isinstance(value, bool)
+    return copy_state(state, lists=("bids", "trick", "tricks_taken", "scores", "ready"), nested=("hands", "taken"))
 
 
 class Moon(Game):
@@ -308,7 +292,7 @@ class Moon(Game):
         return []
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if not _is_int(seat) or seat not in self.to_act(state):
+        if not is_int(seat) or seat not in self.to_act(state):
             return []
         phase = state["phase"]
         if phase == BID:
@@ -363,7 +347,7 @@ class Moon(Game):
 
     @staticmethod
     def _check_bid(state: State, value: Any) -> None:
-        if not _is_int(value):
+        if not is_int(value):
             raise RuleError("invalid", "'value' must be a whole number: 4 to 7, or 21 for moon.", "value")
         if value == MOON:
             if not moon_allowed(state):
@@ -431,7 +415,7 @@ class Moon(Game):
 
     def _apply_trump(self, state: State, seat: int, action: Action) -> Applied:
         suit = action.get("suit")
-        if not _is_int(suit):
+        if not is_int(suit):
             raise RuleError("invalid", "'suit' must be a number from 0 to 6.", "suit")
         if suit not in dominoes.PIPS:
             raise RuleError("bad_suit", "Trumps are a number from 0 to 6.", "suit")
@@ -603,7 +587,7 @@ class Moon(Game):
             if result is not None and phase in (ROUND_OVER, MATCH_OVER, COMPLETE)
             else None,
         }
-        if _is_int(seat) and 0 <= seat < players:
+        if is_int(seat) and 0 <= seat < players:
             # The bidder sees the widow from the moment they decide on it, and keeps knowing it.
             knows_widow = seat == state["bidder"] and phase not in (BID, TRUMP)
             out["you"] = {

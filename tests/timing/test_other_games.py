@@ -31,6 +31,18 @@ def overdue(room: Room) -> bool:
     return services.round_due(round_id=round_.id, version=room.version, now=round_.deadline_at + timedelta(seconds=1))
 
 
+def time_out_until(room: Room, phase: str, steps: int):
+    """Let the clock run out, turn after turn, until the hand reaches `phase`."""
+    for _ in range(steps):
+        room.refresh_from_db()
+        if selectors.current_round(room=room).state["phase"] == phase:
+            break
+        assert overdue(room)
+    round_ = selectors.current_round(room=room)
+    assert round_.state["phase"] == phase
+    return round_
+
+
 def test_moon_bidding_timeout_is_an_automatic_pass(make_user):
     room, _ = started(make_user, "moon", humans=3, seats=3, players=3)
     round_ = selectors.current_round(room=room)
@@ -50,13 +62,7 @@ def test_moon_play_timeout_plays_a_legal_tile(make_user):
     services.action_submit(
         code=room.code, user=users[round_.state["turn"]], version=room.version, action={"type": "bid", "value": 4}
     )
-    for _ in range(12):
-        room.refresh_from_db()
-        if selectors.current_round(room=room).state["phase"] == "play":
-            break
-        assert overdue(room)
-    round_ = selectors.current_round(room=room)
-    assert round_.state["phase"] == "play"
+    round_ = time_out_until(room, "play", steps=12)
     seat = round_.state["turn"]
     view = selectors.room_view(room=room, user=users[seat])
     legal = [a["tile"] for a in view["you"]["legal_actions"]]
@@ -95,13 +101,7 @@ def test_kali_tidi_removal_bidding_and_play_time_out_without_kali_code(make_user
     assert overdue(room)
     action = Action.objects.filter(round=round_).latest("seq")
     assert (action.seat, action.payload, action.automatic) == (bidder, {"type": "pass"}, True)
-    for _ in range(10):
-        room.refresh_from_db()
-        if selectors.current_round(room=room).state["phase"] == "play":
-            break
-        assert overdue(room)
-    round_ = selectors.current_round(room=room)
-    assert round_.state["phase"] == "play"
+    round_ = time_out_until(room, "play", steps=10)
     assert overdue(room)
     played = Action.objects.filter(round=round_).latest("seq")
     assert played.automatic and played.payload["type"] == "play"
