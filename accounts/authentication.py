@@ -1,4 +1,4 @@
-"""Token authentication with the lookup in one plain SQL statement.
+"""Token authentication with the lookup in one prepared SQL statement.
 
 DRF's TokenAuthentication builds an ORM query (token joined to user) on every request;
 compiling it costs more than running it, and every API call pays it. This does the
@@ -11,30 +11,39 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connection
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
+from config import prepared_reads
+
 from .models import User
+
+# Named columns, never `u.*`: a prepared statement must keep its result's shape when a
+# migration adds a column while a server process holds it.
+_COLUMNS = [f.column for f in User._meta.concrete_fields]
+_ATTNAMES = [f.attname for f in User._meta.concrete_fields]
 
 
 def _lookup_sql() -> str:
     user_table = User._meta.db_table
     token_table = Token._meta.db_table
-    return f'SELECT u.* FROM "{user_table}" u JOIN "{token_table}" t ON t.user_id = u.id WHERE t.key = %s'
+    columns = ", ".join(f'u."{c}"' for c in _COLUMNS)
+    return f'SELECT {columns} FROM "{user_table}" u JOIN "{token_table}" t ON t.user_id = u.id WHERE t.key = %s'
+
+
+_SQL = _lookup_sql()
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
-    """`Authorization: Token <key>`, as DRF's, answered by one raw query."""
-
-    _sql: str | None = None
+    """`Authorization: Token <key>`, as DRF's, answered by one prepared statement."""
 
     def authenticate_credentials(self, key: str) -> tuple[User, Any]:
-        if TokenAuthentication._sql is None:
-            TokenAuthentication._sql = _lookup_sql()
-        user = next(iter(User.objects.raw(TokenAuthentication._sql, [key])), None)
-        if user is None:
+        row = prepared_reads.fetch_one(_SQL, [key])[1]
+        if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
+        user = User.from_db(connection.alias, _ATTNAMES, row)
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         # `request.auth` is the token; nothing reads its creation time, so no second query.

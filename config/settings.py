@@ -90,6 +90,12 @@ DATABASES = {
         conn_health_checks=env_bool("DB_HEALTH_CHECKS", True),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # psycopg prepares a statement after this many runs on a connection. Only the hot
+    # reads of config/prepared_reads.py bind on the server, so only they are prepared;
+    # the ORM keeps Django's client-side binding. (A pooler in transaction mode must
+    # support prepared statements, as PgBouncer does since 1.21.)
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 3)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
@@ -168,6 +174,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.SingleRendererNegotiation",
     "DEFAULT_SCHEMA_CLASS": "drf_standardized_errors.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "drf_standardized_errors.handler.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",

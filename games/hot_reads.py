@@ -16,6 +16,7 @@ from django.db import connection, models
 from django.utils.dateparse import parse_datetime
 
 from accounts.models import User
+from config import prepared_reads
 
 from .models import Room, Round, Seat
 
@@ -33,17 +34,20 @@ def _seat_columns() -> str:
 
 
 def _table_sql() -> str:
+    # One JSON document, so the statement's result has one column whatever migrations
+    # add later: it stays valid as a prepared statement (config/prepared_reads.py).
     room, seat, round_, user = (m._meta.db_table for m in (Room, Seat, Round, User))
     return (
-        f"SELECT r.*, (SELECT coalesce(json_agg(json_build_object({_seat_columns()}) ORDER BY s.\"index\"), '[]') "
-        f'FROM "{seat}" s LEFT JOIN "{user}" u ON u.id = s.user_id WHERE s.room_id = r.id) AS hot_seats, '
-        f'(SELECT row_to_json(x) FROM (SELECT * FROM "{round_}" WHERE room_id = r.id '
-        f"ORDER BY number DESC LIMIT 1) x) AS hot_round "
+        "SELECT json_build_object('room', row_to_json(r), "
+        f"'seats', (SELECT coalesce(json_agg(json_build_object({_seat_columns()}) ORDER BY s.\"index\"), '[]') "
+        f'FROM "{seat}" s LEFT JOIN "{user}" u ON u.id = s.user_id WHERE s.room_id = r.id), '
+        f"'round', (SELECT row_to_json(x) FROM (SELECT * FROM \"{round_}\" WHERE room_id = r.id "
+        f"ORDER BY number DESC LIMIT 1) x))::text "
         f'FROM "{room}" r WHERE r.code = %s'
     )
 
 
-_TABLE_SQL: str | None = None
+_TABLE_SQL = {False: "", True: ""}
 
 
 def table(code: str, *, for_update: bool = False) -> tuple[Room, list[Seat], Round | None] | None:
@@ -56,24 +60,19 @@ def table(code: str, *, for_update: bool = False) -> tuple[Room, list[Seat], Rou
         # The one-process start on SQLite: the same answer through portable queries.
         room = room_by_code(code, for_update=for_update)
         return None if room is None else (room, seats_with_users(room), latest_round(room, for_update=for_update))
-    global _TABLE_SQL
-    if _TABLE_SQL is None:
-        _TABLE_SQL = _table_sql()
-    sql = _TABLE_SQL + (" FOR UPDATE OF r" if for_update else "")
-    room = next(iter(Room.objects.raw(sql, [code])), None)
-    if room is None:
+    if not _TABLE_SQL[for_update]:
+        _TABLE_SQL[for_update] = _table_sql() + (" FOR UPDATE OF r" if for_update else "")
+    _, row = prepared_reads.fetch_one(_TABLE_SQL[for_update], [code])
+    if row is None:
         return None
-    seats = [_seat_from(row, room) for row in _json(room.hot_seats)]
-    round_data = _json(room.hot_round)
-    round_ = _model_from(Round, round_data) if round_data else None
+    # Parsed here, once, rather than by the driver: text is the cheapest way out of it.
+    found = json.loads(row[0])
+    room = _model_from(Room, found["room"])
+    seats = [_seat_from(data, room) for data in found["seats"]]
+    round_ = _model_from(Round, found["round"]) if found["round"] else None
     if round_ is not None:
         _ROUND_ROOM_FIELD.set_cached_value(round_, room)
-    del room.hot_seats, room.hot_round
     return room, seats, round_
-
-
-def _json(value: Any) -> Any:
-    return json.loads(value) if isinstance(value, str) else value
 
 
 def _model_from(model: type[models.Model], data: dict[str, Any]) -> Any:

@@ -82,6 +82,59 @@ def server_env(database_url: str) -> dict[str, str]:
     }
 
 
+class ServerCPU:
+    """CPU seconds used by the server's processes: gunicorn's workers and the PostgreSQL
+    backends serving the benchmark database. Read from /proc, so it is Linux-only; on
+    a machine shared with other work it still tells what one move costs the server."""
+
+    def __init__(self, master_pid: int, database: str) -> None:
+        self.master_pid = master_pid
+        self.database = database
+
+    @staticmethod
+    def _cpu(pid: int) -> tuple[float, float]:
+        """User and system CPU seconds of a process."""
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0, 0.0
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(fields[11]) / tick, int(fields[12]) / tick
+
+    def _workers(self) -> list[int]:
+        pids = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == self.master_pid:
+                    pids.append(int(stat.parent.name))
+            except (OSError, ValueError, IndexError):
+                continue
+        return pids
+
+    def _backends(self) -> list[int]:
+        with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
+            rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.database]).fetchall()
+        return [pid for (pid,) in rows]
+
+    def snapshot(self) -> dict[str, dict[int, tuple[float, float]]]:
+        return {
+            "gunicorn": {pid: self._cpu(pid) for pid in [self.master_pid, *self._workers()]},
+            "postgres": {pid: self._cpu(pid) for pid in self._backends()},
+        }
+
+    @staticmethod
+    def used(
+        before: dict[str, dict[int, tuple[float, float]]], after: dict[str, dict[int, tuple[float, float]]]
+    ) -> dict[str, tuple[float, float]]:
+        """CPU seconds (user, system) each group used between two snapshots."""
+        used = {}
+        for group, pids in after.items():
+            user = sum(u - before[group].get(pid, (0.0, 0.0))[0] for pid, (u, _) in pids.items())
+            system = sum(s - before[group].get(pid, (0.0, 0.0))[1] for pid, (_, s) in pids.items())
+            used[group] = (user, system)
+        return used
+
+
 @dataclass
 class Stats:
     post_ms: list[float] = field(default_factory=list)
@@ -90,7 +143,9 @@ class Stats:
     stale: int = 0
     errors: int = 0
 
-    def report(self, title: str, seconds: float, cpu: float) -> None:
+    def report(
+        self, title: str, seconds: float, cpu: float, server_cpu: dict[str, tuple[float, float]] | None = None
+    ) -> None:
         def pct(values: list[float], p: float) -> float:
             if not values:
                 return float("nan")
@@ -108,6 +163,19 @@ class Stats:
                     f"n={len(values)})"
                 )
         print(f"client CPU: {cpu:.1f} s ({100 * cpu / seconds:.0f}% of one core)")
+        if server_cpu and self.accepted:
+            requests = len(self.post_ms) + len(self.get_ms)
+            total = sum(u + s for u, s in server_cpu.values())
+            per = 1000 / self.accepted
+            parts = ", ".join(
+                f"{name} {per * (u + s):.2f} = user {per * u:.2f} + system {per * s:.2f}"
+                for name, (u, s) in server_cpu.items()
+            )
+            print(f"server CPU per accepted move (its GET and POST): {per * total:.2f} ms ({parts})")
+            print(
+                f"  per request {1000 * total / requests:.2f} ms; at that cost {os.cpu_count()} cores "
+                f"serve at most {os.cpu_count() * self.accepted / total:.0f} moves/s with nothing else running"
+            )
 
 
 def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -192,7 +260,9 @@ async def register_players(client: Client, count: int, tag: str) -> list[str]:
     return tokens
 
 
-async def run_mode(base: str, mode: str, tables: int, seconds: float, interval: float, warmup: float) -> None:
+async def run_mode(
+    base: str, mode: str, tables: int, seconds: float, interval: float, warmup: float, probe: ServerCPU | None
+) -> None:
     connector = aiohttp.TCPConnector(limit=min(tables, 64))
     timeout = aiohttp.ClientTimeout(total=30)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
@@ -209,13 +279,15 @@ async def run_mode(base: str, mode: str, tables: int, seconds: float, interval: 
         began = started + warmup
         stop_at = began + seconds
         cpu0 = None
+        server0: dict[str, dict[int, tuple[float, float]]] = {}
 
         def counting() -> Stats:
-            nonlocal cpu0
+            nonlocal cpu0, server0
             if time.perf_counter() < began:
                 return warm
             if cpu0 is None:
                 cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+                server0 = probe.snapshot() if probe else {}
             return stats
 
         async def fast(table: Table) -> None:
@@ -236,6 +308,7 @@ async def run_mode(base: str, mode: str, tables: int, seconds: float, interval: 
             await asyncio.gather(*(paced(t, interval * i / tables) for i, t in enumerate(group)))
         elapsed = time.perf_counter() - began
         cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+        server_cpu = ServerCPU.used(server0, probe.snapshot()) if probe and server0 else None
         cpu0 = cpu0 or cpu1
         cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
         title = (
@@ -244,7 +317,7 @@ async def run_mode(base: str, mode: str, tables: int, seconds: float, interval: 
             else f"steady: {tables} tables, one move each every {interval:g} s "
             f"(offered {tables / interval:.0f} moves/s)"
         ) + (f", after {warmup:g} s of warm-up" if warmup else "")
-        stats.report(title, elapsed, cpu)
+        stats.report(title, elapsed, cpu, server_cpu)
 
 
 def wait_until_up(base: str, proc: subprocess.Popen, timeout: float = 60) -> None:
@@ -300,7 +373,8 @@ def main() -> None:
         modes = ["throughput", "steady"] if args.mode == "both" else [args.mode]
         for mode in modes:
             tables = args.tables or (16 if mode == "throughput" else 200)
-            asyncio.run(run_mode(base, mode, tables, args.seconds, args.interval, args.warmup))
+            probe = ServerCPU(server.pid, args.database) if Path("/proc/self/stat").exists() else None
+            asyncio.run(run_mode(base, mode, tables, args.seconds, args.interval, args.warmup, probe))
     finally:
         server.terminate()
         try:

@@ -92,6 +92,19 @@ def run(moves: int, profile: bool) -> None:
         return code, players
 
     code, players = new_table()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = Path(f"/proc/{cursor.fetchone()[0]}/stat")
+
+    def backend_cpu() -> float:
+        # PostgreSQL's own CPU for this connection (same machine; Linux's /proc).
+        try:
+            fields = backend.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return float("nan")
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") * 1000
+
+    pg_cpu = {"GET": 0.0, "POST": 0.0}
     get_ms: list[float] = []
     post_ms: list[float] = []
     get_q: list[int] = []
@@ -109,15 +122,18 @@ def run(moves: int, profile: bool) -> None:
         client = players[seat]
         if profiler:
             profiler.enable()
+        b = backend_cpu()
         with CaptureQueriesContext(connection) as q:
             t, c = time.perf_counter(), time.process_time()
             view = client.get(f"/api/v1/rooms/{code}/state").json()
             get_ms.append((time.perf_counter() - t) * 1000)
             get_cpu.append((time.process_time() - c) * 1000)
+        pg_cpu["GET"] += backend_cpu() - b
         get_q.append(len(q))
         g = q
         template = view["you"]["legal_actions"][0]
         action = concrete(template, rng)
+        b = backend_cpu()
         with CaptureQueriesContext(connection) as q:
             t, c = time.perf_counter(), time.process_time()
             answer = client.post(
@@ -125,6 +141,7 @@ def run(moves: int, profile: bool) -> None:
             )
             post_ms.append((time.perf_counter() - t) * 1000)
             post_cpu.append((time.process_time() - c) * 1000)
+        pg_cpu["POST"] += backend_cpu() - b
         if profiler:
             profiler.disable()
         post_q.append(len(q))
@@ -137,12 +154,13 @@ def run(moves: int, profile: bool) -> None:
             raise SystemExit(f"move refused: {answer.status_code} {answer.content[:300]!r}")
         done += 1
 
-    rows = (("GET state   ", get_ms, get_cpu, get_q), ("POST actions", post_ms, post_cpu, post_q))
-    for name, ms, cpu, qs in rows:
+    rows = (("GET state   ", get_ms, get_cpu, get_q, "GET"), ("POST actions", post_ms, post_cpu, post_q, "POST"))
+    for name, ms, cpu, qs, method in rows:
         ms.sort()
         print(
             f"{name}: median {statistics.median(ms):6.2f} ms  p90 {ms[int(len(ms) * 0.9)]:6.2f} ms  "
-            f"CPU in this process median {statistics.median(cpu):5.2f} ms  "
+            f"CPU here median {statistics.median(cpu):5.2f} mean {statistics.fmean(cpu):5.2f} ms, "
+            f"PostgreSQL's mean {pg_cpu[method] / len(ms):5.2f} ms  "
             f"queries median {statistics.median(qs):.0f} max {max(qs)}  ({len(ms)} requests)"
         )
     if profiler:

@@ -52,3 +52,28 @@ def test_a_deferred_user_field_still_loads(make_user):
     room = services.room_create(host=host, game="hearts", options={})
     _, seats, _ = hot_reads.table(room.code)
     assert seats[0].user.email == "host@example.com"
+
+
+def _prepared_statements() -> list[str]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_the_token_lookup_and_the_table_read_become_prepared_statements(make_user, api_client):
+    """After a few uses on a connection PostgreSQL keeps them parsed and planned; the ORM's
+    other statements are never prepared."""
+    host = make_user()
+    client = api_client(host)
+    code = client.post("/api/v1/rooms/", {"game": "hearts", "options": {}}, format="json").json()["code"]
+    for _ in range(4):
+        assert client.get(f"/api/v1/rooms/{code}/state").status_code == 200
+    prepared = _prepared_statements()
+    assert any('JOIN "authtoken_token"' in sql for sql in prepared)
+    assert any("json_build_object('room'" in sql for sql in prepared)
+    assert not any("INSERT" in sql or "UPDATE" in sql for sql in prepared)
+    # A prepared lookup still sees a revoked token at once.
+    assert client.post("/api/v1/auth/logout").status_code == 204
+    assert client.get(f"/api/v1/rooms/{code}/state").status_code == 401
