@@ -276,7 +276,7 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
     seat = next((s for s in seats if s.user_id == user.id), None)
     if seat is None:
         raise not_seated()
-    request_hash = _request_hash(version, action, code)
+    request_hash = _request_hash(version, action, code) if idempotency_key else ""
     if idempotency_key:
         earlier = IdempotentRequest.objects.filter(user=user, key=idempotency_key).first()
         if earlier is not None:
