@@ -11,7 +11,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import create_room, sign_up
+from .conftest import create_room, sign_up, token_of
 
 # Opens a socket to the live server and answers how it ended: whether it opened, what it
 # heard, and the close code and reason the page was given.
@@ -58,10 +58,6 @@ LINK_STATE = """() => ({
     polling: window.__link.pollTimer !== null && window.__link.pollTimer !== undefined,
     closeCode: window.__link.closeCode,
 })"""
-
-
-def token_of(page) -> str:
-    return page.evaluate("localStorage.getItem('tt.token')")
 
 
 def test_the_browser_reads_why_a_room_socket_was_closed(open_page):
