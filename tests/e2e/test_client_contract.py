@@ -9,7 +9,7 @@ the client's own table code, and every event logged is put into words by it. The
 - every control the client offers, clicked, submits an action the engine accepts, and
   every legal action is offered (a multi-card choice at least once per template);
 - players who may not act, and spectators, are offered nothing;
-- the cards and tiles marked as trumps are exactly the engine's trumps;
+- the cards and tiles marked as trumps are exactly the engine's trumps, sorted together;
 - every event type, the server's own included, has words, or is deliberately silent.
 """
 
@@ -289,6 +289,10 @@ def check(page: Any, played: Played) -> int:
         expected = engine_trumps(played.key, case.state, list(labels))
         if marked != expected:
             problems.append(f"{where}: trumps marked {sorted(marked)}, the engine's are {sorted(expected)}")
+        # The hand is sorted with the trumps together (the trump card among them).
+        order = "".join("T" if code in expected else "." for code in labels)
+        if expected and len(re.findall("T+", order)) != 1:
+            problems.append(f"{where}: trumps not together in the hand: {list(labels)}")
     assert not problems, "\n".join(problems[:30])
     return len(results)
 
