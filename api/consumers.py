@@ -30,19 +30,28 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.group = live.group_name(self.code)
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.refuse(CLOSE_UNAUTHENTICATED, "unauthenticated")
             return
         version = await _room_version(self.code)
         if version is None:
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_NOT_FOUND, "no such room")
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         # The version now, so a client that reconnects knows at once whether it missed anything.
         await self.send_json({"type": "changed", "version": version})
 
+    async def refuse(self, code: int, reason: str) -> None:
+        """Accept, then close with `code`. A close before the accept fails the handshake,
+        and a browser then only ever sees 1006, whatever the reason; after the accept the
+        client receives the code and can tell "sign in again" from "no such room" and from
+        a dropped connection worth retrying."""
+        self.refused = True
+        await self.accept()
+        await self.close(code=code, reason=reason)
+
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
+        if hasattr(self, "group") and not getattr(self, "refused", False):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:

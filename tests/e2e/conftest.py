@@ -17,13 +17,16 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from django.db import connection
+from django.db import connection, connections, transaction
 from playwright.sync_api import sync_playwright
+
+from tests.api.helpers import concrete
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -197,3 +200,57 @@ def click_and_wait(page: Any, target: Any) -> None:
 def hand_codes(page: Any) -> list[str]:
     """The codes of the pieces in the player's hand, as shown."""
     return page.locator(".hand button").evaluate_all("els => els.map(e => e.dataset.code)")
+
+
+def token_of(page: Any) -> str:
+    """The signed-in person's API token, as the web client keeps it."""
+    return page.evaluate("localStorage.getItem('tt.token')")
+
+
+def play_by_api(live_url: str, token: str, code: str, until: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Act for a person through the public API, as any client could (their first legal
+    action each time), until `until(view)` holds; returns that view. Their page follows
+    over its socket like any other change."""
+    headers = {"Authorization": f"Token {token}"}
+    with httpx.Client(base_url=f"{live_url}/api/v1/", headers=headers, timeout=30) as client:
+        for _ in range(1000):
+            view = client.get(f"rooms/{code}/state").json()
+            if until(view):
+                return view
+            legal = view["you"]["legal_actions"]
+            assert legal, f"nothing to do in {view['phase']} (to act: {view['to_act']})"
+            body = {"version": view["version"], "action": concrete(legal[0])}
+            res = client.post(f"rooms/{code}/actions", json=body)
+            assert res.status_code == 200 or res.json()["errors"][0]["code"] == "stale_version", res.text
+    raise AssertionError("play_by_api did not get there in 1000 moves")
+
+
+def deal_hand(code: str, deal: list[list[str]]) -> None:
+    """Replace the hand being played in room `code` by a fresh one dealt as `deal` (the
+    engine's own fixed-deal support; the public API has no way to ask for one), and tell
+    the room's listeners. Moves already made in that hand are dropped with it.
+
+    Runs in a thread of its own: Django's ORM refuses the thread in which Playwright's
+    event loop runs."""
+    from games import live, rules
+    from games.models import Action, Room
+
+    def work() -> None:
+        try:
+            with transaction.atomic():
+                room = Room.objects.select_for_update().get(code=code)
+                round_ = room.rounds.order_by("-number").first()
+                game = rules.get(room.game)
+                round_.state = game.new_round(
+                    options=room.options, players=len(deal), seed=round_.seed, carry=round_.carry, deal=deal
+                )
+                round_.save(update_fields=["state"])
+                Action.objects.filter(round=round_).delete()
+                room.version += 1
+                room.save(update_fields=["version"])
+                live.announce_after_commit(room)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(work).result()

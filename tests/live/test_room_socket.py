@@ -62,21 +62,39 @@ async def test_listener_hears_each_change_of_its_room_only(make_user):
     await ws.disconnect()
 
 
-async def test_anonymous_and_bad_token_are_refused(make_user):
+async def refused_with(ws: WebsocketCommunicator) -> tuple[int, str]:
+    """The close a refused client receives: the socket is accepted first (so that a browser
+    sees the code, not 1006), then closed without a single notice."""
+    connected, _ = await ws.connect()
+    assert connected, "refusals are accepted first, then closed"
+    message = await ws.receive_output(timeout=3)
+    assert message["type"] == "websocket.close", message
+    return message["code"], message.get("reason", "")
+
+
+async def test_anonymous_and_bad_token_are_closed_with_4401(make_user):
     room, *_ = await make_room(make_user)
     for token in (None, "not-a-token"):
         ws = connect(room.code, token)
-        connected, code = await ws.connect()
-        assert not connected and code == 4401
-        await ws.disconnect()
+        assert await refused_with(ws) == (4401, "unauthenticated")
+        await ws.wait()
 
 
-async def test_unknown_room_is_refused(make_user):
+async def test_unknown_room_is_closed_with_4404(make_user):
     _, _, _, _, token, _ = await make_room(make_user)
     ws = connect("NOPE99", token)
-    connected, code = await ws.connect()
-    assert not connected and code == 4404
-    await ws.disconnect()
+    assert await refused_with(ws) == (4404, "no such room")
+    await ws.wait()
+
+
+async def test_a_refused_listener_hears_no_changes(make_user):
+    room, _, host, _, _, _ = await make_room(make_user)
+    ws = connect(room.code, None)
+    assert (await refused_with(ws))[0] == 4401
+    # Not in the room's group: a change after the refusal reaches nobody on this socket.
+    await database_sync_to_async(services.room_add_bot)(code=room.code, user=host)
+    assert await ws.receive_nothing(timeout=0.5)
+    await ws.wait()
 
 
 async def test_reconnect_tells_the_current_version(make_user):

@@ -32,12 +32,17 @@ export function describeCommonEvent(e, names) {
   switch (e.type) {
     case "room_created":
       return `Room opened by ${e.host}.`;
+    // Who sat down or left is named as they were then: the seat may have changed hands since.
     case "joined":
-      return `${who(e.seat)} sat down.`;
+      return `${e.name ?? who(e.seat)} sat down.`;
     case "left":
-      return `${who(e.seat)} left.`;
+      return `${e.name ?? who(e.seat)} left.`;
+    case "host_changed":
+      return `${who(e.seat)} is the host now.`;
     case "bot_added":
       return `A computer player took seat ${e.seat + 1}.`;
+    case "seat_to_bot":
+      return `A computer player took over ${e.name ?? who(e.seat)}'s seat.`;
     case "team_changed":
       return `${who(e.seat)} moved to ${teamName(e.team)}.`;
     case "started":
@@ -55,7 +60,10 @@ export function describeCommonEvent(e, names) {
     case "timed_out":
       return `${who(e.seat)} ran out of time.`;
     case "abandoned":
-      return "The match was abandoned.";
+      if (e.seat !== undefined && e.seat !== null) return `The match was abandoned: ${who(e.seat)} did not play for too long.`;
+      return e.reason ? `The match was abandoned: ${e.reason}` : "The match was abandoned.";
+    case "closed":
+      return e.reason || "The room was closed.";
     default:
       return null;
   }

@@ -1,13 +1,17 @@
 // A room's live link: the WebSocket announces `{"type":"changed","version":N}`; while it
 // is down the client polls, and reconnects with a growing delay. Either way `onChange`
 // is called and the page fetches its view and the new events.
+//
+// The server accepts a socket it cannot serve and then closes it with a code that says
+// why; those codes end the link for good (no polling, no reconnecting), and the status
+// tells the page which: "unauthorized" (4401: sign in again), "forbidden" (4403) or
+// "gone" (4404: no such room). Any other close is a dropped connection worth retrying.
 
 import { wsUrl } from "./api.js";
 
 const POLL_MS = 3000;
 const MAX_BACKOFF_MS = 30000;
-// Close codes the server uses for "will never work": unauthenticated, no such room.
-const FINAL_CLOSE = new Set([4401, 4403, 4404]);
+export const FINAL_CLOSE = { 4401: "unauthorized", 4403: "forbidden", 4404: "gone" };
 
 export class RoomLive {
   constructor(code, onChange, onStatus = () => {}) {
@@ -30,6 +34,7 @@ export class RoomLive {
   stop() {
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    this.retryTimer = null;
     this.stopPolling();
     if (this.ws) this.ws.close(1000);
   }
@@ -50,17 +55,19 @@ export class RoomLive {
       return;
     }
     this.ws = ws;
-    ws.onopen = () => {
-      this.backoff = 1000;
-      this.stopPolling();
-      this.setStatus("live");
-    };
+    // The link is live at the server's first notice, not at the handshake: a socket the
+    // server refuses opens too, and is closed at once with the reason.
     ws.onmessage = (msg) => {
       let data;
       try {
         data = JSON.parse(msg.data);
       } catch {
         return;
+      }
+      if (this.status !== "live") {
+        this.backoff = 1000;
+        this.stopPolling();
+        this.setStatus("live");
       }
       // The first message after (re)connecting carries the current version: catching up is the same path.
       if (data.type === "changed") this.onChange(data.version);
@@ -69,8 +76,12 @@ export class RoomLive {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) return;
-      if (FINAL_CLOSE.has(event.code)) {
-        this.setStatus("closed");
+      const final = FINAL_CLOSE[event.code];
+      if (final) {
+        // Retrying cannot help: stop here, polling included, and let the page say why.
+        this.stop();
+        this.closeCode = event.code;
+        this.setStatus(final);
         return;
       }
       this.startPolling();
@@ -84,11 +95,21 @@ export class RoomLive {
     // Jitter, so a restarted server is not hit by every client in the same instant.
     const delay = this.backoff * (0.75 + Math.random() * 0.5);
     this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
-    this.retryTimer = setTimeout(() => this.connect(), delay);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.connect();
+    }, delay);
+  }
+
+  // Polling alone, without reconnecting: for a socket refused while the API still answers.
+  pollOnly() {
+    this.stopped = false;
+    this.setStatus("polling");
+    this.startPolling();
   }
 
   startPolling() {
-    if (this.pollTimer) return;
+    if (this.pollTimer || this.stopped) return;
     this.onChange(null);
     this.pollTimer = setInterval(() => this.onChange(null), POLL_MS);
   }

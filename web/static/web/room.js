@@ -35,7 +35,7 @@ export class RoomPage {
     try {
       this.room = await api(`rooms/${encodeURIComponent(this.code)}/`);
     } catch (err) {
-      replace(this.root, h("section", { class: "panel" }, h("h1", {}, "No such room"), h("p", {}, err.status === 404 ? `There is no room ${this.code}.` : err.message), h("a", { href: "/", "data-link": "" }, "Back to the start")));
+      this.renderMissing(err.status === 404 ? undefined : err.message);
       return;
     }
     document.title = `Table ${this.code} · Trick-taking tables`;
@@ -87,9 +87,44 @@ export class RoomPage {
   }
 
   onLive(status) {
-    this.liveStatus = { live: "live", polling: "reconnecting (polling)", connecting: "connecting…", closed: "offline" }[status] ?? status;
+    this.liveStatus =
+      {
+        live: "live",
+        polling: "reconnecting (polling)",
+        connecting: "connecting…",
+        unauthorized: "signed out",
+        forbidden: "offline",
+        gone: "no such room",
+      }[status] ?? status;
     const el = this.root.querySelector("[data-live]");
     if (el) el.textContent = this.liveStatus;
+    if (status === "unauthorized") this.signedOut();
+    else if (status === "gone") this.renderMissing();
+  }
+
+  // The socket says the sign-in is no longer valid. The API decides: a 401 there clears
+  // the token, and the page becomes the sign-in form for this room; if the API still
+  // answers, the page keeps itself fresh by polling.
+  async signedOut() {
+    try {
+      await api("me");
+    } catch (err) {
+      if (err.status === 401) {
+        this.app.toast("You have been signed out. Log in again to return to this table.", "error");
+        return;
+      }
+    }
+    this.live?.pollOnly();
+  }
+
+  renderMissing(message = `There is no room ${this.code}.`) {
+    this.missing = true;
+    this.live?.stop();
+    clearInterval(this.timer);
+    replace(
+      this.root,
+      h("section", { class: "panel missing-room" }, h("h1", {}, "No such room"), h("p", {}, message), h("a", { href: "/", "data-link": "" }, "Back to the start")),
+    );
   }
 
   onChange(version) {
@@ -151,7 +186,7 @@ export class RoomPage {
 
   render() {
     const view = this.view;
-    if (!view) return;
+    if (!view || this.missing) return;
     const key = focusKey(document.activeElement);
     const wasInside = this.root.contains(document.activeElement);
     if (view.status === "lobby") {

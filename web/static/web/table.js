@@ -527,7 +527,7 @@ export class TableView {
     const game = this.game;
     const lines = [];
     for (const e of events ?? []) {
-      const text = game.describeEvent?.(e, names) ?? describeCommonEvent(e, names);
+      const text = eventText(game, e, names);
       if (text) lines.push(h("li", { "data-seq": e.seq }, text));
     }
     if (!lines.length) return null;
@@ -538,6 +538,12 @@ export class TableView {
       h("ol", { class: "log-lines", reversed: true }, lines.slice(-40).reverse()),
     );
   }
+}
+
+// One line of the log: the game's own words for its events, else the shared ones; ""
+// for events deliberately left out, null for an event nobody knows.
+export function eventText(game, e, names) {
+  return game.describeEvent?.(e, names) ?? describeCommonEvent(e, names);
 }
 
 function defaultResultColumns(last) {

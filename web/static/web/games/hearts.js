@@ -120,7 +120,7 @@ export default {
       case "moon_shot":
         return `${who(e.shooter)} shot the moon!`;
       case "moon_chosen":
-        return `${who(e.seat)} chose ${e.choice === "minus_self" ? "the minus for themself" : "+26 for the others"}.`;
+        return `${who(e.seat)} chose: ${e.choice === "minus_self" ? "the moon off the shooter's score" : "the moon onto everyone else's score"}.`;
       case "hand_scored":
         return `Hand ${e.round} scored.`;
       case "ready":

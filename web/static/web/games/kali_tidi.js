@@ -6,10 +6,23 @@ import { h } from "../dom.js";
 import { listNames } from "../format.js";
 import { signed } from "../table.js";
 
+// The view names the card that is always the highest trump (`trump_card`: "3S", or null
+// without that option); it then belongs to the trump suit only.
 function isTrump(code, view) {
   if (!view?.trump) return false;
-  if (code === "3S" && view.trump_card === "three_of_spades") return true;
+  if (view.trump_card && code === view.trump_card) return true;
   return suit(code) === view.trump;
+}
+
+// Suits in the player's order, trumps last; the trump card leads the trumps.
+function sortHand(hand, view) {
+  const sorted = sortCards(hand, { trump: view.trump ?? null, suitOrder: ["S", "H", "C", "D"] });
+  if (!view.trump || !view.trump_card || !sorted.includes(view.trump_card)) return sorted;
+  const rest = sorted.filter((c) => c !== view.trump_card);
+  const firstTrump = rest.findIndex((c) => suit(c) === view.trump);
+  const copies = sorted.filter((c) => c === view.trump_card);
+  rest.splice(firstTrump === -1 ? rest.length : firstTrump, 0, ...copies);
+  return rest;
 }
 
 const suitGlyph = (s) => h("span", { class: `suit-glyph palette-four suit-${s}` }, SUIT_SYMBOL[s]);
@@ -19,7 +32,7 @@ export default {
   dealerLabel: "first bidder",
   face: (code, view) => cardFace(code, { palette: "four", trump: isTrump(code, view) }),
   itemName: (code, view) => `${cardName(code)}${isTrump(code, view) ? ", trump" : ""}`,
-  sortHand: (hand, view) => sortCards(hand, { trump: view.trump ?? null, suitOrder: ["S", "H", "C", "D"] }),
+  sortHand,
 
   optionVisible(name, values) {
     if (name === "team_sizes") return values.team_mode === "teams";
