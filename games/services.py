@@ -424,13 +424,13 @@ def round_due(*, round_id: int, version: int | None = None, now: datetime | None
     round_ = Round.objects.select_for_update().filter(room=room).order_by("-number").first()
     if round_.id != round_id:
         return False
-    seats = list(room.seats.all())
+    seats = list(room.seats.select_related("user"))
     game_rules = rules.get(room.game)
     acted = False
     for _ in range(MAX_BOT_STEPS):
         due = timing.due_now(room=room, round_=round_, seats=seats, now=now)
         if due.abandoned is not None:
-            _abandon(room, round_, due.abandoned)
+            _abandon(room, round_, seats, due.abandoned)
             acted = True
             break
         if due.bots:
@@ -454,9 +454,12 @@ def round_due(*, round_id: int, version: int | None = None, now: datetime | None
     return acted
 
 
-def _abandon(room: Room, round_: Round, seat: int) -> None:
+def _abandon(room: Room, round_: Round, seats: list[Seat], seat: int) -> None:
+    # People read the reason on the table: the player's name, not a seat index.
+    idle = next((s for s in seats if s.index == seat and s.user_id is not None), None)
+    who = idle.user.shown_name if idle is not None else f"The player in seat {seat + 1}"
     room.status = RoomStatus.ABANDONED
-    room.status_reason = f"Seat {seat} did not play for too long; the match was abandoned."
+    room.status_reason = f"{who} did not play for too long; the match was abandoned."
     room.finished_at = timezone.now()
     _touch(room)
     _log(room, {"type": "abandoned", "seat": seat, "reason": room.status_reason}, round_.number)

@@ -104,7 +104,10 @@ def test_idle_player_abandons_the_match(table):
             break
         round_ = current(room)
     assert room.status == "abandoned"
-    assert "did not play" in room.status_reason
+    idle = next(
+        s for s in room.seats.all() if s.index == Event.objects.get(room=room, data__type="abandoned").data["seat"]
+    )
+    assert room.status_reason.startswith(f"{idle.user.shown_name} did not play for too long")
     assert t >= start + timedelta(seconds=150)
     assert Event.objects.filter(room=room, data__type="abandoned").exists()
     view = selectors.room_view(room=room, user=users[1])
