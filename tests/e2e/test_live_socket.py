@@ -106,7 +106,8 @@ def test_the_live_link_stops_for_good_on_4404_and_4401(open_page):
     assert not state["retrying"] and not state["polling"] and state["changes"] == 0, state
 
 
-def test_a_socket_closed_with_4401_sends_the_person_to_sign_in(open_page, shots):
+def _live_room(open_page, name: str):
+    """A person in a new Hearts room whose room socket the test holds (to close it at will)."""
     page = open_page(width=1280, height=900)
     sockets = []
 
@@ -115,9 +116,14 @@ def test_a_socket_closed_with_4401_sends_the_person_to_sign_in(open_page, shots)
         ws.connect_to_server()
 
     page.route_web_socket(re.compile(r"/ws/rooms/"), keep)
-    sign_up(page, "selma")
-    create_room(page, "hearts")
+    sign_up(page, name)
+    code = create_room(page, "hearts")
     expect(page.locator("[data-live]")).to_have_text("live")
+    return page, sockets, code
+
+
+def test_a_socket_closed_with_4401_sends_the_person_to_sign_in(open_page, shots):
+    page, sockets, _ = _live_room(open_page, "selma")
     # The sign-in ends on the server (logged out elsewhere); the socket then says 4401.
     status = page.evaluate(
         """async () => (await fetch('/api/v1/auth/logout', {
@@ -136,17 +142,7 @@ def test_a_socket_closed_with_4401_sends_the_person_to_sign_in(open_page, shots)
 
 
 def test_a_socket_closed_with_4401_while_the_api_still_answers_keeps_polling(open_page):
-    page = open_page(width=1280, height=900)
-    sockets = []
-
-    def keep(ws):
-        sockets.append(ws)
-        ws.connect_to_server()
-
-    page.route_web_socket(re.compile(r"/ws/rooms/"), keep)
-    sign_up(page, "sven")
-    create_room(page, "hearts")
-    expect(page.locator("[data-live]")).to_have_text("live")
+    page, sockets, _ = _live_room(open_page, "sven")
     sockets[-1].close(code=4401, reason="unauthenticated")
     # The token still works over HTTP: the page stays, polling, and never reconnects.
     expect(page.locator("[data-live]")).to_have_text("reconnecting (polling)")
@@ -157,17 +153,7 @@ def test_a_socket_closed_with_4401_while_the_api_still_answers_keeps_polling(ope
 
 
 def test_a_socket_closed_with_4404_says_the_room_is_gone(open_page, shots):
-    page = open_page(width=1280, height=900)
-    sockets = []
-
-    def keep(ws):
-        sockets.append(ws)
-        ws.connect_to_server()
-
-    page.route_web_socket(re.compile(r"/ws/rooms/"), keep)
-    sign_up(page, "sofia")
-    code = create_room(page, "hearts")
-    expect(page.locator("[data-live]")).to_have_text("live")
+    page, sockets, code = _live_room(open_page, "sofia")
     sockets[-1].close(code=4404, reason="no such room")
     expect(page.get_by_role("heading", name="No such room")).to_be_visible()
     expect(page.locator(".missing-room")).to_contain_text(f"There is no room {code}.")
