@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -116,3 +118,44 @@ class TrackedHand:
         for seat, action in self.actions:
             replayed = self.game.apply(replayed, seat, action).state
         assert replayed == self.state
+
+
+# -- the computer players ------------------------------------------------------------------------
+
+
+def bot_choice(game: Game, state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The computer player's action for `seat`, asked twice: the same state must get the same answer."""
+    action = game.bot_action(state, seat)
+    assert game.bot_action(state, seat) == action, "the bot must be deterministic"
+    return action
+
+
+def check_bot_refuses(game: Game, state: dict[str, Any], seat: int) -> None:
+    """The computer player has no move for a seat that may not act."""
+    with pytest.raises(RuleError) as info:
+        game.bot_action(state, seat)
+    assert info.value.code == "not_your_turn"
+
+
+def check_bot_matches(
+    game: Game, options: dict[str, Any], players: int, play_bots: Callable[[dict[str, Any]], dict[str, Any]]
+) -> None:
+    """Three matches (seeds 0 to 2) played by the computer player to the end, each with a winner."""
+    for seed in range(3):
+        state = play_bots(game.new_round(options=options, players=players, seed=seed, carry=None))
+        assert state["phase"] == "match_over"
+        assert game.result(state)["winners"]
+
+
+def redeal_hidden(
+    state: dict[str, Any], others: list[int], pool: list[str], rng: random.Random
+) -> tuple[dict[str, Any], list[str]]:
+    """A copy of `state` in which `pool` (the pieces a seat cannot see) is shuffled and dealt
+    again to the `others`, each as many as it holds; and what is left of the pool."""
+    rng.shuffle(pool)
+    hidden = dict(state)
+    hidden["hands"] = list(state["hands"])
+    for s in others:
+        size = len(state["hands"][s])
+        hidden["hands"][s], pool = sorted(pool[:size]), pool[size:]
+    return hidden, pool
