@@ -233,6 +233,16 @@ def running_scores(state: State) -> list[int]:
     return list(result["scores"] if result else state["scores"])
 
 
+def carry_to_next_dealer(state: State) -> dict[str, Any]:
+    """What the next hand inherits where the deal passes to the left each hand: the next
+    round number, the match scores and the next dealer."""
+    return {
+        "round": state["round"] + 1,
+        "scores": running_scores(state),
+        "dealer": (state["dealer"] + 1) % state["players"],
+    }
+
+
 def record_result(state: State, events: list[Event], result: dict[str, Any]) -> None:
     """Store a scored hand and announce it: the match is over when `result` says so,
     else the table moves on to the between-hands phase."""

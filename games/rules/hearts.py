@@ -22,6 +22,7 @@ from .base import (
     Game,
     State,
     apply_next_round,
+    carry_to_next_dealer,
     check_turn,
     copy_state,
     record_result,
@@ -360,11 +361,7 @@ class Hearts(Game):
         return []
 
     def carry(self, state: State) -> dict[str, Any]:
-        return {
-            "round": state["round"] + 1,
-            "scores": running_scores(state),
-            "dealer": (state["dealer"] + 1) % PLAYERS,
-        }
+        return carry_to_next_dealer(state)
 
     # -- acting -----------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ from .base import (
     Game,
     State,
     apply_next_round,
+    carry_to_next_dealer,
     checked_action_type,
     copy_state,
     is_int,
@@ -314,12 +315,8 @@ class Moon(Game):
         return []
 
     def carry(self, state: State) -> dict[str, Any]:
-        return {
-            "round": state["round"] + 1,
-            "scores": running_scores(state),
-            # After redeals `dealer` is whoever dealt the hand that was played.
-            "dealer": (state["dealer"] + 1) % state["players"],
-        }
+        # After redeals `dealer` is whoever dealt the hand that was played: the next deals.
+        return carry_to_next_dealer(state)
 
     # -- acting -----------------------------------------------------------------------
 
