@@ -29,6 +29,21 @@ def strings_in(obj: dict[str, Any] | list[Any], out: set[str]) -> None:
             strings_in(value, out)
 
 
+def top_up(
+    fixed: list[list[str]], deck: list[str], size: int, *, keep_out: list[str] | tuple[str, ...] = ()
+) -> tuple[list[list[str]], list[str]]:
+    """Each hand of `fixed` filled up to `size` with the pieces nobody was given (nor named
+    in `keep_out`), in `deck` order; and the pieces left over."""
+    used = {p for h in fixed for p in h} | set(keep_out)
+    rest = [p for p in deck if p not in used]
+    out = []
+    for h in fixed:
+        need = size - len(h)
+        out.append(h + rest[:need])
+        rest = rest[need:]
+    return out, rest
+
+
 def refused(game: Game, state: dict[str, Any], seat: Any, action: Any) -> RuleError:
     """The RuleError an action gets, having checked that it changed nothing."""
     before = json.dumps(state, sort_keys=True)
