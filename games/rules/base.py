@@ -251,6 +251,7 @@ def record_result(state: State, events: list[Event], result: dict[str, Any]) -> 
     state["phase"] = MATCH_OVER if over else ROUND_OVER
     events.append(Event({"type": "hand_scored", **result}))
     if over:
+        # Lists of its own: the event is logged apart from the state.
         events.append(
             Event({"type": "match_over", "winners": list(result["winners"]), "scores": list(result["scores"])})
         )

@@ -315,7 +315,7 @@ class Moon(Game):
         return []
 
     def carry(self, state: State) -> dict[str, Any]:
-        # After redeals `dealer` is whoever dealt the hand that was played: the next deals.
+        # After redeals `dealer` is whoever dealt the hand that was played; the seat after it deals next.
         return carry_to_next_dealer(state)
 
     # -- acting -----------------------------------------------------------------------
