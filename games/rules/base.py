@@ -132,9 +132,10 @@ class Game(ABC):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) may know of the state."""
 
-    @abstractmethod
     def result(self, state: State) -> dict[str, Any] | None:
         """The scored hand (public), or None while it is still being played."""
+        # Every game keeps it in the state under this name, set when the hand is scored.
+        return state["result"]
 
     @abstractmethod
     def carry(self, state: State) -> dict[str, Any]:
@@ -158,6 +159,21 @@ class Game(ABC):
         return self.bot_action(state, seat)
 
     # -- shared helpers ---------------------------------------------------------------
+
+    def bot_legal_actions(self, state: State, seat: int) -> list[Action]:
+        """What the computer player chooses from; a seat that may not act is refused."""
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise RuleError("not_your_turn", "It is not your turn.")
+        return legal
+
+    def own_view(self, state: State, seat: int, to_act: list[int], hand: list[Any]) -> dict[str, Any]:
+        """The start of a player's `you` in the view: its seat, its hand and what it may do."""
+        return {
+            "seat": seat,
+            "hand": hand,
+            "legal_actions": self.legal_actions(state, seat) if seat in to_act else [],
+        }
 
     def is_complete(self, state: State) -> bool:
         """The hand is over and every seat is ready for the next one."""
@@ -209,6 +225,36 @@ def checked_action_type(
     if kind not in phase_actions.get(phase, ()):
         raise wrong_phase(phase, kind)
     return kind
+
+
+def running_scores(state: State) -> list[int]:
+    """The match scores: after the hand once it is scored, else as the hand began."""
+    result = state["result"]
+    return list(result["scores"] if result else state["scores"])
+
+
+def carry_to_next_dealer(state: State) -> dict[str, Any]:
+    """What the next hand inherits where the deal passes to the left each hand: the next
+    round number, the match scores and the next dealer."""
+    return {
+        "round": state["round"] + 1,
+        "scores": running_scores(state),
+        "dealer": (state["dealer"] + 1) % state["players"],
+    }
+
+
+def record_result(state: State, events: list[Event], result: dict[str, Any]) -> None:
+    """Store a scored hand and announce it: the match is over when `result` says so,
+    else the table moves on to the between-hands phase."""
+    over = result["match_over"]
+    state["result"] = result
+    state["phase"] = MATCH_OVER if over else ROUND_OVER
+    events.append(Event({"type": "hand_scored", **result}))
+    if over:
+        # Lists of its own: the event is logged apart from the state.
+        events.append(
+            Event({"type": "match_over", "winners": list(result["winners"]), "scores": list(result["scores"])})
+        )
 
 
 # -- the between-hands phase, the same in every game --------------------------------

@@ -22,10 +22,13 @@ from .base import (
     Game,
     State,
     apply_next_round,
+    carry_to_next_dealer,
     check_turn,
     copy_state,
+    record_result,
     require_action_type,
     round_over_to_act,
+    running_scores,
     wrong_phase,
 )
 from .errors import RuleError
@@ -357,16 +360,8 @@ class Hearts(Game):
             return [{"type": "next_round"}]
         return []
 
-    def result(self, state: State) -> dict[str, Any] | None:
-        return state["result"]
-
     def carry(self, state: State) -> dict[str, Any]:
-        result = state["result"]
-        return {
-            "round": state["round"] + 1,
-            "scores": list(result["scores"] if result else state["scores"]),
-            "dealer": (state["dealer"] + 1) % PLAYERS,
-        }
+        return carry_to_next_dealer(state)
 
     # -- acting -----------------------------------------------------------------------
 
@@ -384,10 +379,6 @@ class Hearts(Game):
             return self._apply_play(state, seat, action)
         if kind == "moon_choice":
             return self._apply_moon_choice(state, seat, action)
-        return self._apply_next_round(state, seat)
-
-    @staticmethod
-    def _apply_next_round(state: State, seat: int) -> Applied:
         return apply_next_round(state, seat, _copy)
 
     # passing
@@ -563,11 +554,7 @@ class Hearts(Game):
             "match_over": over,
             "winners": [s for s, t in enumerate(totals) if t == low] if over else [],
         }
-        state["result"] = result
-        state["phase"] = MATCH_OVER if over else ROUND_OVER
-        events.append(Event({"type": "hand_scored", **result}))
-        if over:
-            events.append(Event({"type": "match_over", "winners": result["winners"], "scores": totals}))
+        record_result(state, events, result)
 
     # -- what a viewer may know -------------------------------------------------------
 
@@ -608,7 +595,7 @@ class Hearts(Game):
             "trump": None,
             "bid": None,
             "moon_shooter": state["moon_shooter"],
-            "scores": list(result["scores"] if result else state["scores"]),
+            "scores": running_scores(state),
             "last_round": _copy_result(result)
             if result is not None and phase in (ROUND_OVER, MATCH_OVER, COMPLETE)
             else None,
@@ -617,10 +604,8 @@ class Hearts(Game):
             chosen = state["passes"][seat]
             received = state["received"][seat]
             out["you"] = {
-                "seat": seat,
                 # Hands are kept sorted: dealt sorted, re-sorted after the pass.
-                "hand": list(state["hands"][seat]),
-                "legal_actions": self.legal_actions(state, seat) if seat in to_act else [],
+                **self.own_view(state, seat, to_act, list(state["hands"][seat])),
                 "pass_chosen": _copy_pass(chosen),
                 "received": _copy_received(received),
             }
@@ -629,9 +614,7 @@ class Hearts(Game):
     # -- the computer player ----------------------------------------------------------
 
     def bot_action(self, state: State, seat: int) -> Action:
-        legal = self.legal_actions(state, seat)
-        if not legal:
-            raise RuleError("not_your_turn", "It is not your turn.")
+        legal = self.bot_legal_actions(state, seat)
         phase = state["phase"]
         options = state["options"]
         if phase == PASS:

@@ -19,7 +19,6 @@ from typing import Any
 
 from . import cards, kali_tidi_bot, register, tricks
 from .base import (
-    MATCH_OVER,
     ROUND_OVER,
     Action,
     Applied,
@@ -30,7 +29,9 @@ from .base import (
     checked_action_type,
     copy_state,
     is_int,
+    record_result,
     round_over_to_act,
+    running_scores,
 )
 from .errors import RuleError
 from .options import Option, OptionSet
@@ -373,9 +374,6 @@ class KaliTidi(Game):
         low = opts["min_bid"] if state["bid"] is None else state["bid"] + BID_STEP
         return list(range(low, max_bid(opts["decks"]) + 1, BID_STEP))
 
-    def result(self, state: State) -> dict[str, Any] | None:
-        return state["result"]
-
     def carry(self, state: State) -> dict[str, Any]:
         return {
             "round": state["round"] + 1,
@@ -383,7 +381,7 @@ class KaliTidi(Game):
             "teams": state["teams"],
             "first_bidder": (state["first_bidder"] + 1) % state["players"],
             "removed": list(state["removed"]),
-            "scores": list(state["result"]["scores"] if state["result"] else state["scores"]),
+            "scores": running_scores(state),
         }
 
     # -- applying actions -------------------------------------------------------------
@@ -602,12 +600,8 @@ class KaliTidi(Game):
             "match_over": over,
             "winners": [s for s, t in enumerate(totals) if t == top] if over else [],
         }
-        state["result"] = result
-        state["phase"] = MATCH_OVER if over else ROUND_OVER
         state["turn"] = None
-        events.append(Event({"type": "hand_scored", **result}))
-        if over:
-            events.append(Event({"type": "match_over", "winners": result["winners"], "scores": totals}))
+        record_result(state, events, result)
 
     # -- what a viewer may know -------------------------------------------------------
 
@@ -664,24 +658,18 @@ class KaliTidi(Game):
                 "winner": state["last_trick"]["winner"],
                 "points": state["last_trick"]["points"],
             },
-            "scores": list(result["scores"] if result else state["scores"]),
+            "scores": running_scores(state),
             "target": state["options"]["target"],
             "last_round": _copy_result(result) if result is not None else None,
         }
         if is_int(seat) and 0 <= seat < players:
-            out["you"] = {
-                "seat": seat,
-                "hand": cards.sorted_hand(state["hands"][seat]),
-                "legal_actions": self.legal_actions(state, seat) if seat in to_act else [],
-            }
+            out["you"] = self.own_view(state, seat, to_act, cards.sorted_hand(state["hands"][seat]))
         return out
 
     # -- the computer player ----------------------------------------------------------
 
     def bot_action(self, state: State, seat: int) -> Action:
-        legal = self.legal_actions(state, seat)
-        if not legal:
-            raise RuleError("not_your_turn", "It is not your turn.")
+        legal = self.bot_legal_actions(state, seat)
         phase = state["phase"]
         hand = list(state["hands"][seat])
         if phase == REMOVE:

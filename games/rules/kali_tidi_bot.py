@@ -10,11 +10,12 @@ from dataclasses import dataclass, field
 
 from . import cards
 
-POINTS = {"A": 10, "K": 10, "Q": 10, "J": 10, "T": 10, "5": 5}
-
 
 def points(card: str) -> int:
-    return 30 if card == "3S" else POINTS.get(card[0], 0)
+    # Imported here: the rules module imports this one to pick its computer moves.
+    from .kali_tidi import card_points
+
+    return card_points(card)
 
 
 def choose_removal(choices: list[str], count: int) -> list[str]:

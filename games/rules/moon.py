@@ -28,10 +28,13 @@ from .base import (
     Game,
     State,
     apply_next_round,
+    carry_to_next_dealer,
     checked_action_type,
     copy_state,
     is_int,
+    record_result,
     round_over_to_act,
+    running_scores,
 )
 from .errors import RuleError
 from .options import Option, OptionSet
@@ -311,17 +314,9 @@ class Moon(Game):
             return [{"type": "next_round"}]
         return []
 
-    def result(self, state: State) -> dict[str, Any] | None:
-        return state["result"]
-
     def carry(self, state: State) -> dict[str, Any]:
-        result = state["result"]
-        return {
-            "round": state["round"] + 1,
-            "scores": list(result["scores"] if result else state["scores"]),
-            # After redeals `dealer` is whoever dealt the hand that was played.
-            "dealer": (state["dealer"] + 1) % state["players"],
-        }
+        # After redeals `dealer` is whoever dealt the hand that was played; the seat after it deals next.
+        return carry_to_next_dealer(state)
 
     # -- acting -----------------------------------------------------------------------
 
@@ -337,10 +332,6 @@ class Moon(Game):
             return self._apply_widow(state, seat, action)
         if kind == "play":
             return self._apply_play(state, seat, action)
-        return self._apply_next_round(state, seat)
-
-    @staticmethod
-    def _apply_next_round(state: State, seat: int) -> Applied:
         return apply_next_round(state, seat, _copy)
 
     # bidding
@@ -534,11 +525,7 @@ class Moon(Game):
             "winners": winners,
             "tie": tie,
         }
-        state["result"] = result
-        state["phase"] = MATCH_OVER if over else ROUND_OVER
-        events.append(Event({"type": "hand_scored", **result}))
-        if over:
-            events.append(Event({"type": "match_over", "winners": list(winners), "scores": list(totals)}))
+        record_result(state, events, result)
 
     # -- what a viewer may know -------------------------------------------------------
 
@@ -582,7 +569,7 @@ class Moon(Game):
             "last_trick": None
             if last is None
             else {"tiles": [dict(p) for p in last["tiles"]], "winner": last["winner"]},
-            "scores": list(result["scores"] if result else state["scores"]),
+            "scores": running_scores(state),
             "last_round": _copy_result(result)
             if result is not None and phase in (ROUND_OVER, MATCH_OVER, COMPLETE)
             else None,
@@ -591,9 +578,7 @@ class Moon(Game):
             # The bidder sees the widow from the moment they decide on it, and keeps knowing it.
             knows_widow = seat == state["bidder"] and phase not in (BID, TRUMP)
             out["you"] = {
-                "seat": seat,
-                "hand": list(state["hands"][seat]),
-                "legal_actions": self.legal_actions(state, seat) if seat in to_act else [],
+                **self.own_view(state, seat, to_act, list(state["hands"][seat])),
                 "widow": state["widow"] if knows_widow else None,
                 "discard": state["discard"] if knows_widow else None,
             }
@@ -602,9 +587,7 @@ class Moon(Game):
     # -- the computer player ----------------------------------------------------------
 
     def bot_action(self, state: State, seat: int) -> Action:
-        legal = self.legal_actions(state, seat)
-        if not legal:
-            raise RuleError("not_your_turn", "It is not your turn.")
+        legal = self.bot_legal_actions(state, seat)
         phase = state["phase"]
         players = state["players"]
         hand = list(state["hands"][seat])

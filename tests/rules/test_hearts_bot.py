@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from games.rules import hearts_bot
-from games.rules.errors import RuleError
 from games.rules.hearts_bot import Table
+from tests.rules.support import bot_choice, check_bot_matches, check_bot_refuses, redeal_hidden
 
 from .test_hearts_rules import SUITS_DEAL, G, act, concrete, play_out, start
 
@@ -32,8 +32,7 @@ def play_bots(state: dict[str, Any], *, until: tuple[str, ...] = ("match_over",)
             state = G.new_round(options=state["options"], players=4, seed=state["round"], carry=carry)
             continue
         for seat in G.to_act(state):
-            action = G.bot_action(state, seat)
-            assert G.bot_action(state, seat) == action, "the bot must be deterministic"
+            action = bot_choice(G, state, seat)
             legal = G.legal_actions(state, seat)
             if action["type"] == "pass_cards":
                 (template,) = legal
@@ -50,17 +49,12 @@ def play_bots(state: dict[str, Any], *, until: tuple[str, ...] = ("match_over",)
 
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_bots_play_whole_matches_legally(options):
-    for seed in range(3):
-        state = play_bots(G.new_round(options=options, players=4, seed=seed, carry=None))
-        assert state["phase"] == "match_over"
-        assert G.result(state)["winners"]
+    check_bot_matches(G, options, 4, play_bots)
 
 
 def test_bot_acts_only_for_a_seat_to_act():
     state = start(SUITS_DEAL)
-    with pytest.raises(RuleError) as info:
-        G.bot_action(state, 1)
-    assert info.value.code == "not_your_turn"
+    check_bot_refuses(G, state, 1)
     assert G.bot_action(state, 0) == {"type": "play", "card": "2C"}
 
 
@@ -82,12 +76,7 @@ def test_bot_sees_only_its_own_hand():
             choice = G.bot_action(state, seat)
             others = [s for s in range(4) if s != seat]
             pool = [c for s in others for c in state["hands"][s]]
-            rng.shuffle(pool)
-            hidden = dict(state)
-            hidden["hands"] = list(state["hands"])
-            for s in others:
-                size = len(state["hands"][s])
-                hidden["hands"][s], pool = sorted(pool[:size]), pool[size:]
+            hidden, _ = redeal_hidden(state, others, pool, rng)
             assert G.bot_action(hidden, seat) == choice
             checked += 1
             state = act(state, seat, choice)

@@ -23,7 +23,6 @@ with -n 2) while every check still runs tens of thousands of times.
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
@@ -31,7 +30,7 @@ import pytest
 
 from games.rules.base import COMPLETE, MATCH_OVER
 from games.rules.cards import SUITS, deck
-from tests.rules.support import strings_in
+from tests.rules.support import TrackedHand
 
 from .test_hearts_rules import G, concrete
 
@@ -84,15 +83,13 @@ def expected_sum(result: dict[str, Any], options: dict[str, Any]) -> int:
     return jack + (-26 if moon["choice"] == "minus_self" else 78)
 
 
-def cards_in(obj: dict[str, Any] | list[Any]) -> set[str]:
-    found: set[str] = set()
-    strings_in(obj, found)
-    return found & DECK_SET
-
-
-class Hand:
+class Hand(TrackedHand):
     """One hand under test, with what each seat may know tracked apart from the engine:
     its dealt cards, the cards passed to it, and every card played so far."""
+
+    game = G
+    pieces = DECK_SET
+    viewers = VIEWERS
 
     def __init__(
         self, options: dict[str, Any], seed: int, carry: dict[str, Any] | None, deal: Any, *, deep: bool
@@ -106,13 +103,6 @@ class Hand:
         self.played: set[str] = set()
         self.passes: dict[int, dict[str, Any]] = {}
 
-    def leaked(self, viewer: int | None, seen: set[str]) -> set[str]:
-        """The cards in `seen` that `viewer` may not know."""
-        unknown = seen - self.played
-        if unknown and viewer is not None:
-            unknown -= self.known[viewer]
-        return unknown
-
     # -- invariants of one state --------------------------------------------------------------
 
     def check_cards(self) -> tuple[list[int], list[list[dict[str, Any]]]]:
@@ -121,35 +111,7 @@ class Hand:
         held += [p["card"] for p in state["trick"]]
         held += [c for pile in state["taken"] for c in pile]
         assert len(held) == 52 and set(held) == DECK_SET
-        to_act = G.to_act(state)
-        legal = [G.legal_actions(state, seat) for seat in range(4)]
-        for seat in range(4):
-            assert bool(legal[seat]) == (seat in to_act), (seat, state["phase"])
-        assert (to_act == []) == (state["phase"] == MATCH_OVER)
-        return to_act, legal
-
-    def check_view(self, viewer: int | None, to_act: list[int]) -> None:
-        view = G.view(self.state, viewer)
-        leaked = self.leaked(viewer, cards_in(view))
-        assert not leaked, (viewer, leaked)
-        assert view["to_act"] == to_act
-        assert ("you" in view) == (viewer is not None)
-
-    def check_json(self) -> dict[str, Any]:
-        copied = json.loads(json.dumps(self.state))
-        assert copied == self.state
-        return copied
-
-    def check_events(self, events: list[Any]) -> None:
-        assert all(isinstance(e.data.get("type"), str) for e in events)
-        # One walk over the step's events first: most hold no card beyond those played.
-        if not cards_in([e.data for e in events]) - self.played:
-            return
-        for event in events:
-            seen = cards_in(event.data) - self.played
-            for viewer in VIEWERS:
-                if seen and event.visible(viewer):
-                    assert not self.leaked(viewer, seen), (event.data, viewer)
+        return self.check_turns()
 
     # -- one step -------------------------------------------------------------------------------
 
@@ -157,9 +119,7 @@ class Hand:
         to_act, legal = self.check_cards()
         mover = rng.choice(to_act)
         if self.deep:
-            snapshot = self.check_json()
-            for viewer in VIEWERS:
-                self.check_view(viewer, to_act)
+            snapshot = self.check_whole(to_act)
             outcomes = []
             for seat in to_act:
                 for template in legal[seat]:
@@ -172,7 +132,7 @@ class Hand:
         else:
             steps = len(self.actions)
             if steps % LIGHT_VIEW_EVERY == 0:
-                self.check_view(VIEWERS[steps // LIGHT_VIEW_EVERY % len(VIEWERS)], to_act)
+                self.check_view(self.viewers[steps // LIGHT_VIEW_EVERY % len(self.viewers)], to_act)
             action = concrete(rng.choice(legal[mover]), rng)
             applied = G.apply(self.state, mover, action)
         self.learn(mover, action, applied.state)
@@ -201,9 +161,7 @@ class Hand:
 
     def check_end(self) -> None:
         to_act, _ = self.check_cards()
-        self.check_json()
-        for viewer in VIEWERS:
-            self.check_view(viewer, to_act)
+        self.check_whole(to_act)
         state = self.state
         result = G.result(state)
         assert result is not None
@@ -213,12 +171,6 @@ class Hand:
         if result["match_over"]:
             low = min(result["scores"])
             assert result["winners"] == [s for s, t in enumerate(result["scores"]) if t == low]
-
-    def check_replay(self) -> None:
-        replayed = G.new_round(**self.args)
-        for seat, action in self.actions:
-            replayed = G.apply(replayed, seat, action).state
-        assert replayed == self.state
 
 
 def play_chunk(name: str, chunk: int) -> dict[str, int]:

@@ -17,7 +17,7 @@ from games import rules
 from games.rules.base import Event
 from games.rules.cards import deck, sorted_hand
 from games.rules.errors import RuleError
-from tests.rules.support import refused
+from tests.rules.support import refused, top_up
 
 G = rules.get("hearts")
 CARD_RE = re.compile(r'"([2-9TJQKA][CDHS])"')
@@ -33,12 +33,7 @@ def deal_of(*hands: str) -> list[list[str]]:
     fixed = [h.split() for h in hands]
     used = [c for h in fixed for c in h]
     assert len(used) == len(set(used)), "a card is dealt twice"
-    rest = [c for c in deck() if c not in set(used)]
-    out = []
-    for h in fixed:
-        need = 13 - len(h)
-        out.append(h + rest[:need])
-        rest = rest[need:]
+    out, _ = top_up(fixed, deck(), 13)
     assert sorted(c for h in out for c in h) == sorted(deck())
     return out
 

@@ -28,7 +28,7 @@ import pytest
 from games.rules import cards
 from games.rules.base import COMPLETE, MATCH_OVER
 from games.rules.kali_tidi import callable_cards, card_points
-from tests.rules.support import strings_in
+from tests.rules.support import pieces_in
 
 from .test_kali_tidi_rules import G
 
@@ -58,10 +58,8 @@ BOT_SHARE = 0.5
 DEEP_EVERY = 4  # hands whose every step gets the partner-swap check and a replay
 
 
-def cards_in(obj: Any) -> set[str]:
-    found: set[str] = set()
-    strings_in(obj if isinstance(obj, (dict, list)) else [obj], found)
-    return found & DECK
+def cards_in(obj: dict[str, Any] | list[Any]) -> set[str]:
+    return pieces_in(obj, DECK)
 
 
 def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from games.rules import moon_bot
-from games.rules.errors import RuleError
 from games.rules.moon import deck_for
 from games.rules.moon_bot import Table
+from tests.rules.support import bot_choice, check_bot_matches, check_bot_refuses, redeal_hidden
 
 from .test_moon_playout import COMBOS, MOON_HAND
 from .test_moon_rules import DEAL_A, G, act, auction, start
@@ -30,8 +30,7 @@ def play_bots(state: dict[str, Any], *, until: tuple[str, ...] = ("match_over",)
             )
             continue
         seat = G.to_act(state)[0]
-        action = G.bot_action(state, seat)
-        assert G.bot_action(state, seat) == action, "the bot must be deterministic"
+        action = bot_choice(G, state, seat)
         assert action in G.legal_actions(state, seat), (action, state["phase"])
         state = act(state, seat, action)
     raise AssertionError("the match did not end")
@@ -39,17 +38,12 @@ def play_bots(state: dict[str, Any], *, until: tuple[str, ...] = ("match_over",)
 
 @pytest.mark.parametrize("options", COMBOS, ids=lambda o: "-".join(str(v) for v in o.values()))
 def test_bots_play_whole_matches_legally(options):
-    for seed in range(3):
-        state = play_bots(G.new_round(options=options, players=options["players"], seed=seed, carry=None))
-        assert state["phase"] == "match_over"
-        assert G.result(state)["winners"]
+    check_bot_matches(G, options, options["players"], play_bots)
 
 
 def test_bot_acts_only_for_a_seat_to_act():
     state = start(DEAL_A)
-    with pytest.raises(RuleError) as info:
-        G.bot_action(state, 1)
-    assert info.value.code == "not_your_turn"
+    check_bot_refuses(G, state, 1)
 
 
 def test_timeout_passes_in_the_auction_and_otherwise_plays_like_the_bot():
@@ -79,14 +73,9 @@ def test_bot_sees_only_what_its_seat_may_know():
             pool = [t for s in others for t in state["hands"][s]]
             if state["widow"] is not None and not knows_widow:
                 pool.append(state["widow"])
-            rng.shuffle(pool)
-            hidden = dict(state)
-            hidden["hands"] = list(state["hands"])
-            for s in others:
-                size = len(state["hands"][s])
-                hidden["hands"][s], pool = sorted(pool[:size]), pool[size:]
+            hidden, rest = redeal_hidden(state, others, pool, rng)
             if state["widow"] is not None and not knows_widow:
-                (hidden["widow"],) = pool
+                (hidden["widow"],) = rest
             assert G.bot_action(hidden, seat) == choice
             checked += 1
             state = act(state, seat, choice)

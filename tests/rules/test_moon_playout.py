@@ -22,7 +22,6 @@ the auction and the computer player take to a made moon. Checks, by cost:
 from __future__ import annotations
 
 import itertools
-import json
 import random
 from typing import Any
 
@@ -31,7 +30,7 @@ import pytest
 from games.rules import dominoes
 from games.rules.base import COMPLETE, MATCH_OVER
 from games.rules.moon import deck_for, first_dealer
-from tests.rules.support import strings_in
+from tests.rules.support import TrackedHand, pieces_in
 
 from .test_moon_rules import G
 
@@ -50,12 +49,6 @@ MOON_DEAL_EVERY = 9
 PASS_OUT_EVERY = 7
 DEEP_EVERY = 10
 REPLAY_EVERY = 2
-
-
-def tiles_in(obj: dict[str, Any] | list[Any]) -> set[str]:
-    found: set[str] = set()
-    strings_in(obj, found)
-    return found & ALL_TILES
 
 
 def moon_deal(rng: random.Random, players: int, seat: int) -> list[list[str]]:
@@ -113,16 +106,19 @@ def expected_winners(result: dict[str, Any], players: int) -> list[int]:
     return []
 
 
-class Hand:
+class Hand(TrackedHand):
     """One hand under test, with what each seat may know tracked apart from the engine: its
     own tiles (from the latest deal), the widow for the bidder once it decides on it, and
     every tile played so far."""
+
+    game = G
+    pieces = ALL_TILES
 
     def __init__(
         self, options: dict[str, Any], seed: int, carry: dict[str, Any] | None, deal: Any, *, deep: bool
     ) -> None:
         self.players = options["players"]
-        self.viewers: tuple[int | None, ...] = (*range(self.players), None)
+        self.viewers = (*range(self.players), None)
         self.args = {"options": options, "players": self.players, "seed": seed, "carry": carry, "deal": deal}
         self.state = G.new_round(**self.args)
         self.deep = deep
@@ -132,14 +128,7 @@ class Hand:
 
     def dealt(self) -> None:
         self.known = [set(h) for h in self.state["hands"]]
-        self.played: set[str] = set()
-
-    def leaked(self, viewer: int | None, seen: set[str]) -> set[str]:
-        """The tiles in `seen` that `viewer` may not know."""
-        unknown = seen - self.played
-        if unknown and viewer is not None:
-            unknown -= self.known[viewer]
-        return unknown
+        self.played = set()
 
     # -- invariants of one state --------------------------------------------------------------
 
@@ -153,34 +142,7 @@ class Hand:
         else:
             assert state["widow"] is None and state["discard"] is None
         assert sorted(held) == self.deck
-        to_act = G.to_act(state)
-        legal = [G.legal_actions(state, seat) for seat in range(self.players)]
-        for seat in range(self.players):
-            assert bool(legal[seat]) == (seat in to_act), (seat, state["phase"])
-        assert (to_act == []) == (state["phase"] == MATCH_OVER)
-        return to_act, legal
-
-    def check_view(self, viewer: int | None, to_act: list[int]) -> None:
-        view = G.view(self.state, viewer)
-        leaked = self.leaked(viewer, tiles_in(view))
-        assert not leaked, (viewer, leaked, self.state["phase"])
-        assert view["to_act"] == to_act
-        assert ("you" in view) == (viewer is not None)
-
-    def check_json(self) -> dict[str, Any]:
-        copied = json.loads(json.dumps(self.state))
-        assert copied == self.state
-        return copied
-
-    def check_events(self, events: list[Any]) -> None:
-        assert all(isinstance(e.data.get("type"), str) for e in events)
-        if not tiles_in([e.data for e in events]) - self.played:
-            return
-        for event in events:
-            seen = tiles_in(event.data) - self.played
-            for viewer in self.viewers:
-                if seen and event.visible(viewer):
-                    assert not self.leaked(viewer, seen), (event.data, viewer)
+        return self.check_turns()
 
     # -- one step -------------------------------------------------------------------------------
 
@@ -192,9 +154,7 @@ class Hand:
         if chosen is not None:
             assert chosen in legal[mover], (chosen, legal[mover])
         if self.deep:
-            snapshot = self.check_json()
-            for viewer in self.viewers:
-                self.check_view(viewer, to_act)
+            snapshot = self.check_whole(to_act)
             outcomes = [(action, G.apply(self.state, mover, action)) for action in legal[mover]]
             assert self.state == snapshot, "apply changed its input"
             if chosen is None:
@@ -225,12 +185,10 @@ class Hand:
 
     def check_end(self, before: list[int]) -> dict[str, Any]:
         to_act, _ = self.check_tiles()
-        self.check_json()
-        for viewer in self.viewers:
-            self.check_view(viewer, to_act)
+        self.check_whole(to_act)
         state = self.state
         result = G.result(state)
-        assert result is not None and not tiles_in(result)
+        assert result is not None and not pieces_in(result, ALL_TILES)
         assert sum(result["tricks"]) == 7 and result["tricks"] == state["tricks_taken"]
         assert result["points"] == expected_points(result, self.players)
         assert result["scores"] == [a + b for a, b in zip(before, result["points"], strict=True)]
@@ -240,12 +198,6 @@ class Hand:
             s = result["scores"]
             assert s[0] == s[2] and s[1] == s[3]
         return result
-
-    def check_replay(self) -> None:
-        replayed = G.new_round(**self.args)
-        for seat, action in self.actions:
-            replayed = G.apply(replayed, seat, action).state
-        assert replayed == self.state
 
 
 def play_hand(hand: Hand, rng: random.Random, *, moon_seat: int | None, pass_out: bool) -> None:

@@ -17,7 +17,7 @@ from games import rules
 from games.rules import dominoes
 from games.rules.errors import RuleError
 from games.rules.moon import deck_for
-from tests.rules.support import refused
+from tests.rules.support import refused, top_up
 
 G = rules.get("moon")
 TILE_RE = re.compile(r"[0-6]-[0-6]")
@@ -37,12 +37,7 @@ def deal_of(*hands: str, widow: str | None = None) -> list[list[str]]:
     used = [t for h in fixed for t in h] + ([widow] if widow else [])
     assert len(used) == len(set(used)), "a tile is dealt twice"
     assert set(used) <= set(deck), "a tile not in this deck"
-    rest = [t for t in deck if t not in set(used)]
-    out = []
-    for h in fixed:
-        need = 7 - len(h)
-        out.append(h + rest[:need])
-        rest = rest[need:]
+    out, rest = top_up(fixed, deck, 7, keep_out=[widow] if widow else [])
     assert len(rest) == (0 if widow or players == 4 else 1)
     return out
 
