@@ -12,9 +12,21 @@ function passTarget(view) {
   return offset === undefined ? null : (view.you.seat + offset) % view.seats.length;
 }
 
+const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+
+// A moon moves only the 26 points of hearts and Q♠; J♦ keeps its value for whoever took
+// it (the engine's hand_points). The Sweedo moon needs J♦, so the shooter holds it.
 function moonLabels(room) {
-  if (room?.options?.moon === "sweedo") return { minus_self: "−36 for me", plus_others: "−10 for me, +26 for each other player" };
-  return { minus_self: "−26 for me", plus_others: "+26 for each other player" };
+  const options = room?.options ?? {};
+  const jack = options.jack_of_diamonds ?? 0;
+  if (options.moon === "sweedo") {
+    return {
+      minus_self: `${signed(jack - 26)} for me`,
+      plus_others: jack ? `${signed(jack)} for me, +26 for each other player` : "+26 for each other player",
+    };
+  }
+  const note = jack ? `; J♦ still counts ${signed(jack)} for whoever took it` : "";
+  return { minus_self: `−26 for me${note}`, plus_others: `+26 for each other player${note}` };
 }
 
 export default {
