@@ -23,13 +23,12 @@ from .base import (
     State,
     apply_next_round,
     carry_to_next_dealer,
-    check_turn,
+    checked_action_type,
     copy_state,
+    is_int,
     record_result,
-    require_action_type,
     round_over_to_act,
     running_scores,
-    wrong_phase,
 )
 from .errors import RuleError
 from .options import Option, OptionSet
@@ -56,8 +55,12 @@ PASS_CYCLE = ("left", "right", "across", None)
 PASS_OFFSET = {"left": 1, "right": 3, "across": 2}
 
 # Which action type each phase accepts; anything else known is "wrong_phase".
-PHASE_ACTION = {PASS: "pass_cards", PLAY: "play", MOON_CHOICE: "moon_choice", ROUND_OVER: "next_round"}
-ACTION_TYPES = frozenset(PHASE_ACTION.values())
+PHASE_ACTION = {
+    PASS: ("pass_cards",),
+    PLAY: ("play",),
+    MOON_CHOICE: ("moon_choice",),
+    ROUND_OVER: ("next_round",),
+}
 
 OPTIONS = OptionSet(
     (
@@ -340,7 +343,7 @@ class Hearts(Game):
         return []
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if seat not in self.to_act(state):
+        if not is_int(seat) or seat not in self.to_act(state):
             return []
         phase = state["phase"]
         if phase == PASS:
@@ -366,13 +369,7 @@ class Hearts(Game):
     # -- acting -----------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, action: Action) -> Applied:
-        kind = require_action_type(action)
-        check_turn(self.to_act(state), seat)
-        phase = state["phase"]
-        if kind not in ACTION_TYPES:
-            raise RuleError("unknown_action", f"Hearts has no action '{kind[:40]}'.", "type")
-        if PHASE_ACTION.get(phase) != kind:
-            raise wrong_phase(phase, kind)
+        kind = checked_action_type("Hearts", self.to_act(state), state["phase"], seat, action, PHASE_ACTION)
         if kind == "pass_cards":
             return self._apply_pass(state, seat, action)
         if kind == "play":
@@ -600,7 +597,7 @@ class Hearts(Game):
             if result is not None and phase in (ROUND_OVER, MATCH_OVER, COMPLETE)
             else None,
         }
-        if seat is not None and isinstance(seat, int) and 0 <= seat < PLAYERS:
+        if is_int(seat) and 0 <= seat < PLAYERS:
             chosen = state["passes"][seat]
             received = state["received"][seat]
             out["you"] = {

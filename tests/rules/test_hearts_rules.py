@@ -523,6 +523,17 @@ def test_not_your_turn_comes_before_the_phase():
     assert code(state, 1, "garbage") == "unknown_action"
 
 
+def test_a_seat_that_is_not_a_seat_number_may_do_and_see_nothing():
+    state = start(DEAL_B)
+    seat = G.to_act(state)[0]
+    assert G.legal_actions(state, seat)
+    # 0.0 == 0 and False == 0 in Python; neither is seat 0.
+    for bogus in (float(seat), bool(seat), str(seat), [seat], None):
+        assert G.legal_actions(state, bogus) == [], bogus
+        assert "you" not in G.view(state, bogus)
+        assert code(state, bogus, G.legal_actions(state, seat)[0]) == "not_your_turn"
+
+
 def test_errors_reveal_no_other_hand():
     state = start(DEAL_B)
     state = play(state, "2C")
