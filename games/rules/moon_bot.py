@@ -5,10 +5,11 @@ played, and for the bidder the tile it set aside), never another hand. Bidding c
 the tricks a hand should take with its best trump: trumps from the top are sure, long
 trumps and doubles (each the highest of its suit) likely. In play it wins as cheaply
 as it can, keeps its trumps for tricks worth them, draws trumps when it holds the
-highest, and lets a partner's sure trick go by.
+highest, and lets an ally's sure trick go by.
 
-TODO: with three players the two opponents of the bidder share an interest in setting
-it (each scores the bid then); the bot still plays for its own tricks only.
+With three players the two opponents of the bidder are allies for the hand: a set
+scores each of them the bid, worth more than a trick of their own, so neither spends a
+good tile to take a trick the other already holds against the bidder.
 """
 
 from __future__ import annotations
@@ -39,6 +40,15 @@ class Table:
 
     def partner(self, seat: int) -> int | None:
         return (seat + 2) % 4 if self.players == 4 else None
+
+    def ally(self, seat: int) -> int | None:
+        """Whose trick `seat` is glad to let stand: the partner with four players; with
+        three, the other opponent of the bidder (the bidder has no ally)."""
+        if self.players == 4:
+            return self.partner(seat)
+        if seat == self.bidder:
+            return None
+        return next(s for s in range(self.players) if s not in (seat, self.bidder))
 
     def unseen(self) -> set[str]:
         """Tiles that may be in another hand (or, for all this seat knows, the widow)."""
@@ -214,11 +224,12 @@ def _follow(table: Table) -> str:
     trick = table.trick
     seat = table.seat
     cheapest = min(legal, key=lambda t: (_cost(t, trump), t))
-    partner = table.partner(seat)
-    if partner is not None:
+    ally = table.ally(seat)
+    if ally is not None:
         plays = [*trick, (seat, cheapest)]
-        if plays[_winner(plays, trump)][0] in (partner, seat) and _safe(table, plays):
-            # The partner has this trick: keep the better tiles.
+        if plays[_winner(plays, trump)][0] in (ally, seat) and _safe(table, plays):
+            # The partner (or the fellow opponent of the bidder) has this trick: keep the
+            # better tiles.
             return cheapest
     winners = [t for t in legal if _beats(trick, t, trump)]
     if not winners:

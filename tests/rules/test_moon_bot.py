@@ -214,6 +214,18 @@ def test_a_partners_sure_trick_is_left_alone():
     assert moon_bot.choose_play(opponent) == "6-2"
 
 
+def test_with_three_the_bidders_opponents_let_each_others_sure_trick_stand():
+    # Seat 0 bid and led; seat 1, its opponent, is winning with the double; seat 2 plays last.
+    ally = table("4-3 6-2 2-1", trump=6, trick=[(0, "4-1"), (1, "4-4")], seat=2)
+    assert moon_bot.choose_play(ally) == "2-1"
+    # The bidder winning the same trick: take it from it, as cheaply as that can be done.
+    bidder = table("4-3 6-2 2-1", trump=6, trick=[(1, "4-1"), (0, "4-4")], seat=2)
+    assert moon_bot.choose_play(bidder) == "6-2"
+    # The bidder itself has no ally: it takes an opponent's trick.
+    own = table("6-2 3-2 2-1", trump=6, trick=[(1, "4-4"), (2, "4-1")], seat=0)
+    assert moon_bot.choose_play(own) == "6-2"
+
+
 # -- strength ----------------------------------------------------------------------------------------
 
 
