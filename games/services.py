@@ -266,9 +266,8 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
 
     Order of checks: seat, idempotent replay, room status, version, then the engine.
     """
-    # TODO(perf): see scripts/profile_actions.py for where a move's time goes; the
-    # remaining round trips are the token, the table read, the batched writes and the
-    # commit.
+    # A move's round trips: the token and the table (prepared reads), the batched
+    # writes and the commit; scripts/profile_actions.py shows where its time goes.
     found = hot_reads.table(code, for_update=True)
     if found is None:
         raise ServiceError("not_found", "No such room.", 404)
