@@ -38,6 +38,14 @@ def main(db_path: str) -> None:
     client = APIClient()
     token = client.post("/api/v1/auth/guest", {"display_name": "solo"}, format="json").json()["token"]
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    # The token's user is a whole user on SQLite too, its dates converted from text.
+    from datetime import datetime
+
+    from accounts.authentication import TokenAuthentication
+
+    user, _ = TokenAuthentication().authenticate_credentials(token)
+    assert user.display_name == "solo" and isinstance(user.date_joined, datetime), user.date_joined
+    assert user.date_joined.tzinfo is not None, "an aware time, as the ORM gives"
     for game in rules.all_games():
         res = client.post("/api/v1/rooms/", {"game": game.key, "options": {}}, format="json")
         assert res.status_code == 201, res.content
