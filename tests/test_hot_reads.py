@@ -77,3 +77,18 @@ def test_the_token_lookup_and_the_table_read_become_prepared_statements(make_use
     # A prepared lookup still sees a revoked token at once.
     assert client.post("/api/v1/auth/logout").status_code == 204
     assert client.get(f"/api/v1/rooms/{code}/state").status_code == 401
+
+
+def test_the_token_lookup_gives_the_user_as_the_orm_does(make_user):
+    from rest_framework.authtoken.models import Token
+
+    from accounts.authentication import TokenAuthentication
+    from accounts.models import User
+
+    user = make_user()
+    user.last_login = timezone.now()
+    user.save()
+    token = Token.objects.create(user=user)
+    found, auth = TokenAuthentication().authenticate_credentials(token.key)
+    assert fields(found) == fields(User.objects.get(pk=user.pk))
+    assert found.date_joined.tzinfo is not None and auth.key == token.key
