@@ -41,7 +41,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
 
     def authenticate_credentials(self, key: str) -> tuple[User, Any]:
         if connection.vendor == "postgresql":
-            row = prepared_reads.fetch_one(_SQL, [key])[1]
+            row = prepared_reads.fetch_one(_SQL, [key])
             user = None if row is None else User.from_db(connection.alias, _ATTNAMES, row)
         else:
             # SQLite (the one-process start) returns dates as text: the ORM converts them.

@@ -27,7 +27,6 @@ def _room_version(code: str) -> int | None:
 class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
-        self.group = live.group_name(self.code)
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED, "unauthenticated")
@@ -36,6 +35,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if version is None:
             await self.refuse(CLOSE_NOT_FOUND, "no such room")
             return
+        # Only a socket that is served joins the room's group (and leaves it on disconnect).
+        self.group = live.group_name(self.code)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         # The version now, so a client that reconnects knows at once whether it missed anything.
@@ -46,12 +47,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         and a browser then only ever sees 1006, whatever the reason; after the accept the
         client receives the code and can tell "sign in again" from "no such room" and from
         a dropped connection worth retrying."""
-        self.refused = True
         await self.accept()
         await self.close(code=code, reason=reason)
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group") and not getattr(self, "refused", False):
+        if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:

@@ -7,7 +7,7 @@ cursor on Django's own connection; with the connection's `prepare_threshold` set
 `DATABASES` in settings) psycopg prepares a statement after a few uses and PostgreSQL
 then skips parsing and planning. The rest of the ORM keeps Django's default cursor.
 
-Rows come back as plain tuples with their column names, so callers build what they need
+Rows come back as plain tuples in the statement's column order, so callers build what they need
 (`Model.from_db`) without a RawQuerySet's column-matching on every call. The statement
 still goes through Django's cursor wrapper: the connection's health check, thread check
 and, in tests, query logging all apply as usual.
@@ -21,8 +21,8 @@ from typing import Any
 from django.db import connection
 
 
-def fetch_one(sql: str, params: Sequence[Any]) -> tuple[list[str], tuple[Any, ...] | None]:
-    """The column names and the first row (or None) of one read, `%s` placeholders."""
+def fetch_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
+    """The first row (or None) of one read, `%s` placeholders."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             import psycopg  # only where PostgreSQL is the database
@@ -30,5 +30,4 @@ def fetch_one(sql: str, params: Sequence[Any]) -> tuple[list[str], tuple[Any, ..
             # Server-side binding (and so preparation) for this one statement.
             cursor.cursor = psycopg.Cursor(connection.connection)
         cursor.execute(sql, params)
-        row = cursor.fetchone()
-        return [column[0] for column in cursor.description], row
+        return cursor.fetchone()

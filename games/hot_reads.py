@@ -47,7 +47,7 @@ def _table_sql() -> str:
     )
 
 
-_TABLE_SQL = {False: "", True: ""}
+_TABLE_SQL = {False: _table_sql(), True: _table_sql() + " FOR UPDATE OF r"}
 
 
 def table(code: str, *, for_update: bool = False) -> tuple[Room, list[Seat], Round | None] | None:
@@ -60,9 +60,7 @@ def table(code: str, *, for_update: bool = False) -> tuple[Room, list[Seat], Rou
         # The one-process start on SQLite: the same answer through portable queries.
         room = room_by_code(code, for_update=for_update)
         return None if room is None else (room, seats_with_users(room), latest_round(room, for_update=for_update))
-    if not _TABLE_SQL[for_update]:
-        _TABLE_SQL[for_update] = _table_sql() + (" FOR UPDATE OF r" if for_update else "")
-    _, row = prepared_reads.fetch_one(_TABLE_SQL[for_update], [code])
+    row = prepared_reads.fetch_one(_TABLE_SQL[for_update], [code])
     if row is None:
         return None
     # Parsed here, once, rather than by the driver: text is the cheapest way out of it.

@@ -4,14 +4,14 @@
 //
 // The server accepts a socket it cannot serve and then closes it with a code that says
 // why; those codes end the link for good (no polling, no reconnecting), and the status
-// tells the page which: "unauthorized" (4401: sign in again), "forbidden" (4403) or
-// "gone" (4404: no such room). Any other close is a dropped connection worth retrying.
+// tells the page which: "unauthorized" (4401: sign in again) or "gone" (4404: no such
+// room). Any other close is a dropped connection worth retrying.
 
 import { wsUrl } from "./api.js";
 
 const POLL_MS = 3000;
 const MAX_BACKOFF_MS = 30000;
-export const FINAL_CLOSE = { 4401: "unauthorized", 4403: "forbidden", 4404: "gone" };
+export const FINAL_CLOSE = { 4401: "unauthorized", 4404: "gone" };
 
 export class RoomLive {
   constructor(code, onChange, onStatus = () => {}) {

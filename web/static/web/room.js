@@ -93,7 +93,6 @@ export class RoomPage {
         polling: "reconnecting (polling)",
         connecting: "connecting…",
         unauthorized: "signed out",
-        forbidden: "offline",
         gone: "no such room",
       }[status] ?? status;
     const el = this.root.querySelector("[data-live]");
