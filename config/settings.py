@@ -96,6 +96,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # the ORM keeps Django's client-side binding. (A pooler in transaction mode must
     # support prepared statements, as PgBouncer does since 1.21.)
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 3)
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded start has writers in several processes (the web server, the Celery
+    # worker's children, beat). As Django's SQLite notes advise: WAL lets readers and the
+    # one writer proceed together; every transaction takes the write lock when it begins
+    # (IMMEDIATE), so it waits for it under the busy timeout instead of failing with
+    # "database is locked" when a read-then-write transaction meets another writer.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": env_int("SQLITE_BUSY_TIMEOUT", 20),
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
@@ -130,7 +143,10 @@ CACHES = {
     )
 }
 
-# Live change notices: Redis across processes; in memory for a one-process start.
+# Live change notices: Redis across processes. Without Redis the layer is in memory,
+# so it only carries the serving process's own notices; that process then also reads
+# the versions of the rooms it has sockets for every LIVE_WATCH_SECONDS, which carries
+# the changes made by the Celery worker and beat (games/live_watch.py).
 CHANNEL_LAYERS = {
     "default": (
         {
@@ -144,6 +160,7 @@ CHANNEL_LAYERS = {
         else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
     )
 }
+LIVE_WATCH_SECONDS = float(env_str("LIVE_WATCH_SECONDS", "0.5"))
 
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
 CORS_ALLOW_HEADERS = (

@@ -48,6 +48,11 @@ def view_by_code(*, code: str, user: User | None) -> dict[str, Any]:
     return room_view(room=room, user=user, seats=seats, round_=round_)
 
 
+def room_versions(*, codes: list[str]) -> dict[str, int]:
+    """The current version of each of these rooms that exists (one indexed query)."""
+    return dict(Room.objects.filter(code__in=codes).values_list("code", "version"))
+
+
 def rooms_open_public() -> QuerySet[Room]:
     return (
         Room.objects.filter(status=RoomStatus.LOBBY, public=True)

@@ -110,5 +110,6 @@ async def test_reconnect_tells_the_current_version(make_user):
     assert (await ws.connect())[0]
     assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 2}
     await ws.send_json_to({"type": "ping"})
-    assert await ws.receive_json_from(timeout=3) == {"type": "pong"}
+    # A ping is answered with the version read from the database.
+    assert await ws.receive_json_from(timeout=3) == {"type": "pong", "version": 2}
     await ws.disconnect()

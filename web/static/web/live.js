@@ -2,6 +2,12 @@
 // is down the client polls, and reconnects with a growing delay. Either way `onChange`
 // is called and the page fetches its view and the new events.
 //
+// The socket alone is not trusted: when nothing has arrived for a while the client asks
+// `{"type":"ping"}`, and the answer carries the room's version as the database has it,
+// so a notice that went missing costs at most that while. A socket that does not answer
+// is taken for dead (a sleeping laptop, a dropped network leave it open without a close):
+// the client polls and reconnects as after any drop.
+//
 // The server accepts a socket it cannot serve and then closes it with a code that says
 // why; those codes end the link for good (no polling, no reconnecting), and the status
 // tells the page which: "unauthorized" (4401: sign in again) or "gone" (4404: no such
@@ -11,6 +17,9 @@ import { wsUrl } from "./api.js";
 
 const POLL_MS = 3000;
 const MAX_BACKOFF_MS = 30000;
+// Tests shorten the quiet check through a global set before the page loads.
+const CHECK_MS = globalThis.ttLiveCheckMs ?? 10000;
+const REPLY_MS = Math.max(CHECK_MS / 2, 1000);
 export const FINAL_CLOSE = { 4401: "unauthorized", 4404: "gone" };
 
 export class RoomLive {
@@ -22,6 +31,7 @@ export class RoomLive {
     this.backoff = 1000;
     this.pollTimer = null;
     this.retryTimer = null;
+    this.quietTimer = null;
     this.stopped = false;
     this.status = "connecting";
   }
@@ -35,6 +45,7 @@ export class RoomLive {
     this.stopped = true;
     clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    clearTimeout(this.quietTimer);
     this.stopPolling();
     if (this.ws) this.ws.close(1000);
   }
@@ -69,12 +80,15 @@ export class RoomLive {
         this.stopPolling();
         this.setStatus("live");
       }
-      // The first message after (re)connecting carries the current version: catching up is the same path.
-      if (data.type === "changed") this.onChange(data.version);
+      this.whenQuiet(ws, CHECK_MS, () => this.check(ws));
+      // The first message after (re)connecting carries the current version: catching up is
+      // the same path, and so is the answer to a check.
+      if ((data.type === "changed" || data.type === "pong") && Number.isInteger(data.version)) this.onChange(data.version);
     };
     ws.onclose = (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      clearTimeout(this.quietTimer);
       if (this.stopped) return;
       const final = FINAL_CLOSE[event.code];
       if (final) {
@@ -87,6 +101,32 @@ export class RoomLive {
       this.startPolling();
       this.scheduleRetry();
     };
+  }
+
+  // Runs `then` once `ms` pass without a message on `ws` (every message sets it anew).
+  whenQuiet(ws, ms, then) {
+    clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => {
+      if (this.ws === ws && !this.stopped) then();
+    }, ms);
+  }
+
+  check(ws) {
+    try {
+      ws.send(JSON.stringify({ type: "ping" }));
+    } catch {
+      // A socket that cannot even send is as dead as one that does not answer.
+    }
+    this.whenQuiet(ws, REPLY_MS, () => this.dropped(ws));
+  }
+
+  // The socket did not answer: stop listening to it and carry on as after a close.
+  dropped(ws) {
+    this.ws = null;
+    ws.onmessage = ws.onclose = null;
+    ws.close();
+    this.startPolling();
+    this.scheduleRetry();
   }
 
   scheduleRetry() {

@@ -1,0 +1,122 @@
+"""Without Redis (the embedded start) the channel layer lives in the serving process's
+memory, so changes made by other processes — the Celery worker, beat — reach its sockets
+only through the version watch. These tests make the change in a separate process that
+has no way to announce it, exactly like a worker on the embedded defaults."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import connection, connections
+from django.test import override_settings
+from rest_framework.authtoken.models import Token
+
+from config.asgi import application
+from games import services
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+ROOT = Path(__file__).resolve().parents[2]
+HEADERS = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+WATCH_SECONDS = 0.2
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def close_thread_connections():
+    yield
+    await database_sync_to_async(connections.close_all)()
+
+
+@pytest.fixture(autouse=True)
+def in_memory_layer():
+    with override_settings(CHANNEL_LAYERS=IN_MEMORY, LIVE_WATCH_SECONDS=WATCH_SECONDS):
+        yield
+
+
+def add_bot_in_another_process(code: str, username: str) -> None:
+    """`room_add_bot` from a process of its own, whose channel layer is its own memory."""
+    db = connection.settings_dict
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
+        "CHANNELS_REDIS_URL": "",
+        "REDIS_URL": "",
+        "DJANGO_SETTINGS_MODULE": "config.test_settings",
+    }
+    script = (
+        "import django; django.setup()\n"
+        "from accounts.models import User\n"
+        "from games import services\n"
+        f"services.room_add_bot(code={code!r}, user=User.objects.get(username={username!r}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+@database_sync_to_async
+def make_room(make_user):
+    host = make_user()
+    room = services.room_create(host=host, game="hearts", options={})
+    return room, host, Token.objects.create(user=host).key
+
+
+def connect(code: str, token: str) -> WebsocketCommunicator:
+    return WebsocketCommunicator(application, f"/ws/rooms/{code}/?token={token}", headers=HEADERS)
+
+
+async def test_a_change_made_by_another_process_is_announced_within_the_interval(make_user):
+    room, host, token = await make_room(make_user)
+    ws, other = connect(room.code, token), connect(room.code, token)
+    assert (await ws.connect())[0] and (await other.connect())[0]
+    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 0}
+    assert await other.receive_json_from(timeout=3) == {"type": "changed", "version": 0}
+    await database_sync_to_async(add_bot_in_another_process)(room.code, host.username)
+    written = time.monotonic()
+    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 1}
+    assert time.monotonic() - written < 1.0
+    # Every socket of the room hears it, once.
+    assert await other.receive_json_from(timeout=3) == {"type": "changed", "version": 1}
+    assert await ws.receive_nothing(timeout=3 * WATCH_SECONDS)
+    await other.disconnect()
+    # The watch goes on for the sockets still open.
+    await database_sync_to_async(add_bot_in_another_process)(room.code, host.username)
+    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 2}
+    await ws.disconnect()
+
+
+async def test_a_change_of_this_process_is_announced_at_once_and_not_twice(make_user):
+    room, host, token = await make_room(make_user)
+    ws = connect(room.code, token)
+    assert (await ws.connect())[0]
+    await ws.receive_json_from(timeout=3)
+    await database_sync_to_async(services.room_add_bot)(code=room.code, user=host)
+    assert await ws.receive_json_from(timeout=WATCH_SECONDS / 2) == {"type": "changed", "version": 1}
+    # The watch may repeat a version the layer already carried; it never goes back.
+    extra = []
+    while not await ws.receive_nothing(timeout=3 * WATCH_SECONDS):
+        extra.append(await ws.receive_json_from())
+    assert all(m == {"type": "changed", "version": 1} for m in extra) and len(extra) <= 1
+    await ws.disconnect()
+
+
+async def test_the_ping_answer_tells_a_version_that_was_never_announced(make_user):
+    room, host, token = await make_room(make_user)
+    with override_settings(LIVE_WATCH_SECONDS=0):  # no watch: the notice is lost for good
+        ws = connect(room.code, token)
+        assert (await ws.connect())[0]
+        await ws.receive_json_from(timeout=3)
+        await database_sync_to_async(add_bot_in_another_process)(room.code, host.username)
+        assert await ws.receive_nothing(timeout=0.5)
+        # The client's slow check finds it.
+        await ws.send_json_to({"type": "ping"})
+        assert await ws.receive_json_from(timeout=3) == {"type": "pong", "version": 1}
+        await ws.disconnect()

@@ -1,0 +1,123 @@
+"""Writers in several processes on one SQLite file, as under `make run`: web processes
+play people's moves over the API while worker processes run the sweeper that moves the
+computer players. Run by tests/test_embedded_sqlite.py, one process per role:
+
+    python tests/sqlite_writers.py setup  DB ROOMS     # prints the rooms as JSON
+    python tests/sqlite_writers.py web    DB SECONDS   # reads the rooms from stdin
+    python tests/sqlite_writers.py worker DB SECONDS
+
+Each role prints one JSON line: how much it did and every error it met.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def django_setup(db_path: str) -> None:
+    sys.path.insert(0, str(ROOT))
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DATABASE_URL=f"sqlite:///{db_path}",
+        GAME_TASKS_ENABLED="0",
+        # Computer players are not moved inside the request: the workers move them.
+        BOT_DELAY_SECONDS="0.05",
+        DEBUG="1",
+        ALLOWED_HOSTS="testserver",
+        REDIS_URL="",
+        CHANNELS_REDIS_URL="",
+        CELERY_BROKER_URL="memory://",
+        THROTTLE_USER="1000000/min",
+        THROTTLE_ANON="1000000/min",
+        THROTTLE_AUTH="1000000/min",
+    )
+    import django
+
+    django.setup()
+
+
+def setup(rooms: int) -> None:
+    from django.core.management import call_command
+    from rest_framework.test import APIClient
+
+    call_command("migrate", verbosity=0)
+    made = []
+    for i in range(rooms):
+        client = APIClient()
+        token = client.post("/api/v1/auth/guest", {"display_name": f"p{i}"}, format="json").json()["token"]
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        code = client.post("/api/v1/rooms/", {"game": "hearts", "options": {}}, format="json").json()["code"]
+        for _ in range(3):
+            client.post(f"/api/v1/rooms/{code}/bots", {}, format="json")
+        assert client.post(f"/api/v1/rooms/{code}/start").status_code == 200
+        made.append({"code": code, "token": token})
+    print(json.dumps(made))
+
+
+def web(seconds: float) -> None:
+    from rest_framework.test import APIClient
+
+    rooms = json.load(sys.stdin)
+    clients = []
+    for room in rooms:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {room['token']}")
+        clients.append((room["code"], client))
+    moves, errors = 0, []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for code, client in clients:
+            try:
+                view = client.get(f"/api/v1/rooms/{code}/state").json()
+                legal = view.get("you", {}).get("legal_actions") or []
+                if not legal:
+                    continue
+                action = legal[0]
+                if "choices" in action:
+                    action = {"type": action["type"], "cards": action["choices"][: action["count"]]}
+                res = client.post(
+                    f"/api/v1/rooms/{code}/actions", {"version": view["version"], "action": action}, format="json"
+                )
+                if res.status_code == 200:
+                    moves += 1
+                elif res.status_code != 409:  # a stale version is the client's race, not the server's
+                    errors.append(f"{res.status_code}: {res.content[:300]!r}")
+            except Exception:
+                errors.append(traceback.format_exc(limit=3))
+    print(json.dumps({"moves": moves, "errors": errors}))
+
+
+def worker(seconds: float) -> None:
+    from games import services
+
+    handled, errors = 0, []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            handled += services.rounds_sweep()
+        except Exception:
+            errors.append(traceback.format_exc(limit=3))
+        time.sleep(0.01)
+    print(json.dumps({"moves": handled, "errors": errors}))
+
+
+def main(role: str, db_path: str, arg: str) -> None:
+    django_setup(db_path)
+    if role == "setup":
+        setup(int(arg))
+    elif role == "web":
+        web(float(arg))
+    else:
+        worker(float(arg))
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:4])
