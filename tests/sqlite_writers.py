@@ -17,7 +17,6 @@ import sys
 import time
 import traceback
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
