@@ -248,6 +248,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "data_folder_out": str(VAR_DIR / "broker"),
         "processed_folder": str(VAR_DIR / "broker-processed"),
         "store_processed": False,
+        # The worker looks for new messages this often (kombu's default is 1 s, which
+        # would add up to a second to every computer player's move).
+        "polling_interval": 0.2,
     }
     if CELERY_BROKER_URL.startswith("filesystem")
     else {}

@@ -5,11 +5,7 @@ has no way to announce it, exactly like a worker on the embedded defaults."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -21,10 +17,10 @@ from rest_framework.authtoken.models import Token
 
 from config.asgi import application
 from games import services
+from tests.elsewhere import add_bot_elsewhere
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-ROOT = Path(__file__).resolve().parents[2]
 HEADERS = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 WATCH_SECONDS = 0.2
@@ -43,23 +39,9 @@ def in_memory_layer():
 
 
 def add_bot_in_another_process(code: str, username: str) -> None:
-    """`room_add_bot` from a process of its own, whose channel layer is its own memory."""
     db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
-        "CHANNELS_REDIS_URL": "",
-        "REDIS_URL": "",
-        "DJANGO_SETTINGS_MODULE": "config.test_settings",
-    }
-    script = (
-        "import django; django.setup()\n"
-        "from accounts.models import User\n"
-        "from games import services\n"
-        f"services.room_add_bot(code={code!r}, user=User.objects.get(username={username!r}))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-2000:]
+    url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    add_bot_elsewhere(url, code, username)
 
 
 @database_sync_to_async

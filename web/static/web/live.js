@@ -66,6 +66,8 @@ export class RoomLive {
       return;
     }
     this.ws = ws;
+    // A socket that opens and then says nothing is checked like a quiet one.
+    ws.onopen = () => this.whenQuiet(ws, CHECK_MS, () => this.check(ws));
     // The link is live at the server's first notice, not at the handshake: a socket the
     // server refuses opens too, and is closed at once with the reason.
     ws.onmessage = (msg) => {
@@ -123,7 +125,7 @@ export class RoomLive {
   // The socket did not answer: stop listening to it and carry on as after a close.
   dropped(ws) {
     this.ws = null;
-    ws.onmessage = ws.onclose = null;
+    ws.onopen = ws.onmessage = ws.onclose = null;
     ws.close();
     this.startPolling();
     this.scheduleRetry();

@@ -1,0 +1,150 @@
+"""The README's `make run`, exactly as a newcomer starts it — SQLite, kombu's filesystem
+broker, the in-memory channel layer, the default one-second computer players — and a
+hand of Hearts against three computer players in the browser at a phone's size.
+
+Computer players move in the Celery worker, a process other than the one that serves
+the page's socket; each of their moves must reach the page within about a second,
+without a reload and without the page falling back to polling.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from .conftest import ARTIFACTS, CHROMIUM, ROOT, Shots, _free_port, add_bots, create_room, sign_up, table, token_of
+
+# What the page may take to show a change the worker committed: the socket process reads
+# versions every half second; the rest is the page fetching and drawing its view.
+SHOWN_WITHIN_MS = 2000
+# Only what a newcomer's shell has: none of the test suite's settings may leak in.
+KEPT_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "TZ")
+
+
+@pytest.fixture(scope="module")
+def embedded_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`scripts/run.sh` (what `make run` runs once the virtualenv exists) on a fresh var/."""
+    port = _free_port()
+    var = tmp_path_factory.mktemp("make-run-var")
+    env = {k: os.environ[k] for k in KEPT_ENV if k in os.environ}
+    env.update(VENV=sys.prefix, VAR_DIR=str(var), PORT=str(port))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log_path = ARTIFACTS / f"make-run-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
+    log = open(log_path, "w")  # closed at teardown
+    proc = subprocess.Popen(
+        ["bash", str(ROOT / "scripts" / "run.sh")],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"run.sh exited with {proc.returncode}; see {log_path}")
+            try:
+                if httpx.get(url + "/api/v1/games/", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"make run did not answer within 120 s; see {log_path}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        # run.sh stops its children on TERM (Celery finishes its tasks); then insist.
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(40)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        log.close()
+    assert "database is locked" not in log_path.read_text(), f"SQLite refused a writer; see {log_path}"
+
+
+@pytest.fixture
+def phone_page(embedded_url: str) -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/test.sh does)")
+    errors: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM)
+        context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=embedded_url)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        yield page
+        browser.close()
+    assert not errors, f"script errors in the page: {errors}"
+
+
+def wait_until_mine(api: httpx.Client, code: str, me: int) -> dict[str, Any]:
+    """Poll the API (not the page) until the server says it is my turn, or the hand is over."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        view = api.get(f"rooms/{code}/state").json()
+        if me in view["to_act"] or view["phase"] == "round_over":
+            return view
+        time.sleep(0.1)  # 600 requests a minute, half the default throttle
+    raise AssertionError("the computer players did not move within 30 s")
+
+
+def test_a_hand_against_computer_players_under_make_run(phone_page: Any, embedded_url: str) -> None:
+    page = phone_page
+    shots = Shots(ARTIFACTS / "make_run_hand")
+    sign_up(page, "newcomer")
+    code = create_room(page, "hearts")
+    add_bots(page, 3)
+    page.locator("[data-action=start]").click()
+    page.evaluate("window.ttNotReloaded = true")  # gone if the page reloads
+    headers = {"Authorization": f"Token {token_of(page)}"}
+    with httpx.Client(base_url=f"{embedded_url}/api/v1/", headers=headers, timeout=10) as api:
+        me = api.get(f"rooms/{code}/state").json()["you"]["seat"]
+
+        page.locator("section.table[data-my-turn=true][data-phase=pass]").wait_for()
+        hand = page.locator(".hand button")
+        for i in range(3):
+            hand.nth(i).click()
+        shots(page, "pass")
+        page.locator("[data-action=pass_cards]").click()
+
+        lags = []
+        for _ in range(13):
+            # The computers move in the worker; the server says when it is my turn again...
+            view = wait_until_mine(api, code, me)
+            said = time.monotonic()
+            # ...and the page, listening on its socket, shows it within about a second.
+            expect(table(page)).to_have_attribute("data-version", str(view["version"]), timeout=SHOWN_WITHIN_MS)
+            lags.append(time.monotonic() - said)
+            expect(page.locator("[data-live]").first).to_have_text("live")
+            if view["phase"] == "round_over":
+                break
+            assert table(page).get_attribute("data-my-turn") == "true"
+            legal = page.locator(".hand button:not([disabled])")
+            card = legal.first.get_attribute("data-code")
+            legal.first.click()
+            expect(page.locator(f".hand button[data-code='{card}']")).to_have_count(0)
+        else:
+            view = wait_until_mine(api, code, me)
+            expect(table(page)).to_have_attribute("data-version", str(view["version"]), timeout=SHOWN_WITHIN_MS)
+        expect(table(page)).to_have_attribute("data-phase", "round_over")
+        shots(page, "result")
+    assert page.evaluate("window.ttNotReloaded === true"), "the page reloaded"
+    print(f"page behind the server by {max(lags):.2f} s at most, {sum(lags) / len(lags):.2f} s on average")
