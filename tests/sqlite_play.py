@@ -7,28 +7,13 @@ test session's settings are PostgreSQL's.
 
 from __future__ import annotations
 
-import os
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from sqlite_setup import django_on_sqlite  # run as a script: tests/ is on the path
 
 
 def main(db_path: str) -> None:
-    sys.path.insert(0, str(ROOT))
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        DATABASE_URL=f"sqlite:///{db_path}",
-        GAME_TASKS_ENABLED="0",
-        BOT_DELAY_SECONDS="0",
-        DEBUG="1",
-        ALLOWED_HOSTS="testserver",
-        REDIS_URL="",
-        CHANNELS_REDIS_URL="",
-    )
-    import django
-
-    django.setup()
+    django_on_sqlite(db_path, BOT_DELAY_SECONDS="0")
     from django.core.management import call_command
     from rest_framework.test import APIClient
 

@@ -12,35 +12,23 @@ Each role prints one JSON line: how much it did and every error it met.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 import traceback
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from sqlite_setup import django_on_sqlite  # run as a script: tests/ is on the path
 
 
 def django_setup(db_path: str) -> None:
-    sys.path.insert(0, str(ROOT))
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        DATABASE_URL=f"sqlite:///{db_path}",
-        GAME_TASKS_ENABLED="0",
+    django_on_sqlite(
+        db_path,
         # Computer players are not moved inside the request: the workers move them.
         BOT_DELAY_SECONDS="0.05",
-        DEBUG="1",
-        ALLOWED_HOSTS="testserver",
-        REDIS_URL="",
-        CHANNELS_REDIS_URL="",
         CELERY_BROKER_URL="memory://",
         THROTTLE_USER="1000000/min",
         THROTTLE_ANON="1000000/min",
         THROTTLE_AUTH="1000000/min",
     )
-    import django
-
-    django.setup()
 
 
 def setup(rooms: int) -> None:

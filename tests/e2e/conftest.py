@@ -46,6 +46,22 @@ def _database_url() -> str:
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
+def wait_until_serving(proc: subprocess.Popen[Any], url: str, what: str, log_name: str, seconds: float) -> None:
+    """Wait until the server started as `proc` answers the API at `url`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode}; see {log_name}")
+        try:
+            if httpx.get(url + "/api/v1/games/", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not answer within {seconds} s; see {log_name}")
+        time.sleep(0.2)
+
+
 @pytest.fixture(scope="session")
 def live_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
     """A daphne process on the test database; torn down before the database is dropped."""
@@ -69,18 +85,7 @@ def live_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"daphne exited with {proc.returncode}; see {log.name}")
-            try:
-                if httpx.get(url + "/api/v1/games/", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"daphne did not answer within 30 s; see {log.name}")
-            time.sleep(0.2)
+        wait_until_serving(proc, url, "daphne", log.name, seconds=30)
         yield url
     finally:
         proc.terminate()

@@ -14,7 +14,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,19 @@ import httpx
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from .conftest import ARTIFACTS, CHROMIUM, ROOT, Shots, _free_port, add_bots, create_room, sign_up, table, token_of
+from .conftest import (
+    ARTIFACTS,
+    CHROMIUM,
+    ROOT,
+    Shots,
+    _free_port,
+    add_bots,
+    create_room,
+    sign_up,
+    table,
+    token_of,
+    wait_until_serving,
+)
 
 # What the page may take to show a change the worker committed: the socket process reads
 # versions every half second; the rest is the page fetching and drawing its view.
@@ -51,18 +63,7 @@ def embedded_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"run.sh exited with {proc.returncode}; see {log_path}")
-            try:
-                if httpx.get(url + "/api/v1/games/", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"make run did not answer within 120 s; see {log_path}")
-            time.sleep(0.3)
+        wait_until_serving(proc, url, "make run", str(log_path), seconds=120)
         yield url
     finally:
         # run.sh stops its children on TERM (Celery finishes its tasks); then insist.
@@ -80,17 +81,22 @@ def embedded_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def phone_page(embedded_url: str) -> Iterator[Any]:
+def new_page(embedded_url: str) -> Iterator[Callable[..., Any]]:
+    """Pages of their own (own storage) at a given size; any script error fails the test."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/test.sh does)")
     errors: list[str] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM)
-        context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=embedded_url)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        yield page
+
+        def make(width: int, height: int) -> Any:
+            context = browser.new_context(viewport={"width": width, "height": height}, base_url=embedded_url)
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            return page
+
+        yield make
         browser.close()
     assert not errors, f"script errors in the page: {errors}"
 
@@ -106,15 +112,23 @@ def wait_until_mine(api: httpx.Client, code: str, me: int) -> dict[str, Any]:
     raise AssertionError("the computer players did not move within 30 s")
 
 
-def test_a_hand_against_computer_players_under_make_run(phone_page: Any, embedded_url: str) -> None:
-    page = phone_page
+def test_a_hand_against_computer_players_under_make_run(new_page: Callable[..., Any], embedded_url: str) -> None:
+    page = new_page(390, 844)
     shots = Shots(ARTIFACTS / "make_run_hand")
     sign_up(page, "newcomer")
     code = create_room(page, "hearts")
     add_bots(page, 3)
     page.locator("[data-action=start]").click()
-    page.evaluate("window.ttNotReloaded = true")  # gone if the page reloads
-    headers = {"Authorization": f"Token {token_of(page)}"}
+    token = token_of(page)
+    # The same player also has the table open on a desktop: every open page follows.
+    desk = new_page(1280, 800)
+    desk.add_init_script(f"localStorage.setItem('tt.token', {token!r})")
+    desk.goto(f"/join/{code}")
+    table(desk).wait_for()
+    pages = (page, desk)
+    for p in pages:
+        p.evaluate("window.ttNotReloaded = true")  # gone if the page reloads
+    headers = {"Authorization": f"Token {token}"}
     with httpx.Client(base_url=f"{embedded_url}/api/v1/", headers=headers, timeout=10) as api:
         me = api.get(f"rooms/{code}/state").json()["you"]["seat"]
 
@@ -131,9 +145,10 @@ def test_a_hand_against_computer_players_under_make_run(phone_page: Any, embedde
             view = wait_until_mine(api, code, me)
             said = time.monotonic()
             # ...and the page, listening on its socket, shows it within about a second.
-            expect(table(page)).to_have_attribute("data-version", str(view["version"]), timeout=SHOWN_WITHIN_MS)
+            for p in pages:
+                expect(table(p)).to_have_attribute("data-version", str(view["version"]), timeout=SHOWN_WITHIN_MS)
+                expect(p.locator("[data-live]").first).to_have_text("live")
             lags.append(time.monotonic() - said)
-            expect(page.locator("[data-live]").first).to_have_text("live")
             if view["phase"] == "round_over":
                 break
             assert table(page).get_attribute("data-my-turn") == "true"
@@ -143,8 +158,12 @@ def test_a_hand_against_computer_players_under_make_run(phone_page: Any, embedde
             expect(page.locator(f".hand button[data-code='{card}']")).to_have_count(0)
         else:
             view = wait_until_mine(api, code, me)
-            expect(table(page)).to_have_attribute("data-version", str(view["version"]), timeout=SHOWN_WITHIN_MS)
-        expect(table(page)).to_have_attribute("data-phase", "round_over")
+            for p in pages:
+                expect(table(p)).to_have_attribute("data-version", str(view["version"]), timeout=SHOWN_WITHIN_MS)
+        for p in pages:
+            expect(table(p)).to_have_attribute("data-phase", "round_over")
         shots(page, "result")
-    assert page.evaluate("window.ttNotReloaded === true"), "the page reloaded"
+        shots(desk, "result-desktop")
+    for p in pages:
+        assert p.evaluate("window.ttNotReloaded === true"), "a page reloaded"
     print(f"page behind the server by {max(lags):.2f} s at most, {sum(lags) / len(lags):.2f} s on average")
