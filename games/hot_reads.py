@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.db import connection, models
+from django.db import connection, models, transaction
 from django.utils.dateparse import parse_datetime
 
 from accounts.models import User
@@ -57,9 +57,12 @@ def table(code: str, *, for_update: bool = False) -> tuple[Room, list[Seat], Rou
     write to a round happens under its room's lock, so holding that lock is enough.
     """
     if connection.vendor != "postgresql":
-        # The one-process start on SQLite: the same answer through portable queries.
-        room = room_by_code(code, for_update=for_update)
-        return None if room is None else (room, seats_with_users(room), latest_round(room, for_update=for_update))
+        # The embedded start on SQLite: the same answer through portable queries, read in
+        # one transaction so that they see one snapshot. Outside it, a worker's commit
+        # between them could pair a room's version with a later hand's state.
+        with transaction.atomic():
+            room = room_by_code(code, for_update=for_update)
+            return None if room is None else (room, seats_with_users(room), latest_round(room, for_update=for_update))
     row = prepared_reads.fetch_one(_TABLE_SQL[for_update], [code])
     if row is None:
         return None

@@ -152,7 +152,9 @@ def test_a_hand_against_computer_players_under_make_run(new_page: Callable[..., 
             lags.append(time.monotonic() - said)
             if view["phase"] == "round_over":
                 break
-            assert table(page).get_attribute("data-my-turn") == "true"
+            if table(page).get_attribute("data-my-turn") != "true":
+                page.screenshot(path="/tmp/notmine.png")
+                raise AssertionError(f"{view} PAGE {page.content()[:5000]}")
             legal = page.locator(".hand button:not([disabled])")
             card = legal.first.get_attribute("data-code")
             legal.first.click()
