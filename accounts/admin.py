@@ -33,17 +33,17 @@ class UserAdmin(BaseUserAdmin):
     fieldsets = (
         (None, {"fields": ("username", "password")}),
         ("Personal info", {"fields": ("first_name", "last_name", "email")}),
-        ("Permissions", {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")}),
+        ("Permissions", {"fields": ("active", "is_staff", "is_superuser", "groups", "user_permissions")}),
         ("Important dates", {"fields": ("last_login", "date_joined")}),
         ("Player", {"fields": ("display_name", "is_guest", "banned_at", "ban_reason")}),
         ("Play", {"fields": ("rooms", "recent_actions")}),
     )
     moderator_fieldsets = (
-        (None, {"fields": ("username", "display_name", "is_guest", "is_active", "banned_at", "ban_reason")}),
+        (None, {"fields": ("username", "display_name", "is_guest", "active", "banned_at", "ban_reason")}),
         ("Dates", {"fields": ("date_joined", "last_login")}),
         ("Play", {"fields": ("rooms", "recent_actions")}),
     )
-    readonly_fields = ("is_active", "banned_at", "ban_reason", "rooms", "recent_actions")
+    readonly_fields = ("active", "banned_at", "ban_reason", "rooms", "recent_actions")
 
     class Media:
         css = {"all": ["moderation/admin.css"]}
@@ -78,6 +78,11 @@ class UserAdmin(BaseUserAdmin):
             "status": "Not banned.",
             "actions": [{"url": reverse("admin:accounts_user_ban", args=[user.pk]), "label": "Ban…", "danger": True}],
         }
+
+    # Shown, never a form field: a ban (with its reason and log entry) is what switches it off.
+    @admin.display(description="Active", boolean=True)
+    def active(self, user: User) -> bool:
+        return user.is_active
 
     @admin.display(description="Rooms")
     def rooms(self, user: User) -> str:
