@@ -29,6 +29,11 @@ from .conftest import ARTIFACTS, CHROMIUM, ROOT, Shots, _free_port
 
 PASSWORD = "correct-horse-9"  # make_user's
 VIEWPORTS = {"phone": (390, 844), "desktop": (1280, 900)}
+# Near the longest a reason may be (170): the log must still show all of it.
+LONG_REASON = (
+    "A test table left running since the last release: nobody has sat at it for weeks, "
+    "and its computer players keep the worker busy."
+)
 
 
 def orm(work: Callable[[], Any]) -> Any:
@@ -207,7 +212,7 @@ def test_a_moderator_bans_gives_a_seat_away_shuts_a_room_and_reads_the_log(scene
     close = mia.locator(".submit-row .closelink")
     assert shut.bounding_box()["y"] + 200 < close.bounding_box()["y"]
     shut.click()
-    give_reason(mia, "a test table left running", "Shut down the room")
+    give_reason(mia, LONG_REASON, "Shut down the room")
     expect(mia.locator(".messagelist")).to_contain_text(f"Room {doomed.code} is shut down.")
     expect(mia.locator("#moderation")).to_contain_text("This room is closed")
 
@@ -223,7 +228,7 @@ def test_a_moderator_bans_gives_a_seat_away_shuts_a_room_and_reads_the_log(scene
     mia.goto("/admin/moderation/moderationentry/")
     reasons = mia.locator("td.field-reason_text")
     expect(reasons).to_have_count(3)
-    for reason in ("card sharing with olga", "left the table for an hour", "a test table left running"):
+    for reason in ("card sharing with olga", "left the table for an hour", LONG_REASON):
         expect(reasons.filter(has_text=reason)).to_have_count(1)
     for i in range(3):
         assert_readable(reasons.nth(i), whole=size == "desktop")
@@ -289,8 +294,13 @@ def make_run(tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
 
 
 def manage_shell(env: dict[str, str], code: str) -> str:
+    """manage.py as run.sh calls it (it exports DEBUG=1), on the same database."""
     done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env={**env, "DEBUG": "1"},
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
@@ -313,7 +323,7 @@ def test_the_moderators_group_works_under_make_run(make_run):
             assert res.status_code == 201, res.text
             tokens[name] = {"Authorization": f"Token {res.json()['token']}"}
         code = api.post("rooms/", json={"game": "hearts", "options": {}}, headers=tokens["olga"]).json()["code"]
-        assert api.post(f"rooms/{code}/join", headers=tokens["carl"]).status_code == 200
+        assert api.post(f"rooms/{code}/join", headers=tokens["carl"]).status_code == 201
     shots = Shots(ARTIFACTS / "make_run_moderation")
     pw = sync_playwright().start()
     try:
