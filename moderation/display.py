@@ -20,6 +20,8 @@ CARD = re.compile(r"^([2-9TJQKA])([CDHS])$")
 # Keys whose whole number is a seat index, in every game's state and events.
 SEAT_KEYS = frozenset({"seat", "turn", "dealer", "bidder", "winner", "from", "host", "remover", "first_bidder"})
 SEAT_LIST_KEYS = frozenset({"ready", "partners", "to_act", "winners", "visible_to"})
+# Keys whose dict is keyed by seat index (a funky pass: the card given to each seat).
+SEAT_DICT_KEYS = frozenset({"to"})
 # Facts repeated from the room's page or too long for a row: left to the raw JSON.
 SKIPPED = frozenset({"game", "options", "players", "seed"})
 
@@ -58,6 +60,8 @@ def text(value: Any, key: str = "", names: list[str] | None = None) -> str:
             return " ".join(card(v) for v in value) or "-"
         return "; ".join(text(v, key, names) for v in value) or "-"
     if isinstance(value, dict):
+        if key in SEAT_DICT_KEYS and all(k.isdigit() for k in value):
+            return ", ".join(f"{seat_in(int(k), names)}: {text(v, '', names)}" for k, v in value.items()) or "-"
         if set(value) == {"seat", "card"} or set(value) == {"seat", "tile"}:
             return f"{seat_in(value['seat'], names)}: {card(value.get('card') or value.get('tile'))}"
         return ", ".join(f"{k.replace('_', ' ')}: {text(v, k, names)}" for k, v in value.items()) or "-"

@@ -396,3 +396,15 @@ def test_normal_users_are_refused_everywhere_in_the_admin(client, table):
     ):
         res = client.get(url)
         assert res.status_code == 302 and "/admin/login/" in res["Location"], url
+
+
+def test_game_data_reads_with_seats_from_1_and_suits():
+    from moderation.display import action_text, text
+
+    funky = {"type": "pass_cards", "to": {"1": "QS", "3": "TD"}}
+    assert action_text(funky) == "pass_cards: to: Seat 2: Q♠, Seat 4: 10♦"
+    assert action_text({"type": "next_round"}) == "next_round"
+    trick = [{"seat": 0, "card": "2C"}, {"seat": 1, "tile": "6-6"}]
+    assert text(trick, "trick", ["Ann", "Bob"]) == "Seat 1 (Ann): 2♣; Seat 2 (Bob): 6-6"
+    assert text(2, "dealer") == "Seat 3" and text(2, "round") == "2"
+    assert text([0, 2], "ready", ["Ann", "Bob", "Cy"]) == "Seat 1 (Ann), Seat 3 (Cy)"
