@@ -4,13 +4,14 @@ from typing import Any
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html_join
 
 from games import selectors as game_selectors
-from games.models import Action, Seat
+from games.models import Action, Room
 from moderation import services as moderation
 from moderation.admin_views import reason_page
 from moderation.display import action_text
@@ -18,6 +19,7 @@ from moderation.display import action_text
 from .models import User
 
 RECENT_ACTIONS = 20
+RECENT_ROOMS = 50
 
 
 @admin.register(User)
@@ -86,15 +88,18 @@ class UserAdmin(BaseUserAdmin):
 
     @admin.display(description="Rooms")
     def rooms(self, user: User) -> str:
-        seats = Seat.objects.filter(user=user).select_related("room").order_by("-room__created_at")
+        # Where they sit, and where they played: a ban or a moderator takes seats away,
+        # and their rooms must still be found from their page.
+        rooms = (
+            Room.objects.filter(Q(seats__user=user) | Q(rounds__actions__user=user))
+            .distinct()
+            .order_by("-created_at")[:RECENT_ROOMS]
+        )
         return (
             format_html_join(
                 ", ",
                 '<a href="{}">{}</a> ({}, {})',
-                (
-                    (reverse("admin:games_room_change", args=[s.room_id]), s.room.code, s.room.game, s.room.status)
-                    for s in seats
-                ),
+                ((reverse("admin:games_room_change", args=[r.id]), r.code, r.game, r.status) for r in rooms),
             )
             or "-"
         )

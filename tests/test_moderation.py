@@ -271,6 +271,17 @@ def test_a_seat_given_to_a_computer_tells_its_former_player_why(client, api_clie
     assert "left the table" in log and "seat 3" in log
 
 
+
+def test_a_players_page_still_finds_the_rooms_they_played_in_after_losing_the_seat(client, moderator, table):
+    room, users = table
+    pass_all(room, users)
+    client.force_login(moderator)
+    client.post(reverse("admin:games_room_seat_to_bot", args=[room.id, 2]), {"reason": "left the table"})
+    page = client.get(reverse("admin:accounts_user_change", args=[users[2].pk])).content.decode()
+    assert reverse("admin:games_room_change", args=[room.id]) in page
+    assert f"{room.code} hand 1 #3 seat 3: pass_cards" in page  # their own pass, seat numbered from 1
+
+
 def pass_all(room, users):
     for user in users:
         view = selectors.room_view(room=room, user=user)
