@@ -271,7 +271,6 @@ def test_a_seat_given_to_a_computer_tells_its_former_player_why(client, api_clie
     assert "left the table" in log and "seat 3" in log
 
 
-
 def test_a_players_page_still_finds_the_rooms_they_played_in_after_losing_the_seat(client, moderator, table):
     room, users = table
     pass_all(room, users)

@@ -284,12 +284,17 @@ def make_run(tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
             time.sleep(0.3)
         yield url, env
     finally:
-        # run.sh stops its worker and server when told to; its group is ours alone.
-        os.killpg(proc.pid, signal.SIGTERM)
+        # run.sh stops its worker and server when told to; whatever outlives it in its
+        # process group (ours alone: start_new_session) is stopped after it.
+        proc.terminate()
         try:
             proc.wait(40)
         except subprocess.TimeoutExpired:
+            pass
+        try:
             os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         log.close()
 
 
