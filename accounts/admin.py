@@ -1,52 +1,105 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html_join
 
-from games.models import Action, Seat
+from games import selectors as game_selectors
+from games.models import Action, Room
 from moderation import services as moderation
 from moderation.admin_views import reason_page
+from moderation.display import action_text
 
 from .models import User
 
 RECENT_ACTIONS = 20
+RECENT_ROOMS = 50
 
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
+    """Accounts for staff. Nobody deletes an account or switches it off here: a ban, with
+    its reason and log entry, is the way to keep someone out. Moderators (no superuser)
+    see a player's standing and play, not their e-mail, password or permissions."""
+
+    change_form_template = "admin/moderation/change_form.html"
     list_display = ("username", "display_name", "is_guest", "is_staff", "is_active", "banned_at", "date_joined")
-    list_filter = ("is_guest", "is_staff", "is_active")
+    list_filter = (("banned_at", admin.EmptyFieldListFilter), "is_guest", "is_staff")
     search_fields = ("username", "display_name", "email")
     fieldsets = (
-        *BaseUserAdmin.fieldsets,
+        (None, {"fields": ("username", "password")}),
+        ("Personal info", {"fields": ("first_name", "last_name", "email")}),
+        ("Permissions", {"fields": ("active", "is_staff", "is_superuser", "groups", "user_permissions")}),
+        ("Important dates", {"fields": ("last_login", "date_joined")}),
         ("Player", {"fields": ("display_name", "is_guest", "banned_at", "ban_reason")}),
-        ("Play", {"fields": ("moderation", "rooms", "recent_actions")}),
+        ("Play", {"fields": ("rooms", "recent_actions")}),
     )
-    readonly_fields = ("banned_at", "ban_reason", "moderation", "rooms", "recent_actions")
+    moderator_fieldsets = (
+        (None, {"fields": ("username", "display_name", "is_guest", "active", "banned_at", "ban_reason")}),
+        ("Dates", {"fields": ("date_joined", "last_login")}),
+        ("Play", {"fields": ("rooms", "recent_actions")}),
+    )
+    readonly_fields = ("active", "banned_at", "ban_reason", "rooms", "recent_actions")
 
-    @admin.display(description="Moderator actions")
-    def moderation(self, user: User) -> str:
-        if user.pk is None:
-            return "-"
+    class Media:
+        css = {"all": ["moderation/admin.css"]}
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is not None and not request.user.is_superuser:
+            return self.moderator_fieldsets
+        return super().get_fieldsets(request, obj)
+
+    def get_search_fields(self, request):
+        return self.search_fields if request.user.is_superuser else ("username", "display_name")
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "", extra_context=None):
+        user = self.get_object(request, object_id)
+        extra = {**(extra_context or {}), "moderation": user and self.moderation(request, user)}
+        return super().change_view(request, object_id, form_url, extra)
+
+    def moderation(self, request: HttpRequest, user: User) -> dict[str, Any] | None:
+        """The box at the top of the page: the account's standing and Ban or Unban."""
+        if not request.user.has_perm("moderation.ban_user"):
+            return None
         if user.banned_at:
-            return format_html('<a href="{}">Unban</a>', reverse("admin:accounts_user_unban", args=[user.pk]))
-        return format_html('<a href="{}">Ban</a>', reverse("admin:accounts_user_ban", args=[user.pk]))
+            return {
+                "status": f"Banned since {user.banned_at:%Y-%m-%d %H:%M} UTC. Reason: {user.ban_reason}",
+                "alert": True,
+                "actions": [{"url": reverse("admin:accounts_user_unban", args=[user.pk]), "label": "Unban…"}],
+            }
+        return {
+            "status": "Not banned.",
+            "actions": [{"url": reverse("admin:accounts_user_ban", args=[user.pk]), "label": "Ban…", "danger": True}],
+        }
+
+    # Shown, never a form field: a ban (with its reason and log entry) is what switches it off.
+    @admin.display(description="Active", boolean=True)
+    def active(self, user: User) -> bool:
+        return user.is_active
 
     @admin.display(description="Rooms")
     def rooms(self, user: User) -> str:
-        seats = Seat.objects.filter(user=user).select_related("room").order_by("-room__created_at")
+        # Where they sit, and where they played: a ban or a moderator takes seats away,
+        # and their rooms must still be found from their page.
+        rooms = (
+            Room.objects.filter(Q(seats__user=user) | Q(rounds__actions__user=user))
+            .distinct()
+            .order_by("-created_at")[:RECENT_ROOMS]
+        )
         return (
             format_html_join(
                 ", ",
                 '<a href="{}">{}</a> ({}, {})',
-                (
-                    (reverse("admin:games_room_change", args=[s.room_id]), s.room.code, s.room.game, s.room.status)
-                    for s in seats
-                ),
+                ((reverse("admin:games_room_change", args=[r.id]), r.code, r.game, r.status) for r in rooms),
             )
             or "-"
         )
@@ -57,9 +110,16 @@ class UserAdmin(BaseUserAdmin):
         return (
             format_html_join(
                 "<br>",
-                "{} {} hand {} #{}: <code>{}</code>",
+                "{} {} hand {} #{} seat {}: {}",
                 (
-                    (f"{a.created_at:%Y-%m-%d %H:%M}", a.round.room.code, a.round.number, a.seq, a.payload)
+                    (
+                        f"{a.created_at:%Y-%m-%d %H:%M}",
+                        a.round.room.code,
+                        a.round.number,
+                        a.seq,
+                        a.seat + 1,
+                        action_text(a.payload),
+                    )
                     for a in actions[:RECENT_ACTIONS]
                 ),
             )
@@ -79,7 +139,16 @@ class UserAdmin(BaseUserAdmin):
             request,
             perm="moderation.ban_user",
             title=f"Ban {user.username}",
-            question="The account can no longer log in or act; its tokens stop working at once.",
+            question=(
+                "The account can no longer sign in or act; its tokens stop working at once. It leaves the rooms "
+                "still open: in a game in play a computer player takes its seat, in a lobby the seat is freed, and "
+                "a room with nobody else seated is shut down. The player, when trying to sign in, and those tables "
+                "read the reason."
+            ),
+            consequences=[
+                f"{s.room.code} ({s.room.game}, {s.room.status}), seat {s.index + 1}"
+                for s in game_selectors.open_seats_of(user=user)
+            ],
             submit="Ban",
             back=reverse("admin:accounts_user_change", args=[user.pk]),
             act=lambda reason: moderation.user_ban(moderator=request.user, user=user, reason=reason),
@@ -92,7 +161,7 @@ class UserAdmin(BaseUserAdmin):
             request,
             perm="moderation.ban_user",
             title=f"Unban {user.username}",
-            question="The account may log in and play again.",
+            question="The account may sign in and play again (its old sessions stay signed out).",
             submit="Unban",
             back=reverse("admin:accounts_user_change", args=[user.pk]),
             act=lambda reason: moderation.user_unban(moderator=request.user, user=user, reason=reason),

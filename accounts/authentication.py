@@ -19,11 +19,17 @@ from rest_framework.authtoken.models import Token
 from config import prepared_reads
 
 from .models import User
+from .selectors import ban_reason_for_token
 
 # Named columns, never `u.*`: a prepared statement must keep its result's shape when a
 # migration adds a column while a server process holds it.
 _COLUMNS = [f.column for f in User._meta.concrete_fields]
 _ATTNAMES = [f.attname for f in User._meta.concrete_fields]
+
+
+def banned(reason: str) -> exceptions.AuthenticationFailed:
+    """The answer to a banned account's sign-in or token: code `banned`, with the reason."""
+    return exceptions.AuthenticationFailed(f"This account is banned. The moderator's reason: {reason}", code="banned")
 
 
 def _lookup_sql() -> str:
@@ -47,8 +53,14 @@ class TokenAuthentication(authentication.TokenAuthentication):
             # SQLite (the one-process start) returns dates as text: the ORM converts them.
             user = next(iter(User.objects.raw(_SQL, [key])), None)
         if user is None:
+            # Only a failed lookup pays for this one: a token revoked by a ban says why.
+            reason = ban_reason_for_token(key=key)
+            if reason is not None:
+                raise banned(reason)
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         if not user.is_active:
+            if user.banned_at is not None:
+                raise banned(user.ban_reason)
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         # `request.auth` is the token; nothing reads its creation time, so no second query.
         return user, Token(key=key, user=user)

@@ -8,7 +8,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
-from .models import User
+from .models import BannedToken, User
 
 
 @transaction.atomic
@@ -37,3 +37,17 @@ def token_for(*, user: User) -> str:
 
 def token_revoke(*, user: User) -> None:
     Token.objects.filter(user=user).delete()
+
+
+@transaction.atomic
+def tokens_revoke_for_ban(*, user: User) -> None:
+    """Revoke the account's tokens, keeping only digests of them (see BannedToken)."""
+    keys = list(Token.objects.filter(user=user).values_list("key", flat=True))
+    BannedToken.objects.bulk_create(
+        [BannedToken(digest=BannedToken.digest_of(key), user=user) for key in keys], ignore_conflicts=True
+    )
+    token_revoke(user=user)
+
+
+def banned_tokens_forget(*, user: User) -> None:
+    BannedToken.objects.filter(user=user).delete()

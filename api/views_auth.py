@@ -11,7 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import services
+from accounts import selectors, services
+from accounts.authentication import banned
 
 from .serializers import (
     AuthAnswerSerializer,
@@ -54,6 +55,9 @@ class TokenView(_AuthThrottled):
         data.is_valid(raise_exception=True)
         user = authenticate(request, **data.validated_data)
         if user is None:
+            reason = selectors.ban_reason_for_credentials(**data.validated_data)
+            if reason is not None:
+                raise banned(reason)
             raise exceptions.AuthenticationFailed("Wrong username or password.")
         return Response({"token": services.token_for(user=user)})
 

@@ -247,6 +247,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "data_folder_in": str(VAR_DIR / "broker"),
         "data_folder_out": str(VAR_DIR / "broker"),
         "processed_folder": str(VAR_DIR / "broker-processed"),
+        # kombu's default is ./control, which would litter the directory run.sh starts in.
+        "control_folder": str(VAR_DIR / "broker-control"),
         "store_processed": False,
         # The worker looks for new messages this often (kombu's default is 1 s, which
         # would add up to a second to every computer player's move).

@@ -1,10 +1,13 @@
 """Rooms, seats, rounds, actions and events for staff, with the moderator's actions.
 
-Read-only: game state is only ever written through games.services (the moderator's
-actions go through moderation.services, which calls them and keeps the log).
+Read-only, and nothing is deleted here: game state is only ever written through
+games.services (the moderator's actions go through moderation.services, which calls
+them and keeps the log). Seats are numbered from 1, as the players see them.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
@@ -14,9 +17,11 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from moderation import services as moderation
-from moderation.admin_views import reason_page, require_perm
+from moderation.admin_views import ReadOnlyAdmin, reason_page, require_perm
+from moderation.display import action_text, seat_in, seat_label, state_html, text
 
 from .models import Action, Event, Room, RoomStatus, Round, Seat
+from .replay import round_replay
 
 # Rooms whose players get at most this long per turn count as live tables.
 LIVE_TURN_SECONDS = 300
@@ -25,12 +30,22 @@ LIVE_TURN_SECONDS = 300
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("index", "user", "is_bot", "team", "joined_at", "last_acted_at")
+    fields = ("number", "user", "is_bot", "team", "joined_at", "last_acted_at")
     readonly_fields = fields
     can_delete = False
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description="seat")
+    def number(self, seat: Seat) -> str:
+        return f"Seat {seat.index + 1}"
 
 
 class RoundInline(admin.TabularInline):
@@ -40,8 +55,16 @@ class RoundInline(admin.TabularInline):
     readonly_fields = fields
     can_delete = False
     show_change_link = True
+    verbose_name = "hand"
+    verbose_name_plural = "hands"
 
     def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
         return False
 
 
@@ -60,64 +83,91 @@ class PaceFilter(admin.SimpleListFilter):
         return queryset
 
 
+def seat_names(room: Room) -> list[str]:
+    """The names at the table, by seat index, as the players see them."""
+    return [seat.display_name for seat in room.seats.select_related("user").order_by("index")]
+
+
 @admin.register(Room)
-class RoomAdmin(admin.ModelAdmin):
+class RoomAdmin(ReadOnlyAdmin):
+    change_form_template = "admin/moderation/change_form.html"
     list_display = ("code", "game", "name", "status", "host", "public", "version", "created_at")
     list_filter = ("game", "status", PaceFilter, "public", "created_at")
     search_fields = ("code", "name", "host__username", "seats__user__username", "seats__user__display_name")
-    readonly_fields = (
+    fields = (
         "code",
         "game",
-        "options",
+        "name",
+        "public",
         "status",
         "status_reason",
         "host",
         "version",
-        "event_seq",
-        "scores",
         "created_at",
-        "updated_at",
         "started_at",
         "finished_at",
-        "moderation",
+        "options_text",
+        "scores_text",
         "action_log",
     )
+    readonly_fields = fields
     inlines = [SeatInline, RoundInline]
+
+    class Media:
+        css = {"all": ["moderation/admin.css"]}
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("host").distinct()
 
-    def has_add_permission(self, request) -> bool:
-        return False
+    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "", extra_context=None):
+        room = self.get_object(request, object_id)
+        extra = {**(extra_context or {}), "moderation": room and self.moderation(request, room)}
+        return super().change_view(request, object_id, form_url, extra)
 
-    def has_change_permission(self, request, obj=None) -> bool:
-        # Viewing only: the change page shows everything; changes are moderator actions.
-        return False
-
-    @admin.display(description="Moderator actions")
-    def moderation(self, room: Room) -> str:
-        if room.status in (RoomStatus.CLOSED, RoomStatus.ABANDONED, RoomStatus.FINISHED):
-            return "-"
-        links = [(reverse("admin:games_room_close", args=[room.id]), "Close the room")]
-        links += [
-            (reverse("admin:games_room_seat_to_bot", args=[room.id, s.index]), f"Give seat {s.index} to a computer")
-            for s in room.seats.filter(user__isnull=False).order_by("index")
+    def moderation(self, request: HttpRequest, room: Room) -> dict[str, Any] | None:
+        """The box at the top of the page: the room's state and what a moderator may do."""
+        if not request.user.has_perm("moderation.moderate_room"):
+            return None
+        if room.status not in (RoomStatus.LOBBY, RoomStatus.PLAYING):
+            return {"status": f"This room is {room.status}. {room.status_reason}", "none": "Nothing to moderate."}
+        actions = [
+            {
+                "url": reverse("admin:games_room_seat_to_bot", args=[room.id, s.index]),
+                "label": f"Give {seat_label(s.index, s.display_name)} to a computer player…",
+            }
+            for s in room.seats.filter(user__isnull=False).select_related("user").order_by("index")
         ]
-        return format_html_join(" · ", '<a href="{}">{}</a>', links)
+        actions.append(
+            {"url": reverse("admin:games_room_close", args=[room.id]), "label": "Shut down this room…", "danger": True}
+        )
+        return {"status": f"This room is {room.status}.", "actions": actions}
+
+    @admin.display(description="Options")
+    def options_text(self, room: Room) -> str:
+        return format_html_join(
+            "", "<div>{}: {}</div>", ((k.replace("_", " "), text(v, k)) for k, v in room.options.items())
+        )
+
+    @admin.display(description="Match scores")
+    def scores_text(self, room: Room) -> str:
+        names = seat_names(room)
+        return format_html_join(
+            "", "<div>{}: {}</div>", ((seat_in(i, names), score) for i, score in enumerate(room.scores))
+        )
 
     @admin.display(description="Action log (every hand, hidden cards included)")
     def action_log(self, room: Room) -> str:
         rows = Action.objects.filter(round__room=room).select_related("round", "user").order_by("round__number", "seq")
         body = format_html_join(
             "",
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             (
                 (
                     a.round.number,
                     a.seq,
-                    a.seat,
+                    a.seat + 1,
                     a.user or ("computer" if a.by_bot else "-"),
-                    a.payload,
+                    action_text(a.payload),
                     "automatic" if a.automatic else "",
                     f"{a.created_at:%Y-%m-%d %H:%M:%S}",
                 )
@@ -125,8 +175,8 @@ class RoomAdmin(admin.ModelAdmin):
             ),
         )
         return format_html(
-            "<table><tr><th>hand</th><th>#</th><th>seat</th><th>by</th><th>action</th><th></th><th>at</th></tr>"
-            "{}</table>",
+            '<div class="game-state"><table class="game-state"><tr><th>hand</th><th>#</th><th>seat</th><th>by</th>'
+            "<th>action</th><th></th><th>at</th></tr>{}</table></div>",
             body,
         )
 
@@ -146,67 +196,99 @@ class RoomAdmin(admin.ModelAdmin):
         return reason_page(
             request,
             perm="moderation.moderate_room",
-            title=f"Close room {room.code}",
-            question="Nobody will be able to play on; everyone at the table sees the reason.",
-            submit="Close the room",
+            title=f"Shut down room {room.code}",
+            question="Play stops for good and nobody can act any more. Everyone at the table reads the reason.",
+            submit="Shut down the room",
             back=reverse("admin:games_room_change", args=[room.id]),
             act=lambda reason: moderation.room_close(moderator=request.user, room=room, reason=reason),
-            done=f"Room {room.code} is closed.",
+            done=f"Room {room.code} is shut down.",
         )
 
     def seat_to_bot_view(self, request: HttpRequest, room_id: int, index: int) -> HttpResponse:
         room = get_object_or_404(Room, id=room_id)
+        seat = get_object_or_404(Seat.objects.select_related("user"), room=room, index=index)
+        label = seat_label(index, seat.display_name)
         return reason_page(
             request,
             perm="moderation.moderate_room",
-            title=f"Give seat {index} of room {room.code} to a computer player",
-            question="The player loses the seat; a computer player takes it over and plays on.",
-            submit="Give the seat away",
+            title=f"Give {label} of room {room.code} to a computer player",
+            question=(
+                "The player loses the seat and a computer player plays on. Everyone at the table, the player too, "
+                "reads the reason."
+            ),
+            submit="Give the seat to a computer player",
             back=reverse("admin:games_room_change", args=[room.id]),
             act=lambda reason: moderation.seat_give_to_bot(
                 moderator=request.user, room=room, index=index, reason=reason
             ),
-            done=f"Seat {index} is played by a computer now.",
+            done=f"Seat {index + 1} is played by a computer now.",
         )
 
 
 class ActionInline(admin.TabularInline):
     model = Action
     extra = 0
-    fields = ("seq", "seat", "user", "payload", "automatic", "by_bot", "created_at")
+    fields = ("seq", "seat_number", "user", "action", "automatic", "by_bot", "created_at")
     readonly_fields = fields
     can_delete = False
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
 
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description="seat")
+    def seat_number(self, action: Action) -> int:
+        return action.seat + 1
+
+    @admin.display(description="action")
+    def action(self, action: Action) -> str:
+        return action_text(action.payload)
+
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnlyAdmin):
     list_display = ("room", "number", "version", "started_at", "finished_at")
     list_filter = ("room__game",)
     search_fields = ("room__code",)
-    readonly_fields = (
+    fields = (
         "room",
         "number",
-        "seed",
-        "carry",
-        "state",
         "version",
-        "deadline_at",
-        "due_at",
-        "result",
+        "seed",
         "started_at",
         "finished_at",
+        "deadline_at",
+        "due_at",
+        "state_view",
+        "result_view",
+        "carry_view",
         "consistency",
     )
+    readonly_fields = fields
     inlines = [ActionInline]
 
-    def has_add_permission(self, request) -> bool:
-        return False
+    class Media:
+        css = {"all": ["moderation/admin.css"]}
 
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("room")
+
+    @admin.display(description="State (hidden cards included)")
+    def state_view(self, round_: Round) -> str:
+        return state_html(round_.state, seat_names(round_.room))
+
+    @admin.display(description="Result")
+    def result_view(self, round_: Round) -> str:
+        return state_html(round_.result, seat_names(round_.room))
+
+    @admin.display(description="Carried from the hand before")
+    def carry_view(self, round_: Round) -> str:
+        return state_html(round_.carry, seat_names(round_.room))
 
     @admin.display(description="Consistency")
     def consistency(self, round_: Round) -> str:
@@ -218,9 +300,10 @@ class RoundAdmin(admin.ModelAdmin):
         return [path("<int:round_id>/replay/", view, name="games_round_replay"), *super().get_urls()]
 
     def replay_view(self, request: HttpRequest, round_id: int) -> HttpResponse:
+        # Reading, not moderating: it changes nothing, so it is not a moderation log entry.
         require_perm(request, "games.view_round")
         round_ = get_object_or_404(Round.objects.select_related("room"), id=round_id)
-        report = moderation.replay_check(moderator=request.user, round_=round_)
+        report = round_replay(round_=round_)
         context = {
             **self.admin_site.each_context(request),
             "title": f"Replay of {round_}",
@@ -231,27 +314,35 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Action)
-class ActionAdmin(admin.ModelAdmin):
-    list_display = ("round", "seq", "seat", "user", "automatic", "by_bot", "created_at")
+class ActionAdmin(ReadOnlyAdmin):
+    list_display = ("round", "seq", "seat_number", "user", "action", "automatic", "by_bot", "created_at")
     list_filter = ("automatic", "by_bot", "round__room__game")
     search_fields = ("round__room__code", "user__username")
-    readonly_fields = ("round", "seq", "seat", "user", "payload", "automatic", "by_bot", "created_at")
+    fields = ("round", "seq", "seat_number", "user", "action", "automatic", "by_bot", "created_at")
+    readonly_fields = fields
 
-    def has_add_permission(self, request) -> bool:
-        return False
+    @admin.display(description="seat", ordering="seat")
+    def seat_number(self, action: Action) -> int:
+        return action.seat + 1
 
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
+    @admin.display(description="action")
+    def action(self, action: Action) -> str:
+        return action_text(action.payload)
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
-    list_display = ("room", "seq", "round_number", "version", "visible_to", "created_at")
+class EventAdmin(ReadOnlyAdmin):
+    list_display = ("room", "seq", "round_number", "version", "what", "seen_by", "created_at")
     search_fields = ("room__code",)
-    readonly_fields = ("room", "seq", "round_number", "version", "data", "visible_to", "audience", "created_at")
+    fields = ("room", "seq", "round_number", "version", "what", "seen_by", "created_at")
+    readonly_fields = fields
 
-    def has_add_permission(self, request) -> bool:
-        return False
+    @admin.display(description="event")
+    def what(self, event: Event) -> str:
+        return action_text(event.data)
 
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
+    @admin.display(description="seen by")
+    def seen_by(self, event: Event) -> str:
+        if event.visible_to is None:
+            return "everyone"
+        return text(event.visible_to, "visible_to")

@@ -62,6 +62,11 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "required": (400, "A required field is missing (attr names it)."),
     "not_authenticated": (401, "Credentials were not sent."),
     "authentication_failed": (401, "The credentials are wrong or the token no longer works."),
+    "banned": (
+        401,
+        "The account is banned: it cannot sign in and its tokens were revoked (both answer this); "
+        "detail gives the moderator's reason.",
+    ),
     "not_seated": (403, "You have no seat in this room."),
     "not_host": (403, "Only the host may do that."),
     "not_found": (404, "No such room."),

@@ -68,7 +68,8 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.room.code}#{self.index}"
+        # Numbered from 1, as the players see their seats.
+        return f"{self.room.code} seat {self.index + 1}"
 
     @property
     def is_free(self) -> bool:
@@ -128,7 +129,7 @@ class Action(models.Model):
         constraints = [models.UniqueConstraint(fields=["round", "seq"], name="action_unique_seq")]
 
     def __str__(self) -> str:
-        return f"{self.round} #{self.seq} seat {self.seat} {self.payload.get('type')}"
+        return f"{self.round} #{self.seq} seat {self.seat + 1} {self.payload.get('type')}"
 
 
 PUBLIC = -1

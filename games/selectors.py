@@ -81,6 +81,26 @@ def seat_of(*, room: Room, user: User | None) -> int | None:
     return room.seats.filter(user=user).values_list("index", flat=True).first()
 
 
+def open_seats_of(*, user: User) -> QuerySet[Seat]:
+    """The user's seats in rooms still in the lobby or in play, rooms in id order (the
+    order in which a caller that changes several of them should lock them)."""
+    return (
+        Seat.objects.filter(user=user, room__status__in=[RoomStatus.LOBBY, RoomStatus.PLAYING])
+        .select_related("room")
+        .order_by("room_id")
+    )
+
+
+def room_has_other_players(*, room: Room, user: User) -> bool:
+    """Whether a person other than `user` has a seat in the room."""
+    return room.seats.filter(user__isnull=False).exclude(user=user).exists()
+
+
+def seat_player(*, room: Room, index: int) -> User | None:
+    seat = room.seats.filter(index=index).select_related("user").first()
+    return None if seat is None else seat.user
+
+
 def current_round(*, room: Room) -> Round | None:
     return hot_reads.latest_round(room)
 

@@ -161,11 +161,18 @@ def room_leave(*, code: str, user: User) -> None:
     seat = room.seats.filter(user=user).first()
     if seat is None:
         raise not_seated()
+    _vacate(room, seat, user, {"type": "left", "seat": seat.index, "name": user.shown_name})
+    room.save()
+
+
+def _vacate(room: Room, seat: Seat, user: User, event: dict[str, Any]) -> None:
+    """Free a lobby seat and log `event`; the host's role passes on. Expects the room
+    lock held; the caller saves the room."""
     seat.user = None
     seat.team = None
     seat.joined_at = None
     seat.save()
-    _log(room, {"type": "left", "seat": seat.index, "name": user.shown_name})
+    _log(room, event)
     if room.host_id == user.id:
         # The room lives on with another human as host; with nobody left it is over.
         heir = room.seats.filter(user__isnull=False).order_by("index").first()
@@ -178,7 +185,6 @@ def room_leave(*, code: str, user: User) -> None:
             room.host_id = heir.user_id
             _log(room, {"type": "host_changed", "seat": heir.index})
     _touch(room)
-    room.save()
 
 
 @transaction.atomic
@@ -541,9 +547,16 @@ def room_close(*, code: str, reason: str) -> Room:
 
 
 @transaction.atomic
-def seat_give_to_bot(*, code: str, index: int) -> Seat:
-    """Take a seat from its player and give it to a computer player, who plays on."""
+def seat_give_to_bot(*, code: str, index: int, reason: str = "", banned: bool = False) -> Seat:
+    """Take a seat from its player and give it to a computer player, who plays on.
+
+    The reason is public: the table's log shows it to everyone, its former player too
+    (`banned` says the player was banned, not only moved out of this room).
+    """
     room = _lock_room(code)
+    _require_open(room)
+    if room.status == RoomStatus.FINISHED:
+        raise ServiceError("not_playing", "The match is over.", 409)
     seats = list(room.seats.select_related("user"))
     seat = next((s for s in seats if s.index == index), None)
     if seat is None or seat.is_bot or seat.user_id is None:
@@ -554,7 +567,12 @@ def seat_give_to_bot(*, code: str, index: int) -> Seat:
     seat.is_bot = True
     seat.save(update_fields=["user", "is_bot"])
     _touch(room)
-    _log(room, {"type": "seat_to_bot", "seat": index, "name": name})
+    event: dict[str, Any] = {"type": "seat_to_bot", "seat": index, "name": name}
+    if reason:
+        event["reason"] = reason
+    if banned:
+        event["banned"] = True
+    _log(room, event)
     if was_host:
         heir = next((s for s in seats if s.user_id is not None), None)
         if heir is not None:
@@ -565,5 +583,21 @@ def seat_give_to_bot(*, code: str, index: int) -> Seat:
         before = timing.turn_of(room, round_)
         round_ = _advance_bots(room, round_, seats)
         _plan(room, round_, seats, before=before)
+    room.save()
+    return seat
+
+
+@transaction.atomic
+def seat_remove(*, code: str, user: User, reason: str, banned: bool = False) -> Seat:
+    """Take a lobby seat from its player (a moderator's decision); the log says why."""
+    room = _lock_room(code)
+    _require_lobby(room)
+    seat = room.seats.filter(user=user).first()
+    if seat is None:
+        raise not_seated()
+    event: dict[str, Any] = {"type": "removed", "seat": seat.index, "name": user.shown_name, "reason": reason}
+    if banned:
+        event["banned"] = True
+    _vacate(room, seat, user, event)
     room.save()
     return seat

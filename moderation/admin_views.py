@@ -17,9 +17,15 @@ from django.template.response import TemplateResponse
 
 from games.errors import ServiceError
 
+from .services import MAX_REASON
+
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=500)
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        max_length=MAX_REASON,
+        help_text="Public: the people concerned read it.",
+    )
 
 
 def require_perm(request: HttpRequest, perm: str) -> None:
@@ -37,8 +43,12 @@ def reason_page(
     back: str,
     act: Callable[[str], Any],
     done: str,
+    consequences: list[str] | None = None,
 ) -> HttpResponse:
-    """GET: the form; POST: run `act(reason)` and go back with a message."""
+    """GET: the form; POST: run `act(reason)` and go back with a message.
+
+    `consequences` lists what else the action changes (the rooms a ban empties a seat in).
+    """
     require_perm(request, perm)
     form = ReasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -56,5 +66,21 @@ def reason_page(
         "submit": submit,
         "back": back,
         "form": form,
+        "consequences": consequences,
     }
     return TemplateResponse(request, "admin/moderation/reason_form.html", context)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """An admin page to look, never to change: no adding, editing or deleting, for
+    superusers too. Whatever changes a record here is a moderator's action, with a
+    reason and a log entry."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -6,11 +6,10 @@ class ModerationEntry(models.Model):
     """One moderator action: who, when, what and why. Written once, never changed."""
 
     class Kind(models.TextChoices):
-        BAN = "ban"
-        UNBAN = "unban"
-        CLOSE_ROOM = "close_room"
-        SEAT_TO_BOT = "seat_to_bot"
-        REPLAY_CHECK = "replay_check"
+        BAN = "ban", "Ban"
+        UNBAN = "unban", "Unban"
+        CLOSE_ROOM = "close_room", "Room closed"
+        SEAT_TO_BOT = "seat_to_bot", "Seat to a computer"
 
     moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(max_length=20, choices=Kind.choices)

@@ -1,4 +1,9 @@
-"""Moderator actions. Each goes through the same services as the API and is logged."""
+"""Moderator actions. Each goes through the same services as the API and is logged.
+
+The reasons moderators give are public: the banned person is told theirs when they
+try to sign in, and a table reads the reason in its log when a seat changes hands or
+the room closes.
+"""
 
 from __future__ import annotations
 
@@ -6,74 +11,116 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from accounts.services import token_revoke
+from accounts.services import banned_tokens_forget, tokens_revoke_for_ban
+from games import selectors as game_selectors
 from games import services as game_services
-from games.models import Room, Round
-from games.replay import ReplayReport, round_replay
+from games.errors import ServiceError
+from games.models import Room, RoomStatus
 
 from .models import ModerationEntry
+
+# A room's status_reason holds "Closed by a moderator: " and the reason in 200 characters.
+MAX_REASON = 170
 
 
 def _require_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise ValueError("A reason is required.")
+        raise ServiceError("invalid", "A reason is required.", 400, "reason")
+    if len(reason) > MAX_REASON:
+        raise ServiceError("invalid", f"A reason has at most {MAX_REASON} characters.", 400, "reason")
     return reason
 
 
 @transaction.atomic
-def user_ban(*, moderator: User, user: User, reason: str) -> None:
-    """The account can no longer log in or act; its tokens stop working at once."""
+def user_ban(*, moderator: User, user: User, reason: str) -> ModerationEntry:
+    """The account can no longer sign in or act, its tokens stop working at once, and
+    it leaves every room still open, in the same transaction:
+
+    - a room in play gives its seat to a computer player, who plays on;
+    - a lobby frees its seat;
+    - a room where nobody else is seated closes (computer players alone play for nobody).
+
+    Each table's log says who was banned and why.
+    """
     reason = _require_reason(reason)
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if user.banned_at is not None:
+        raise ServiceError("invalid", f"{user.username} is already banned.", 409)
+    if user.pk == moderator.pk:
+        raise ServiceError("invalid", "Moderators cannot ban themselves.", 400)
+    if (user.is_staff or user.is_superuser) and not moderator.is_superuser:
+        # A moderator must not be able to lock out the people who oversee moderators.
+        raise ServiceError("invalid", "Only a superuser may ban a staff account.", 403)
     user.is_active = False
     user.banned_at = timezone.now()
     user.ban_reason = reason
     user.save(update_fields=["is_active", "banned_at", "ban_reason"])
-    token_revoke(user=user)
-    ModerationEntry.objects.create(moderator=moderator, kind=ModerationEntry.Kind.BAN, reason=reason, target_user=user)
+    tokens_revoke_for_ban(user=user)
+    done = [_leave_for_ban(seat.room, seat.index, user, reason) for seat in game_selectors.open_seats_of(user=user)]
+    return ModerationEntry.objects.create(
+        moderator=moderator,
+        kind=ModerationEntry.Kind.BAN,
+        reason=reason,
+        target_user=user,
+        detail="; ".join(done) or "No open rooms.",
+    )
+
+
+def _leave_for_ban(room: Room, index: int, user: User, reason: str) -> str:
+    """Take the banned user out of one open room; what happened, for the log's detail."""
+    where = f"{room.code} seat {index + 1}"
+    try:
+        if not game_selectors.room_has_other_players(room=room, user=user):
+            game_services.room_close(code=room.code, reason=reason)
+            return f"{room.code} closed (nobody else was seated)"
+        if room.status == RoomStatus.PLAYING:
+            game_services.seat_give_to_bot(code=room.code, index=index, reason=reason, banned=True)
+            return f"{where} given to a computer player"
+        game_services.seat_remove(code=room.code, user=user, reason=reason, banned=True)
+        return f"{where} freed"
+    except ServiceError as err:
+        # The room moved on since it was listed (it finished, say); the ban stands.
+        return f"{where} left as it was: {err.detail}"
 
 
 @transaction.atomic
-def user_unban(*, moderator: User, user: User, reason: str) -> None:
+def user_unban(*, moderator: User, user: User, reason: str) -> ModerationEntry:
+    """The account may sign in again (with its password: its old tokens stay revoked)."""
     reason = _require_reason(reason)
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if user.banned_at is None:
+        raise ServiceError("invalid", f"{user.username} is not banned.", 409)
     user.is_active = True
     user.banned_at = None
     user.ban_reason = ""
     user.save(update_fields=["is_active", "banned_at", "ban_reason"])
-    ModerationEntry.objects.create(
+    banned_tokens_forget(user=user)
+    return ModerationEntry.objects.create(
         moderator=moderator, kind=ModerationEntry.Kind.UNBAN, reason=reason, target_user=user
     )
 
 
 @transaction.atomic
-def room_close(*, moderator: User, room: Room, reason: str) -> None:
+def room_close(*, moderator: User, room: Room, reason: str) -> ModerationEntry:
     reason = _require_reason(reason)
     game_services.room_close(code=room.code, reason=reason)
-    ModerationEntry.objects.create(moderator=moderator, kind=ModerationEntry.Kind.CLOSE_ROOM, reason=reason, room=room)
+    return ModerationEntry.objects.create(
+        moderator=moderator, kind=ModerationEntry.Kind.CLOSE_ROOM, reason=reason, room=room
+    )
 
 
 @transaction.atomic
-def seat_give_to_bot(*, moderator: User, room: Room, index: int, reason: str) -> None:
+def seat_give_to_bot(*, moderator: User, room: Room, index: int, reason: str) -> ModerationEntry:
     reason = _require_reason(reason)
-    player = room.seats.filter(index=index).values_list("user", flat=True).first()
-    game_services.seat_give_to_bot(code=room.code, index=index)
-    ModerationEntry.objects.create(
+    player = game_selectors.seat_player(room=room, index=index)
+    game_services.seat_give_to_bot(code=room.code, index=index, reason=reason)
+    return ModerationEntry.objects.create(
         moderator=moderator,
         kind=ModerationEntry.Kind.SEAT_TO_BOT,
         reason=reason,
         room=room,
-        target_user_id=player,
-        detail=f"seat {index}",
+        target_user=player,
+        # Seats are numbered from 1 wherever people read them, as players see them.
+        detail=f"seat {index + 1}",
     )
-
-
-def replay_check(*, moderator: User, round_: Round) -> ReplayReport:
-    report = round_replay(round_=round_)
-    ModerationEntry.objects.create(
-        moderator=moderator,
-        kind=ModerationEntry.Kind.REPLAY_CHECK,
-        reason="consistency check",
-        room=round_.room,
-        detail=f"hand {round_.number}: {report.detail}",
-    )
-    return report

@@ -48,3 +48,20 @@ def api_client() -> Callable[..., Any]:
         return client
 
     return make
+
+
+@pytest.fixture
+def moderators_group(db: Any) -> Any:
+    """The "Moderators" group that moderation's migration makes. A transactional test
+    empties every table after it, migration data included: then it is made again here,
+    from the migration's own list of permissions."""
+    from importlib import import_module
+
+    from django.contrib.auth.models import Group, Permission
+
+    migration = import_module("moderation.migrations.0003_moderators_group")
+    group, made = Group.objects.get_or_create(name=migration.GROUP)
+    if made:
+        for app, codename in migration.PERMISSIONS:
+            group.permissions.add(Permission.objects.get(content_type__app_label=app, codename=codename))
+    return group

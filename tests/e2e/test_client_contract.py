@@ -336,11 +336,18 @@ def server_events(transactional_db, make_user) -> dict[str, list[dict[str, Any]]
     services.room_join(code=kali_room.code, user=cleo)
     services.room_leave(code=kali_room.code, user=cleo)
     services.room_leave(code=kali_room.code, user=ann)  # ben is the host now
+    services.room_join(code=kali_room.code, user=cleo)
+    services.seat_remove(code=kali_room.code, user=cleo, reason="spamming the lobby")
+    services.room_join(code=kali_room.code, user=cleo)
+    services.seat_remove(code=kali_room.code, user=cleo, reason="cheating", banned=True)
     services.room_join(code=kali_room.code, user=ann, team=1)
-    services.room_add_bot(code=kali_room.code, user=ben)
+    services.room_join(code=kali_room.code, user=cleo)
     services.room_add_bot(code=kali_room.code, user=ben)
     services.room_start(code=kali_room.code, user=ben)
-    services.seat_give_to_bot(code=kali_room.code, index=0)
+    # Two of the three people lose their seats; with one left the match waits for them.
+    humans = sorted(kali_room.seats.filter(user__isnull=False).values_list("index", flat=True))
+    services.seat_give_to_bot(code=kali_room.code, index=humans[0], reason="asked to leave")
+    services.seat_give_to_bot(code=kali_room.code, index=humans[1], reason="cheating", banned=True)
     services.room_close(code=kali_room.code, reason="testing the log")
 
     hearts_room = services.room_create(host=cleo, game="hearts", options={})
@@ -358,7 +365,7 @@ def server_events(transactional_db, make_user) -> dict[str, list[dict[str, Any]]
         out[room.game] = selectors.events_for(room=room, user=user, limit=10_000)
     types = {e["type"] for events in out.values() for e in events}
     expected = {"room_created", "joined", "team_changed", "left", "host_changed", "bot_added", "started"}
-    expected |= {"round_started", "seat_to_bot", "closed", "timed_out", "abandoned"}
+    expected |= {"round_started", "seat_to_bot", "removed", "closed", "timed_out", "abandoned"}
     assert expected <= types, expected - types
     return out
 
@@ -369,3 +376,9 @@ def test_the_log_has_words_for_what_the_server_itself_records(server_events, ope
     page.get_by_role("tab", name="Log in").wait_for()
     for key, events in server_events.items():
         check_events(page, key, events)
+    # A moderator's doing reads with the moderator's reason, and says whether it was a ban.
+    moderated = [e for e in server_events["kali_tidi"] if e.get("reason") and e["type"] in ("seat_to_bot", "removed")]
+    assert len(moderated) == 4
+    texts = page.evaluate(DESCRIBE, ["kali_tidi", moderated, ["You", "Ben", "Computer 3", "Computer 4"]])
+    for event, line in zip(moderated, texts, strict=True):
+        assert event["reason"] in line and ("banned" in line) == bool(event.get("banned")), (event, line)

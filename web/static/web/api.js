@@ -2,6 +2,8 @@
 
 const ROOT = document.body.dataset.apiRoot || "/api/v1/";
 const TOKEN_KEY = "tt.token";
+// Why the server signed this browser out (a ban and its reason), shown with the sign-in form.
+const NOTICE_KEY = "tt.signedOutNotice";
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -18,12 +20,18 @@ export const auth = {
   get token() {
     return localStorage.getItem(TOKEN_KEY);
   },
+  get notice() {
+    return sessionStorage.getItem(NOTICE_KEY);
+  },
   set(token) {
     localStorage.setItem(TOKEN_KEY, token);
+    sessionStorage.removeItem(NOTICE_KEY);
     window.dispatchEvent(new Event("auth-changed"));
   },
-  clear() {
+  clear(notice = null) {
     localStorage.removeItem(TOKEN_KEY);
+    if (notice) sessionStorage.setItem(NOTICE_KEY, notice);
+    else sessionStorage.removeItem(NOTICE_KEY);
     window.dispatchEvent(new Event("auth-changed"));
   },
 };
@@ -52,8 +60,11 @@ export async function api(path, { method = "GET", body, idempotent = false, text
   if (res.ok && text) return res.text();
   const data = await res.json().catch(() => null);
   if (!res.ok) {
-    if (res.status === 401 && token) auth.clear();
-    throw new ApiError(res.status, data);
+    const error = new ApiError(res.status, data);
+    // A banned account's token answers `banned` with the moderator's reason: the sign-in
+    // form that replaces the page keeps saying it.
+    if (res.status === 401 && token) auth.clear(error.code === "banned" ? error.message : null);
+    throw error;
   }
   return data;
 }

@@ -114,7 +114,8 @@ export function authPanel({ guestFirst = false, intro = null } = {}) {
       h("button", { type: "button", role: "tab", "data-key": key, class: "tab", onclick: () => show(key) }, titles[key]),
     );
   }
-  const panel = h("section", { class: "panel auth" }, intro, tabs, body);
+  const notice = auth.notice && h("p", { class: "form-error signed-out-notice", role: "alert" }, auth.notice);
+  const panel = h("section", { class: "panel auth" }, notice, intro, tabs, body);
   queueMicrotask(() => show(order[0]));
   return panel;
 }

@@ -41,8 +41,14 @@ export function describeCommonEvent(e, names) {
       return `${who(e.seat)} is the host now.`;
     case "bot_added":
       return `A computer player took seat ${e.seat + 1}.`;
+    // A moderator's doing carries the moderator's reason, for the table and the player concerned.
     case "seat_to_bot":
+      if (e.banned) return `${e.name ?? who(e.seat)} was banned by a moderator (${e.reason}); a computer player took over the seat.`;
+      if (e.reason) return `A moderator gave ${e.name ?? who(e.seat)}'s seat to a computer player: ${e.reason}`;
       return `A computer player took over ${e.name ?? who(e.seat)}'s seat.`;
+    case "removed":
+      if (e.banned) return `${e.name ?? who(e.seat)} was banned by a moderator (${e.reason}) and lost the seat.`;
+      return `A moderator took ${e.name ?? who(e.seat)}'s seat away: ${e.reason}`;
     case "team_changed":
       return `${who(e.seat)} moved to ${teamName(e.team)}.`;
     case "started":

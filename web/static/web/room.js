@@ -109,7 +109,9 @@ export class RoomPage {
       await api("me");
     } catch (err) {
       if (err.status === 401) {
-        this.app.toast("You have been signed out. Log in again to return to this table.", "error");
+        // A ban's answer carries the moderator's reason; say that rather than a bare sign-out.
+        const message = err.code === "banned" ? err.message : "You have been signed out. Log in again to return to this table.";
+        this.app.toast(message, "error");
         return;
       }
     }
