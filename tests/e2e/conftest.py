@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +96,57 @@ def live_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+# Only what a newcomer's shell has: none of the test suite's settings (PostgreSQL, Redis,
+# test settings, throttles, bot delay) may leak into the `make run` server.
+NEWCOMER_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "TZ")
+
+
+@dataclass(frozen=True)
+class MakeRun:
+    url: str
+    env: dict[str, str]  # the server's environment, for manage.py on the same database
+
+
+@pytest.fixture(scope="session")
+def make_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MakeRun]:
+    """The server exactly as `make run` starts it once the virtualenv exists
+    (scripts/run.sh: SQLite, the filesystem broker, the in-memory channel layer, the
+    default bot delay, migrations at start), on a fresh var/ folder."""
+    port = _free_port()
+    var = tmp_path_factory.mktemp("make-run-var")
+    env = {k: os.environ[k] for k in NEWCOMER_ENV if k in os.environ}
+    env.update(VENV=sys.prefix, VAR_DIR=str(var), PORT=str(port))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log_path = ARTIFACTS / f"make-run-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
+    log = open(log_path, "w")  # closed at teardown
+    proc = subprocess.Popen(
+        ["bash", str(ROOT / "scripts" / "run.sh")],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_serving(proc, url, "make run", str(log_path), seconds=120)
+        yield MakeRun(url=url, env=env)
+    finally:
+        # run.sh stops its worker and server when told to (Celery finishes its tasks);
+        # whatever outlives it in its process group (ours alone) is stopped after it.
+        proc.terminate()
+        try:
+            proc.wait(40)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        log.close()
+    assert "database is locked" not in log_path.read_text(), f"SQLite refused a writer; see {log_path}"
 
 
 @pytest.fixture

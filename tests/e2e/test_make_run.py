@@ -9,10 +9,6 @@ without a reload and without the page falling back to polling.
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,63 +21,22 @@ from playwright.sync_api import expect, sync_playwright
 from .conftest import (
     ARTIFACTS,
     CHROMIUM,
-    ROOT,
+    MakeRun,
     Shots,
-    _free_port,
     add_bots,
     create_room,
     sign_up,
     table,
     token_of,
-    wait_until_serving,
 )
 
 # What the page may take to show a change the worker committed: the socket process reads
 # versions every half second; the rest is the page fetching and drawing its view.
 SHOWN_WITHIN_MS = 2000
-# Only what a newcomer's shell has: none of the test suite's settings may leak in.
-KEPT_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "TZ")
-
-
-@pytest.fixture(scope="module")
-def embedded_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`scripts/run.sh` (what `make run` runs once the virtualenv exists) on a fresh var/."""
-    port = _free_port()
-    var = tmp_path_factory.mktemp("make-run-var")
-    env = {k: os.environ[k] for k in KEPT_ENV if k in os.environ}
-    env.update(VENV=sys.prefix, VAR_DIR=str(var), PORT=str(port))
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log_path = ARTIFACTS / f"make-run-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
-    log = open(log_path, "w")  # closed at teardown
-    proc = subprocess.Popen(
-        ["bash", str(ROOT / "scripts" / "run.sh")],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_serving(proc, url, "make run", str(log_path), seconds=120)
-        yield url
-    finally:
-        # run.sh stops its children on TERM (Celery finishes its tasks); then insist.
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(40)
-        except subprocess.TimeoutExpired:
-            pass
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        log.close()
-    assert "database is locked" not in log_path.read_text(), f"SQLite refused a writer; see {log_path}"
 
 
 @pytest.fixture
-def new_page(embedded_url: str) -> Iterator[Callable[..., Any]]:
+def new_page(make_run: MakeRun) -> Iterator[Callable[..., Any]]:
     """Pages of their own (own storage) at a given size; any script error fails the test."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/test.sh does)")
@@ -90,7 +45,7 @@ def new_page(embedded_url: str) -> Iterator[Callable[..., Any]]:
         browser = pw.chromium.launch(executable_path=CHROMIUM)
 
         def make(width: int, height: int) -> Any:
-            context = browser.new_context(viewport={"width": width, "height": height}, base_url=embedded_url)
+            context = browser.new_context(viewport={"width": width, "height": height}, base_url=make_run.url)
             page = context.new_page()
             page.set_default_timeout(15_000)
             page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -113,7 +68,7 @@ def wait_until_mine(api: httpx.Client, code: str, me: int) -> dict[str, Any]:
     raise AssertionError("the computer players did not move within 30 s")
 
 
-def test_a_hand_against_computer_players_under_make_run(new_page: Callable[..., Any], embedded_url: str) -> None:
+def test_a_hand_against_computer_players_under_make_run(new_page: Callable[..., Any], make_run: MakeRun) -> None:
     page = new_page(390, 844)
     shots = Shots(ARTIFACTS / "make_run_hand")
     sign_up(page, "newcomer")
@@ -130,7 +85,7 @@ def test_a_hand_against_computer_players_under_make_run(new_page: Callable[..., 
     for p in pages:
         p.evaluate("window.ttNotReloaded = true")  # gone if the page reloads
     headers = {"Authorization": f"Token {token}"}
-    with httpx.Client(base_url=f"{embedded_url}/api/v1/", headers=headers, timeout=10) as api:
+    with httpx.Client(base_url=f"{make_run.url}/api/v1/", headers=headers, timeout=10) as api:
         me = api.get(f"rooms/{code}/state").json()["you"]["seat"]
 
         page.locator("section.table[data-my-turn=true][data-phase=pass]").wait_for()

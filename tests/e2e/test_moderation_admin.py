@@ -9,15 +9,11 @@ runserver and a Celery worker, migrations applied at start), on a fresh database
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,7 +21,7 @@ import pytest
 from django.db import connections
 from playwright.sync_api import expect, sync_playwright
 
-from .conftest import ARTIFACTS, CHROMIUM, ROOT, Shots, _free_port
+from .conftest import ARTIFACTS, CHROMIUM, ROOT, Shots
 
 PASSWORD = "correct-horse-9"  # make_user's
 VIEWPORTS = {"phone": (390, 844), "desktop": (1280, 900)}
@@ -238,65 +234,6 @@ def test_a_moderator_bans_gives_a_seat_away_shuts_a_room_and_reads_the_log(scene
 
 # -- under `make run` --------------------------------------------------------------
 
-# The environment the suite runs in points at PostgreSQL, Redis and test settings;
-# `make run` starts from none of that.
-NOT_MAKE_RUN = (
-    "DATABASE_URL",
-    "CELERY_BROKER_URL",
-    "REDIS_URL",
-    "CHANNELS_REDIS_URL",
-    "CHANNELS_PREFIX",
-    "DJANGO_SETTINGS_MODULE",
-    "SECRET_KEY",
-    "DEBUG",
-    "ALLOWED_HOSTS",
-    "WHITENOISE_USE_FINDERS",
-    "SECURE_SSL_REDIRECT",
-    "SECURE_COOKIES",
-    "BOT_DELAY_SECONDS",
-    "GAME_TASKS_ENABLED",
-)
-
-
-@pytest.fixture
-def make_run(tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
-    """scripts/run.sh (what `make run` runs) on a fresh SQLite database in tmp_path."""
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k not in NOT_MAKE_RUN and not k.startswith("THROTTLE_")}
-    env |= {"VENV": sys.prefix, "VAR_DIR": str(tmp_path), "PORT": str(port)}
-    log = open(tmp_path / "run.log", "w")  # closed at teardown
-    proc = subprocess.Popen(
-        ["scripts/run.sh"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"run.sh exited: {(tmp_path / 'run.log').read_text()[-3000:]}")
-            try:
-                if httpx.get(url + "/api/v1/games/", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"run.sh did not serve within 90 s: {(tmp_path / 'run.log').read_text()[-3000:]}")
-            time.sleep(0.3)
-        yield url, env
-    finally:
-        # run.sh stops its worker and server when told to; whatever outlives it in its
-        # process group (ours alone: start_new_session) is stopped after it.
-        proc.terminate()
-        try:
-            proc.wait(40)
-        except subprocess.TimeoutExpired:
-            pass
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        log.close()
-
 
 def manage_shell(env: dict[str, str], code: str) -> str:
     """manage.py as run.sh calls it (it exports DEBUG=1), on the same database."""
@@ -312,7 +249,7 @@ def manage_shell(env: dict[str, str], code: str) -> str:
 
 
 def test_the_moderators_group_works_under_make_run(make_run):
-    url, env = make_run
+    url, env = make_run.url, make_run.env
     # The group comes from the migrations that run.sh applied to the fresh database.
     manage_shell(
         env,
