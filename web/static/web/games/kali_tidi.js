@@ -25,6 +25,11 @@ function sortHand(hand, view) {
   return rest;
 }
 
+const PARTNER_RULE = {
+  first: "the first other player to play a called card is the partner",
+  last: "the last other player to play a called card is the partner",
+};
+
 const suitGlyph = (s) => h("span", { class: `suit-glyph palette-four suit-${s}` }, SUIT_SYMBOL[s]);
 
 export default {
@@ -54,6 +59,21 @@ export default {
       three_of_spades: "3♠ is the highest trump",
     };
     return words[value] ?? null;
+  },
+
+  rulesSummary(options, view) {
+    const items = [];
+    const decks = view?.decks ?? options.decks;
+    if (decks) items.push(`${decks} deck${decks === 1 ? "" : "s"}`);
+    const mode = { teams: "teams from the lobby", random: "random teams", cards: "partners by called cards" }[options.team_mode];
+    if (mode) items.push(mode);
+    if (options.team_mode === "cards" && decks === 2) items.push(PARTNER_RULE[options.partner_rule] ?? null);
+    if (options.trump_card === "three_of_spades") items.push("3♠ the highest trump");
+    const min = view?.min_bid ?? options.min_bid;
+    if (min) items.push(`bids from ${min}${view?.max_bid ? ` to ${view.max_bid}` : ""}`);
+    const target = view?.target ?? options.target;
+    if (target) items.push(`game to ${target}`);
+    return items.filter(Boolean);
   },
 
   info(view, names) {
@@ -105,6 +125,27 @@ export default {
     if (template.type === "remove_cards") return `Remove ${template.count} card${template.count === 1 ? "" : "s"} from the deck (no point cards)`;
     if (template.type === "call_partners") return `Call ${template.count} partner card${template.count === 1 ? "" : "s"}`;
     return `Choose ${template.count}`;
+  },
+  // The rule a choice is made under, said where it is made.
+  templateNote(template, view, ctx) {
+    const decks = view.decks ?? ctx?.room?.options?.decks;
+    if (template.type === "remove_cards") {
+      return h("p", { class: "note" }, `Only cards worth nothing (2, 4, 6, 7, 8, 9) may go${decks === 2 ? "; both copies of one may" : ""}. They stay out for the whole match.`);
+    }
+    if (template.type !== "call_partners") return null;
+    const rule = ctx?.room?.options?.partner_rule ?? "first";
+    const text =
+      decks === 2
+        ? `Partner rule: ${PARTNER_RULE[rule]}${rule === "last" ? ", known once nobody else holds a copy" : ", known as it is played"}.`
+        : "Partner rule: whoever plays a called card is your partner, known as it is played.";
+    return h("p", { class: "note partner-rule" }, text, " One player holding several called cards is one partner.");
+  },
+  // How many copies of a code the others hold, as the bidder can tell (two decks): the
+  // decks less what is in the bidder's hand and what was removed.
+  choiceCopies(template, code, view) {
+    if (template.type !== "call_partners" || view.decks !== 2) return null;
+    const known = [...(view.you?.hand ?? []), ...(view.removed ?? [])].filter((c) => c === code).length;
+    return view.decks - known;
   },
   templateButton(template) {
     if (template.type === "remove_cards") return "Remove these cards";

@@ -50,6 +50,16 @@ export default {
     return items;
   },
 
+  rulesSummary(options) {
+    const items = [];
+    if (options.players === 4) items.push("4 players, partners sit across");
+    else if (options.players === 3) items.push(`3 players, widow ${options.widow === "compulsory" ? "must be taken" : "optional"}`);
+    if (options.moon_any_time !== undefined) items.push(options.moon_any_time ? "moon may be bid any time" : "moon only after a bid of 7");
+    if (options.trump_instead_of_follow) items.push("may trump instead of following");
+    items.push("first to 21");
+    return items;
+  },
+
   seatFacts(seat, view) {
     const facts = [`${seat.tiles_left} tiles`, `${seat.tricks_taken} tricks`];
     if (seat.bid) facts.push(`bid ${bidText(seat.bid)}`);
