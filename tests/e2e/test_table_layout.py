@@ -16,6 +16,8 @@ from playwright.sync_api import expect
 from .conftest import PASSWORD, add_bots, create_room, play_by_api, table, token_of, wait_my_turn
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+MINUS = "\u2212"  # the client writes a real minus sign
+TIMES = "\u00d7"  # and a real multiplication sign for a card's copies
 sizes = pytest.mark.parametrize("size", list(SIZES), ids=list(SIZES))
 
 
@@ -27,6 +29,12 @@ def sign_up_as(page, username: str, display_name: str) -> None:
     page.get_by_label("Name shown at the table").fill(display_name)
     page.get_by_role("button", name="Sign up").last.click()
     page.get_by_role("button", name="Create the room").wait_for()
+
+
+def screen_shot(page, shots, what: str) -> None:
+    """What the screen shows as it is scrolled (the shots fixture takes whole pages)."""
+    shots.n += 1
+    page.screenshot(path=str(shots.folder / f"{shots.n:02d}-{what}.png"))
 
 
 def box(page, selector: str) -> dict:
@@ -74,11 +82,16 @@ def hand_opacity(page) -> list[float]:
 
 
 def assert_turn_and_clock_in_view_at_the_hand(page) -> None:
-    """Scrolled so that the whole hand shows: the turn line and the clock are on screen."""
-    page.evaluate("document.querySelector('.hand-area').scrollIntoView({block: 'end'})")
+    """Scrolled so that the whole hand shows at the top: the turn line and the clock are on
+    screen all the same."""
+    page.evaluate("document.querySelector('.hand-area').scrollIntoView({block: 'start'})")
     assert in_viewport(page, ".hand-area"), box(page, ".hand-area")
-    assert in_viewport(page, ".turn-line .turn-text"), box(page, ".turn-line")
-    assert in_viewport(page, "[data-countdown]"), box(page, "[data-countdown]")
+    # The line stays on top and the cards show below it, not under it.
+    assert box(page, ".turn-line")["bottom"] <= box(page, ".hand .piece")["y"] + 1
+    for where in ("window.scrollTo(0, 0)", "window.scrollTo(0, document.body.scrollHeight)"):
+        page.evaluate(where)
+        assert in_viewport(page, ".turn-line .turn-text"), box(page, ".turn-line")
+        assert in_viewport(page, "[data-countdown]"), box(page, "[data-countdown]")
     page.evaluate("window.scrollTo(0, 0)")
 
 
@@ -137,8 +150,9 @@ def test_a_sweedo_hearts_table_at_the_size_of(open_page, live_url, shots, size):
     # The house rules in force, at the table.
     rules = page.get_by_role("region", name="Rules in force")
     expect(rules).to_be_visible()
-    for words in ("Sweedo", "J♦ −10", "no trick −5", "moon needs J♦ too: shooter −36, or −10 and others +26", "funky pass"):
-        expect(rules).to_contain_text(words)
+    sweedo = ("Sweedo", "J♦ {m}10", "no trick {m}5", "moon needs J♦ too: shooter {m}36, or {m}10 and others +26")
+    for words in (*sweedo, "funky pass"):
+        expect(rules).to_contain_text(words.format(m=MINUS))
     # The first screen holds the turn, the table and all thirteen cards.
     expect(page.locator(".hand .piece")).to_have_count(13)
     shots(page, "pass")
@@ -146,6 +160,7 @@ def test_a_sweedo_hearts_table_at_the_size_of(open_page, live_url, shots, size):
     assert in_viewport(page, ".house-rules"), box(page, ".house-rules")
     assert box(page, ".ring")["height"] <= 0.4 * height, box(page, ".ring")
     assert_seats_around(page, 4)
+    assert_turn_and_clock_in_view_at_the_hand(page)
     assert_clock_not_read_out(page)
     expect(page.locator("#turn-announcer")).to_have_text("Your turn: choose the cards to pass.")
     no_sideways_scroll(page)
@@ -162,7 +177,11 @@ def test_a_sweedo_hearts_table_at_the_size_of(open_page, live_url, shots, size):
     shots(page, "results")
     page.evaluate("document.querySelector('.score-sheet').scrollIntoView({block: 'end'})")
     assert in_viewport(page, ".turn-line .clock")
-    shots(page, "score-sheet")
+    screen_shot(page, shots, "score-sheet-scrolled")
+
+    # The list of her tables names the host as the table does.
+    page.goto("/")
+    expect(page.locator(".room-list li", has_text=code).first).to_contain_text("host Hostess")
     assert not errors, errors
 
 
@@ -232,7 +251,7 @@ def test_kali_tidi_with_two_decks_lists_each_card_once_and_keeps_the_hand_in_sig
     codes = pieces.evaluate_all("els => els.map(e => e.dataset.code)")
     assert len(set(codes)) == 24 and all(c[0] in "246789" for c in codes)
     expect(dialog.locator(".piece .copies")).to_have_count(24)
-    expect(dialog.locator(".piece .copies").first).to_have_text("×2")
+    expect(dialog.locator(".piece .copies").first).to_have_text(f"{TIMES}2")
     expect(dialog).to_contain_text("both copies of one may")
     shots(page, "remove")
     # Both copies of one card (two taps), then two more cards.
@@ -280,7 +299,7 @@ def test_kali_tidi_with_two_decks_lists_each_card_once_and_keeps_the_hand_in_sig
     assert codes[0] not in dict(calls), "both copies are out of the game"
     for card, copies in calls:
         assert copies == 2 - held.count(card) - removed.count(card), (card, copies, held)
-    expect(dialog.locator(".piece .copies").first).to_have_text(re.compile(r"×[12]"))
+    expect(dialog.locator(".piece .copies").first).to_have_text(re.compile(TIMES + "[12]"))
     shots(page, "call")
     for card, _ in calls[-2:]:
         dialog.locator(f".piece[data-code='{card}']").click()

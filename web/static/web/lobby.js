@@ -33,6 +33,10 @@ export function hostName(room) {
   return seat?.display_name || room.host;
 }
 
+function presetName(catalogue, preset) {
+  return catalogue?.module?.optionValueLabel?.("preset", preset) ?? preset.replaceAll("_", " ");
+}
+
 export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, act }) {
   const seats = view.seats;
   const mine = seats.find((s) => s.user === user.username);
@@ -145,7 +149,7 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
       ? h(
           "details",
           { class: "panel options-summary" },
-          h("summary", {}, room.options?.preset ? `Rules: ${room.options.preset.replaceAll("_", " ")}` : "Rules and pace"),
+          h("summary", {}, room.options?.preset ? `Rules: ${presetName(catalogue, room.options.preset)}` : "Rules and pace"),
           h("dl", {}, options.map(([k, v]) => h("div", { class: "info-item" }, h("dt", {}, k), h("dd", {}, v)))),
         )
       : null,
