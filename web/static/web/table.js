@@ -209,7 +209,8 @@ export class TableView {
         acting ? h("span", { class: "sr-only" }, " (to act)") : null,
       ),
       badges.length ? h("div", { class: "badges" }, badges.map((b) => h("span", { class: `badge badge-${b.replace(/\W+/g, "-").toLowerCase()}` }, b))) : null,
-      h("div", { class: "facts" }, facts.join(" · ")),
+      // A fact wraps whole ("0 pts", never "0" and "pts" on two lines).
+      h("div", { class: "facts" }, facts.map((f, k) => [k ? " · " : "", h("span", { class: "fact" }, f)])),
       view.scores ? h("div", { class: "score" }, "Score ", h("strong", {}, view.scores[i])) : null,
     );
   }
