@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import PASSWORD, add_bots, create_room, play_by_api, table, token_of, wait_my_turn
+from .test_client_contract import play
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 MINUS = "\u2212"  # the client writes a real minus sign
@@ -72,14 +73,34 @@ def no_sideways_scroll(page) -> None:
         assert scroll <= client, widths
 
 
+# How strongly each piece of the hand is drawn: the opacity of its face times that of
+# every ancestor; -1 where a filter fades or greys it (a drop shadow does not).
+OPACITY = """() => [...document.querySelectorAll('.hand .piece')].map(e => {
+    let o = 1;
+    for (let n = e.firstElementChild; n; n = n.parentElement) {
+        const s = getComputedStyle(n);
+        o *= Number(s.opacity);
+        if (/opacity|brightness|grayscale|saturate|contrast/.test(s.filter)) o = -1;
+    }
+    return o;
+})"""
+
+
 def hand_opacity(page) -> list[float]:
-    """How strongly each piece of the hand is drawn: the opacity of its face times that of
-    every ancestor; -1 where a filter fades or greys it (a drop shadow does not)."""
-    return page.locator(".hand .piece").evaluate_all(
-        """els => els.map(e => { let o = 1; for (let n = e.firstElementChild; n; n = n.parentElement) {
-            const s = getComputedStyle(n); o *= Number(s.opacity);
-            if (/opacity|brightness|grayscale|saturate|contrast/.test(s.filter)) o = -1; } return o; })"""
-    )
+    return page.evaluate(OPACITY)
+
+
+def assert_full_strength(page, pieces: int) -> None:
+    """Every piece of the hand drawn at full strength (read once the table has settled:
+    the page redraws as the computer players move)."""
+    try:
+        page.wait_for_function(
+            f"n => {{ const o = ({OPACITY})(); return o.length === n && o.every(x => x === 1); }}",
+            arg=pieces,
+            timeout=3000,
+        )
+    except Exception:
+        raise AssertionError(f"the hand is dimmed: {hand_opacity(page)}") from None
 
 
 def assert_turn_and_clock_in_view_at_the_hand(page) -> None:
@@ -212,7 +233,7 @@ def test_moon_for_four_seats_the_partner_across_and_shows_the_hand_while_bidding
     # auction first, and that needs a bid of 7 and a hand no computer player gets often).
     assert wait_my_turn(page, ("bid",)) == "bid"
     expect(page.locator(".hand .piece")).to_have_count(7)
-    assert hand_opacity(page) == [1] * 7
+    assert_full_strength(page, 7)
     assert in_viewport(page, ".hand-area"), box(page, ".hand-area")
     assert_turn_and_clock_in_view_at_the_hand(page)
     no_sideways_scroll(page)
@@ -220,13 +241,16 @@ def test_moon_for_four_seats_the_partner_across_and_shows_the_hand_while_bidding
     page.locator("[data-action=bid]:not([disabled])").last.click()
     phase = wait_my_turn(page, ("trump", "play", "round_over"))
     if phase == "trump":
-        assert hand_opacity(page) == [1] * 7
+        assert_full_strength(page, 7)
         shots(page, "trump")
     if phase == "play":
         # In play the tiles that cannot be played are dimmed, and only they.
-        opacity = hand_opacity(page)
-        playable = page.locator(".hand .piece").evaluate_all("els => els.map(e => !e.disabled)")
-        assert all((o == 1) == ok for o, ok in zip(opacity, playable, strict=True)), (opacity, playable)
+        seen = page.evaluate(
+            f"() => ({{ opacity: ({OPACITY})(), playable: [...document.querySelectorAll('.hand .piece')]"
+            ".map(e => !e.disabled) })"
+        )
+        pairs = zip(seen["opacity"], seen["playable"], strict=True)
+        assert all((o == 1) == ok for o, ok in pairs), seen
         shots(page, "play")
 
 
@@ -274,7 +298,7 @@ def test_kali_tidi_with_two_decks_lists_each_card_once_and_keeps_the_hand_in_sig
     wait_my_turn(page, ("bid",))
     expect(page.locator(".hand .piece")).to_have_count(20)
     shots(page, "bid")
-    assert hand_opacity(page) == [1] * 20
+    assert_full_strength(page, 20)
     assert in_viewport(page, ".hand-area"), box(page, ".hand-area")
     assert_turn_and_clock_in_view_at_the_hand(page)
     assert_seats_around(page, 5)
@@ -308,11 +332,58 @@ def test_kali_tidi_with_two_decks_lists_each_card_once_and_keeps_the_hand_in_sig
     dialog.get_by_role("button", name="Call partners").click()
 
     wait_my_turn(page, ("trump",))
-    assert hand_opacity(page) == [1] * 20
+    assert_full_strength(page, 20)
     shots(page, "trump")
     page.locator("[data-action=trump][data-value='S']").click()
     wait_my_turn(page, ("play",))
     shots(page, "play")
+
+
+# The table drawn by the client's own code from engine views, in the page's main column.
+DRAW = """async ([key, view, rounds, options]) => {
+    const { TableView } = await import("/static/web/table.js");
+    const { gameModule } = await import("/static/web/games/index.js");
+    const game = gameModule(key);
+    const extras = { catalogue: { name: key, module: game }, events: [], rounds, liveStatus: "live" };
+    const room = { code: view.code, game: key, options, host: "user0", seats: view.seats };
+    const tv = new TableView({ game, room, act: () => {}, rerender: () => {} });
+    tv.render(document.querySelector("main"), view, extras);
+}"""
+
+
+@sizes
+@pytest.mark.parametrize(
+    ("key", "options"),
+    [
+        ("kali_tidi", {"players": 7, "team_mode": "cards", "trump_card": "three_of_spades"}),
+        ("kali_tidi", {"players": 6, "team_mode": "cards", "partner_rule": "last"}),
+        ("moon", {"players": 4}),
+        ("hearts", {"preset": "sweedo"}),
+    ],
+    ids=["kali-7", "kali-6", "moon-4", "hearts"],
+)
+def test_the_results_and_a_long_score_sheet_fit_the_width(open_page, shots, size, key, options):
+    """The widest tables there are (seven players and a contract column, several hands):
+    no sideways scroll, on the page or in a table."""
+    played = play(key, options, hands=4, play_every=50)
+    rounds = []
+    for case in played.cases:
+        last = case.view.get("last_round")
+        if last and not any(r["round"] == last["round"] for r in rounds):
+            rounds.append(dict(last))
+    over = [c for c in played.cases if c.seat == 0 and c.view["phase"] in ("round_over", "match_over")]
+    assert len(rounds) >= 2 and over
+    width, height = SIZES[size]
+    page = open_page(width=width, height=height)
+    page.goto("/")
+    page.get_by_role("tab", name="Log in").wait_for()
+    page.evaluate(DRAW, [key, over[-1].view, rounds, played.options])
+    expect(page.get_by_role("region", name="Result of the hand")).to_be_visible()
+    expect(page.locator(".score-sheet tbody tr:not(.contract-row)")).to_have_count(len(rounds))
+    n = len(over[-1].view["seats"])
+    assert_seats_around(page, n)
+    shots(page, "results")
+    no_sideways_scroll(page)
 
 
 def test_the_site_icon_is_served_and_no_first_visit_logs_an_error(open_page, live_url):

@@ -16,11 +16,16 @@ export function itemOf(action) {
 
 export const isTemplate = (a) => Array.isArray(a.choices) && typeof a.count === "number";
 
+// "1 trick", "2 tricks".
+export function count(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 function genericSeatFacts(seat) {
   const facts = [];
-  if (seat.cards_left !== undefined) facts.push(`${seat.cards_left} card${seat.cards_left === 1 ? "" : "s"}`);
-  if (seat.tiles_left !== undefined) facts.push(`${seat.tiles_left} tile${seat.tiles_left === 1 ? "" : "s"}`);
-  if (seat.tricks_taken !== undefined) facts.push(`${seat.tricks_taken} trick${seat.tricks_taken === 1 ? "" : "s"}`);
+  if (seat.cards_left !== undefined) facts.push(count(seat.cards_left, "card"));
+  if (seat.tiles_left !== undefined) facts.push(count(seat.tiles_left, "tile"));
+  if (seat.tricks_taken !== undefined) facts.push(count(seat.tricks_taken, "trick"));
   return facts;
 }
 
@@ -641,7 +646,7 @@ export class TableView {
             { class: "scroll" },
             h(
               "table",
-              {},
+              { class: view.seats.length > 4 ? "many" : null },
               h(
                 "thead",
                 {},
@@ -650,21 +655,26 @@ export class TableView {
                   {},
                   h("th", { scope: "col", class: "hand-no" }, h("abbr", { title: "Hand" }, "#")),
                   game.roundColumns ? h("th", { scope: "col", class: "contract" }, "Contract") : null,
-                  view.seats.map((_, i) => h("th", { scope: "col" }, names[i])),
+                  view.seats.map((_, i) => h("th", { scope: "col", class: "player" }, h("span", {}, names[i]))),
                 ),
               ),
               h(
                 "tbody",
                 {},
-                rounds.map((r) =>
+                rounds.map((r) => [
+                  // On a phone the contract takes a row of its own above the scores (the
+                  // style sheet shows one of the two), leaving the width to the players.
+                  game.roundColumns
+                    ? h("tr", { class: "contract-row" }, h("td", { colspan: view.seats.length + 2 }, `${r.round}. `, game.roundColumns(r, names)))
+                    : null,
                   h(
                     "tr",
                     {},
                     h("th", { scope: "row" }, r.round),
-                    game.roundColumns ? h("td", {}, game.roundColumns(r, names)) : null,
+                    game.roundColumns ? h("td", { class: "contract" }, game.roundColumns(r, names)) : null,
                     view.seats.map((_, i) => h("td", {}, game.sheetCell?.(r, i) ?? [`${signed(r.points?.[i])} `, h("small", {}, `(${r.scores?.[i]})`)])),
                   ),
-                ),
+                ]),
               ),
             ),
           ),

@@ -3,6 +3,7 @@
 import { cardFace, cardName, cardText, sortCards } from "../cards.js";
 import { h } from "../dom.js";
 import { listNames } from "../format.js";
+import { count } from "../table.js";
 
 const DIRECTION = { left: "left", right: "right", across: "across", hold: "no pass (hold)", funky: "funky (one card to each player)" };
 const OFFSET = { left: 1, right: 3, across: 2 };
@@ -101,7 +102,7 @@ export default {
 
   seatFacts(seat) {
     // Who is still choosing a pass shows as the seats to act.
-    return [`${seat.cards_left} cards`, `${seat.tricks_taken} tricks`, `${seat.points_taken} pts`];
+    return [count(seat.cards_left, "card"), count(seat.tricks_taken, "trick"), `${seat.points_taken} pts`];
   },
 
   yourTurnText(view, names) {

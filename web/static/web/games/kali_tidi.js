@@ -4,7 +4,7 @@
 import { cardFace, cardName, cardText, SUIT_NAME, SUIT_SYMBOL, sortCards, suit } from "../cards.js";
 import { h } from "../dom.js";
 import { listNames } from "../format.js";
-import { signed } from "../table.js";
+import { count, signed } from "../table.js";
 
 // The view names the card that is always the highest trump (`trump_card`: "3S", or null
 // without that option); it then belongs to the trump suit only.
@@ -93,13 +93,14 @@ export default {
     return null;
   },
 
-  seatFacts(seat) {
+  seatFacts(seat, view) {
     const facts = [];
-    if (seat.cards_left !== undefined) facts.push(`${seat.cards_left} cards`);
-    if (seat.tricks_taken !== undefined) facts.push(`${seat.tricks_taken} tricks`);
+    if (seat.cards_left !== undefined) facts.push(count(seat.cards_left, "card"));
+    if (seat.tricks_taken !== undefined) facts.push(count(seat.tricks_taken, "trick"));
     if (seat.points_taken !== undefined) facts.push(`${seat.points_taken} pts`);
-    if (seat.bid) facts.push(`bid ${seat.bid}`);
-    else if (seat.passed) facts.push("passed");
+    // Each seat's bid matters during the auction; after it the bid in force is in the info bar.
+    if (view.phase === "bid" && seat.bid) facts.push(`bid ${seat.bid}`);
+    else if (view.phase === "bid" && seat.passed) facts.push("passed");
     return facts;
   },
   seatBadges(seat, view, i) {

@@ -3,6 +3,7 @@
 import { h } from "../dom.js";
 import { pipFace, pips, sortTiles, tileName, tileSvg } from "../dominoes.js";
 import { listNames } from "../format.js";
+import { count } from "../table.js";
 
 const MOON = 21;
 const bidText = (v) => (v === MOON ? "moon" : String(v));
@@ -61,9 +62,10 @@ export default {
   },
 
   seatFacts(seat, view) {
-    const facts = [`${seat.tiles_left} tiles`, `${seat.tricks_taken} tricks`];
-    if (seat.bid) facts.push(`bid ${bidText(seat.bid)}`);
-    else if (seat.passed) facts.push("passed");
+    const facts = [count(seat.tiles_left, "tile"), count(seat.tricks_taken, "trick")];
+    // Each seat's bid matters during the auction; after it the bid in force is in the info bar.
+    if (view.phase === "bid" && seat.bid) facts.push(`bid ${bidText(seat.bid)}`);
+    else if (view.phase === "bid" && seat.passed) facts.push("passed");
     return facts;
   },
   seatBadges: (seat, view, i) => (view.bidder === i && view.phase !== "bid" ? ["bidder"] : []),
