@@ -436,7 +436,7 @@ export class TableView {
     for (const code of template.choices) offered.set(code, (offered.get(code) ?? 0) + 1);
     const chosen = new Map();
     const total = () => [...chosen.values()].reduce((a, b) => a + b, 0);
-    const count = h("span", {}, `0 of ${template.count}`);
+    const tally = h("span", {}, `0 of ${template.count}`);
     const confirm = h("button", { class: "primary", disabled: true, value: "ok" }, game.templateButton?.(template, view) ?? "Confirm");
     const buttons = new Map();
     const copiesOf = (code) => game.choiceCopies?.(template, code, view) ?? offered.get(code);
@@ -459,7 +459,7 @@ export class TableView {
         const mark = button.querySelector(".chosen-count");
         if (mark) mark.textContent = k ? `${k} of ${offered.get(code)}` : "";
       }
-      count.textContent = `${total()} of ${template.count}`;
+      tally.textContent = `${total()} of ${template.count}`;
       confirm.disabled = total() !== template.count;
     };
     // A tap takes one more copy while there is one and room for it, else puts the card back.
@@ -505,7 +505,7 @@ export class TableView {
               h("div", { class: "mini-hand" }, this.sortedHand(view).map((code) => h("span", { class: "mini" }, game.face(code, view, this.ctx), h("span", { class: "sr-only" }, game.itemName(code, view))))),
             )
           : null,
-        h("p", { class: "chosen-line" }, "Chosen: ", count),
+        h("p", { class: "chosen-line" }, "Chosen: ", tally),
         h("div", { class: "choices" }, [...buttons.values()]),
         h("div", { class: "button-row" }, h("button", { value: "cancel", formnovalidate: true }, "Later"), confirm),
       ),
