@@ -7,6 +7,7 @@ site has an icon. Each check reads the page's real geometry and styles."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import httpx
@@ -118,19 +119,30 @@ def assert_turn_and_clock_in_view_at_the_hand(page) -> None:
 
 
 def assert_seats_around(page, n: int) -> None:
-    """The viewer sits at the bottom; going clockwise from them, seats come on their left,
-    across the top, then on their right."""
-    me = int(table(page).locator(".seat.me").get_attribute("data-seat"))
+    """The viewer sits at the bottom of the table; going round clockwise from them the
+    seats come in their order (seats are numbered clockwise): on the viewer's left, across,
+    then on their right. With four, the seats left, across and right are exactly so."""
+    me = page.locator(".seat.me")
+    viewer = int(me.get_attribute("data-seat")) if me.count() else 0  # a spectator sees seat 0 there
+    ring = center(box(page, ".ring"))
     boxes = {s: box(page, f".seat[data-seat='{s}']") for s in range(n)}
-    mx, my = center(boxes[me])
-    assert all(my > center(b)[1] for s, b in boxes.items() if s != me), boxes
+    me_x, me_y = center(boxes[viewer])
+    assert all(me_y > center(b)[1] for s, b in boxes.items() if s != viewer), boxes
+    # Clockwise on screen from straight down (y grows downwards): 0 at the bottom, 90 on
+    # the left, 180 at the top, 270 on the right.
+    turned = []
+    for k in range(n):
+        x, y = center(boxes[(viewer + k) % n])
+        angle = math.degrees(math.atan2(y - ring[1], x - ring[0]))
+        turned.append((angle - 90) % 360 if k else 0.0)
+    assert turned == sorted(turned) and len(set(turned)) == n, turned
     if n == 4:
-        left, across, right = ((me + k) % 4 for k in (1, 2, 3))
+        left, across, right = ((viewer + k) % 4 for k in (1, 2, 3))
         lx, ly = center(boxes[left])
         ax, ay = center(boxes[across])
         rx, ry = center(boxes[right])
         assert lx < ax < rx, boxes
-        assert abs(ax - mx) < 2, "the seat across sits straight across"
+        assert abs(ax - me_x) < 2, "the seat across sits straight across"
         assert ay < ly and ay < ry, boxes
 
 
@@ -357,10 +369,12 @@ DRAW = """async ([key, view, rounds, options]) => {
     [
         ("kali_tidi", {"players": 7, "team_mode": "cards", "trump_card": "three_of_spades"}),
         ("kali_tidi", {"players": 6, "team_mode": "cards", "partner_rule": "last"}),
+        ("kali_tidi", {"players": 2, "team_sizes": [1, 1]}),
         ("moon", {"players": 4}),
+        ("moon", {"players": 3}),
         ("hearts", {"preset": "sweedo"}),
     ],
-    ids=["kali-7", "kali-6", "moon-4", "hearts"],
+    ids=["kali-7", "kali-6", "kali-2", "moon-4", "moon-3", "hearts"],
 )
 def test_the_results_and_a_long_score_sheet_fit_the_width(open_page, shots, size, key, options):
     """The widest tables there are (seven players and a contract column, several hands):
