@@ -486,6 +486,13 @@ export class TableView {
         ),
       );
     }
+    // In the order the hand is sorted in; a game may set them out in rows (Kali Tidi: a
+    // suit a row).
+    const groups = new Map();
+    for (const code of game.sortHand([...offered.keys()], view)) {
+      const group = game.choiceGroup?.(code) ?? "";
+      groups.set(group, [...(groups.get(group) ?? []), code]);
+    }
     const title = game.templateText?.(template, view, names) ?? `Choose ${template.count}`;
     const hand = view.you?.hand ?? [];
     const dialog = h(
@@ -506,7 +513,7 @@ export class TableView {
             )
           : null,
         h("p", { class: "chosen-line" }, "Chosen: ", tally),
-        h("div", { class: "choices" }, [...buttons.values()]),
+        h("div", { class: "choices" }, [...groups.values()].map((codes) => h("div", { class: "choice-group" }, codes.map((code) => buttons.get(code))))),
         h("div", { class: "button-row" }, h("button", { value: "cancel", formnovalidate: true }, "Later"), confirm),
       ),
     );

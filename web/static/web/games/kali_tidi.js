@@ -148,6 +148,7 @@ export default {
     const known = [...(view.you?.hand ?? []), ...(view.removed ?? [])].filter((c) => c === code).length;
     return view.decks - known;
   },
+  choiceGroup: (code) => suit(code),
   templateButton(template) {
     if (template.type === "remove_cards") return "Remove these cards";
     if (template.type === "call_partners") return "Call partners";
