@@ -200,7 +200,7 @@ def test_a_sweedo_hearts_table_at_the_size_of(open_page, live_url, shots, size):
     assert_seats_around(page, 4)
     assert_turn_and_clock_in_view_at_the_hand(page)
     assert_clock_not_read_out(page)
-    expect(page.locator("#turn-announcer")).to_have_text("Your turn: choose the cards to pass.")
+    expect(page.locator("#turn-announcer")).to_have_text("Your turn: choose cards to pass.")
     no_sideways_scroll(page)
 
     # The cards are played through the API; the page follows to the end of the hand.
@@ -216,6 +216,15 @@ def test_a_sweedo_hearts_table_at_the_size_of(open_page, live_url, shots, size):
     page.evaluate("document.querySelector('.score-sheet').scrollIntoView({block: 'end'})")
     assert in_viewport(page, ".turn-line .clock")
     screen_shot(page, shots, "score-sheet-scrolled")
+
+    # Hand 4, the funky pass: its three slots and the whole hand on the first screen.
+    play_by_api(live_url, token_of(page), code, lambda view: view["round"] == 4)
+    wait_my_turn(page, ("pass",))
+    expect(page.locator(".actions .slot")).to_have_count(3)
+    shots(page, "funky-pass")
+    assert in_viewport(page, ".hand-area"), box(page, ".hand-area")
+    assert in_viewport(page, "[data-action=pass_cards]")
+    no_sideways_scroll(page)
 
     # The list of her tables names the host as the table does.
     page.goto("/")

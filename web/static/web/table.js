@@ -381,13 +381,22 @@ export class TableView {
         "div",
         { class: "template" },
         h("p", {}, game.templateText?.(template, view, names) ?? `Choose ${template.count}.`),
-        h("ol", { class: "slots" }, slots),
+        // The slots and the buttons share a row: the hand below stays on a phone's first screen.
         h(
-          "button",
-          { class: "primary", disabled: !ready, "data-focus": "confirm-template", "data-action": template.type, onclick: () => this.ctx.act(action) },
-          game.templateButton?.(template, view) ?? "Confirm",
+          "div",
+          { class: "slot-row" },
+          h("ol", { class: "slots" }, slots),
+          h(
+            "div",
+            { class: "slot-buttons" },
+            h(
+              "button",
+              { class: "primary", disabled: !ready, "data-focus": "confirm-template", "data-action": template.type, onclick: () => this.ctx.act(action) },
+              game.templateButton?.(template, view) ?? "Confirm",
+            ),
+            sel.picked.length ? h("button", { "data-focus": "clear-template", onclick: () => this.clearSelection() }, "Clear") : null,
+          ),
         ),
-        sel.picked.length ? h("button", { "data-focus": "clear-template", onclick: () => this.clearSelection() }, "Clear") : null,
       );
     }
     const ready = picked.length === template.count;

@@ -106,7 +106,7 @@ export default {
   },
 
   yourTurnText(view, names) {
-    if (view.phase === "pass") return "Your turn: choose the cards to pass.";
+    if (view.phase === "pass") return "Your turn: choose cards to pass.";
     if (view.phase === "play") return view.trick.length ? "Your turn: play a card." : "Your turn: lead a card.";
     if (view.phase === "moon_choice") return "You shot the moon! Choose how it scores.";
     if (view.phase === "round_over") return "The hand is over.";
