@@ -126,6 +126,8 @@ def assert_seats_around(page, n: int) -> None:
     """The viewer sits at the bottom of the table; going round clockwise from them the
     seats come in their order (seats are numbered clockwise): on the viewer's left, across,
     then on their right. With four, the seats left, across and right are exactly so."""
+    # Laid out around the table, the seats are still one list to a screen reader.
+    expect(page.get_by_role("list", name="Players").get_by_role("listitem")).to_have_count(n)
     me = page.locator(".seat.me")
     viewer = int(me.get_attribute("data-seat")) if me.count() else 0  # a spectator sees seat 0 there
     ring = center(box(page, ".ring"))
