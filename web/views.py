@@ -3,10 +3,16 @@ so the client can do nothing a third-party frontend could not."""
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
+
+FAVICON = Path(__file__).resolve().parent / "static" / "web" / "favicon.ico"
 
 
 @require_safe
@@ -15,3 +21,16 @@ def shell(request: HttpRequest, code: str | None = None) -> HttpResponse:
     # The API root comes from the URL conf, so the client never hard-codes where the API lives.
     api_root = reverse("games").removesuffix("games/")
     return render(request, "web/index.html", {"api_root": api_root, "room_code": code or ""})
+
+
+@cache
+def _favicon_bytes() -> bytes:
+    return FAVICON.read_bytes()
+
+
+@require_safe
+@cache_control(public=True, max_age=7 * 24 * 3600)
+def favicon(request: HttpRequest) -> HttpResponse:
+    """`/favicon.ico`: browsers ask for it at the site's root whatever the page links, and
+    anything that is not a page (the API's docs, a JSON answer) gets no <link rel=icon>."""
+    return HttpResponse(_favicon_bytes(), content_type="image/x-icon")

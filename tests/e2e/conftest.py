@@ -177,6 +177,9 @@ class Shots:
 
     def __call__(self, page: Any, what: str) -> None:
         self.n += 1
+        # From the top: a whole-page shot of a scrolled page draws the sticky turn line
+        # where the scroll left it, over whatever is there.
+        page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(self.folder / f"{self.n:02d}-{what}.png"), full_page=True)
 
 

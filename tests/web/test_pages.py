@@ -91,3 +91,25 @@ def test_every_relative_import_resolves_to_a_served_module():
     assert seen <= set(MODULES), seen - set(MODULES)
     # Every module but the entry is imported by another one.
     assert set(MODULES) - seen == {"app.js"}
+
+
+def test_the_site_icon_answers_at_the_root_and_from_the_page(client):
+    # Browsers ask for /favicon.ico on their own; a 404 there is an error on every first visit.
+    res = client.get("/favicon.ico")
+    assert res.status_code == 200
+    assert res["Content-Type"] == "image/x-icon"
+    assert res.content[:4] == b"\x00\x00\x01\x00"  # the ICO header: reserved 0, type 1 (icon)
+    assert "max-age" in res["Cache-Control"]
+    assert client.post("/favicon.ico").status_code == 405
+    html = client.get("/").content.decode()
+    assert '<link rel="icon" href="/favicon.ico"' in html
+    assert '<link rel="icon" href="/static/web/icon.svg" type="image/svg+xml">' in html
+    svg = client.get("/static/web/icon.svg")
+    assert svg.status_code == 200
+    body = b"".join(svg.streaming_content) if svg.streaming else svg.content
+    assert body.lstrip().startswith(b"<svg")
+
+
+def test_the_shell_has_one_live_region_for_turns_apart_from_the_toasts(client):
+    html = client.get("/join/ABC123").content.decode()
+    assert re.search(r'<div id="turn-announcer" class="sr-only" aria-live="polite"', html)

@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { authPanel } from "./auth.js";
 import { h, replace } from "./dom.js";
 import { gameModule } from "./games/index.js";
+import { hostName } from "./lobby.js";
 import { optionsForm } from "./options.js";
 
 function roomItem(room, catalogue) {
@@ -13,7 +14,7 @@ function roomItem(room, catalogue) {
     "li",
     {},
     h("a", { href: `/join/${room.code}`, "data-link": "" }, `${game?.name ?? room.game}${room.name ? ` · ${room.name}` : ""}`),
-    h("span", { class: "meta" }, ` ${room.code} · ${room.status} · ${taken}/${room.seats.length} seated · host ${room.host}`),
+    h("span", { class: "meta" }, ` ${room.code} · ${room.status} · ${taken}/${room.seats.length} seated · host ${hostName(room)}`),
   );
 }
 

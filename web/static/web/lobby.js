@@ -27,6 +27,16 @@ export function lobbyTeams(room, seats) {
   return [Math.floor(n / 2), Math.ceil(n / 2)];
 }
 
+// The host as the table knows them: by the name they sit under, not their account name.
+export function hostName(room) {
+  const seat = (room.seats ?? []).find((s) => s.user === room.host);
+  return seat?.display_name || room.host;
+}
+
+function presetName(catalogue, preset) {
+  return catalogue?.module?.optionValueLabel?.("preset", preset) ?? preset.replaceAll("_", " ");
+}
+
 export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, act }) {
   const seats = view.seats;
   const mine = seats.find((s) => s.user === user.username);
@@ -121,14 +131,14 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
     }
     controls.push(h("button", { class: "primary", "data-action": "start", disabled: free > 0, onclick: () => act("start") }, free ? `Start (${free} seat${free === 1 ? "" : "s"} free)` : "Start the game"));
   } else if (mine) {
-    controls.push(h("p", { class: "waiting" }, `Waiting for ${room.host} to start the game.`));
+    controls.push(h("p", { class: "waiting" }, `Waiting for ${hostName(room)} to start the game.`));
   }
 
   const options = describeOptions(catalogue, room.options);
   return h(
     "section",
     { class: "lobby", "data-phase": "lobby", "data-version": view.version, "data-status": view.status },
-    h("header", { class: "table-head" }, h("h1", {}, `${catalogue?.name ?? room.game}${room.name ? ` · ${room.name}` : ""}`), h("p", { class: "meta" }, `Room ${room.code} · host ${room.host} · `, h("span", { class: "live-status", "data-live": "" }, liveStatus))),
+    h("header", { class: "table-head" }, h("h1", {}, `${catalogue?.name ?? room.game}${room.name ? ` · ${room.name}` : ""}`), h("p", { class: "meta" }, `Room ${room.code} · host ${hostName(room)} · `, h("span", { class: "live-status", "data-live": "" }, liveStatus))),
     h("div", { class: "lobby-grid" }, h(
         "section",
         { class: "panel" },
@@ -139,7 +149,7 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
       ? h(
           "details",
           { class: "panel options-summary" },
-          h("summary", {}, room.options?.preset ? `Rules: ${room.options.preset.replaceAll("_", " ")}` : "Rules and pace"),
+          h("summary", {}, room.options?.preset ? `Rules: ${presetName(catalogue, room.options.preset)}` : "Rules and pace"),
           h("dl", {}, options.map(([k, v]) => h("div", { class: "info-item" }, h("dt", {}, k), h("dd", {}, v)))),
         )
       : null,

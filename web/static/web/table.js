@@ -4,6 +4,7 @@
 
 import { countdown, describeCommonEvent, listNames, seatNames, teamName } from "./format.js";
 import { append, h, replace } from "./dom.js";
+import { duration } from "./options.js";
 
 const ACTION_KEYS = ["card", "tile"];
 
@@ -15,11 +16,16 @@ export function itemOf(action) {
 
 export const isTemplate = (a) => Array.isArray(a.choices) && typeof a.count === "number";
 
+// "1 trick", "2 tricks".
+export function count(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 function genericSeatFacts(seat) {
   const facts = [];
-  if (seat.cards_left !== undefined) facts.push(`${seat.cards_left} card${seat.cards_left === 1 ? "" : "s"}`);
-  if (seat.tiles_left !== undefined) facts.push(`${seat.tiles_left} tile${seat.tiles_left === 1 ? "" : "s"}`);
-  if (seat.tricks_taken !== undefined) facts.push(`${seat.tricks_taken} trick${seat.tricks_taken === 1 ? "" : "s"}`);
+  if (seat.cards_left !== undefined) facts.push(count(seat.cards_left, "card"));
+  if (seat.tiles_left !== undefined) facts.push(count(seat.tiles_left, "tile"));
+  if (seat.tricks_taken !== undefined) facts.push(count(seat.tricks_taken, "trick"));
   return facts;
 }
 
@@ -55,12 +61,14 @@ export class TableView {
       "data-status": view.status,
       "data-my-turn": String(myTurn),
     });
+    const turn = this.turnText(view, names, myTurn);
     append(section, [
-      this.head(view, names, myTurn, extras),
+      this.head(view, extras),
+      this.turnLine(view, turn, myTurn),
       this.banner(view, names),
-      this.seats(view, names, me),
+      this.ring(view, names, me),
       this.info(view, names),
-      this.trick(view, names),
+      this.houseRules(view),
       me !== null ? this.actions(view, names, legal) : h("p", { class: "spectating" }, "You are watching this table."),
       me !== null ? this.hand(view, legal) : null,
       this.results(view, names, extras),
@@ -68,43 +76,68 @@ export class TableView {
     ]);
     replace(root, section);
     this.tick(root, view);
+    this.announce(view, turn);
   }
 
-  // The countdown is redrawn every second without rebuilding the table.
+  // The countdown is redrawn every second without rebuilding the table. It is not in a
+  // live region: a screen reader would read out every second.
   tick(root, view) {
     const clock = root.querySelector("[data-countdown]");
     if (clock) clock.textContent = countdown(view.deadline);
   }
 
-  head(view, names, myTurn, extras) {
-    const game = this.game;
-    const title = `${extras.catalogue?.name ?? view.game}${view.round ? ` · hand ${view.round}` : ""}`;
-    const waiting = (view.to_act || []).filter((s) => s !== view.you?.seat);
-    let line;
-    if (view.status === "abandoned" || view.status === "closed") {
-      line = `This match is ${view.status}${view.status_reason ? `: ${view.status_reason}` : "."}`;
-    } else if (view.phase === "match_over" || view.status === "finished") {
-      line = "The match is over.";
-    } else if (myTurn) {
-      line = game.yourTurnText?.(view, names) ?? "Your turn.";
-    } else if (waiting.length) {
-      line = `Waiting for ${listNames(waiting, names)}.`;
-    } else {
-      line = "";
+  // Turns are announced once each, in a region that outlives the re-renders (one that is
+  // rebuilt with the table is either read out at every change or not at all).
+  announce(view, text) {
+    const key = `${view.round}:${view.phase}:${(view.to_act || []).join(",")}:${view.tricks_played ?? ""}:${text}`;
+    if (!text || key === this.announced) return;
+    this.announced = key;
+    let region = document.getElementById("turn-announcer");
+    if (!region) {
+      region = h("div", { id: "turn-announcer", class: "sr-only", "aria-live": "polite", "aria-atomic": "true" });
+      document.body.append(region);
     }
-    const showClock = view.deadline && view.status === "playing" && (view.to_act || []).length > 0;
+    // The same words twice in a row (your turn, again) are read again only if they change.
+    region.textContent = "";
+    requestAnimationFrame(() => (region.textContent = text));
+  }
+
+  turnText(view, names, myTurn) {
+    const game = this.game;
+    const waiting = (view.to_act || []).filter((s) => s !== view.you?.seat);
+    if (view.status === "abandoned" || view.status === "closed") {
+      return `This match is ${view.status}${view.status_reason ? `: ${view.status_reason}` : "."}`;
+    }
+    if (view.phase === "match_over" || view.status === "finished") return "The match is over.";
+    if (myTurn) return game.yourTurnText?.(view, names) ?? "Your turn.";
+    if (view.phase === "round_over") {
+      return waiting.length ? `The hand is over. Waiting for ${listNames(waiting, names)}.` : "The hand is over.";
+    }
+    if (waiting.length) return `Waiting for ${listNames(waiting, names)}.`;
+    return "";
+  }
+
+  head(view, extras) {
+    const title = `${extras.catalogue?.name ?? view.game}${view.round ? ` · hand ${view.round}` : ""}`;
     return h(
       "header",
       { class: "table-head" },
       h("h1", {}, title),
-      h(
-        "p",
-        { class: `turn-line${myTurn ? " mine" : ""}`, "aria-live": "polite" },
-        h("span", { class: "turn-text" }, line),
-        showClock ? h("span", { class: "clock" }, " · ", h("span", { "data-countdown": "" }), " left") : null,
-      ),
       h("p", { class: "meta" }, `Room ${view.code} · `, h("span", { class: "live-status", "data-live": "" }, extras.liveStatus)),
     );
+  }
+
+  // Whose turn it is and the time left stay in view (sticky) while the player scrolls to
+  // their hand, the results or the log.
+  turnLine(view, line, myTurn) {
+    const showClock = view.deadline && view.status === "playing" && (view.to_act || []).length > 0;
+    // Between hands the clock is the pause: when it runs out the next hand is dealt.
+    const clock = !showClock
+      ? null
+      : view.phase === "round_over"
+        ? h("span", { class: "clock" }, " The next hand starts by itself in ", h("span", { class: "nowrap" }, h("span", { "data-countdown": "" }), "."))
+        : h("span", { class: "clock" }, " · ", h("span", { class: "nowrap" }, h("span", { "data-countdown": "" }), " left"));
+    return h("p", { class: `turn-line${myTurn ? " mine" : ""}` }, h("span", { class: "turn-text" }, line), clock);
   }
 
   banner(view, names) {
@@ -119,36 +152,71 @@ export class TableView {
     );
   }
 
-  seats(view, names, me) {
-    const game = this.game;
+  // The players around the table as the viewer sits at it: the viewer at the bottom, the
+  // others clockwise (the next seat on the viewer's left), the trick in the middle.
+  ring(view, names, me) {
     const n = view.seats.length;
-    const start = me === null ? 0 : (me + 1) % n;
-    const order = Array.from({ length: n }, (_, i) => (start + i) % n);
+    const places = seatPlaces(n, me ?? 0);
+    const top = places.filter((p) => p.side === "top").length;
+    const rows = Math.max(1, ...["left", "right"].map((side) => places.filter((p) => p.side === side).length));
+    const sides = places.some((p) => p.side === "left" || p.side === "right");
+    const middle = Math.max(top, 1);
+    const first = top ? 2 : 1;
+    const area = (p) => {
+      // The seats across share the whole edge for their facts: one takes it all, two a half each.
+      if (p.side === "top" && top === 1) return `1 / 1 / 2 / ${middle + 3}`;
+      if (p.side === "top" && top === 2) return `1 / ${1 + 2 * p.index} / 2 / ${3 + 2 * p.index}`;
+      if (p.side === "top") return `1 / ${2 + p.index} / 2 / ${3 + p.index}`;
+      if (p.side === "left") return `${first + p.index} / 1 / ${first + p.index + 1} / 2`;
+      if (p.side === "right") return `${first + p.index} / ${middle + 2} / ${first + p.index + 1} / ${middle + 3}`;
+      return `${first + rows} / 1 / ${first + rows + 1} / ${middle + 3}`;
+    };
     return h(
-      "ul",
-      { class: "seats", "aria-label": "Players" },
-      order.map((i) => {
-        const seat = view.seats[i];
-        const acting = (view.to_act || []).includes(i) && !["match_over", "complete"].includes(view.phase);
-        const badges = [
-          seat.is_bot ? "computer" : null,
-          view.dealer === i ? (game.dealerLabel ?? "dealer") : null,
-          seat.team !== null && seat.team !== undefined ? teamName(seat.team) : null,
-          ...(game.seatBadges?.(seat, view, i) ?? []),
-        ].filter(Boolean);
-        const facts = game.seatFacts?.(seat, view, i) ?? genericSeatFacts(seat);
-        return h(
-          "li",
-          {
-            class: `seat${acting ? " to-act" : ""}${i === me ? " me" : ""}${seat.partner ? " partner" : ""}`,
-            "data-seat": i,
-          },
-          h("div", { class: "seat-name" }, acting ? h("span", { class: "dot-acting", title: "to act" }, "● ") : null, names[i]),
-          badges.length ? h("div", { class: "badges" }, badges.map((b) => h("span", { class: `badge badge-${b.replace(/\W+/g, "-").toLowerCase()}` }, b))) : null,
-          h("div", { class: "facts" }, facts.join(" · ")),
-          view.scores ? h("div", { class: "score" }, "Score ", h("strong", {}, view.scores[i])) : null,
-        );
-      }),
+      "div",
+      {
+        class: `ring${sides ? " with-sides" : ""} players-${n}`,
+        style: `--middle: ${middle}`,
+      },
+      h(
+        "ul",
+        { class: "seats", "aria-label": "Players" },
+        places.map((p) => this.seat(view, names, me, p, area(p))),
+      ),
+      this.trick(view, names, places, `${first} / 2 / ${first + rows} / ${middle + 2}`),
+    );
+  }
+
+  seat(view, names, me, place, area) {
+    const game = this.game;
+    const i = place.seat;
+    const seat = view.seats[i];
+    const acting = (view.to_act || []).includes(i) && !["match_over", "complete"].includes(view.phase);
+    const badges = [
+      // "Computer 3" says it already; a computer player with another name gets the badge.
+      seat.is_bot && !/computer/i.test(names[i]) ? "computer" : null,
+      view.dealer === i ? (game.dealerLabel ?? "dealer") : null,
+      seat.team !== null && seat.team !== undefined ? teamName(seat.team) : null,
+      ...(game.seatBadges?.(seat, view, i) ?? []),
+    ].filter(Boolean);
+    const facts = game.seatFacts?.(seat, view, i) ?? genericSeatFacts(seat);
+    return h(
+      "li",
+      {
+        class: `seat side-${place.side}${acting ? " to-act" : ""}${i === me ? " me" : ""}${seat.partner ? " partner" : ""}`,
+        "data-seat": i,
+        style: `grid-area: ${area}`,
+      },
+      h(
+        "div",
+        { class: "seat-name" },
+        acting ? h("span", { class: "dot-acting", title: "to act" }, "● ") : null,
+        h("span", { class: "name" }, names[i]),
+        acting ? h("span", { class: "sr-only" }, " (to act)") : null,
+      ),
+      badges.length ? h("div", { class: "badges" }, badges.map((b) => h("span", { class: `badge badge-${b.replace(/\W+/g, "-").toLowerCase()}` }, b))) : null,
+      // A fact wraps whole ("0 pts", never "0" and "pts" on two lines).
+      h("div", { class: "facts" }, facts.map((f, k) => [k ? " · " : "", h("span", { class: "fact" }, f)])),
+      view.scores ? h("div", { class: "score" }, "Score ", h("strong", {}, view.scores[i])) : null,
     );
   }
 
@@ -162,7 +230,22 @@ export class TableView {
     );
   }
 
-  trick(view, names) {
+  // The rules in force, in a line: a person should not have to remember the lobby.
+  houseRules(view) {
+    const options = this.ctx.room?.options ?? {};
+    const items = [...(this.game.rulesSummary?.(options, view) ?? [])];
+    if (options.turn_seconds) items.push(`${duration(options.turn_seconds)} a turn`);
+    if (!items.length) return null;
+    const preset = options.preset ? `${this.game.optionValueLabel?.("preset", options.preset) ?? options.preset}: ` : "";
+    return h(
+      "section",
+      { class: "house-rules", "aria-label": "Rules in force" },
+      h("h2", { class: "sr-only" }, "Rules in force"),
+      h("p", {}, h("strong", {}, "Rules "), preset, items.map((text, k) => [k ? " · " : "", h("span", { class: "rule" }, text)])),
+    );
+  }
+
+  trick(view, names, places, area) {
     const game = this.game;
     let played = view.trick || [];
     let caption = view.trick?.length ? "This trick" : null;
@@ -175,20 +258,30 @@ export class TableView {
       caption = `Last trick, taken by ${names[last.winner]}`;
       old = true;
     }
+    // Up to four players each card lies in front of whoever played it; more would pile
+    // up, so larger tables list the trick in play order, each card with its player's name.
+    const placed = places.length <= 4;
+    const where = new Map(places.map((p) => [p.seat, p]));
     return h(
       "section",
-      { class: `trick-area${old ? " old" : ""}`, "aria-label": "Trick" },
+      { class: `trick-area${old ? " old" : ""}${placed ? " placed" : ""}`, "aria-label": "Trick", style: `grid-area: ${area}` },
       h("h2", { class: "caption" }, caption ?? "Nothing played yet"),
       h(
         "ol",
         { class: "trick" },
         played.map((p) => {
           const code = p.card ?? p.tile;
+          const angle = (where.get(p.seat)?.angle ?? 90) * (Math.PI / 180);
           return h(
             "li",
-            { class: `played${last && old && p.seat === last.winner ? " winner" : ""}`, "data-code": code, "data-seat": p.seat },
+            {
+              class: `played${last && old && p.seat === last.winner ? " winner" : ""}`,
+              "data-code": code,
+              "data-seat": p.seat,
+              style: placed ? `--x: ${Math.cos(angle).toFixed(3)}; --y: ${Math.sin(angle).toFixed(3)}` : null,
+            },
             game.face(code, view, this.ctx),
-            h("span", { class: "played-by" }, names[p.seat]),
+            h("span", { class: placed ? "played-by sr-only" : "played-by" }, names[p.seat]),
             h("span", { class: "sr-only" }, `: ${game.itemName(code, view)}`),
           );
         }),
@@ -224,7 +317,10 @@ export class TableView {
     const byType = new Map();
     for (const a of actions) byType.set(a.type, [...(byType.get(a.type) ?? []), a]);
     const groups = [];
-    for (const [type, list] of byType) {
+    // The bids first, then passing on them.
+    const types = [...byType.keys()].sort((a, b) => Number(a === "pass") - Number(b === "pass"));
+    for (const type of types) {
+      const list = byType.get(type);
       // A long list of one kind (bids in fives) reads better as one choice and one button.
       if (list.length > 10) {
         const select = h(
@@ -285,13 +381,22 @@ export class TableView {
         "div",
         { class: "template" },
         h("p", {}, game.templateText?.(template, view, names) ?? `Choose ${template.count}.`),
-        h("ol", { class: "slots" }, slots),
+        // The slots and the buttons share a row: the hand below stays on a phone's first screen.
         h(
-          "button",
-          { class: "primary", disabled: !ready, "data-focus": "confirm-template", "data-action": template.type, onclick: () => this.ctx.act(action) },
-          game.templateButton?.(template, view) ?? "Confirm",
+          "div",
+          { class: "slot-row" },
+          h("ol", { class: "slots" }, slots),
+          h(
+            "div",
+            { class: "slot-buttons" },
+            h(
+              "button",
+              { class: "primary", disabled: !ready, "data-focus": "confirm-template", "data-action": template.type, onclick: () => this.ctx.act(action) },
+              game.templateButton?.(template, view) ?? "Confirm",
+            ),
+            sel.picked.length ? h("button", { "data-focus": "clear-template", onclick: () => this.clearSelection() }, "Clear") : null,
+          ),
         ),
-        sel.picked.length ? h("button", { "data-focus": "clear-template", onclick: () => this.clearSelection() }, "Clear") : null,
       );
     }
     const ready = picked.length === template.count;
@@ -335,49 +440,95 @@ export class TableView {
   openDialog(view, names, template) {
     const game = this.game;
     document.querySelector("dialog.choose")?.remove();
-    const picked = new Set();
-    const count = h("span", {}, `0 of ${template.count}`);
+    // With two decks a code is offered once per copy: one button per code, with its count.
+    const offered = new Map();
+    for (const code of template.choices) offered.set(code, (offered.get(code) ?? 0) + 1);
+    const chosen = new Map();
+    const total = () => [...chosen.values()].reduce((a, b) => a + b, 0);
+    const tally = h("span", {}, `0 of ${template.count}`);
     const confirm = h("button", { class: "primary", disabled: true, value: "ok" }, game.templateButton?.(template, view) ?? "Confirm");
-    const choices = template.choices.map((code, i) => {
-      const button = h(
-        "button",
-        {
-          type: "button",
-          class: "piece",
-          "aria-pressed": "false",
-          "aria-label": game.itemName(code, view),
-          "data-code": code,
-          onclick: () => {
-            if (picked.has(i)) picked.delete(i);
-            else if (picked.size < template.count) picked.add(i);
-            else if (template.count === 1) {
-              picked.clear();
-              picked.add(i);
-            }
-            for (const [j, b] of choices.entries()) b.setAttribute("aria-pressed", String(picked.has(j)));
-            count.textContent = `${picked.size} of ${template.count}`;
-            confirm.disabled = picked.size !== template.count;
-          },
-        },
-        game.face(code, view, this.ctx),
+    const buttons = new Map();
+    const copiesOf = (code) => game.choiceCopies?.(template, code, view) ?? offered.get(code);
+    // Where any card comes in two copies (two decks), every card says how many.
+    const counted = [...offered.keys()].some((code) => copiesOf(code) > 1);
+    const label = (code, k) => {
+      const copies = copiesOf(code);
+      const parts = [game.itemName(code, view)];
+      if (copies > 1) parts.push(`${copies} copies`);
+      else if (counted) parts.push("1 copy");
+      if (k && offered.get(code) > 1) parts.push(`${k} chosen`);
+      return parts.join(", ");
+    };
+    const update = () => {
+      for (const [code, button] of buttons) {
+        const k = chosen.get(code) ?? 0;
+        button.setAttribute("aria-pressed", String(k > 0));
+        button.setAttribute("aria-label", label(code, k));
+        button.dataset.chosen = k;
+        const mark = button.querySelector(".chosen-count");
+        if (mark) mark.textContent = k ? `${k} of ${offered.get(code)}` : "";
+      }
+      tally.textContent = `${total()} of ${template.count}`;
+      confirm.disabled = total() !== template.count;
+    };
+    // A tap takes one more copy while there is one and room for it, else puts the card back.
+    const tap = (code) => {
+      const k = chosen.get(code) ?? 0;
+      if (k < offered.get(code) && total() < template.count) chosen.set(code, k + 1);
+      else if (k > 0) chosen.delete(code);
+      else if (template.count === 1) {
+        chosen.clear();
+        chosen.set(code, 1);
+      }
+      update();
+    };
+    for (const code of offered.keys()) {
+      const copies = copiesOf(code);
+      buttons.set(
+        code,
+        h(
+          "button",
+          { type: "button", class: "piece", "aria-pressed": "false", "aria-label": label(code, 0), "data-code": code, "data-copies": copies, onclick: () => tap(code) },
+          game.face(code, view, this.ctx),
+          counted ? h("span", { class: "copies", "aria-hidden": "true" }, `×${copies}`) : null,
+          offered.get(code) > 1 ? h("span", { class: "chosen-count", "aria-hidden": "true" }) : null,
+        ),
       );
-      return button;
-    });
+    }
+    // In the order the hand is sorted in; a game may set them out in rows (Kali Tidi: a
+    // suit a row).
+    const groups = new Map();
+    for (const code of game.sortHand([...offered.keys()], view)) {
+      const group = game.choiceGroup?.(code) ?? "";
+      groups.set(group, [...(groups.get(group) ?? []), code]);
+    }
+    const title = game.templateText?.(template, view, names) ?? `Choose ${template.count}`;
+    const hand = view.you?.hand ?? [];
     const dialog = h(
       "dialog",
-      { class: "choose", "aria-label": game.templateText?.(template, view, names) ?? "Choose" },
+      { class: "choose", "aria-label": title },
       h(
         "form",
         { method: "dialog" },
-        h("h2", {}, game.templateText?.(template, view, names) ?? `Choose ${template.count}`),
-        h("p", {}, "Chosen: ", count),
-        h("div", { class: "choices" }, choices),
+        h("h2", {}, title),
+        game.templateNote?.(template, view, this.ctx) ?? null,
+        // What the chooser holds decides what to call: the hand stays in sight.
+        hand.length
+          ? h(
+              "section",
+              { class: "dialog-hand", "aria-label": "Your hand" },
+              h("h3", {}, "Your hand"),
+              h("div", { class: "mini-hand" }, this.sortedHand(view).map((code) => h("span", { class: "mini" }, game.face(code, view, this.ctx), h("span", { class: "sr-only" }, game.itemName(code, view))))),
+            )
+          : null,
+        h("p", { class: "chosen-line" }, "Chosen: ", tally),
+        h("div", { class: "choices" }, [...groups.values()].map((codes) => h("div", { class: "choice-group" }, codes.map((code) => buttons.get(code))))),
         h("div", { class: "button-row" }, h("button", { value: "cancel", formnovalidate: true }, "Later"), confirm),
       ),
     );
     dialog.addEventListener("close", () => {
       if (dialog.returnValue === "ok") {
-        const cards = [...picked].map((i) => template.choices[i]);
+        const cards = [...chosen].flatMap(([code, k]) => Array(k).fill(code));
         this.ctx.act({ type: template.type, cards });
       }
       dialog.remove();
@@ -448,11 +599,26 @@ export class TableView {
         extra ? h("span", { class: "item-note" }, extra.text) : null,
       );
     });
+    // An empty hand (between hands, before the deal) takes no room from the table.
+    if (!hand.length) return null;
+    // Unplayable pieces are dimmed only while some piece may be played: while bidding,
+    // naming trumps, calling partners or waiting, the hand is there to be read.
+    const idle = !template && !items.some((b) => !b.disabled);
     return h(
       "section",
       { class: "hand-area", "aria-label": "Your hand" },
       h("h2", { class: "caption" }, game.handCaption?.(view) ?? "Your hand"),
-      hand.length ? h("div", { class: "hand" }, items) : h("p", { class: "empty" }, "Your hand is empty."),
+      h(
+        "div",
+        {
+          class: `hand${idle ? " idle" : ""}`,
+          "data-size": handSize(hand.length),
+          // Rows of even length, one to three (the style sheet picks per screen): a long
+          // hand overlaps its pieces rather than spill over more rows.
+          style: [1, 2, 3].map((rows) => `--cols${rows}: ${handColumns(Math.ceil(hand.length / rows))};`).join(" "),
+        },
+        items,
+      ),
     );
   }
 
@@ -471,7 +637,7 @@ export class TableView {
           "section",
           { class: "results", "aria-label": "Result of the hand" },
           h("h2", {}, `Hand ${last.round ?? view.round} result`),
-          game.resultSummary?.(last, names, view) ?? null,
+          game.resultSummary?.(last, names, view, extras.events ?? [], this.ctx) ?? null,
           h(
             "div",
             { class: "scroll" },
@@ -496,24 +662,35 @@ export class TableView {
             { class: "scroll" },
             h(
               "table",
-              {},
+              { class: view.seats.length > 4 ? "many" : null },
               h(
                 "thead",
                 {},
-                h("tr", {}, h("th", { scope: "col" }, "Hand"), game.roundColumns ? h("th", { scope: "col" }, "Contract") : null, view.seats.map((_, i) => h("th", { scope: "col" }, names[i]))),
+                h(
+                  "tr",
+                  {},
+                  h("th", { scope: "col", class: "hand-no" }, h("abbr", { title: "Hand" }, "#")),
+                  game.roundColumns ? h("th", { scope: "col", class: "contract" }, "Contract") : null,
+                  view.seats.map((_, i) => h("th", { scope: "col", class: "player" }, h("span", {}, names[i]))),
+                ),
               ),
               h(
                 "tbody",
                 {},
-                rounds.map((r) =>
+                rounds.map((r) => [
+                  // On a phone the contract takes a row of its own above the scores (the
+                  // style sheet shows one of the two), leaving the width to the players.
+                  game.roundColumns
+                    ? h("tr", { class: "contract-row" }, h("td", { colspan: view.seats.length + 2 }, `${r.round}. `, game.roundColumns(r, names)))
+                    : null,
                   h(
                     "tr",
                     {},
                     h("th", { scope: "row" }, r.round),
-                    game.roundColumns ? h("td", {}, game.roundColumns(r, names)) : null,
+                    game.roundColumns ? h("td", { class: "contract" }, game.roundColumns(r, names)) : null,
                     view.seats.map((_, i) => h("td", {}, game.sheetCell?.(r, i) ?? [`${signed(r.points?.[i])} `, h("small", {}, `(${r.scores?.[i]})`)])),
                   ),
-                ),
+                ]),
               ),
             ),
           ),
@@ -554,7 +731,49 @@ function defaultResultColumns(last) {
   return columns;
 }
 
+// A row of `n` pieces: each column a step wide or less (then the next piece overlaps it),
+// the last as wide as a whole piece, so the row never spills past its box.
+function handColumns(n) {
+  return n > 1 ? `repeat(${n - 1}, minmax(0, var(--step))) var(--last)` : "var(--last)";
+}
+
+// How many rows a hand of `n` pieces takes (the style sheet decides per screen width).
+function handSize(n) {
+  if (n <= 9) return "short";
+  if (n <= 20) return "long";
+  return "longer";
+}
+
 export function signed(n) {
   if (n === undefined || n === null) return "";
   return n > 0 ? `+${n}` : String(n);
+}
+
+// Where each seat sits, seen from `viewer`'s chair at the bottom of the screen. Seats are
+// numbered clockwise, so going round from the viewer the next seat is on their left, then
+// across, then on their right. `angle` is in screen degrees (y down; 90 is the bottom);
+// `side` is the edge of the table the seat sits at; `index` its order along that edge
+// (left to right on top, top to bottom at the sides).
+export function seatPlaces(n, viewer) {
+  const places = Array.from({ length: n }, (_, k) => {
+    const angle = (90 + (k * 360) / n) % 360;
+    let side = "right";
+    if (k === 0) side = "bottom";
+    else if (angle > 100 && angle <= 225) side = "left";
+    else if (angle > 225 && angle < 315) side = "top";
+    return { seat: (viewer + k) % n, k, angle, side, index: 0 };
+  });
+  const along = {
+    top: (p) => p.angle,
+    left: (p) => -p.angle,
+    right: (p) => (p.angle < 90 ? p.angle + 360 : p.angle),
+    bottom: () => 0,
+  };
+  for (const side of Object.keys(along)) {
+    places
+      .filter((p) => p.side === side)
+      .sort((a, b) => along[side](a) - along[side](b))
+      .forEach((p, index) => (p.index = index));
+  }
+  return places;
 }

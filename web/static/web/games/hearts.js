@@ -3,6 +3,7 @@
 import { cardFace, cardName, cardText, sortCards } from "../cards.js";
 import { h } from "../dom.js";
 import { listNames } from "../format.js";
+import { count } from "../table.js";
 
 const DIRECTION = { left: "left", right: "right", across: "across", hold: "no pass (hold)", funky: "funky (one card to each player)" };
 const OFFSET = { left: 1, right: 3, across: 2 };
@@ -29,6 +30,34 @@ function moonLabels(room) {
   return { minus_self: `−26 for me${note}`, plus_others: `+26 for each other player${note}` };
 }
 
+// The moon rule in force, in a few words.
+function moonRule(options) {
+  if (options.moon === "sweedo") {
+    const jack = options.jack_of_diamonds ?? 0;
+    return `moon needs J♦ too: shooter ${signed(jack - 26)}, or ${signed(jack)} and others +26`;
+  }
+  if (options.moon === "shooter_choice") return "moon: the shooter picks −26 for self or +26 to the others";
+  if (options.moon === "others_plus_26") return "moon: +26 to each other player";
+  return null;
+}
+
+// Who took Q♠ and J♦ in hand `round`, read from the log: each trick_won closes the trick
+// whose plays came before it. Empty when the log does not reach back that far.
+export function penaltyTakers(events, round) {
+  const taken = {};
+  let pending = [];
+  for (const e of events) {
+    if (e.round !== round) continue;
+    if (e.type === "round_started") pending = [];
+    else if (e.type === "play" && (e.card === "QS" || e.card === "JD")) pending.push(e.card);
+    else if (e.type === "trick_won") {
+      for (const card of pending) taken[card] = e.winner;
+      pending = [];
+    }
+  }
+  return taken;
+}
+
 export default {
   key: "hearts",
   face: (code) => cardFace(code),
@@ -36,6 +65,7 @@ export default {
   sortHand: (hand) => sortCards(hand),
 
   optionValueLabel(name, value) {
+    if (name === "preset") return { sweedo: "Sweedo", sweedo_short: "Sweedo, short (70)", short: "Short game (50)" }[value] ?? null;
     const words = {
       others_plus_26: "Everyone else +26",
       shooter_choice: "Shooter's choice",
@@ -58,14 +88,25 @@ export default {
     return items;
   },
 
-  seatFacts(seat, view) {
-    const facts = [`${seat.cards_left} cards`, `${seat.tricks_taken} tricks`, `${seat.points_taken} pts this hand`];
-    if (view.phase === "pass") facts.push(seat.passed ? "passed" : "choosing");
-    return facts;
+  rulesSummary(options) {
+    const items = [];
+    if (options.jack_of_diamonds) items.push(`J♦ ${signed(options.jack_of_diamonds)}`);
+    if (options.no_trick_bonus) items.push(`no trick ${signed(options.no_trick_bonus)}`);
+    items.push(moonRule(options));
+    if (options.queen_breaks_hearts) items.push("Q♠ breaks hearts");
+    if (options.lead_any_club) items.push("any club may open");
+    if (options.fourth_hand) items.push(options.fourth_hand === "funky" ? "4th hand: funky pass" : "4th hand: no pass");
+    if (options.target) items.push(`ends ${options.end_when === "exceeded" ? "over" : "at"} ${options.target}`);
+    return items.filter(Boolean);
+  },
+
+  seatFacts(seat) {
+    // Who is still choosing a pass shows as the seats to act.
+    return [count(seat.cards_left, "card"), count(seat.tricks_taken, "trick"), `${seat.points_taken} pts`];
   },
 
   yourTurnText(view, names) {
-    if (view.phase === "pass") return "Your turn: choose the cards to pass.";
+    if (view.phase === "pass") return "Your turn: choose cards to pass.";
     if (view.phase === "play") return view.trick.length ? "Your turn: play a card." : "Your turn: lead a card.";
     if (view.phase === "moon_choice") return "You shot the moon! Choose how it scores.";
     if (view.phase === "round_over") return "The hand is over.";
@@ -107,11 +148,15 @@ export default {
     return null;
   },
 
-  resultSummary(last, names) {
+  resultSummary(last, names, view, events, ctx) {
     const notes = [];
     if (last.moon) notes.push(`${names[last.moon.shooter]} shot the moon${last.moon.choice === "minus_self" ? " and took the minus" : ""}.`);
     if (last.no_trick?.length) notes.push(`No trick: ${listNames(last.no_trick, names)}.`);
-    return notes.length ? h("p", {}, notes.join(" ")) : null;
+    const taken = penaltyTakers(events ?? [], last.round);
+    const cards = ["QS", ...(ctx?.room?.options?.jack_of_diamonds ? ["JD"] : [])].filter((c) => taken[c] !== undefined);
+    const who = cards.map((c) => `${names[taken[c]]} took ${cardText(c)}.`);
+    if (!notes.length && !who.length) return null;
+    return [notes.length ? h("p", { class: "result-notes" }, notes.join(" ")) : null, who.length ? h("p", { class: "takers" }, who.join(" ")) : null];
   },
 
   describeEvent(e, names) {

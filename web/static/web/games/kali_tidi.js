@@ -4,7 +4,7 @@
 import { cardFace, cardName, cardText, SUIT_NAME, SUIT_SYMBOL, sortCards, suit } from "../cards.js";
 import { h } from "../dom.js";
 import { listNames } from "../format.js";
-import { signed } from "../table.js";
+import { count, signed } from "../table.js";
 
 // The view names the card that is always the highest trump (`trump_card`: "3S", or null
 // without that option); it then belongs to the trump suit only.
@@ -24,6 +24,11 @@ function sortHand(hand, view) {
   rest.splice(firstTrump === -1 ? rest.length : firstTrump, 0, ...copies);
   return rest;
 }
+
+const PARTNER_RULE = {
+  first: "the first other player to play a called card is the partner",
+  last: "the last other player to play a called card is the partner",
+};
 
 const suitGlyph = (s) => h("span", { class: `suit-glyph palette-four suit-${s}` }, SUIT_SYMBOL[s]);
 
@@ -56,6 +61,21 @@ export default {
     return words[value] ?? null;
   },
 
+  rulesSummary(options, view) {
+    const items = [];
+    const decks = view?.decks ?? options.decks;
+    if (decks) items.push(`${decks} deck${decks === 1 ? "" : "s"}`);
+    const mode = { teams: "teams from the lobby", random: "random teams", cards: "partners by called cards" }[options.team_mode];
+    if (mode) items.push(mode);
+    if (options.team_mode === "cards" && decks === 2) items.push(PARTNER_RULE[options.partner_rule] ?? null);
+    if (options.trump_card === "three_of_spades") items.push("3♠ the highest trump");
+    const min = view?.min_bid ?? options.min_bid;
+    if (min) items.push(`bids from ${min}${view?.max_bid ? ` to ${view.max_bid}` : ""}`);
+    const target = view?.target ?? options.target;
+    if (target) items.push(`game to ${target}`);
+    return items.filter(Boolean);
+  },
+
   info(view, names) {
     const items = [];
     if (view.bid) items.push(["Bid", view.bidder !== null && view.bidder !== undefined ? `${names[view.bidder]}: ${view.bid}` : String(view.bid)]);
@@ -73,13 +93,14 @@ export default {
     return null;
   },
 
-  seatFacts(seat) {
+  seatFacts(seat, view) {
     const facts = [];
-    if (seat.cards_left !== undefined) facts.push(`${seat.cards_left} cards`);
-    if (seat.tricks_taken !== undefined) facts.push(`${seat.tricks_taken} tricks`);
+    if (seat.cards_left !== undefined) facts.push(count(seat.cards_left, "card"));
+    if (seat.tricks_taken !== undefined) facts.push(count(seat.tricks_taken, "trick"));
     if (seat.points_taken !== undefined) facts.push(`${seat.points_taken} pts`);
-    if (seat.bid) facts.push(`bid ${seat.bid}`);
-    else if (seat.passed) facts.push("passed");
+    // Each seat's bid matters during the auction; after it the bid in force is in the info bar.
+    if (view.phase === "bid" && seat.bid) facts.push(`bid ${seat.bid}`);
+    else if (view.phase === "bid" && seat.passed) facts.push("passed");
     return facts;
   },
   seatBadges(seat, view, i) {
@@ -106,6 +127,28 @@ export default {
     if (template.type === "call_partners") return `Call ${template.count} partner card${template.count === 1 ? "" : "s"}`;
     return `Choose ${template.count}`;
   },
+  // The rule a choice is made under, said where it is made.
+  templateNote(template, view, ctx) {
+    const decks = view.decks ?? ctx?.room?.options?.decks;
+    if (template.type === "remove_cards") {
+      return h("p", { class: "note" }, `Only cards worth nothing (2, 4, 6, 7, 8, 9) may go${decks === 2 ? "; both copies of one may" : ""}. They stay out for the whole match.`);
+    }
+    if (template.type !== "call_partners") return null;
+    const rule = ctx?.room?.options?.partner_rule ?? "first";
+    const text =
+      decks === 2
+        ? `Partner rule: ${PARTNER_RULE[rule]}${rule === "last" ? ", known once nobody else holds a copy" : ", known as it is played"}.`
+        : "Partner rule: whoever plays a called card is your partner, known as it is played.";
+    return h("p", { class: "note partner-rule" }, text, " One player holding several called cards is one partner.");
+  },
+  // How many copies of a code the others hold, as the bidder can tell (two decks): the
+  // decks less what is in the bidder's hand and what was removed.
+  choiceCopies(template, code, view) {
+    if (template.type !== "call_partners" || view.decks !== 2) return null;
+    const known = [...(view.you?.hand ?? []), ...(view.removed ?? [])].filter((c) => c === code).length;
+    return view.decks - known;
+  },
+  choiceGroup: (code) => suit(code),
   templateButton(template) {
     if (template.type === "remove_cards") return "Remove these cards";
     if (template.type === "call_partners") return "Call partners";

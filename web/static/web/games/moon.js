@@ -3,6 +3,7 @@
 import { h } from "../dom.js";
 import { pipFace, pips, sortTiles, tileName, tileSvg } from "../dominoes.js";
 import { listNames } from "../format.js";
+import { count } from "../table.js";
 
 const MOON = 21;
 const bidText = (v) => (v === MOON ? "moon" : String(v));
@@ -50,10 +51,21 @@ export default {
     return items;
   },
 
+  rulesSummary(options) {
+    const items = [];
+    if (options.players === 4) items.push("4 players, partners sit across");
+    else if (options.players === 3) items.push(`3 players, widow ${options.widow === "compulsory" ? "must be taken" : "optional"}`);
+    if (options.moon_any_time !== undefined) items.push(options.moon_any_time ? "moon may be bid any time" : "moon only after a bid of 7");
+    if (options.trump_instead_of_follow) items.push("may trump instead of following");
+    items.push("first to 21");
+    return items;
+  },
+
   seatFacts(seat, view) {
-    const facts = [`${seat.tiles_left} tiles`, `${seat.tricks_taken} tricks`];
-    if (seat.bid) facts.push(`bid ${bidText(seat.bid)}`);
-    else if (seat.passed) facts.push("passed");
+    const facts = [count(seat.tiles_left, "tile"), count(seat.tricks_taken, "trick")];
+    // Each seat's bid matters during the auction; after it the bid in force is in the info bar.
+    if (view.phase === "bid" && seat.bid) facts.push(`bid ${bidText(seat.bid)}`);
+    else if (view.phase === "bid" && seat.passed) facts.push("passed");
     return facts;
   },
   seatBadges: (seat, view, i) => (view.bidder === i && view.phase !== "bid" ? ["bidder"] : []),
