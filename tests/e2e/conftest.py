@@ -240,7 +240,7 @@ def table(page: Any) -> Any:
     return page.locator("section.table")
 
 
-def wait_my_turn(page: Any, phases: tuple[str, ...] | None = None, timeout: float = 10_000) -> str:
+def wait_my_turn(page: Any, phases: tuple[str, ...] | None = None, timeout: float = 20_000) -> str:
     """Wait until the page shows that this player may act (in one of `phases`); the phase."""
     selector = "section.table[data-my-turn=true]"
     if phases:
@@ -286,10 +286,11 @@ def play_by_api(live_url: str, token: str, code: str, until: Callable[[dict[str,
     raise AssertionError("play_by_api did not get there in 1000 moves")
 
 
-def deal_hand(code: str, deal: list[list[str]]) -> None:
+def deal_hand(code: str, deal: list[list[str]], dealer: int | None = None) -> None:
     """Replace the hand being played in room `code` by a fresh one dealt as `deal` (the
     engine's own fixed-deal support; the public API has no way to ask for one), and tell
-    the room's listeners. Moves already made in that hand are dropped with it.
+    the room's listeners. Moves already made in that hand are dropped with it. `dealer`
+    chooses who deals (and so who acts first), where the game carries one.
 
     Runs in a thread of its own: Django's ORM refuses the thread in which Playwright's
     event loop runs."""
@@ -302,8 +303,11 @@ def deal_hand(code: str, deal: list[list[str]]) -> None:
                 room = Room.objects.select_for_update().get(code=code)
                 round_ = room.rounds.order_by("-number").first()
                 game = rules.get(room.game)
+                carry = dict(round_.carry or {})
+                if dealer is not None:
+                    carry["dealer"] = dealer
                 round_.state = game.new_round(
-                    options=room.options, players=len(deal), seed=round_.seed, carry=round_.carry, deal=deal
+                    options=room.options, players=len(deal), seed=round_.seed, carry=carry, deal=deal
                 )
                 round_.save(update_fields=["state"])
                 Action.objects.filter(round=round_).delete()

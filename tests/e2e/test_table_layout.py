@@ -14,7 +14,9 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PASSWORD, add_bots, create_room, play_by_api, table, token_of, wait_my_turn
+from games.rules import dominoes
+
+from .conftest import PASSWORD, add_bots, create_room, deal_hand, play_by_api, table, token_of, wait_my_turn
 from .test_client_contract import play
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
@@ -234,6 +236,14 @@ def test_a_sweedo_hearts_table_at_the_size_of(open_page, live_url, shots, size):
     assert not errors, errors
 
 
+def moon_deal_for(me: int) -> list[list[str]]:
+    """The seven sixes for seat `me`; the other tiles dealt round the computer players."""
+    sixes = [t for t in dominoes.full_set() if t.startswith("6-")]
+    rest = [t for t in dominoes.full_set() if not t.startswith("6-")]
+    others = [s for s in range(4) if s != me]
+    return [sixes if s == me else rest[others.index(s) :: 3] for s in range(4)]
+
+
 def moon_for_four(page) -> None:
     page.get_by_label("Players", exact=True).select_option("4")
 
@@ -243,7 +253,7 @@ def test_moon_for_four_seats_the_partner_across_and_shows_the_hand_while_bidding
     width, height = SIZES[size]
     page = open_page(width=width, height=height)
     sign_up_as(page, f"mo{width}", "Mo")
-    create_room(page, "moon", moon_for_four)
+    code = create_room(page, "moon", moon_for_four)
     add_bots(page, 3)
     page.locator("[data-action=start]").click()
     expect(table(page)).to_be_visible()
@@ -255,9 +265,9 @@ def test_moon_for_four_seats_the_partner_across_and_shows_the_hand_while_bidding
     assert_seats_around(page, 4)
     expect(page.get_by_role("region", name="Rules in force")).to_contain_text("4 players, partners sit across")
 
-    # Bidding is when the tiles must be read: every tile at full strength.
-    # Each player bids once a hand, so her turn comes (only a moon bid would end the
-    # auction first, and that needs a bid of 7 and a hand no computer player gets often).
+    # Bidding is when the tiles must be read: every tile at full strength. A fixed deal
+    # makes her the first to bid, so no computer player's bid can end the auction first.
+    deal_hand(code, moon_deal_for(me), dealer=(me - 1) % 4)
     assert wait_my_turn(page, ("bid",)) == "bid"
     expect(page.locator(".hand .piece")).to_have_count(7)
     assert_full_strength(page, 7)
