@@ -17,7 +17,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from moderation import services as moderation
-from moderation.admin_views import ReadOnlyAdmin, reason_page, require_perm
+from moderation.admin_views import ReadOnlyAdmin, ReadOnlyInline, reason_page, require_perm
 from moderation.display import action_text, seat_in, seat_label, state_html, text
 
 from .models import Action, Event, Room, RoomStatus, Round, Seat
@@ -27,45 +27,25 @@ from .replay import round_replay
 LIVE_TURN_SECONDS = 300
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ReadOnlyInline):
     model = Seat
     extra = 0
     fields = ("number", "user", "is_bot", "team", "joined_at", "last_acted_at")
     readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
     @admin.display(description="seat")
     def number(self, seat: Seat) -> str:
         return f"Seat {seat.index + 1}"
 
 
-class RoundInline(admin.TabularInline):
+class RoundInline(ReadOnlyInline):
     model = Round
     extra = 0
     fields = ("number", "version", "started_at", "finished_at", "deadline_at")
     readonly_fields = fields
-    can_delete = False
     show_change_link = True
     verbose_name = "hand"
     verbose_name_plural = "hands"
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class PaceFilter(admin.SimpleListFilter):
@@ -225,21 +205,11 @@ class RoomAdmin(ReadOnlyAdmin):
         )
 
 
-class ActionInline(admin.TabularInline):
+class ActionInline(ReadOnlyInline):
     model = Action
     extra = 0
     fields = ("seq", "seat_number", "user", "action", "automatic", "by_bot", "created_at")
     readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
     @admin.display(description="seat")
     def seat_number(self, action: Action) -> int:

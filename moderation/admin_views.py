@@ -71,10 +71,10 @@ def reason_page(
     return TemplateResponse(request, "admin/moderation/reason_form.html", context)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """An admin page to look, never to change: no adding, editing or deleting, for
-    superusers too. Whatever changes a record here is a moderator's action, with a
-    reason and a log entry."""
+class ReadOnly:
+    """For an admin page or inline to look, never to change: no adding, editing or
+    deleting, for superusers too. Whatever changes a record here is a moderator's
+    action, with a reason and a log entry."""
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
@@ -84,3 +84,11 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
+    pass
+
+
+class ReadOnlyInline(ReadOnly, admin.TabularInline):
+    can_delete = False
