@@ -204,7 +204,12 @@ REST_FRAMEWORK = {
         "anon": env_str("THROTTLE_ANON", "60/min"),
         "user": env_str("THROTTLE_USER", "1200/min"),
         "auth": env_str("THROTTLE_AUTH", "30/min"),
+        "auth_account": env_str("THROTTLE_AUTH_ACCOUNT", "10/min"),
     },
+    # How many proxies of ours append to X-Forwarded-For. DRF's default (None) would take
+    # the header as the client sends it, so anyone could pick a new identity per request
+    # and escape every per-address limit; 0 trusts no header and counts REMOTE_ADDR.
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 if env_bool("DEBUG_BROWSABLE_API", False):
