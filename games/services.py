@@ -412,9 +412,14 @@ def _plan(
 
     Expects the room lock held.
     """
-    timing.plan(room=room, round_=round_, seats=seats, before=before, now=now or timezone.now())
+    now = now or timezone.now()
+    timing.plan(room=room, round_=round_, seats=seats, before=before, now=now)
     write_batch.update(round_)
-    if round_.due_at is not None and getattr(settings, "GAME_TASKS_ENABLED", True):
+    if (
+        round_.due_at is not None
+        and getattr(settings, "GAME_TASKS_ENABLED", True)
+        and round_.due_at - now <= timing.task_horizon()
+    ):
         round_id, version, eta = round_.id, room.version, round_.due_at
         transaction.on_commit(lambda: _schedule_round_due(round_id, version, eta))
 
