@@ -18,8 +18,6 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from confusable_homoglyphs import confusables
-
 # The explicit embeddings, overrides and isolates, plus the three implicit marks.
 _BIDI_CLASSES = frozenset({"LRE", "RLE", "PDF", "LRO", "RLO", "LRI", "RLI", "FSI", "PDI"})
 _BIDI_MARKS = frozenset({"\u200e", "\u200f", "\u061c"})
@@ -44,6 +42,9 @@ def _ascii_lookalike(char: str) -> str:
     """
     if char in _ASCII_LOWER:
         return char
+    # Loading Unicode's table takes about 50 ms: only processes that check a name pay it.
+    from confusable_homoglyphs import confusables
+
     found = confusables.is_confusable(char, greedy=True) or []
     glyphs = sorted({g["c"] for hit in found for g in hit["homoglyphs"] if len(g["c"]) == 1 and g["c"].isascii()})
     letters = [g for g in glyphs if g.isalpha()]
