@@ -89,4 +89,5 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "room_closed": (409, "The room was closed or abandoned."),
     "idempotency_key_reused": (422, "This Idempotency-Key was used for a different request."),
     "throttled": (429, "Too many requests; retry after the Retry-After header's seconds."),
+    "server_busy": (503, "No room code could be allocated; retry."),
 }
