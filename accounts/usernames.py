@@ -9,7 +9,8 @@
   a capital I reading as a small l), so a second one is refused.
 - Bidirectional controls (U+202E and friends) reorder what follows them on screen, so
   a name that holds one can show as another; none is accepted.
-- The server names computer players "Computer N"; nobody may look like one.
+- The server names computer players "Computer N" (and its client names seats "Seat N"
+  and the viewer "You"); nobody may look like one.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ _BIDI_CLASSES = frozenset({"LRE", "RLE", "PDF", "LRO", "RLO", "LRI", "RLI", "FSI
 _BIDI_MARKS = frozenset({"\u200e", "\u200f", "\u061c"})
 
 _ASCII_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
-# A computer player's label (games.models.Seat.display_name), however it is spelt, as
-# a skeleton: there 1 and 0 read as l and o.
-_SERVER_LABEL = re.compile(r"computer[\dlo]*")
+# The labels the server and its web client give seats: "Computer 2" for a computer
+# player (games.models.Seat.display_name), "Seat 3" for a free one and "You" for the
+# viewer's own (web/static/web/format.js), however they are spelt, as skeletons (where
+# 1 and 0 read as l and o).
+_SERVER_LABEL = re.compile(r"(computer|seat)[\dlo]*|you")
 
 
 def canonical(name: str) -> str:
@@ -64,6 +67,6 @@ def has_bidi_control(text: str) -> bool:
 
 
 def impersonates_server(text: str) -> bool:
-    """Whether `text` reads as a label the server gives, such as "Computer 2"."""
+    """Whether `text` reads as a label the server gives, such as "Computer 2" or "You"."""
     letters = "".join(c for c in skeleton(text) if c.isalnum())
     return _SERVER_LABEL.fullmatch(letters) is not None

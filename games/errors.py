@@ -62,7 +62,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "required": (400, "A required field is missing (attr names it)."),
     "username_taken": (400, "An account has that username already (names compare in NFKC, ignoring case)."),
     "username_confusable": (400, "The username looks like an existing account's (Unicode confusables)."),
-    "reserved_name": (400, "The name is reserved: it starts with guest- or reads like a server label (Computer 2)."),
+    "reserved_name": (400, "Reserved: the name starts with guest- or reads as a seat label (Computer 2, Seat 3, You)."),
     "bidi_control": (400, "The name holds a bidirectional control character (such as U+202E)."),
     "weak_password": (400, "The password is too short, too common or too like the username."),
     "not_authenticated": (401, "Credentials were not sent."),
