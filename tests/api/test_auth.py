@@ -155,3 +155,13 @@ def test_two_sign_ups_of_one_name_at_once_cannot_both_win(make_user):
     with pytest.raises(ValidationError) as refused:
         services.user_register(username="DORA", password="s3cret-enough")
     assert refused.value.error_dict["username"][0].code == "username_taken"
+
+
+def test_a_name_taken_between_the_check_and_the_insert_answers_400(api_client, make_user, monkeypatch):
+    from accounts import selectors
+
+    make_user("erin")
+    monkeypatch.setattr(selectors, "username_clash", lambda **_: None)  # as when both checked at once
+    res = _register(api_client(), "Erin")
+    assert res.status_code == 400
+    assert res.json()["errors"] == [{"code": "username_taken", "detail": "That username is taken.", "attr": "username"}]
