@@ -67,12 +67,12 @@ class User(AbstractUser):
         if (adding or self.username_key is not None) and others.filter(
             username_key=usernames.canonical(self.username)
         ).exists():
-            raise ValidationError({"username": "That username is taken."}, code="username_taken")
+            raise ValidationError({"username": ValidationError("That username is taken.", code="username_taken")})
         if (adding or self.username_skeleton is not None) and others.filter(
             username_skeleton=usernames.skeleton(self.username)
         ).exists():
             raise ValidationError(
-                {"username": "That username looks like another account's."}, code="username_confusable"
+                {"username": ValidationError("That username looks like another account's.", code="username_confusable")}
             )
 
     @property
