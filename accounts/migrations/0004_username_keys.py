@@ -1,7 +1,7 @@
 """Case-insensitive, lookalike-proof usernames (accounts.usernames).
 
-Accounts made before these rules may already collide: `Bob` and `bob`, or `аdmin` (a
-Cyrillic а) next to `admin`. Renaming either would lock someone out of an account they
+Accounts made before these rules may already collide: `Bob` and `bob`, or `admin`
+spelt with a Cyrillic U+0430 next to the Latin one. Renaming either would lock someone out of an account they
 know by name, and refusing to migrate would stop the server. So the earliest account
 of each colliding group gets the keys, and any later one keeps null keys (a unique
 column allows any number of nulls): it goes on signing in with its exact name, and
