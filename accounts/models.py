@@ -1,7 +1,31 @@
-import hashlib
+from __future__ import annotations
 
-from django.contrib.auth.models import AbstractUser
+import hashlib
+from typing import Any
+
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Case, Q, Value, When
+
+from . import usernames
+
+
+class PlayerManager(UserManager):
+    def get_by_natural_key(self, username: str) -> User:
+        """Sign-in looks the name up case-insensitively (see accounts.usernames).
+
+        An account whose exact username matches wins: that is how an account older
+        than case-insensitive names, sharing its canonical form with another, signs in.
+        """
+        found = (
+            self.filter(Q(username=username) | Q(username_key=usernames.canonical(username)))
+            .order_by(Case(When(username=username, then=Value(0)), default=Value(1)))
+            .first()
+        )
+        if found is None:
+            raise self.model.DoesNotExist
+        return found
 
 
 class User(AbstractUser):
@@ -12,6 +36,44 @@ class User(AbstractUser):
     # A ban also clears is_active, which is what keeps the account out everywhere.
     banned_at = models.DateTimeField(null=True, blank=True)
     ban_reason = models.CharField(max_length=500, blank=True)
+    # Derived from the username (accounts.usernames) whenever it is set, and unique, so
+    # the database itself refuses a second `Alice` or a lookalike (a Cyrillic A). Null only
+    # for accounts older than these rules whose name collided with an earlier account's
+    # (migration 0004): they keep their name and sign in with it exactly. Null, not "",
+    # because a unique column admits any number of nulls.
+    username_key = models.CharField(max_length=150, unique=True, null=True, editable=False)  # noqa: DJ001
+    username_skeleton = models.CharField(max_length=150, unique=True, null=True, editable=False)  # noqa: DJ001
+
+    objects = PlayerManager()
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # A key that migration 0004 left null stays so: it would collide with an older one.
+        update_fields = kwargs.get("update_fields")
+        if update_fields is None or "username" in update_fields:
+            adding = self._state.adding
+            if adding or self.username_key is not None:
+                self.username_key = usernames.canonical(self.username)
+            if adding or self.username_skeleton is not None:
+                self.username_skeleton = usernames.skeleton(self.username)
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "username_key", "username_skeleton"}
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        """The admin's check, before the unique keys would refuse the row."""
+        super().clean()
+        others = User.objects.exclude(pk=self.pk)
+        adding = self._state.adding
+        if (adding or self.username_key is not None) and others.filter(
+            username_key=usernames.canonical(self.username)
+        ).exists():
+            raise ValidationError({"username": ValidationError("That username is taken.", code="username_taken")})
+        if (adding or self.username_skeleton is not None) and others.filter(
+            username_skeleton=usernames.skeleton(self.username)
+        ).exists():
+            raise ValidationError(
+                {"username": ValidationError("That username looks like another account's.", code="username_confusable")}
+            )
 
     @property
     def shown_name(self) -> str:

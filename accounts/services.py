@@ -5,19 +5,30 @@ from __future__ import annotations
 import secrets
 
 from django.contrib.auth.password_validation import validate_password
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
 from .models import BannedToken, User
+from .selectors import TAKEN
 
 
 @transaction.atomic
 def user_register(*, username: str, password: str, display_name: str = "") -> tuple[User, str]:
-    """Create an account and its token. Raises django ValidationError on a weak password."""
+    """Create an account and its token.
+
+    Raises django ValidationError: a list of messages for a weak password, a dict with
+    `username` when the name was taken meanwhile (the serializer checked it before).
+    """
     user = User(username=username, display_name=display_name or username)
     validate_password(password, user)
     user.set_password(password)
-    user.save()
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError:
+        # Two sign-ups of one name (or of lookalikes) at once: the unique keys let one in.
+        raise ValidationError({"username": ValidationError(TAKEN.detail, code=TAKEN.code)}) from None
     return user, Token.objects.create(user=user).key
 
 

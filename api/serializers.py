@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django.conf import settings
 from rest_framework import serializers
 
+from accounts import selectors as account_selectors
+from accounts import usernames
 from accounts.models import User
 from games import selectors
 from games.models import Room
@@ -18,16 +21,44 @@ class UserSerializer(serializers.ModelSerializer):
         fields = ["id", "username", "display_name", "is_guest"]
 
 
+def _refuse_misleading(value: str) -> None:
+    """What other players would misread: reordered text, or a name the server gives."""
+    if usernames.has_bidi_control(value):
+        raise serializers.ValidationError(
+            "Names may not hold bidirectional control characters (such as U+202E).", code="bidi_control"
+        )
+    if usernames.impersonates_server(value):
+        raise serializers.ValidationError("Names like the server's own labels are reserved.", code="reserved_name")
+
+
+class UsernameField(serializers.RegexField):
+    """A username in NFKC, so that the pattern and the length see what is stored."""
+
+    def to_internal_value(self, data: Any) -> str:
+        return unicodedata.normalize("NFKC", super().to_internal_value(data))
+
+
+class DisplayNameField(serializers.CharField):
+    def run_validation(self, data: Any = serializers.empty) -> Any:
+        value = super().run_validation(data)
+        if value:
+            _refuse_misleading(value)
+        return value
+
+
 class RegisterSerializer(serializers.Serializer):
-    username = serializers.RegexField(r"^[\w.@+-]{3,40}$", max_length=40)
+    username = UsernameField(r"^[\w.@+-]{3,40}$", max_length=40)
     password = serializers.CharField(min_length=8, max_length=128, write_only=True)
-    display_name = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    display_name = DisplayNameField(max_length=40, required=False, allow_blank=True)
 
     def validate_username(self, value: str) -> str:
         if value.lower().startswith("guest-"):
-            raise serializers.ValidationError("Names starting with 'guest-' are reserved.", code="invalid")
-        if User.objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError("That username is taken.", code="username_taken")
+            raise serializers.ValidationError("Names starting with 'guest-' are reserved.", code="reserved_name")
+        # Without a display name the username is what other players read.
+        _refuse_misleading(value)
+        clash = account_selectors.username_clash(username=value)
+        if clash is not None:
+            raise serializers.ValidationError(clash.detail, code=clash.code)
         return value
 
 
@@ -37,7 +68,7 @@ class LoginSerializer(serializers.Serializer):
 
 
 class GuestSerializer(serializers.Serializer):
-    display_name = serializers.CharField(min_length=1, max_length=40)
+    display_name = DisplayNameField(min_length=1, max_length=40)
 
 
 class AuthAnswerSerializer(serializers.Serializer):

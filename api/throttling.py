@@ -6,16 +6,23 @@ through Redis per call. These subclasses keep DRF's rates, scopes, identities an
 `Retry-After` answers, and store one integer per window instead (an atomic increment).
 A client may burst up to twice the rate across a window boundary; for abuse limits
 that is fine.
+
+A client's address is REMOTE_ADDR unless `NUM_PROXIES` (settings) says how many proxies
+of ours append to X-Forwarded-For: DRF then reads the address the outermost of them
+saw, and whatever a client wrote into the header itself is ignored.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from typing import Any
 
 import redis
 from django.conf import settings
 from rest_framework import throttling
+
+from accounts import usernames
 
 
 def _redis() -> Any:
@@ -91,3 +98,22 @@ class ScopedRateThrottle(FixedWindowMixin, throttling.ScopedRateThrottle):
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
         return super().allow_request(request, view)
+
+
+class LoginAccountThrottle(FixedWindowMixin, throttling.SimpleRateThrottle):
+    """Sign-in attempts per account, from wherever they come.
+
+    The per-address limit alone lets many addresses guess one account's password; this
+    counts the attempts on the name asked for (compared as sign-in compares names).
+    """
+
+    scope = "auth_account"
+    timer = time.time
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        data = request.data
+        username = data.get("username") if hasattr(data, "get") else None
+        if not isinstance(username, str) or not username:
+            return None  # the serializer answers for a missing name
+        digest = hashlib.sha256(usernames.canonical(username).encode()).hexdigest()[:32]
+        return self.cache_format % {"scope": self.scope, "ident": digest}

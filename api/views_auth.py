@@ -9,6 +9,7 @@ from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import as_serializer_error
 from rest_framework.views import APIView
 
 from accounts import selectors, services
@@ -22,7 +23,7 @@ from .serializers import (
     TokenAnswerSerializer,
     UserSerializer,
 )
-from .throttling import ScopedRateThrottle
+from .throttling import LoginAccountThrottle, ScopedRateThrottle
 
 
 class _AuthThrottled(APIView):
@@ -44,11 +45,15 @@ class RegisterView(_AuthThrottled):
         try:
             user, token = services.user_register(**data.validated_data)
         except DjangoValidationError as err:
+            if hasattr(err, "error_dict"):
+                raise exceptions.ValidationError(as_serializer_error(err)) from None
             raise exceptions.ValidationError({"password": list(err.messages)}, code="weak_password") from None
         return Response({"user": UserSerializer(user).data, "token": token}, status=status.HTTP_201_CREATED)
 
 
 class TokenView(_AuthThrottled):
+    throttle_classes = [ScopedRateThrottle, LoginAccountThrottle]
+
     @extend_schema(request=LoginSerializer, responses={200: TokenAnswerSerializer})
     def post(self, request: Request) -> Response:
         data = LoginSerializer(data=request.data)

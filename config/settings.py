@@ -204,7 +204,12 @@ REST_FRAMEWORK = {
         "anon": env_str("THROTTLE_ANON", "60/min"),
         "user": env_str("THROTTLE_USER", "1200/min"),
         "auth": env_str("THROTTLE_AUTH", "30/min"),
+        "auth_account": env_str("THROTTLE_AUTH_ACCOUNT", "10/min"),
     },
+    # How many proxies of ours append to X-Forwarded-For. DRF's default (None) would take
+    # the header as the client sends it, so anyone could pick a new identity per request
+    # and escape every per-address limit; 0 trusts no header and counts REMOTE_ADDR.
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 if env_bool("DEBUG_BROWSABLE_API", False):
@@ -242,6 +247,7 @@ SPECTACULAR_SETTINGS = {
 # -- Celery ------------------------------------------------------------------------
 # Embedded default: kombu's filesystem transport, which needs no server.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL or "filesystem://")
+CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 600)
 CELERY_BROKER_TRANSPORT_OPTIONS = (
     {
         "data_folder_in": str(VAR_DIR / "broker"),
@@ -255,7 +261,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "polling_interval": 0.2,
     }
     if CELERY_BROKER_URL.startswith("filesystem")
-    else {}
+    # Redis gives a task that no worker acknowledged within this many seconds to a
+    # worker again, so the tasks a killed worker had reserved come back this late (the
+    # sweeper acts on overdue rounds meanwhile, and a task that comes back finds its
+    # work done and does nothing: round_due checks the version and the clock under the
+    # room lock). kombu's default is an hour; a task held for its ETA longer than this
+    # would come back while still waiting, so GAME_TASK_HORIZON_SECONDS stays below it.
+    else {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
 )
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
@@ -275,6 +287,9 @@ CELERY_BEAT_SCHEDULE = {
 BOT_DELAY_SECONDS = float(env_str("BOT_DELAY_SECONDS", "1.0"))
 # Schedule deadline tasks after each change; the sweeper alone would also do, slower.
 GAME_TASKS_ENABLED = env_bool("GAME_TASKS_ENABLED", True)
+# Only for due times at most this far ahead (games.timing.task_horizon): half the
+# visibility timeout, so a task waiting for its ETA is never handed out twice.
+GAME_TASK_HORIZON_SECONDS = CELERY_VISIBILITY_TIMEOUT // 2
 
 LOGGING = {
     "version": 1,

@@ -9,7 +9,7 @@ os.environ.setdefault("SECURE_COOKIES", "0")
 os.environ.setdefault("WHITENOISE_USE_FINDERS", "1")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
 # Whole matches over HTTP send thousands of requests a minute; throttling has its own test.
-for scope in ("USER", "ANON", "AUTH"):
+for scope in ("USER", "ANON", "AUTH", "AUTH_ACCOUNT"):
     os.environ.setdefault(f"THROTTLE_{scope}", "1000000/min")
 
 # One Redis database per xdist worker, so parallel test processes never share a queue.

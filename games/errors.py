@@ -60,6 +60,11 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "invalid": (400, "A field has a wrong value or type (attr names it)."),
     "parse_error": (400, "The body is not valid JSON."),
     "required": (400, "A required field is missing (attr names it)."),
+    "username_taken": (400, "An account has that username already (names compare in NFKC, ignoring case)."),
+    "username_confusable": (400, "The username looks like an existing account's (Unicode confusables)."),
+    "reserved_name": (400, "Reserved: the name starts with guest- or reads as a seat label (Computer 2, Seat 3, You)."),
+    "bidi_control": (400, "The name holds a bidirectional control character (such as U+202E)."),
+    "weak_password": (400, "The password is too short, too common or too like the username."),
     "not_authenticated": (401, "Credentials were not sent."),
     "authentication_failed": (401, "The credentials are wrong or the token no longer works."),
     "banned": (
@@ -84,4 +89,5 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "room_closed": (409, "The room was closed or abandoned."),
     "idempotency_key_reused": (422, "This Idempotency-Key was used for a different request."),
     "throttled": (429, "Too many requests; retry after the Retry-After header's seconds."),
+    "server_busy": (503, "No room code could be allocated; retry."),
 }

@@ -266,12 +266,33 @@ def _request_hash(version: Any, action: Any, code: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-@transaction.atomic
 def action_submit(*, code: str, user: User, version: Any, action: Any, idempotency_key: str | None = None) -> Submitted:
     """Apply one player's action, then whatever computer players owe, atomically.
 
     Order of checks: seat, idempotent replay, room status, version, then the engine.
     """
+    try:
+        return _action_submit(code=code, user=user, version=version, action=action, idempotency_key=idempotency_key)
+    except IntegrityError:
+        # The room lock serializes one room's requests, not one user's keys: the same
+        # key sent at once to two rooms passes both lookups, and the later insert then
+        # waits for the earlier commit and violates the unique key. Its move was rolled
+        # back with its transaction; answer as if the other had come first.
+        earlier = IdempotentRequest.objects.filter(user=user, key=idempotency_key).first() if idempotency_key else None
+        if earlier is None:
+            raise
+        return _replay(earlier, _request_hash(version, action, code))
+
+
+def _replay(earlier: IdempotentRequest, request_hash: str) -> Submitted:
+    """The first answer again, when this is the same request; refused otherwise."""
+    if earlier.request_hash != request_hash:
+        raise ServiceError("idempotency_key_reused", "This Idempotency-Key was used for a different request.", 422)
+    return Submitted(view=earlier.response, replayed=True)
+
+
+@transaction.atomic
+def _action_submit(*, code: str, user: User, version: Any, action: Any, idempotency_key: str | None) -> Submitted:
     # A move's round trips: the token and the table (prepared reads), the batched
     # writes and the commit; scripts/profile_actions.py shows where its time goes.
     found = hot_reads.table(code, for_update=True)
@@ -285,11 +306,7 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
     if idempotency_key:
         earlier = IdempotentRequest.objects.filter(user=user, key=idempotency_key).first()
         if earlier is not None:
-            if earlier.request_hash != request_hash:
-                raise ServiceError(
-                    "idempotency_key_reused", "This Idempotency-Key was used for a different request.", 422
-                )
-            return Submitted(view=earlier.response, replayed=True)
+            return _replay(earlier, request_hash)
     _require_open(room)
     if room.status == RoomStatus.LOBBY:
         raise ServiceError("not_playing", "The game has not started.", 409)
@@ -395,9 +412,14 @@ def _plan(
 
     Expects the room lock held.
     """
-    timing.plan(room=room, round_=round_, seats=seats, before=before, now=now or timezone.now())
+    now = now or timezone.now()
+    timing.plan(room=room, round_=round_, seats=seats, before=before, now=now)
     write_batch.update(round_)
-    if round_.due_at is not None and getattr(settings, "GAME_TASKS_ENABLED", True):
+    if (
+        round_.due_at is not None
+        and getattr(settings, "GAME_TASKS_ENABLED", True)
+        and round_.due_at - now <= timing.task_horizon()
+    ):
         round_id, version, eta = round_.id, room.version, round_.due_at
         transaction.on_commit(lambda: _schedule_round_due(round_id, version, eta))
 

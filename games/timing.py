@@ -28,6 +28,18 @@ def bots_inline() -> bool:
     return bot_delay() <= timedelta(0)
 
 
+def task_horizon() -> timedelta:
+    """How far ahead a round's due time may be for a task to be scheduled for it.
+
+    A worker holds a task it reserved, unacknowledged, until its ETA; Redis hands any
+    task unacknowledged for the broker's visibility timeout to a worker again, so a
+    task scheduled further ahead would be delivered again and again while it waits.
+    Rounds due later than this are left to the sweeper, which is at most SWEEP_SECONDS
+    late: a deadline that far off is a table playing slowly anyway.
+    """
+    return timedelta(seconds=int(getattr(settings, "GAME_TASK_HORIZON_SECONDS", 300)))
+
+
 def option_seconds(options: dict[str, Any], name: str, default: int) -> timedelta:
     return timedelta(seconds=int(options.get(name, default)))
 

@@ -1,6 +1,8 @@
+import uuid
+
 import pytest
 from django.core.cache import cache
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, SimpleRateThrottle
 
 from .helpers import error_code
 
@@ -55,3 +57,82 @@ def test_redis_counter_is_one_atomic_round_trip_with_a_lifetime(settings, monkey
     throttling._count(None, key, 60)
     assert client.ttl(f"throttle:{key}") <= 5
     client.delete(f"throttle:{key}", f"throttle:{key}-other")
+
+
+def _random_address():
+    return ".".join(str(b) for b in uuid.uuid4().bytes[:4])
+
+
+@pytest.fixture
+def rates(monkeypatch):
+    """Set some scopes' rates for one test; every counter starts from nothing."""
+
+    def set_rates(**scoped):
+        for cls in (SimpleRateThrottle, ScopedRateThrottle, AnonRateThrottle):
+            monkeypatch.setattr(cls, "THROTTLE_RATES", {**cls.THROTTLE_RATES, **scoped})
+
+    cache.clear()
+    yield set_rates
+    cache.clear()
+
+
+def test_a_forged_forwarded_for_does_not_escape_the_login_limit(api_client, rates):
+    rates(auth="3/min")
+    client = api_client()
+    answers = [
+        client.post(
+            "/api/v1/auth/token",
+            # A new name each time too, so only the per-address limit can answer 429.
+            {"username": f"nobody-{i}", "password": "y-y-y-y-y"},
+            format="json",
+            HTTP_X_FORWARDED_FOR=_random_address(),
+        )
+        for i in range(10)
+    ]
+    assert [r.status_code for r in answers] == [401] * 3 + [429] * 7
+    assert error_code(answers[-1]) == "throttled"
+
+
+def test_a_forged_forwarded_for_does_not_escape_the_anonymous_limit(api_client, rates):
+    rates(anon="3/min")
+    client = api_client()
+    answers = [client.get("/api/v1/games/", HTTP_X_FORWARDED_FOR=_random_address()) for _ in range(6)]
+    assert [r.status_code for r in answers] == [200] * 3 + [429] * 3
+
+
+def test_behind_trusted_proxies_the_address_they_saw_counts(api_client, rates, settings):
+    # One proxy of ours (nginx with $proxy_add_x_forwarded_for) appends what it saw to
+    # whatever the client sent; only that last entry is believed.
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    rates(anon="2/min")
+    client = api_client()
+
+    def via_proxy(client_address, forged=""):
+        header = f"{forged}, {client_address}" if forged else client_address
+        return client.get("/api/v1/games/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=header).status_code
+
+    assert [via_proxy("203.0.113.5", forged=_random_address()) for _ in range(3)] == [200, 200, 429]
+    # Another client behind the same proxy has a counter of its own.
+    assert via_proxy("203.0.113.6") == 200
+
+
+def test_one_account_cannot_be_guessed_at_from_many_addresses(api_client, make_user, rates):
+    rates(auth="1000/min", auth_account="3/min")
+    make_user("victim")
+    client = api_client()
+    names = ["victim", "VICTIM", "Victim", "victim", "victim"]
+    answers = [
+        client.post(
+            "/api/v1/auth/token",
+            {"username": name, "password": "guess-guess"},
+            format="json",
+            REMOTE_ADDR=_random_address(),
+        )
+        for name in names
+    ]
+    assert [r.status_code for r in answers] == [401] * 3 + [429] * 2
+    assert error_code(answers[-1]) == "throttled" and int(answers[-1]["Retry-After"]) > 0
+    # Another account is not locked by the attack on this one.
+    make_user("bystander")
+    res = client.post("/api/v1/auth/token", {"username": "bystander", "password": "correct-horse-9"}, format="json")
+    assert res.status_code == 200

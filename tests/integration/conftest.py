@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WORKER_BOT_DELAY = "0.2"
 
 
-def _wait_for_workers(names: list[str], timeout: float = 60) -> None:
+def wait_for_workers(names: list[str], timeout: float = 60) -> None:
     from config.celery import app
 
     deadline = time.monotonic() + timeout
@@ -34,49 +34,57 @@ def _wait_for_workers(names: list[str], timeout: float = 60) -> None:
     raise RuntimeError(f"Celery workers {names} did not answer within {timeout} s")
 
 
-@pytest.fixture(scope="session")
-def celery_workers(django_db_setup, django_db_blocker) -> Iterator[None]:
-    broker = settings.CELERY_BROKER_URL
-    assert broker.startswith("redis://"), "the integration tests need the Redis broker"
-    redis.Redis.from_url(broker).flushdb()  # leftovers of an earlier run must not fire
+def worker_env() -> dict[str, str]:
+    """What a worker of the test run needs: the test database and the test broker."""
     db = connection.settings_dict
-    env = {
+    return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.test_settings",
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "CELERY_BROKER_URL": broker,
+        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
         "GAME_TASKS_ENABLED": "1",
         "BOT_DELAY_SECONDS": WORKER_BOT_DELAY,
         "SWEEP_SECONDS": "1",
         "DB_CONN_MAX_AGE": "0",
     }
+
+
+def start_worker(name: str, *args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, Path]:
+    """A `celery worker` process named `name` (solo pool) and the file it logs to."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "config",
+        "worker",
+        "--pool=solo",
+        "--loglevel=INFO",
+        "-n",
+        f"{name}@%h",
+        "--without-gossip",
+        "--without-mingle",
+        *args,
+    ]
+    with tempfile.NamedTemporaryFile(prefix=f"celery-{name}-", suffix=".log", delete=False) as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env or worker_env(), stdout=log, stderr=subprocess.STDOUT)
+    return proc, Path(log.name)
+
+
+@pytest.fixture(scope="session")
+def celery_workers(django_db_setup, django_db_blocker) -> Iterator[None]:
+    broker = settings.CELERY_BROKER_URL
+    assert broker.startswith("redis://"), "the integration tests need the Redis broker"
+    redis.Redis.from_url(broker).flushdb()  # leftovers of an earlier run must not fire
     tag = os.environ.get("PYTEST_XDIST_WORKER", "main")
     schedule = Path(tempfile.mkdtemp()) / "beat-schedule"
     names = [f"w1-{tag}", f"w2-{tag}"]
-    procs = []
-    logs = []
-    for i, name in enumerate(names):
-        cmd = [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--loglevel=INFO",
-            "-n",
-            f"{name}@%h",
-            "--without-gossip",
-            "--without-mingle",
-        ]
-        if i == 0:
-            cmd += ["--beat", f"--schedule={schedule}"]
-        log = tempfile.NamedTemporaryFile(prefix=f"celery-{name}-", suffix=".log", delete=False)
-        logs.append(log)
-        procs.append(subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+    procs = [
+        start_worker(names[0], "--beat", f"--schedule={schedule}")[0],
+        start_worker(names[1])[0],
+    ]
     try:
-        _wait_for_workers(names)
+        wait_for_workers(names)
         yield
     finally:
         for proc in procs:
@@ -86,6 +94,4 @@ def celery_workers(django_db_setup, django_db_blocker) -> Iterator[None]:
                 proc.wait(20)
             except subprocess.TimeoutExpired:
                 proc.kill()
-        for log in logs:
-            log.close()
         redis.Redis.from_url(broker).flushdb()

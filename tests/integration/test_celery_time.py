@@ -97,3 +97,54 @@ def test_one_idle_human_and_three_bots_reach_the_next_hand_then_abandon(make_use
     assert "did not play" in room.status_reason
     assert (room.finished_at - room.started_at).total_seconds() >= 120
     assert Event.objects.filter(room=room, data__type="abandoned", data__seat=0).exists()
+
+
+@override_settings(GAME_TASKS_ENABLED=False)
+def test_tasks_of_a_killed_worker_come_back_and_change_nothing(make_user):
+    """kill -9 a worker holding reserved tasks: the sweeper does their work on time, and
+    when Redis hands them out again (after the visibility timeout) they do nothing."""
+    import os
+    import socket
+
+    from config.celery import app
+
+    from .conftest import start_worker, wait_for_workers, worker_env
+
+    tag = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    queue = f"doomed-{tag}"
+    # A visibility timeout of seconds, so the restarted worker takes the tasks back at once.
+    env = {**worker_env(), "CELERY_VISIBILITY_TIMEOUT": "2"}
+    doomed, _ = start_worker(f"doomed-{tag}", "-Q", queue, env=env)
+    revived = None
+    try:
+        wait_for_workers([f"doomed-{tag}"])
+        users = [make_user() for _ in range(4)]
+        room = start_room(users, turn_seconds=5, abandon_seconds=600)
+        round_ = current(room)
+        for _ in range(20):
+            round_due.apply_async(args=(round_.id, room.version), eta=round_.deadline_at, queue=queue)
+        node = f"doomed-{tag}@{socket.gethostname()}"
+
+        def reserved() -> int:
+            answer = app.control.inspect(destination=[node], timeout=1.0).scheduled() or {}
+            return len(answer.get(node, []))
+
+        wait_for(lambda: reserved() == 20, 20, "the worker to reserve the tasks")
+        doomed.kill()  # SIGKILL: nothing is acknowledged or handed back
+        doomed.wait(10)
+        # The beat sweeper (every second) covers the dead worker's tasks.
+        wait_for(lambda: Action.objects.filter(round=round_, automatic=True).count() == 4, 20, "the sweeper")
+        room.refresh_from_db()
+        after_sweep = (room.version, Action.objects.count(), Event.objects.count())
+        # A worker on the queue takes the unacknowledged tasks back and runs them, late.
+        revived, log = start_worker(f"revived-{tag}", "-Q", queue, env=env)
+        wait_for(lambda: log.read_text().count("succeeded in") >= 20, 60, "the tasks to come back")
+        assert log.read_text().count("succeeded in") == log.read_text().count(": False") == 20
+        room.refresh_from_db()
+        assert (room.version, Action.objects.count(), Event.objects.count()) == after_sweep
+        assert Action.objects.filter(round=round_, automatic=True).count() == 4
+    finally:
+        for proc in (doomed, revived):
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+                proc.wait(20)

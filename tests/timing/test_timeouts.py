@@ -225,3 +225,50 @@ def test_timing_options_are_validated_and_in_the_catalogue(api_client, make_user
         format="json",
     )
     assert res.status_code == 201 and res.json()["options"]["turn_seconds"] == 86400
+
+
+@override_settings(GAME_TASKS_ENABLED=True)
+def test_tasks_are_scheduled_only_for_due_times_the_broker_can_hold(
+    table, monkeypatch, django_capture_on_commit_callbacks
+):
+    scheduled = []
+    monkeypatch.setattr(services, "_schedule_round_due", lambda *args: scheduled.append(args))
+    with django_capture_on_commit_callbacks(execute=True):
+        live, _ = table()
+    assert [version for _, version, _ in scheduled] == [live.version]
+    scheduled.clear()
+    # One move a day: a task would wait past the broker's visibility timeout and be
+    # handed out again and again; the sweeper takes the round when it is due.
+    with django_capture_on_commit_callbacks(execute=True):
+        slow, _ = table(turn_seconds=86400, abandon_seconds=3 * 86400)
+    assert scheduled == []
+    round_ = current(slow)
+    assert round_.id not in services.rounds_overdue(now=round_.deadline_at - timedelta(seconds=1))
+    assert round_.id in services.rounds_overdue(now=round_.deadline_at)
+    services.rounds_sweep(now=round_.deadline_at)
+    assert Action.objects.filter(round=round_, automatic=True).count() == 4
+
+
+def test_the_horizon_stays_below_the_visibility_timeout():
+    from django.conf import settings
+
+    from config.celery import app
+
+    visibility = app.conf.broker_transport_options["visibility_timeout"]
+    assert visibility == settings.CELERY_VISIBILITY_TIMEOUT < 3600
+    assert settings.GAME_TASK_HORIZON_SECONDS < visibility
+
+
+def test_a_task_delivered_again_an_hour_later_changes_nothing(table):
+    # After a worker dies, Redis hands its reserved tasks out again a visibility
+    # timeout later, when the sweeper has long done their work.
+    room, _ = table()
+    round_ = current(room)
+    task = {"round_id": round_.id, "version": room.version}
+    assert services.round_due(**task, now=round_.deadline_at)
+    room.refresh_from_db()
+    snapshot = (room.version, Action.objects.count(), Event.objects.count(), current(room).state)
+    for late in (timedelta(seconds=1), timedelta(minutes=10), timedelta(hours=1)):
+        assert services.round_due(**task, now=round_.deadline_at + late) is False
+    room.refresh_from_db()
+    assert (room.version, Action.objects.count(), Event.objects.count(), current(room).state) == snapshot
