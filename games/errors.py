@@ -57,9 +57,20 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "card_has_points": (400, "Only zero-point cards may be removed."),
     "not_callable": (400, "Nobody else holds that card."),
     "unknown_action": (400, "The action's type is not known or the action is malformed."),
-    "invalid": (400, "A field has a wrong value or type (attr names it)."),
-    "parse_error": (400, "The body is not valid JSON."),
+    "invalid": (
+        400,
+        "A field has a wrong value or type, or an action carries a field its type does not define (attr names it).",
+    ),
+    "parse_error": (400, "The body is not valid JSON in UTF-8."),
     "required": (400, "A required field is missing (attr names it)."),
+    "not_a_dict": (400, "A field that must be an object is not one (attr names it)."),
+    "invalid_character": (
+        400,
+        "A string of the body (attr names where) or a header (attr names it) holds a control character "
+        "or invalid Unicode such as a lone surrogate.",
+    ),
+    "too_deep": (400, "The body's objects and arrays nest deeper than the API allows (see Limits)."),
+    "bad_request": (400, "The request is malformed in a way no endpoint could read."),
     "not_authenticated": (401, "Credentials were not sent."),
     "authentication_failed": (401, "The credentials are wrong or the token no longer works."),
     "banned": (
@@ -67,9 +78,11 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
         "The account is banned: it cannot sign in and its tokens were revoked (both answer this); "
         "detail gives the moderator's reason.",
     ),
+    "permission_denied": (403, "The request is refused (a session without its CSRF token, for one)."),
     "not_seated": (403, "You have no seat in this room."),
     "not_host": (403, "Only the host may do that."),
-    "not_found": (404, "No such room."),
+    "not_found": (404, "No such room, or nothing at this address (a room code that cannot exist included)."),
+    "method_not_allowed": (405, "The method is not allowed on this path; the Allow header lists those that are."),
     "not_your_turn": (409, "It is not your turn (checked before the phase)."),
     "wrong_phase": (409, "That action is not possible in the current phase."),
     "stale_version": (409, "The room changed since the version you sent; fetch the state and retry."),
@@ -82,6 +95,10 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "team_full": (409, "The team asked for already has all its players."),
     "teams_not_filled": (409, "The lobby teams must have the sizes the room declares before the start."),
     "room_closed": (409, "The room was closed or abandoned."),
+    "body_too_large": (413, "The body is longer than the endpoint takes (see Limits)."),
+    "uri_too_long": (414, "The path and query are longer than the API reads (see Limits)."),
+    "unsupported_media_type": (415, "The body is not sent as JSON (Content-Type: application/json)."),
     "idempotency_key_reused": (422, "This Idempotency-Key was used for a different request."),
     "throttled": (429, "Too many requests; retry after the Retry-After header's seconds."),
+    "server_error": (500, "Something failed on the server."),
 }

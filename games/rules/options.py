@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import RuleError
+from .errors import RuleError, shown_name
 
 
 @dataclass(frozen=True)
@@ -92,13 +92,17 @@ class OptionSet:
         out = self.defaults()
         preset = raw.pop("preset", None)
         if preset is not None:
-            if preset not in self.presets:
+            # Checked for type first: a list or an object cannot even be looked up.
+            if not isinstance(preset, str) or preset not in self.presets:
                 allowed = ", ".join(sorted(self.presets)) or "none"
-                raise RuleError("invalid", f"Unknown preset '{preset}' (known: {allowed}).", "preset")
+                raise RuleError("invalid", f"Unknown preset (known: {allowed}).", "preset")
             out.update(self.presets[preset])
         for name, value in raw.items():
             if name not in known:
-                raise RuleError("invalid", f"Unknown option '{name}'.", name)
+                shown = shown_name(name)
+                raise RuleError(
+                    "invalid", f"Unknown option '{shown}'." if shown else "Unknown option.", shown or "options"
+                )
             out[name] = known[name].check(value)
         if preset is not None:
             out["preset"] = preset
