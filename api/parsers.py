@@ -64,6 +64,12 @@ def _error(path: tuple[Any, ...], detail: str, code: str) -> ValidationError:
     return ValidationError({".".join(str(part) for part in path): error})
 
 
+def _too_deep(max_depth: int) -> ValidationError:
+    # No attr: the decoder may give up before it knows where, and the path to a deep
+    # value is itself as long as the nesting.
+    return _error((), f"Objects and arrays nest at most {max_depth} deep.", "too_deep")
+
+
 def check_parsed(data: Any, max_depth: int) -> None:
     """Refuse anything a parsed body must not hold (see the module's docstring).
 
@@ -78,7 +84,7 @@ def check_parsed(data: Any, max_depth: int) -> None:
                 raise _error(path, "Text may not hold control characters or invalid Unicode.", "invalid_character")
         elif isinstance(value, dict):
             if depth > max_depth:
-                raise _error(path, f"Objects and arrays nest at most {max_depth} deep.", "too_deep")
+                raise _too_deep(max_depth)
             for key, item in value.items():
                 if FORBIDDEN_CHARACTERS.search(key):
                     raise _error(
@@ -87,7 +93,7 @@ def check_parsed(data: Any, max_depth: int) -> None:
                 stack.append((item, depth + 1, (*path, key)))
         elif isinstance(value, list):
             if depth > max_depth:
-                raise _error(path, f"Objects and arrays nest at most {max_depth} deep.", "too_deep")
+                raise _too_deep(max_depth)
             stack.extend((item, depth + 1, (*path, index)) for index, item in enumerate(value))
         elif isinstance(value, bool) or value is None:
             continue

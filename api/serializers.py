@@ -32,6 +32,12 @@ class WholeNumberField(serializers.IntegerField):
         super().__init__(min_value=low, max_value=high, **kwargs)
         self.low, self.high = low, high
 
+    def validate_empty_values(self, data: Any) -> tuple[bool, Any]:
+        # null is a value of the wrong type like any other, not a code of its own.
+        if data is None:
+            self.fail("invalid", low=self.low, high=self.high)
+        return super().validate_empty_values(data)
+
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, str) and _ASCII_WHOLE_NUMBER.fullmatch(data):
             data = int(data)

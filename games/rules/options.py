@@ -30,7 +30,10 @@ class Option:
                 item["minimum"] = self.minimum
             if self.maximum is not None:
                 item["maximum"] = self.maximum
-            return {"type": "array", "items": item, "default": self.default, "description": self.description}
+            out = {"type": "array", "items": item, "default": self.default, "description": self.description}
+            if self.default is None:
+                out["nullable"] = True
+            return out
         out: dict[str, Any] = {"type": self.kind, "default": self.default, "description": self.description}
         if self.default is None:
             out["nullable"] = True  # null (or leaving it out) means "worked out from the others"
