@@ -64,6 +64,11 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "parse_error": (400, "The body is not valid JSON in UTF-8."),
     "required": (400, "A required field is missing (attr names it)."),
     "not_a_dict": (400, "A field that must be an object is not one (attr names it)."),
+    "not_a_list": (400, "A field that must be a list is not one (attr names it)."),
+    "null": (400, "A field that may not be null is null (attr names it)."),
+    "blank": (400, "A field that may not be empty is empty (attr names it)."),
+    "max_length": (400, "A field is longer than it may be (attr names it)."),
+    "min_length": (400, "A field is shorter than it must be (attr names it)."),
     "invalid_character": (
         400,
         "A string of the body (attr names where) or a header (attr names it) holds a control character "
