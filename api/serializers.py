@@ -33,8 +33,8 @@ class WholeNumberField(serializers.IntegerField):
         self.low, self.high = low, high
 
     def validate_empty_values(self, data: Any) -> tuple[bool, Any]:
-        # null is a value of the wrong type like any other, not a code of its own.
-        if data is None:
+        # null, where not allowed, is a value of the wrong type like any other.
+        if data is None and not self.allow_null:
             self.fail("invalid", low=self.low, high=self.high)
         return super().validate_empty_values(data)
 
@@ -91,7 +91,7 @@ class RoomCreateSerializer(serializers.Serializer):
 
 
 class TeamSerializer(serializers.Serializer):
-    team = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=1)
+    team = WholeNumberField(low=0, high=1, required=False, allow_null=True)
 
 
 class ActionSerializer(serializers.Serializer):

@@ -356,6 +356,12 @@ def test_version_is_a_whole_number_in_range(table: Table, version: Any) -> None:
     post_action(table, body, status=400, code="invalid", attr="version")
 
 
+@pytest.mark.parametrize("team", ["\u0661", "٣", "²", -1, 2, 2**64, 1.0, True, "1 "])
+def test_team_numbers_are_whole_numbers_in_range(table: Table, team: Any) -> None:
+    for tail in ("join", "bots"):
+        refused(table, "POST", table.path(tail), json={"team": team}, status=400, code="invalid", attr="team")
+
+
 def test_numbers_beyond_64_bits_anywhere_in_a_body(table: Table) -> None:
     view = my_view(table)
     body = f'{{"version": {view["version"]}, "action": {{"type": "play", "card": 1{"0" * 30}}}}}'
