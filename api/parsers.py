@@ -23,11 +23,14 @@ from __future__ import annotations
 import json
 import math
 import re
+from itertools import takewhile
 from typing import Any
 
 from django.conf import settings
 from rest_framework.exceptions import APIException, ErrorDetail, ParseError, ValidationError
 from rest_framework.parsers import BaseParser
+
+from games.rules.errors import shown_name
 
 # C0 controls (NUL, tab and newline included: no field of the API holds them), DEL, C1
 # controls, and the surrogate code points, which only `\u` escapes can produce (raw
@@ -58,10 +61,13 @@ def _refuse_constant(name: str) -> Any:
 
 def _error(path: tuple[Any, ...], detail: str, code: str) -> ValidationError:
     error = [ErrorDetail(detail, code=code)]
-    if not path:
+    # The path as far as it reads as names and indexes: a key may be anything (a
+    # kilobyte, a dot), and `attr` only quotes what is plainly a name.
+    shown = list(takewhile(lambda part: isinstance(part, int) or shown_name(part), path))
+    if not shown:
         return ValidationError(error)
     # drf-standardized-errors writes a nested field as its dotted path in `attr`.
-    return ValidationError({".".join(str(part) for part in path): error})
+    return ValidationError({".".join(str(part) for part in shown): error})
 
 
 def _too_deep(max_depth: int) -> ValidationError:

@@ -66,6 +66,8 @@ class Game(ABC):
     min_players: int
     max_players: int
     option_set: OptionSet
+    # Each action type's fields besides `type`; an action holding any other is refused.
+    action_fields: dict[str, frozenset[str]]
 
     # -- set-up ---------------------------------------------------------------------
 

@@ -259,6 +259,7 @@ class Hearts(Game):
     min_players = PLAYERS
     max_players = PLAYERS
     option_set = OPTIONS
+    action_fields = ACTION_FIELDS
 
     # -- set-up ---------------------------------------------------------------------
 
@@ -377,7 +378,7 @@ class Hearts(Game):
 
     def apply(self, state: State, seat: int, action: Action) -> Applied:
         kind = checked_action_type(
-            "Hearts", self.to_act(state), state["phase"], seat, action, PHASE_ACTION, ACTION_FIELDS
+            "Hearts", self.to_act(state), state["phase"], seat, action, PHASE_ACTION, self.action_fields
         )
         if kind == "pass_cards":
             return self._apply_pass(state, seat, action)

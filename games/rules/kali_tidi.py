@@ -199,6 +199,7 @@ class KaliTidi(Game):
     min_players = 2
     max_players = 7
     option_set = OPTIONS
+    action_fields = ACTION_FIELDS
     passing_phases = frozenset({BID})
 
     # -- set-up ---------------------------------------------------------------------
@@ -398,7 +399,7 @@ class KaliTidi(Game):
 
     def apply(self, state: State, seat: int, action: Action) -> Applied:
         kind = checked_action_type(
-            "Kali Tidi", self.to_act(state), state["phase"], seat, action, PHASE_ACTION, ACTION_FIELDS
+            "Kali Tidi", self.to_act(state), state["phase"], seat, action, PHASE_ACTION, self.action_fields
         )
         if kind == "remove_cards":
             return self._apply_remove(state, seat, action)

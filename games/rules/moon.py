@@ -210,6 +210,7 @@ class Moon(Game):
     min_players = 3
     max_players = 4
     option_set = OPTIONS
+    action_fields = ACTION_FIELDS
     passing_phases = frozenset({BID})
 
     # -- set-up ---------------------------------------------------------------------
@@ -331,7 +332,7 @@ class Moon(Game):
 
     def apply(self, state: State, seat: int, action: Action) -> Applied:
         kind = checked_action_type(
-            "Moon", self.to_act(state), state["phase"], seat, action, PHASE_ACTIONS, ACTION_FIELDS
+            "Moon", self.to_act(state), state["phase"], seat, action, PHASE_ACTIONS, self.action_fields
         )
         if kind == "bid":
             return self._apply_bid(state, seat, action)

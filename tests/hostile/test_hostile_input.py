@@ -112,6 +112,9 @@ def test_room_codes_that_cannot_exist_are_404_on_every_room_endpoint(table: Tabl
         ({"type": "pass_cards", "cards": ["2C", "3C", "4C"], "\u0001": 1}, "action"),
         ({"type": "pass_cards", "cards": ["2C", "3C", "\x1b[31m"]}, "action.cards.2"),
         ({"type": "pass_cards", "cards": ["2C", "3C", "4C\u0085"]}, "action.cards.2"),
+        # attr quotes names only: not a key of a kilobyte, nor one that is not a name.
+        ({"type": "pass_cards", "k" * 1000: {"x": "\u0000"}}, "action"),
+        ({"type": "pass_cards", "a.b": ["\u0000"]}, "action"),
     ],
 )
 def test_control_characters_anywhere_in_a_body(table: Table, action: dict[str, Any], attr: str) -> None:
@@ -445,8 +448,8 @@ def test_a_field_of_another_type_is_refused_in_every_game() -> None:
     from games.rules.errors import RuleError
 
     for game in rules.all_games():
-        fields = {name for fields in _action_fields(game).values() for name in fields}
-        for kind, own in _action_fields(game).items():
+        fields = {name for fields in game.action_fields.values() for name in fields}
+        for kind, own in game.action_fields.items():
             for name in [*sorted(fields - own), "pad"]:
                 state = _state_where_to_act(game)
                 seat = game.to_act(state)[0]
@@ -454,12 +457,6 @@ def test_a_field_of_another_type_is_refused_in_every_game() -> None:
                     game.apply(state, seat, {"type": kind, name: None})
                 if err.value.code != "not_your_turn":
                     assert (err.value.code, err.value.attr) == ("invalid", name), (game.key, kind, name)
-
-
-def _action_fields(game: Any) -> dict[str, frozenset[str]]:
-    import importlib
-
-    return importlib.import_module(type(game).__module__).ACTION_FIELDS
 
 
 def _state_where_to_act(game: Any) -> dict[str, Any]:
