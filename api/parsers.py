@@ -36,8 +36,9 @@ from games.rules.errors import shown_name
 # controls, and the surrogate code points, which only `\u` escapes can produce (raw
 # surrogates are not UTF-8) and which no UTF-8 answer can carry back.
 FORBIDDEN_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
-# The widest integer column is a 64-bit bigint; jsonb refuses infinities and NaN.
-INT_MIN, INT_MAX = -(2**63), 2**64 - 1
+# No number of the API needs more than a signed 64-bit integer (PostgreSQL's bigint);
+# jsonb refuses infinities and NaN.
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1
 
 
 class PayloadTooLarge(APIException):
@@ -129,9 +130,7 @@ class JSONParser(BaseParser):
             # JSON is UTF-8 (RFC 8259), whatever charset a Content-Type may claim.
             data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
         except RecursionError:
-            raise _error(
-                (), f"Objects and arrays nest at most {settings.API_MAX_JSON_DEPTH} deep.", "too_deep"
-            ) from None
+            raise _too_deep(settings.API_MAX_JSON_DEPTH) from None
         except ValueError:  # UnicodeDecodeError and JSONDecodeError included
             raise ParseError("The body is not valid JSON in UTF-8.") from None
         check_parsed(data, settings.API_MAX_JSON_DEPTH)

@@ -444,26 +444,6 @@ def test_unknown_fields_are_refused_and_only_the_game_fields_are_stored(table: T
     assert stored.payload == action
 
 
-def test_a_field_of_another_type_is_refused_in_every_game() -> None:
-    from games.rules.errors import RuleError
-
-    for game in rules.all_games():
-        fields = {name for fields in game.action_fields.values() for name in fields}
-        for kind, own in game.action_fields.items():
-            for name in [*sorted(fields - own), "pad"]:
-                state = _state_where_to_act(game)
-                seat = game.to_act(state)[0]
-                with pytest.raises(RuleError) as err:
-                    game.apply(state, seat, {"type": kind, name: None})
-                if err.value.code != "not_your_turn":
-                    assert (err.value.code, err.value.attr) == ("invalid", name), (game.key, kind, name)
-
-
-def _state_where_to_act(game: Any) -> dict[str, Any]:
-    options = game.validate_options({})
-    return game.new_round(options=options, players=game.seat_count(options), seed=1, carry=None)
-
-
 # -- 8. Idempotency-Key -------------------------------------------------------------
 
 
