@@ -548,3 +548,36 @@ def test_the_happy_path_still_works(table: Table, make_user: Any) -> None:
     other = token_client(table.url, make_user())
     assert other.get(table.path("events"), params={"after": "0"}).status_code == 200
     assert other.get(table.path("")).status_code == 200
+
+
+def test_a_host_the_server_does_not_serve_answers_in_the_shape(table: Table) -> None:
+    # Django's own 400 (DisallowedHost) is a page; under /api/ it is the error shape.
+    refused(table, "GET", table.path("state"), headers={"Host": "elsewhere.example"}, status=400, code="bad_request")
+
+
+@pytest.mark.parametrize(
+    ("status", "code", "kind"),
+    [
+        (400, "bad_request", "client_error"),
+        (403, "permission_denied", "client_error"),
+        (500, "server_error", "server_error"),
+    ],
+)
+def test_any_page_under_the_api_becomes_the_error_shape(rf: Any, status: int, code: str, kind: str) -> None:
+    """Whatever layer answers with a page (Django's error views, a failing renderer),
+    the client of /api/ reads JSON; the Allow and Retry-After headers survive."""
+    from django.http import HttpResponse
+
+    from api.middleware import ApiErrorsMiddleware
+
+    def page(request: Any) -> HttpResponse:
+        response = HttpResponse("<h1>Oops</h1>", status=status, content_type="text/html")
+        response["Retry-After"] = "7"
+        return response
+
+    res = ApiErrorsMiddleware(page)(rf.get("/api/v1/games/"))
+    assert (res.status_code, res["Content-Type"], res["Retry-After"]) == (status, "application/json", "7")
+    body = json.loads(res.content)
+    assert body["type"] == kind and [(e["code"], e["attr"]) for e in body["errors"]] == [(code, None)]
+    # Pages outside the API are left alone.
+    assert ApiErrorsMiddleware(page)(rf.get("/join/ABCDEF"))["Content-Type"] == "text/html"
