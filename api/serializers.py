@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -13,6 +14,39 @@ from accounts import usernames
 from accounts.models import User
 from games import selectors
 from games.models import Room
+
+# The largest value of the integer columns that versions and sequence numbers live in.
+POSITIVE_INT_MAX = 2**31 - 1
+_ASCII_WHOLE_NUMBER = re.compile("[0-9]{1,10}")
+
+
+class WholeNumberField(serializers.IntegerField):
+    """A whole number from `low` to `high`, as a JSON integer or written in ASCII digits.
+
+    DRF's IntegerField goes through Python's int(), which also reads other scripts'
+    digits ('٣' is 3), and accepts floats such as 3.0; anything out of range would reach
+    the database. Every failure here is `invalid`, with the range in the detail.
+    """
+
+    default_error_messages = {"invalid": "A whole number from {low} to {high} is required."}
+
+    def __init__(self, *, low: int = 0, high: int = POSITIVE_INT_MAX, **kwargs: Any) -> None:
+        # min_value and max_value also put the range in the OpenAPI schema.
+        super().__init__(min_value=low, max_value=high, **kwargs)
+        self.low, self.high = low, high
+
+    def validate_empty_values(self, data: Any) -> tuple[bool, Any]:
+        # null, where not allowed, is a value of the wrong type like any other.
+        if data is None and not self.allow_null:
+            self.fail("invalid", low=self.low, high=self.high)
+        return super().validate_empty_values(data)
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str) and _ASCII_WHOLE_NUMBER.fullmatch(data):
+            data = int(data)
+        if isinstance(data, bool) or not isinstance(data, int) or not self.low <= data <= self.high:
+            self.fail("invalid", low=self.low, high=self.high)
+        return data
 
 
 class UserSerializer(serializers.ModelSerializer):
@@ -88,12 +122,16 @@ class RoomCreateSerializer(serializers.Serializer):
 
 
 class TeamSerializer(serializers.Serializer):
-    team = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=1)
+    team = WholeNumberField(low=0, high=1, required=False, allow_null=True)
 
 
 class ActionSerializer(serializers.Serializer):
-    version = serializers.IntegerField(min_value=0)
+    version = WholeNumberField()
     action = serializers.DictField()
+
+
+class EventsQuerySerializer(serializers.Serializer):
+    after = WholeNumberField(required=False, default=0, help_text="Only events after this seq")
 
 
 class SeatSerializer(serializers.Serializer):

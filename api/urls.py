@@ -1,6 +1,9 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from . import views_auth, views_rooms
+from .inputs import RoomCodeConverter
+
+register_converter(RoomCodeConverter, "room_code")
 
 urlpatterns = [
     path("auth/register", views_auth.RegisterView.as_view(), name="register"),
@@ -10,14 +13,14 @@ urlpatterns = [
     path("me", views_auth.MeView.as_view(), name="me"),
     path("games/", views_rooms.GamesView.as_view(), name="games"),
     path("rooms/", views_rooms.RoomListView.as_view(), name="rooms"),
-    path("rooms/<str:code>/", views_rooms.RoomDetailView.as_view(), name="room"),
-    path("rooms/<str:code>/qr.svg", views_rooms.RoomQRView.as_view(), name="room-qr"),
-    path("rooms/<str:code>/join", views_rooms.JoinView.as_view(), name="room-join"),
-    path("rooms/<str:code>/leave", views_rooms.LeaveView.as_view(), name="room-leave"),
-    path("rooms/<str:code>/bots", views_rooms.BotsView.as_view(), name="room-bots"),
-    path("rooms/<str:code>/start", views_rooms.StartView.as_view(), name="room-start"),
-    path("rooms/<str:code>/state", views_rooms.StateView.as_view(), name="room-state"),
-    path("rooms/<str:code>/actions", views_rooms.ActionsView.as_view(), name="room-actions"),
-    path("rooms/<str:code>/events", views_rooms.EventsView.as_view(), name="room-events"),
-    path("rooms/<str:code>/rounds", views_rooms.RoundsView.as_view(), name="room-rounds"),
+    path("rooms/<room_code:code>/", views_rooms.RoomDetailView.as_view(), name="room"),
+    path("rooms/<room_code:code>/qr.svg", views_rooms.RoomQRView.as_view(), name="room-qr"),
+    path("rooms/<room_code:code>/join", views_rooms.JoinView.as_view(), name="room-join"),
+    path("rooms/<room_code:code>/leave", views_rooms.LeaveView.as_view(), name="room-leave"),
+    path("rooms/<room_code:code>/bots", views_rooms.BotsView.as_view(), name="room-bots"),
+    path("rooms/<room_code:code>/start", views_rooms.StartView.as_view(), name="room-start"),
+    path("rooms/<room_code:code>/state", views_rooms.StateView.as_view(), name="room-state"),
+    path("rooms/<room_code:code>/actions", views_rooms.ActionsView.as_view(), name="room-actions"),
+    path("rooms/<room_code:code>/events", views_rooms.EventsView.as_view(), name="room-events"),
+    path("rooms/<room_code:code>/rounds", views_rooms.RoundsView.as_view(), name="room-rounds"),
 ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 
 import segno
+from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -19,11 +20,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import rules, selectors, services
-from games.errors import ServiceError
 
 from .errors import service_errors
+from .inputs import IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN, idempotency_key
 from .serializers import (
     ActionSerializer,
+    EventsQuerySerializer,
     RoomCreateSerializer,
     RoomSerializer,
     SeatSerializer,
@@ -128,39 +130,51 @@ class StateView(APIView):
 
 
 class ActionsView(APIView):
+    # Read by the JSON parser: a legal action is well under 1 KB.
+    max_body_bytes = settings.API_MAX_ACTION_BYTES
+
     @extend_schema(
         request=ActionSerializer,
         responses=OpenApiTypes.OBJECT,
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
+        parameters=[
+            OpenApiParameter(
+                IDEMPOTENCY_KEY_HEADER,
+                {"type": "string", "maxLength": IDEMPOTENCY_KEY_MAX, "pattern": f"^{IDEMPOTENCY_KEY_PATTERN}$"},
+                OpenApiParameter.HEADER,
+                required=False,
+                description=(
+                    f"Makes retries safe: the same key from the same user answers the first answer again. "
+                    f"At most {IDEMPOTENCY_KEY_MAX} visible ASCII characters (a UUID fits); a longer key is "
+                    "refused, never cut."
+                ),
+            )
+        ],
         summary="Play: apply one action and answer with the caller's new view",
+        description=f"The body may be at most {settings.API_MAX_ACTION_BYTES} bytes long (413 beyond).",
     )
     @service_errors
     def post(self, request: Request, code: str) -> Response:
+        key = idempotency_key(request.headers.get(IDEMPOTENCY_KEY_HEADER))
         data = ActionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        key = request.headers.get("Idempotency-Key") or None
         submitted = services.action_submit(
             code=code,
             user=request.user,
             version=data.validated_data["version"],
             action=data.validated_data["action"],
-            idempotency_key=key and key[:100],
+            idempotency_key=key,
         )
         return Response(submitted.view)
 
 
 class EventsView(APIView):
-    @extend_schema(
-        parameters=[OpenApiParameter("after", int, description="Only events after this seq")],
-        responses=OpenApiTypes.OBJECT,
-    )
+    @extend_schema(parameters=[EventsQuerySerializer], responses=OpenApiTypes.OBJECT)
     @service_errors
     def get(self, request: Request, code: str) -> Response:
-        raw_after = request.query_params.get("after", "0")
-        if not raw_after.isdigit():
-            raise ServiceError("invalid", "'after' must be a whole number.", 400, "after")
+        query = EventsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
         room = selectors.room_for_play(code=code)
-        return Response(selectors.events_for(room=room, user=request.user, after=int(raw_after)))
+        return Response(selectors.events_for(room=room, user=request.user, after=query.validated_data["after"]))
 
 
 class RoundsView(APIView):

@@ -56,6 +56,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
+    # Inside CORS, so its headers reach the error answers this makes too.
+    "api.middleware.ApiErrorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -190,7 +192,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.SingleRendererNegotiation",
     "DEFAULT_SCHEMA_CLASS": "drf_standardized_errors.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "drf_standardized_errors.handler.exception_handler",
@@ -215,7 +217,22 @@ REST_FRAMEWORK = {
 if env_bool("DEBUG_BROWSABLE_API", False):
     REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append("rest_framework.renderers.BrowsableAPIRenderer")
 
-DRF_STANDARDIZED_ERRORS = {"ENABLE_IN_DEBUG_FOR_UNHANDLED_EXCEPTIONS": True}
+DRF_STANDARDIZED_ERRORS = {
+    "ENABLE_IN_DEBUG_FOR_UNHANDLED_EXCEPTIONS": True,
+    "EXCEPTION_HANDLER_CLASS": "api.errors.ApiExceptionHandler",
+}
+
+# -- limits on what the API accepts (README "Limits") ------------------------------
+API_PATH_PREFIX = "/api/"
+# Below the ~4 KB request line front servers (gunicorn, nginx) allow, so a client
+# reads the API's own 414 rather than theirs.
+API_MAX_URI_CHARS = 2048
+# Any JSON body; the actions endpoint, the one players hit all game, takes far less
+# (a legal action is under 1 KB).
+API_MAX_BODY_BYTES = 64 * 1024
+API_MAX_ACTION_BYTES = 4 * 1024
+# No body of the API nests deeper than 4; the rest is headroom.
+API_MAX_JSON_DEPTH = 10
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Trick-taking game server",

@@ -18,6 +18,7 @@ from django.utils.dateparse import parse_datetime
 from accounts.models import User
 from config import prepared_reads
 
+from .codes import is_room_code
 from .models import Room, Round, Seat
 
 # Only what a seat's public facts need; any other field of the user loads on demand.
@@ -56,6 +57,8 @@ def table(code: str, *, for_update: bool = False) -> tuple[Room, list[Seat], Rou
     With `for_update` the room row is locked. The round is not locked separately: every
     write to a round happens under its room's lock, so holding that lock is enough.
     """
+    if not is_room_code(code):
+        return None
     if connection.vendor != "postgresql":
         # The embedded start on SQLite: the same answer through portable queries, read in
         # one transaction so that they see one snapshot. Outside it, a worker's commit
@@ -103,6 +106,8 @@ def _lock_clause(for_update: bool) -> str:
 
 
 def room_by_code(code: str, *, for_update: bool = False) -> Room | None:
+    if not is_room_code(code):
+        return None
     sql = f'SELECT * FROM "{Room._meta.db_table}" WHERE code = %s'
     return next(iter(Room.objects.raw(sql + _lock_clause(for_update), [code])), None)
 

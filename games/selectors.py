@@ -14,6 +14,7 @@ from django.db.models import F, QuerySet
 from accounts.models import User
 
 from . import hot_reads, rules
+from .codes import is_room_code
 from .errors import ServiceError
 from .models import PUBLIC, Event, Room, RoomStatus, Round, Seat
 
@@ -25,6 +26,8 @@ def iso(moment: datetime | None) -> str | None:
 
 
 def room_get(*, code: str) -> Room:
+    if not is_room_code(code):
+        raise ServiceError("not_found", "No such room.", 404)
     try:
         return Room.objects.select_related("host").get(code=code)
     except Room.DoesNotExist:
@@ -50,6 +53,8 @@ def view_by_code(*, code: str, user: User | None) -> dict[str, Any]:
 
 def room_versions(*, codes: list[str]) -> dict[str, int]:
     """The current version of each of these rooms that exists (one indexed query)."""
+    # A socket's path can carry anything; only a possible code is looked up.
+    codes = [code for code in codes if is_room_code(code)]
     return dict(Room.objects.filter(code__in=codes).values_list("code", "version"))
 
 

@@ -23,6 +23,7 @@ from django.utils import timezone
 from accounts.models import User
 
 from . import hot_reads, live, rules, selectors, timing, write_batch
+from .codes import new_code
 from .errors import ServiceError, not_host, not_seated
 from .models import PUBLIC, Action, Event, IdempotentRequest, Room, RoomStatus, Round, Seat
 from .rules.base import ROUND_OVER
@@ -31,17 +32,11 @@ from .rules.errors import RuleError
 
 logger = logging.getLogger(__name__)
 
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud safely
-CODE_LENGTH = 6
 # A runaway loop of computer players would be a bug; stop well before it hurts.
 MAX_BOT_STEPS = 2000
 
 
 # -- rooms and seats --------------------------------------------------------------
-
-
-def _new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 @transaction.atomic
@@ -57,7 +52,7 @@ def room_create(*, host: User, game: str, options: dict[str, Any] | None, name: 
         try:
             with transaction.atomic():
                 room = Room.objects.create(
-                    code=_new_code(),
+                    code=new_code(),
                     game=game,
                     name=name,
                     options=checked,

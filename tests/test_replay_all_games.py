@@ -44,3 +44,25 @@ def test_every_stored_round_replays(make_user, game, options):
     for round_ in rounds:
         report = round_replay(round_=round_)
         assert report.matches, report.detail
+
+
+def test_actions_stored_with_extra_fields_still_replay(make_user):
+    """Before an action's fields were checked, one could be stored with fields its type
+    does not define, which the engine ignored; replaying it ignores them too."""
+    host = make_user()
+    room = services.room_create(host=host, game="hearts", options={})
+    for _ in range(3):
+        services.room_add_bot(code=room.code, user=host)
+    services.room_start(code=room.code, user=host)
+    view = selectors.view_by_code(code=room.code, user=host)
+    services.action_submit(
+        code=room.code,
+        user=host,
+        version=view["version"],
+        action={"type": "pass_cards", "cards": view["you"]["hand"][:3]},
+    )
+    round_ = Round.objects.get(room=room)
+    stored = round_.actions.get(seat=0)
+    stored.payload = {**stored.payload, "pad": "x" * 100}
+    stored.save()
+    assert round_replay(round_=round_).matches

@@ -27,7 +27,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import RuleError
+from .errors import RuleError, shown_name
 from .options import TIMING_OPTIONS, OptionSet, check_timing
 
 State = dict[str, Any]
@@ -66,6 +66,8 @@ class Game(ABC):
     min_players: int
     max_players: int
     option_set: OptionSet
+    # Each action type's fields besides `type`; an action holding any other is refused.
+    action_fields: dict[str, frozenset[str]]
 
     # -- set-up ---------------------------------------------------------------------
 
@@ -211,20 +213,39 @@ def require_action_type(action: Any) -> str:
 
 
 def checked_action_type(
-    game_name: str, to_act: list[int], phase: str, seat: Any, action: Any, phase_actions: dict[str, Any]
+    game_name: str,
+    to_act: list[int],
+    phase: str,
+    seat: Any,
+    action: Any,
+    phase_actions: dict[str, Any],
+    action_fields: dict[str, frozenset[str]],
 ) -> str:
     """The checks every game makes on an action, in the order the API promises: its
-    shape, whose turn it is (before the phase), a known type, then the phase."""
+    shape, whose turn it is (before the phase), a known type with only its own fields
+    (`action_fields`: type -> the fields besides `type`), then the phase."""
     kind = require_action_type(action)
     if not is_int(seat):
         # 0.0 == 0 and True == 1 in Python: only a real seat number may act.
         raise RuleError("not_your_turn", "It is not your turn.")
     check_turn(to_act, seat)
     if not any(kind in types for types in phase_actions.values()):
-        raise RuleError("unknown_action", f"{game_name} has no action '{kind[:40]}'.", "type")
+        # The type is not quoted back: it could be anything.
+        raise RuleError("unknown_action", f"{game_name} has no action of that type.", "type")
+    check_fields(action, kind, action_fields[kind])
     if kind not in phase_actions.get(phase, ()):
         raise wrong_phase(phase, kind)
     return kind
+
+
+def check_fields(action: Action, kind: str, fields: frozenset[str]) -> None:
+    """Refuse a field the action's type does not define. The action is stored as it was
+    sent (it replays the hand), so nothing else may ride along with it."""
+    for name in action:
+        if name != "type" and name not in fields:
+            shown = shown_name(name)
+            detail = f"'{kind}' has no field '{shown}'." if shown else f"'{kind}' has no such field."
+            raise RuleError("invalid", detail, shown or "action")
 
 
 def running_scores(state: State) -> list[int]:

@@ -16,3 +16,14 @@ class RuleError(Exception):
 
     def __repr__(self) -> str:
         return f"RuleError({self.code!r}, {self.detail!r})"
+
+
+def shown_name(value: object) -> str | None:
+    """`value` when it reads as a field name, so that an error may name it; else None.
+
+    Details and `attr` never quote input that could be anything (a megabyte, a control
+    character): they name what the client sent only once it is plainly a name.
+    """
+    if isinstance(value, str) and value.isascii() and value.isidentifier() and len(value) <= 40:
+        return value
+    return None

@@ -61,6 +61,13 @@ PHASE_ACTION = {
     MOON_CHOICE: ("moon_choice",),
     ROUND_OVER: ("next_round",),
 }
+# The fields of each action besides its type (a pass names `cards`, or `to` when funky).
+ACTION_FIELDS = {
+    "pass_cards": frozenset({"cards", "to"}),
+    "play": frozenset({"card"}),
+    "moon_choice": frozenset({"choice"}),
+    "next_round": frozenset(),
+}
 
 OPTIONS = OptionSet(
     (
@@ -252,6 +259,7 @@ class Hearts(Game):
     min_players = PLAYERS
     max_players = PLAYERS
     option_set = OPTIONS
+    action_fields = ACTION_FIELDS
 
     # -- set-up ---------------------------------------------------------------------
 
@@ -369,7 +377,9 @@ class Hearts(Game):
     # -- acting -----------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, action: Action) -> Applied:
-        kind = checked_action_type("Hearts", self.to_act(state), state["phase"], seat, action, PHASE_ACTION)
+        kind = checked_action_type(
+            "Hearts", self.to_act(state), state["phase"], seat, action, PHASE_ACTION, self.action_fields
+        )
         if kind == "pass_cards":
             return self._apply_pass(state, seat, action)
         if kind == "play":

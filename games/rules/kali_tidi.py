@@ -50,6 +50,16 @@ PHASE_ACTION = {
     PLAY: ("play",),
     ROUND_OVER: ("next_round",),
 }
+# The fields of each action besides its type.
+ACTION_FIELDS = {
+    "remove_cards": frozenset({"cards"}),
+    "bid": frozenset({"value"}),
+    "pass": frozenset(),
+    "call_partners": frozenset({"cards"}),
+    "trump": frozenset({"suit"}),
+    "play": frozenset({"card"}),
+    "next_round": frozenset(),
+}
 ACTION_TYPES = frozenset(t for types in PHASE_ACTION.values() for t in types)
 
 TEAMS, RANDOM, CARDS = "teams", "random", "cards"
@@ -189,6 +199,7 @@ class KaliTidi(Game):
     min_players = 2
     max_players = 7
     option_set = OPTIONS
+    action_fields = ACTION_FIELDS
     passing_phases = frozenset({BID})
 
     # -- set-up ---------------------------------------------------------------------
@@ -387,7 +398,9 @@ class KaliTidi(Game):
     # -- applying actions -------------------------------------------------------------
 
     def apply(self, state: State, seat: int, action: Action) -> Applied:
-        kind = checked_action_type("Kali Tidi", self.to_act(state), state["phase"], seat, action, PHASE_ACTION)
+        kind = checked_action_type(
+            "Kali Tidi", self.to_act(state), state["phase"], seat, action, PHASE_ACTION, self.action_fields
+        )
         if kind == "remove_cards":
             return self._apply_remove(state, seat, action)
         if kind == "bid":

@@ -60,6 +60,15 @@ PHASE_ACTIONS = {
     PLAY: frozenset({"play"}),
     ROUND_OVER: frozenset({"next_round"}),
 }
+# The fields of each action besides its type.
+ACTION_FIELDS = {
+    "bid": frozenset({"value"}),
+    "pass": frozenset(),
+    "trump": frozenset({"suit"}),
+    "widow": frozenset({"take", "discard"}),
+    "play": frozenset({"tile"}),
+    "next_round": frozenset(),
+}
 ACTION_TYPES = frozenset().union(*PHASE_ACTIONS.values())
 
 OPTIONS = OptionSet(
@@ -201,6 +210,7 @@ class Moon(Game):
     min_players = 3
     max_players = 4
     option_set = OPTIONS
+    action_fields = ACTION_FIELDS
     passing_phases = frozenset({BID})
 
     # -- set-up ---------------------------------------------------------------------
@@ -321,7 +331,9 @@ class Moon(Game):
     # -- acting -----------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, action: Action) -> Applied:
-        kind = checked_action_type("Moon", self.to_act(state), state["phase"], seat, action, PHASE_ACTIONS)
+        kind = checked_action_type(
+            "Moon", self.to_act(state), state["phase"], seat, action, PHASE_ACTIONS, self.action_fields
+        )
         if kind == "bid":
             return self._apply_bid(state, seat, action)
         if kind == "pass":

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import RuleError
+from .errors import RuleError, shown_name
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,10 @@ class Option:
                 item["minimum"] = self.minimum
             if self.maximum is not None:
                 item["maximum"] = self.maximum
-            return {"type": "array", "items": item, "default": self.default, "description": self.description}
+            out = {"type": "array", "items": item, "default": self.default, "description": self.description}
+            if self.default is None:
+                out["nullable"] = True
+            return out
         out: dict[str, Any] = {"type": self.kind, "default": self.default, "description": self.description}
         if self.default is None:
             out["nullable"] = True  # null (or leaving it out) means "worked out from the others"
@@ -92,13 +95,17 @@ class OptionSet:
         out = self.defaults()
         preset = raw.pop("preset", None)
         if preset is not None:
-            if preset not in self.presets:
+            # Checked for type first: a list or an object cannot even be looked up.
+            if not isinstance(preset, str) or preset not in self.presets:
                 allowed = ", ".join(sorted(self.presets)) or "none"
-                raise RuleError("invalid", f"Unknown preset '{preset}' (known: {allowed}).", "preset")
+                raise RuleError("invalid", f"Unknown preset (known: {allowed}).", "preset")
             out.update(self.presets[preset])
         for name, value in raw.items():
             if name not in known:
-                raise RuleError("invalid", f"Unknown option '{name}'.", name)
+                shown = shown_name(name)
+                raise RuleError(
+                    "invalid", f"Unknown option '{shown}'." if shown else "Unknown option.", shown or "options"
+                )
             out[name] = known[name].check(value)
         if preset is not None:
             out["preset"] = preset

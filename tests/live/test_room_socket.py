@@ -87,6 +87,15 @@ async def test_unknown_room_is_closed_with_4404(make_user):
     await ws.wait()
 
 
+async def test_a_code_that_cannot_exist_is_closed_with_4404_without_a_query(make_user):
+    _, _, _, _, token, _ = await make_room(make_user)
+    # A NUL would reach PostgreSQL (which refuses it) if the code were looked up.
+    for code in ("AB\x00CD", "\x00", "ABCDEFG"):
+        ws = connect(code, token)
+        assert await refused_with(ws) == (4404, "no such room")
+        await ws.wait()
+
+
 async def test_a_refused_listener_hears_no_changes(make_user):
     room, _, host, _, _, _ = await make_room(make_user)
     ws = connect(room.code, None)
