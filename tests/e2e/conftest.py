@@ -12,11 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -25,10 +21,11 @@ from typing import Any
 
 import httpx
 import pytest
-from django.db import connection, connections, transaction
+from django.db import connections, transaction
 from playwright.sync_api import sync_playwright
 
 from tests.api.helpers import concrete
+from tests.servers import database_url, free_port, server_env, serving
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -36,66 +33,16 @@ ARTIFACTS = ROOT / "var" / "e2e-artifacts"
 PASSWORD = "a-long-secret-9"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _database_url() -> str:
-    db = connection.settings_dict
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-def wait_until_serving(proc: subprocess.Popen[Any], url: str, what: str, log_name: str, seconds: float) -> None:
-    """Wait until the server started as `proc` answers the API at `url`."""
-    deadline = time.monotonic() + seconds
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{what} exited with {proc.returncode}; see {log_name}")
-        try:
-            if httpx.get(url + "/api/v1/games/", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{what} did not answer within {seconds} s; see {log_name}")
-        time.sleep(0.2)
-
-
 @pytest.fixture(scope="session")
 def live_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
     """A daphne process on the test database; torn down before the database is dropped."""
-    port = _free_port()
-    tag = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    port = free_port()
     with django_db_blocker.unblock():
-        database_url = _database_url()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.test_settings",
-        "DATABASE_URL": database_url,
-        # Computer players move inside the request that made it their turn.
-        "BOT_DELAY_SECONDS": "0",
-        "GAME_TASKS_ENABLED": "0",
-        # ASGI requests do not keep connections; the flush after each test must not wait on one.
-        "DB_CONN_MAX_AGE": "0",
-    }
-    log = open(ARTIFACTS / f"server-{tag}.log", "w")  # closed at teardown
-    cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_serving(proc, url, "daphne", log.name, seconds=30)
+        env = server_env(database_url())
+    argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+    log_path = ARTIFACTS / f"server-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
+    with serving("daphne", argv, port=port, env=env, log_path=log_path) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 # Only what a newcomer's shell has: none of the test suite's settings (PostgreSQL, Redis,
@@ -114,38 +61,14 @@ def make_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MakeRun]:
     """The server exactly as `make run` starts it once the virtualenv exists
     (scripts/run.sh: SQLite, the filesystem broker, the in-memory channel layer, the
     default bot delay, migrations at start), on a fresh var/ folder."""
-    port = _free_port()
+    port = free_port()
     var = tmp_path_factory.mktemp("make-run-var")
     env = {k: os.environ[k] for k in NEWCOMER_ENV if k in os.environ}
     env.update(VENV=sys.prefix, VAR_DIR=str(var), PORT=str(port))
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log_path = ARTIFACTS / f"make-run-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
-    log = open(log_path, "w")  # closed at teardown
-    proc = subprocess.Popen(
-        ["bash", str(ROOT / "scripts" / "run.sh")],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_serving(proc, url, "make run", str(log_path), seconds=120)
+    argv = ["bash", str(ROOT / "scripts" / "run.sh")]
+    with serving("make run", argv, port=port, env=env, log_path=log_path, start_seconds=120) as url:
         yield MakeRun(url=url, env=env)
-    finally:
-        # run.sh stops its worker and server when told to (Celery finishes its tasks);
-        # whatever outlives it in its process group (ours alone) is stopped after it.
-        proc.terminate()
-        try:
-            proc.wait(40)
-        except subprocess.TimeoutExpired:
-            pass
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        log.close()
     assert "database is locked" not in log_path.read_text(), f"SQLite refused a writer; see {log_path}"
 
 

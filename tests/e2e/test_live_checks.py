@@ -8,8 +8,9 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.elsewhere import add_bot_elsewhere
+from tests.servers import database_url
 
-from .conftest import _database_url, create_room, sign_up
+from .conftest import create_room, sign_up
 
 CHECK_MS = 1000  # the page's quiet check, shortened for the test (10 s by default)
 
@@ -24,7 +25,7 @@ def test_a_change_nobody_announced_reaches_the_page_through_its_quiet_check(open
     sign_up(page, "quiet")
     code = create_room(page, "hearts")
     expect(page.locator("[data-live]").first).to_have_text("live")
-    add_bot_elsewhere(_database_url(), code, "quiet")
+    add_bot_elsewhere(database_url(), code, "quiet")
     # Only the check's ping can tell: the process that made the change announced nothing.
     expect(computers(page)).to_have_count(1, timeout=3 * CHECK_MS + 2000)
     expect(page.locator("[data-live]").first).to_have_text("live")
@@ -49,5 +50,5 @@ def test_a_socket_that_stops_answering_is_dropped_for_polling(open_page):
     silenced["on"] = True
     # No answer to the check: the page stops trusting the socket and polls.
     expect(page.locator("[data-live]").first).to_have_text("reconnecting (polling)", timeout=4 * CHECK_MS)
-    add_bot_elsewhere(_database_url(), code, "silent")
+    add_bot_elsewhere(database_url(), code, "silent")
     expect(computers(page)).to_have_count(1, timeout=6000)

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 import redis
 from django.conf import settings
-from django.db import connection
+
+from tests.servers import database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_BOT_DELAY = "0.2"
@@ -36,11 +37,10 @@ def wait_for_workers(names: list[str], timeout: float = 60) -> None:
 
 def worker_env() -> dict[str, str]:
     """What a worker of the test run needs: the test database and the test broker."""
-    db = connection.settings_dict
     return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.test_settings",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DATABASE_URL": database_url(),
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
         "GAME_TASKS_ENABLED": "1",
         "BOT_DELAY_SECONDS": WORKER_BOT_DELAY,

@@ -11,13 +11,14 @@ import pytest
 import pytest_asyncio
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connection, connections
+from django.db import connections
 from django.test import override_settings
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
 from games import services
 from tests.elsewhere import add_bot_elsewhere
+from tests.servers import database_url
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -39,9 +40,7 @@ def in_memory_layer():
 
 
 def add_bot_in_another_process(code: str, username: str) -> None:
-    db = connection.settings_dict
-    url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    add_bot_elsewhere(url, code, username)
+    add_bot_elsewhere(database_url(), code, username)
 
 
 @database_sync_to_async

@@ -1,0 +1,90 @@
+"""Servers that tests start as processes of their own — daphne, gunicorn, `make run` —
+and the test database's address for them."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def database_url() -> str:
+    """The address of the database this test process uses (its xdist worker's)."""
+    db = connection.settings_dict
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def server_env(database: str, **extra: str) -> dict[str, str]:
+    """The environment of a server on the test database: test settings, computer players
+    moving inside the request that made it their turn, no deadline tasks, and no kept
+    connection for the flush after each test to wait on."""
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.test_settings",
+        "DATABASE_URL": database,
+        "BOT_DELAY_SECONDS": "0",
+        "GAME_TASKS_ENABLED": "0",
+        "DB_CONN_MAX_AGE": "0",
+        **extra,
+    }
+
+
+def wait_until_serving(proc: subprocess.Popen[Any], url: str, what: str, log_name: str, seconds: float) -> None:
+    """Wait until the server started as `proc` answers the API at `url`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode}; see {log_name}")
+        try:
+            if httpx.get(url + "/api/v1/games/", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not answer within {seconds} s; see {log_name}")
+        time.sleep(0.2)
+
+
+@contextmanager
+def serving(
+    what: str, argv: list[str], *, port: int, env: dict[str, str], log_path: Path, start_seconds: float = 30
+) -> Iterator[str]:
+    """Run `argv` (a server listening on `port`) in a process group of its own, logging to
+    `log_path`; yield its URL once it answers, and stop it (and all it started) after."""
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_until_serving(proc, url, what, str(log_path), seconds=start_seconds)
+            yield url
+        finally:
+            # A server told to stop finishes what it is doing (run.sh waits for Celery);
+            # whatever outlives it in its group is stopped after it.
+            proc.terminate()
+            try:
+                proc.wait(40)
+            except subprocess.TimeoutExpired:
+                pass
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
