@@ -43,7 +43,11 @@ COUNT: Schema = {"type": "integer", "minimum": 1, "description": "How many of `c
 
 
 def nullable(schema: Schema) -> Schema:
-    return {**schema, "nullable": True}
+    out = {**schema, "nullable": True}
+    if "enum" in schema:
+        # OpenAPI 3.0.3: `nullable` does not widen an enum; null must be one of its values.
+        out["enum"] = [*schema["enum"], None]
+    return out
 
 
 FREE_OBJECT: Schema = {"type": "object", "additionalProperties": True}
@@ -137,7 +141,7 @@ VIEW_FIELDS: dict[str, Schema] = {
         "redeals": {"type": "integer"},
         "teams": nullable({"type": "array", "items": SEATS}),
         "bidder": nullable(SEAT_NUMBER),
-        "widow_taken": {"type": "boolean", "nullable": True},
+        "widow_taken": nullable({"type": "boolean"}),
         "led_suit": {
             "nullable": True,
             "description": 'The suit led: a pip number (0-6), or `"trump"`.',
