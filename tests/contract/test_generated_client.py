@@ -177,6 +177,8 @@ def test_a_generated_client_plays_a_whole_match(
     for _ in range(seats - 1):
         player.call("rooms_bots_create", 201, code=code, body=player.models.TeamRequest())
     view_class = getattr(player.models, "".join(w.capitalize() for w in f"{game}_view".split("_")))
+    lobby = player.call("rooms_state_retrieve", 200, code=code)
+    assert isinstance(lobby, view_class) and lobby.phase.value == "lobby"
     started = player.call("rooms_start_create", 200, code=code)
     assert isinstance(started, view_class)
     final = player.play_to_the_end(code, view_class)
