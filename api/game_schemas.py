@@ -50,8 +50,6 @@ def nullable(schema: Schema) -> Schema:
     return out
 
 
-FREE_OBJECT: Schema = {"type": "object", "additionalProperties": True}
-
 # The JSON type of each action field, per game: what a body sends.
 ACTION_FIELD_SCHEMAS: dict[str, dict[str, Schema]] = {
     "hearts": {
@@ -213,6 +211,74 @@ YOU_FIELDS: dict[str, Schema] = {
     "moon": {"widow": nullable(TILE), "discard": nullable(TILE)},
     "kali_tidi": {},
 }
+INTS: Schema = {"type": "array", "items": {"type": "integer"}}
+
+
+def _record(description: str, **props: Schema) -> Schema:
+    # A scored hand always holds every one of its fields.
+    return {"type": "object", "description": description, "properties": props, "required": list(props)}
+
+
+# A scored hand (`last_round` between hands, and the hand summaries), per game.
+RESULTS: dict[str, Schema] = {
+    "hearts": _record(
+        "A scored hand of Hearts.",
+        round={"type": "integer"},
+        points={**INTS, "description": "Each seat's points this hand."},
+        scores={**INTS, "description": "The match totals after it."},
+        tricks=INTS,
+        moon=nullable(
+            {
+                "type": "object",
+                "properties": {
+                    "shooter": SEAT_NUMBER,
+                    "choice": {"type": "string", "enum": ["minus_self", "plus_others"]},
+                },
+                "required": ["shooter", "choice"],
+            }
+        ),
+        no_trick={**SEATS, "description": "Seats given the no-trick bonus."},
+        match_over={"type": "boolean"},
+        winners=SEATS,
+    ),
+    "moon": _record(
+        "A scored hand of Moon.",
+        round={"type": "integer"},
+        dealer=SEAT_NUMBER,
+        bidder=SEAT_NUMBER,
+        bid={"type": "integer"},
+        moon={"type": "boolean", "description": "The bid was moon (21)."},
+        trump=nullable(MOON_SUIT),
+        widow_taken=nullable({"type": "boolean"}),
+        made={"type": "boolean"},
+        tricks=INTS,
+        points=INTS,
+        scores=INTS,
+        teams=nullable({"type": "array", "items": SEATS}),
+        match_over={"type": "boolean"},
+        winners=SEATS,
+        tie={"type": "boolean", "description": "An exact tie for highest: another hand is played."},
+    ),
+    "kali_tidi": _record(
+        "A scored hand of Kali Tidi.",
+        round={"type": "integer"},
+        bidder=SEAT_NUMBER,
+        bid={"type": "integer"},
+        trump=CARD_SUIT,
+        called=CARDS,
+        partners=SEATS,
+        bidding_side=SEATS,
+        other_side=SEATS,
+        bidding_points={"type": "integer"},
+        other_points={"type": "integer"},
+        points=INTS,
+        made={"type": "boolean"},
+        hand_winners=SEATS,
+        scores=INTS,
+        match_over={"type": "boolean"},
+        winners=SEATS,
+    ),
+}
 HAND_PIECE: dict[str, Schema] = {"hearts": CARD, "moon": TILE, "kali_tidi": CARD}
 TRICK_PIECE: dict[str, tuple[str, Schema]] = {
     "hearts": ("card", CARD),
@@ -343,7 +409,11 @@ def view_component(game: rules.Game) -> Schema:
         "trump": TRUMP[game.key],
         "bid": nullable({"type": "integer"}),
         "scores": {"type": "array", "items": {"type": "integer"}},
-        "last_round": nullable({**FREE_OBJECT, "description": "The hand just finished, between hands."}),
+        "last_round": {
+            "nullable": True,
+            "description": "The hand just finished, between hands.",
+            "allOf": [{"$ref": f"#/components/schemas/{label}Result"}],
+        },
     }
     return {
         "view": {
@@ -370,6 +440,7 @@ def components() -> dict[str, Schema]:
         out[f"{label}Seat"] = parts["seat"]
         out[f"{label}You"] = parts["you"]
         out[f"{label}LegalAction"] = legal_action_component(game)
+        out[f"{label}Result"] = RESULTS[game.key]
         out.update(action_components(game))
         views[game.key] = f"#/components/schemas/{label}View"
         actions.append({"$ref": f"#/components/schemas/{label}Action"})

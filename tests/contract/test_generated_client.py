@@ -184,4 +184,5 @@ def test_a_generated_client_plays_a_whole_match(
     final = player.play_to_the_end(code, view_class)
     assert final.status.value == "finished"
     assert final.phase.value == "match_over"
-    assert final.last_round is not None and final.last_round["match_over"] is True
+    assert final.last_round is not None and final.last_round.match_over is True
+    assert final.last_round.winners, "a finished match has winners"
