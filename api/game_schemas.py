@@ -16,7 +16,7 @@ from typing import Any
 
 from games import rules
 from games.models import RoomStatus
-from games.rules import cards, dominoes
+from games.rules import cards, dominoes, hearts, kali_tidi, moon
 from games.rules.base import COMPLETE, MATCH_OVER
 
 Schema = dict[str, Any]
@@ -50,20 +50,35 @@ def nullable(schema: Schema) -> Schema:
     return out
 
 
+def _choices(engine: Any, option: str) -> tuple[Any, ...]:
+    return next(o.choices for o in engine.OPTIONS.options if o.name == option)
+
+
 # The JSON type of each action field, per game: what a body sends.
 ACTION_FIELD_SCHEMAS: dict[str, dict[str, Schema]] = {
     "hearts": {
-        "cards": {**CARDS, "description": "The three cards passed (a standard pass)."},
+        "cards": {
+            **CARDS,
+            "minItems": hearts.PASS_COUNT,
+            "maxItems": hearts.PASS_COUNT,
+            "description": "The cards passed (a standard pass).",
+        },
         "to": {
             "type": "object",
             "additionalProperties": CARD,
+            "minProperties": hearts.PASS_COUNT,
+            "maxProperties": hearts.PASS_COUNT,
             "description": 'A funky pass: receiving seat (as a string) to card, e.g. `{"1": "QS"}`.',
         },
         "card": CARD,
-        "choice": {"type": "string", "enum": ["minus_self", "plus_others"]},
+        "choice": {"type": "string", "enum": list(hearts.MOON_CHOICES)},
     },
     "moon": {
-        "value": {"type": "integer", "description": "Tricks bid: 4 to 7, or 21 for moon."},
+        "value": {
+            "type": "integer",
+            "enum": [*range(moon.MIN_BID, moon.MAX_BID + 1), moon.MOON],
+            "description": f"Tricks bid, or {moon.MOON} for moon.",
+        },
         "suit": MOON_SUIT,
         "take": {"type": "boolean"},
         "discard": TILE,
@@ -71,7 +86,7 @@ ACTION_FIELD_SCHEMAS: dict[str, dict[str, Schema]] = {
     },
     "kali_tidi": {
         "cards": CARDS,
-        "value": {"type": "integer", "description": "Points bid, a multiple of 5."},
+        "value": {"type": "integer", "minimum": kali_tidi.BID_STEP, "multipleOf": kali_tidi.BID_STEP},
         "suit": CARD_SUIT,
         "card": CARD,
     },
@@ -128,7 +143,7 @@ def _last_trick(piece: str, piece_schema: Schema, extra: Schema | None = None) -
 # None of them is present in the lobby, so none is required.
 VIEW_FIELDS: dict[str, Schema] = {
     "hearts": {
-        "pass_direction": nullable({"type": "string", "enum": ["left", "right", "across", "hold", "funky"]}),
+        "pass_direction": nullable({"type": "string", "enum": [*hearts.PASS_OFFSET, *_choices(hearts, "fourth_hand")]}),
         "led_suit": nullable(CARD_SUIT),
         "tricks_played": {"type": "integer"},
         "last_trick": _last_trick("card", CARD),
@@ -150,7 +165,7 @@ VIEW_FIELDS: dict[str, Schema] = {
     },
     "kali_tidi": {
         "first_bidder": SEAT_NUMBER,
-        "team_mode": {"type": "string", "enum": ["teams", "random", "cards"]},
+        "team_mode": {"type": "string", "enum": list(_choices(kali_tidi, "team_mode"))},
         "decks": {"type": "integer", "minimum": 1, "maximum": 2},
         "remover": nullable(SEAT_NUMBER),
         "remove_count": {"type": "integer"},
@@ -232,7 +247,7 @@ RESULTS: dict[str, Schema] = {
                 "type": "object",
                 "properties": {
                     "shooter": SEAT_NUMBER,
-                    "choice": {"type": "string", "enum": ["minus_self", "plus_others"]},
+                    "choice": {"type": "string", "enum": list(hearts.MOON_CHOICES)},
                 },
                 "required": ["shooter", "choice"],
             }
