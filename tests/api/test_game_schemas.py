@@ -147,3 +147,32 @@ def test_every_declared_action_field_must_be_typed(monkeypatch) -> None:
     monkeypatch.setitem(game_schemas.ACTION_FIELD_SCHEMAS, "hearts", {})
     with pytest.raises(LookupError, match="hearts"):
         game_schemas.components()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("key", "raw"), [("hearts", {}), ("moon", {"players": 4}), ("kali_tidi", {"team_mode": "cards"})]
+)
+def test_served_views_match_the_document(validator, api_client, make_user, key: str, raw: dict[str, Any]) -> None:
+    """What the server sends, room facts included: in the lobby and in play, to a seated
+    player and to a spectator."""
+    host, spectator = api_client(make_user()), api_client(make_user())
+    res = host.post("/api/v1/rooms/", {"game": key, "options": raw}, format="json")
+    assert res.status_code == 201, res.content
+    code = res.json()["code"]
+    label = _label(rules.get(key))
+
+    def check_both() -> None:
+        for client in (host, spectator):
+            view = client.get(f"/api/v1/rooms/{code}/state").json()
+            validator(f"{label}View", view)
+            validator("GameView", view)
+            assert ("you" in view) is (client is host)
+
+    check_both()
+    for _ in range(rules.get(key).seat_count(rules.get(key).validate_options(raw)) - 1):
+        assert host.post(f"/api/v1/rooms/{code}/bots", {}, format="json").status_code == 201
+    started = host.post(f"/api/v1/rooms/{code}/start")
+    assert started.status_code == 200, started.content
+    validator(f"{label}View", started.json())
+    check_both()
