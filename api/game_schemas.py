@@ -19,6 +19,8 @@ from games.models import RoomStatus
 from games.rules import cards, dominoes, hearts, kali_tidi, moon
 from games.rules.base import COMPLETE, MATCH_OVER
 
+from .serializers import POSITIVE_INT_MAX
+
 Schema = dict[str, Any]
 
 # The phase the view reports before the first hand is dealt (games.selectors.room_view).
@@ -326,9 +328,16 @@ def _type_enum(kind: str) -> Schema:
     return {"type": "string", "enum": [kind]}
 
 
+def _of(table: dict[str, Any], game: rules.Game) -> Any:
+    """A game's entry in one of the tables above: a new game must be typed there too."""
+    if game.key not in table:
+        raise LookupError(f"api/game_schemas.py does not describe {game.key}'s view and actions yet.")
+    return table[game.key]
+
+
 def _field_schemas(game: rules.Game) -> dict[str, Schema]:
     declared = {name for fields in game.action_fields.values() for name in fields}
-    typed = ACTION_FIELD_SCHEMAS.get(game.key, {})
+    typed = _of(ACTION_FIELD_SCHEMAS, game)
     missing = sorted(declared - set(typed))
     if missing:
         raise LookupError(f"api/game_schemas.py gives no JSON type for {game.key}'s action fields {missing}.")
@@ -339,7 +348,7 @@ def action_components(game: rules.Game) -> dict[str, Schema]:
     """One component per action type (what a body sends), and `<Game>Action`: one of
     them, discriminated by `type`."""
     fields = _field_schemas(game)
-    required = REQUIRED_FIELDS.get(game.key, {})
+    required = _of(REQUIRED_FIELDS, game)
     out: dict[str, Schema] = {}
     mapping: dict[str, str] = {}
     for kind, names in game.action_fields.items():
@@ -362,8 +371,8 @@ def action_components(game: rules.Game) -> dict[str, Schema]:
 def legal_action_component(game: rules.Game) -> Schema:
     """An entry of `legal_actions`: whole actions, and the multi-card templates."""
     fields = _field_schemas(game)
-    templates = TEMPLATE_FIELDS.get(game.key, {})
-    whole = {f for kind, names in game.action_fields.items() if kind not in TEMPLATE_TYPES[game.key] for f in names}
+    templates = _of(TEMPLATE_FIELDS, game)
+    whole = {f for kind, names in game.action_fields.items() if kind not in _of(TEMPLATE_TYPES, game) for f in names}
     props = {f: fields[f] for f in sorted(whole)}
     props.update(templates)
     return {
@@ -383,7 +392,7 @@ def phases(game: rules.Game) -> list[str]:
 
 def view_component(game: rules.Game) -> Schema:
     label = _game_name(game)
-    piece, piece_schema = TRICK_PIECE[game.key]
+    piece, piece_schema = _of(TRICK_PIECE, game)
     seat = {
         "type": "object",
         "description": "A seat's public facts. Its game facts are absent in the lobby.",
@@ -393,7 +402,7 @@ def view_component(game: rules.Game) -> Schema:
             "display_name": {"type": "string"},
             "is_bot": {"type": "boolean"},
             "team": nullable({"type": "integer", "description": "Where the team is public."}),
-            **SEAT_FIELDS[game.key],
+            **_of(SEAT_FIELDS, game),
         },
         "required": ["seat", "user", "display_name", "is_bot", "team"],
     }
@@ -402,9 +411,9 @@ def view_component(game: rules.Game) -> Schema:
         "description": "What only you know and may do; absent for spectators.",
         "properties": {
             "seat": SEAT_NUMBER,
-            "hand": {"type": "array", "items": HAND_PIECE[game.key]},
+            "hand": {"type": "array", "items": _of(HAND_PIECE, game)},
             "legal_actions": {"type": "array", "items": {"$ref": f"#/components/schemas/{label}LegalAction"}},
-            **YOU_FIELDS[game.key],
+            **_of(YOU_FIELDS, game),
         },
         "required": ["seat", "hand", "legal_actions"],
     }
@@ -421,7 +430,7 @@ def view_component(game: rules.Game) -> Schema:
         "to_act": SEATS,
         "seats": {"type": "array", "items": {"$ref": f"#/components/schemas/{label}Seat"}},
         "trick": _trick(piece, piece_schema),
-        "trump": TRUMP[game.key],
+        "trump": _of(TRUMP, game),
         "bid": nullable({"type": "integer"}),
         "scores": {"type": "array", "items": {"type": "integer"}},
         "last_round": {
@@ -434,7 +443,7 @@ def view_component(game: rules.Game) -> Schema:
         "view": {
             "type": "object",
             "description": f"A view of a {game.name} room.",
-            "properties": {**common, **VIEW_FIELDS[game.key], "you": {"$ref": f"#/components/schemas/{label}You"}},
+            "properties": {**common, **_of(VIEW_FIELDS, game), "you": {"$ref": f"#/components/schemas/{label}You"}},
             "required": list(common),
         },
         "seat": seat,
@@ -443,8 +452,8 @@ def view_component(game: rules.Game) -> Schema:
 
 
 def components() -> dict[str, Schema]:
-    """Every game's view, seats, `you`, legal actions and action bodies, and the unions:
-    `GameView` (by `game`), `Action` (any game's) and `ActionRequest`."""
+    """Every game's view, seats, `you`, legal actions, scored hand and action bodies, and
+    the unions: `GameView` (one game's view, by `game`) and `ActionRequest` (any game's action)."""
     out: dict[str, Schema] = dict(EXTRA_COMPONENTS)
     views: dict[str, str] = {}
     actions: list[Schema] = []
@@ -455,7 +464,7 @@ def components() -> dict[str, Schema]:
         out[f"{label}Seat"] = parts["seat"]
         out[f"{label}You"] = parts["you"]
         out[f"{label}LegalAction"] = legal_action_component(game)
-        out[f"{label}Result"] = RESULTS[game.key]
+        out[f"{label}Result"] = _of(RESULTS, game)
         out.update(action_components(game))
         views[game.key] = f"#/components/schemas/{label}View"
         actions.append({"$ref": f"#/components/schemas/{label}Action"})
@@ -470,7 +479,7 @@ def components() -> dict[str, Schema]:
             "version": {
                 "type": "integer",
                 "minimum": 0,
-                "maximum": 2**31 - 1,
+                "maximum": POSITIVE_INT_MAX,
                 "description": "The `version` of the view you acted on.",
             },
             # The body does not name the game (the room does), and the same action can

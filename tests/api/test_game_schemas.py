@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -176,3 +177,12 @@ def test_served_views_match_the_document(validator, api_client, make_user, key: 
     assert started.status_code == 200, started.content
     validator(f"{label}View", started.json())
     check_both()
+
+
+def test_a_new_game_must_be_described_before_the_document_builds(monkeypatch) -> None:
+    new = SimpleNamespace(
+        key="new_game", name="New", action_fields={"play": frozenset({"card"})}, phase_actions={"play": ("play",)}
+    )
+    monkeypatch.setitem(rules._REGISTRY, "new_game", new)
+    with pytest.raises(LookupError, match="new_game"):
+        game_schemas.components()
