@@ -97,7 +97,6 @@ class Player:
     """One person at the table, through the generated client only."""
 
     def __init__(self, package: ModuleType, transport: httpx.BaseTransport, seed: int) -> None:
-        self.pkg = package
         self.models = importlib.import_module(f"{package.__name__}.models")
         self.api = {
             name: importlib.import_module(f"{package.__name__}.api.{group}.{name}")
@@ -142,17 +141,19 @@ class Player:
         """An action body built from one of the view's typed legal actions."""
         game = view.game.value
         legal = self.rng.choice(view.you.legal_actions)
-        offered = legal.to_dict()
-        kind = offered["type"]
-        if "choices" in offered:
+        kind = legal.type_.value
+        # Each game's model has only its own fields, and leaves an absent one UNSET (falsy).
+        choices, to = getattr(legal, "choices", None), getattr(legal, "to", None)
+        if choices:
             # A template: send `count` of `choices` (a funky pass: one to each seat in `to`).
-            picked = self.rng.sample(offered["choices"], offered["count"])
-            if "to" in offered:
-                action = {"type": kind, "to": {str(s): c for s, c in zip(offered["to"], picked, strict=True)}}
+            picked = self.rng.sample(choices, legal.count)
+            if to:
+                action = {"type": kind, "to": {str(s): c for s, c in zip(to, picked, strict=True)}}
             else:
                 action = {"type": kind, "cards": picked}
         else:
-            action = offered
+            # A whole action, ready to send.
+            action = legal.to_dict()
         model = getattr(self.models, "".join(w.capitalize() for w in f"{game}_{kind}_action".split("_")))
         return self.models.ActionRequest(version=view.version, action=model.from_dict(action))
 
