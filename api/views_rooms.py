@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 from games import rules, selectors, services
 
 from .errors import service_errors
+from .game_schemas import ACTION_REQUEST_REF, GAME_VIEW_REF
 from .inputs import IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN, idempotency_key
 from .serializers import (
     ActionSerializer,
@@ -115,7 +116,7 @@ class BotsView(APIView):
 
 
 class StartView(APIView):
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses={200: GAME_VIEW_REF})
     @service_errors
     def post(self, request: Request, code: str) -> Response:
         room = services.room_start(code=code, user=request.user)
@@ -123,7 +124,7 @@ class StartView(APIView):
 
 
 class StateView(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The caller's view of the room")
+    @extend_schema(responses={200: GAME_VIEW_REF}, summary="The caller's view of the room")
     @service_errors
     def get(self, request: Request, code: str) -> Response:
         return Response(selectors.view_by_code(code=code, user=request.user))
@@ -134,8 +135,9 @@ class ActionsView(APIView):
     max_body_bytes = settings.API_MAX_ACTION_BYTES
 
     @extend_schema(
-        request=ActionSerializer,
-        responses=OpenApiTypes.OBJECT,
+        # The serializer checks the envelope; the engine checks the action itself.
+        request={"application/json": ACTION_REQUEST_REF},
+        responses={200: GAME_VIEW_REF},
         parameters=[
             OpenApiParameter(
                 IDEMPOTENCY_KEY_HEADER,

@@ -258,6 +258,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_standardized_errors.openapi_hooks.postprocess_schema_enums",
         "api.schema.add_error_codes",
+        "api.game_schemas.add_game_components",
     ],
 }
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +69,8 @@ class Game(ABC):
     option_set: OptionSet
     # Each action type's fields besides `type`; an action holding any other is refused.
     action_fields: dict[str, frozenset[str]]
+    # Each phase in which someone acts, and the action types it accepts.
+    phase_actions: dict[str, Collection[str]]
 
     # -- set-up ---------------------------------------------------------------------
 

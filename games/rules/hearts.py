@@ -260,6 +260,7 @@ class Hearts(Game):
     max_players = PLAYERS
     option_set = OPTIONS
     action_fields = ACTION_FIELDS
+    phase_actions = PHASE_ACTION
 
     # -- set-up ---------------------------------------------------------------------
 

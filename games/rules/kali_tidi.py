@@ -200,6 +200,7 @@ class KaliTidi(Game):
     max_players = 7
     option_set = OPTIONS
     action_fields = ACTION_FIELDS
+    phase_actions = PHASE_ACTION
     passing_phases = frozenset({BID})
 
     # -- set-up ---------------------------------------------------------------------

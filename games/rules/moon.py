@@ -211,6 +211,7 @@ class Moon(Game):
     max_players = 4
     option_set = OPTIONS
     action_fields = ACTION_FIELDS
+    phase_actions = PHASE_ACTIONS
     passing_phases = frozenset({BID})
 
     # -- set-up ---------------------------------------------------------------------

@@ -1,0 +1,188 @@
+"""The documented game view, legal actions and action bodies are what the engines make.
+
+Hands of every game are played by the computer players; every view (each seat's and a
+spectator's), every legal action and every action sent is checked against the
+components of the OpenAPI document, read strictly: an object may hold no property the
+document does not name. A field an engine adds without documenting it fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from api import game_schemas
+from games import rules
+
+# Enough for several hands of the longest game; a play-out that stalls fails.
+MAX_STEPS = 3000
+HANDS = 2
+
+
+def _strict(node: Any) -> Any:
+    """OpenAPI 3.0 schema → JSON Schema, with every object closed to unnamed properties."""
+    if isinstance(node, list):
+        return [_strict(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _strict(v) for k, v in node.items() if k not in ("nullable", "discriminator")}
+    if out.get("type") == "object" and "properties" in out and "additionalProperties" not in out:
+        out["additionalProperties"] = False
+    if node.get("nullable"):
+        return {"anyOf": [out, {"type": "null"}]}
+    return out
+
+
+@pytest.fixture(scope="module")
+def validator():
+    schemas = _strict(game_schemas.components())
+    checkers: dict[str, Draft202012Validator] = {}
+
+    def validate(name: str, value: Any) -> None:
+        # Through JSON, as a client reads it (a funky pass's seat keys become strings).
+        value = json.loads(json.dumps(value))
+        if name not in checkers:
+            root = {"$ref": f"#/components/schemas/{name}", "components": {"schemas": schemas}}
+            checkers[name] = Draft202012Validator(root)
+        errors = sorted(checkers[name].iter_errors(value), key=lambda e: list(e.absolute_path))
+        assert not errors, f"{name}: {errors[0].message} at {list(errors[0].absolute_path)}"
+
+    return validate
+
+
+def _as_served(game: rules.Game, view: dict[str, Any]) -> dict[str, Any]:
+    """The engine's view with what games.selectors.room_view adds: the room's facts, and
+    each seat's public facts under its game facts."""
+    seats = [
+        {"seat": i, "user": None, "display_name": "Bot", "is_bot": True, "team": None, **facts}
+        for i, facts in enumerate(view["seats"])
+    ]
+    room = {"code": "ABCDEF", "version": 7, "status": "playing", "status_reason": "", "deadline": None}
+    return {**room, **view, "seats": seats}
+
+
+def _label(game: rules.Game) -> str:
+    return "".join(part.capitalize() for part in game.key.split("_"))
+
+
+GAMES = [
+    ("hearts", {"target": 20}),
+    ("hearts", {"preset": "sweedo", "fourth_hand": "funky", "target": 20}),
+    ("hearts", {"moon": "shooter_choice", "lead_any_club": True}),
+    ("moon", {"players": 3}),
+    ("moon", {"players": 3, "widow": "compulsory", "moon_any_time": True}),
+    ("moon", {"players": 4, "trump_instead_of_follow": True}),
+    ("kali_tidi", {"players": 4, "team_mode": "teams"}),
+    ("kali_tidi", {"players": 6, "team_mode": "teams", "decks": 2, "trump_card": "three_of_spades"}),
+    ("kali_tidi", {"players": 3, "team_mode": "random", "target": 5}),
+    ("kali_tidi", {"players": 5, "team_mode": "random", "decks": 2}),
+    ("kali_tidi", {"players": 4, "team_mode": "cards", "trump_card": "three_of_spades"}),
+    ("kali_tidi", {"players": 7, "team_mode": "cards", "decks": 2, "partner_rule": "last"}),
+]
+
+
+@pytest.mark.parametrize(("key", "raw"), GAMES, ids=[f"{k}-{i}" for i, (k, _) in enumerate(GAMES)])
+def test_views_and_actions_match_the_document(validator, key: str, raw: dict[str, Any]) -> None:
+    game = rules.get(key)
+    label = _label(game)
+    options = game.validate_options(raw)
+    players = game.seat_count(options)
+    rng = random.Random(f"{key}{raw}")
+    teams = None
+    if game.lobby_teams(options) is not None:
+        teams = [t for t, size in enumerate(game.lobby_teams(options)) for _ in range(size)]
+    carry = game.first_carry(
+        options=options, players=players, host_seat=0, teams=teams or [None] * players, seed=rng.randrange(2**31)
+    )
+    state = game.new_round(options=options, players=players, seed=rng.randrange(2**31), carry=carry)
+    hands = 1
+    phases_seen: set[str] = set()
+    for _ in range(MAX_STEPS):
+        # Every seat's view and a spectator's when the phase changes, else the acting
+        # seats' (checking every view at every step takes far longer and finds no more).
+        new_phase = state["phase"] not in phases_seen
+        phases_seen.add(state["phase"])
+        for seat in [*range(players), None] if new_phase else game.to_act(state):
+            view = _as_served(game, game.view(state, seat))
+            validator(f"{label}View", view)
+            if new_phase:
+                validator("GameView", view)
+        if game.is_match_over(state):
+            break
+        if game.is_complete(state):
+            if hands == HANDS:
+                break
+            hands += 1
+            state = game.new_round(options=options, players=players, seed=rng.randrange(2**31), carry=game.carry(state))
+            continue
+        seat = rng.choice(game.to_act(state))
+        for legal in game.legal_actions(state, seat):
+            validator(f"{label}LegalAction", legal)
+        action = game.bot_action(state, seat)
+        validator(f"{label}Action", action)
+        validator("ActionRequest", {"version": 3, "action": action})
+        state = game.apply(state, seat, action).state
+    else:
+        pytest.fail(f"no end within {MAX_STEPS} steps")
+    assert phases_seen <= set(game_schemas.phases(game))
+    assert "play" in phases_seen
+
+
+@pytest.mark.parametrize("game", rules.all_games(), ids=lambda g: g.key)
+def test_a_body_with_a_field_its_type_does_not_define_is_not_documented(validator, game: rules.Game) -> None:
+    label = _label(game)
+    for kind in game.action_fields:
+        with pytest.raises(AssertionError):
+            validator(f"{label}Action", {"type": kind, "pad": 1})
+    with pytest.raises(AssertionError):
+        validator(f"{label}Action", {"type": "no_such_type"})
+
+
+def test_every_declared_action_field_must_be_typed(monkeypatch) -> None:
+    """A field an engine declares and this module does not type stops the document."""
+    monkeypatch.setitem(game_schemas.ACTION_FIELD_SCHEMAS, "hearts", {})
+    with pytest.raises(LookupError, match="hearts"):
+        game_schemas.components()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("key", "raw"), [("hearts", {}), ("moon", {"players": 4}), ("kali_tidi", {"team_mode": "cards"})]
+)
+def test_served_views_match_the_document(validator, api_client, make_user, key: str, raw: dict[str, Any]) -> None:
+    """What the server sends, room facts included: in the lobby and in play, to a seated
+    player and to a spectator."""
+    host, spectator = api_client(make_user()), api_client(make_user())
+    res = host.post("/api/v1/rooms/", {"game": key, "options": raw}, format="json")
+    assert res.status_code == 201, res.content
+    code = res.json()["code"]
+    label = _label(rules.get(key))
+
+    def check_both() -> None:
+        for client in (host, spectator):
+            view = client.get(f"/api/v1/rooms/{code}/state").json()
+            validator(f"{label}View", view)
+            validator("GameView", view)
+            assert ("you" in view) is (client is host)
+
+    check_both()
+    for _ in range(rules.get(key).seat_count(rules.get(key).validate_options(raw)) - 1):
+        assert host.post(f"/api/v1/rooms/{code}/bots", {}, format="json").status_code == 201
+    started = host.post(f"/api/v1/rooms/{code}/start")
+    assert started.status_code == 200, started.content
+    validator(f"{label}View", started.json())
+    check_both()
+
+
+def test_a_new_game_must_be_described_before_the_document_builds(monkeypatch) -> None:
+    new = SimpleNamespace(
+        key="new_game", name="New", action_fields={"play": frozenset({"card"})}, phase_actions={"play": ("play",)}
+    )
+    monkeypatch.setitem(rules._REGISTRY, "new_game", new)
+    with pytest.raises(LookupError, match="new_game"):
+        game_schemas.components()
