@@ -47,7 +47,9 @@ def _seed() -> int:
     return CI_SEED if IN_CI else secrets.randbelow(2**31)
 
 
-def test_the_server_answers_as_its_openapi_document_says(gunicorn_url: str, transactional_db: Any) -> None:
+def test_the_server_answers_as_its_openapi_document_says(
+    gunicorn_url: str, transactional_db: Any, tmp_path: Path
+) -> None:
     seed = _seed()
     print(f"schemathesis seed: {seed} (SCHEMATHESIS_SEED={seed} repeats this run)")
     env = {
@@ -80,7 +82,7 @@ def test_the_server_answers_as_its_openapi_document_says(gunicorn_url: str, tran
         "--workers",
         "1",
     ]
-    run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=MAX_SECONDS + 120)
+    run = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=MAX_SECONDS + 120)
     LOGS.mkdir(parents=True, exist_ok=True)
     report = LOGS / f"schemathesis-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.txt"
     report.write_text(run.stdout + run.stderr)
