@@ -51,9 +51,7 @@ def answers(*codes: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
 
 def _serializer_codes(serializer: Any) -> set[str]:
-    if serializer is None:
-        return set()
-    if isinstance(serializer, type):
+    if isinstance(serializer, type) and issubclass(serializer, BaseSerializer):
         serializer = serializer()
     if not isinstance(serializer, BaseSerializer):
         return set()
