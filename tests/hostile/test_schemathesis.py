@@ -26,7 +26,8 @@ from .conftest import LOGS
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 CI_SEED = 14
-# Bounds for two cores: about two minutes in all.
+# Bounds for two cores: the run stops after MAX_SECONDS (fuzzing and the stateful phase
+# go on until then), about two and a half minutes with the server's start.
 MAX_EXAMPLES = 40
 MAX_SECONDS = 150
 
