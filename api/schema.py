@@ -1,14 +1,149 @@
-"""OpenAPI additions: the table of stable error codes in the document's description."""
+"""OpenAPI additions: every operation's error answers, and the table of stable error
+codes in the document's description.
+
+drf-standardized-errors renders the errors; its own schema generator is not used for
+them because it describes a validation error per serializer field (`attr` one of the
+field names), while this API also names nested paths and headers in `attr`, and it
+knows nothing of the codes the services answer. Here each operation lists the codes it
+can answer, each code's status comes from `games.errors.ERROR_CODES`, and every status
+gets the one error shape with its codes as an enum.
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
+from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
+from drf_spectacular.plumbing import ResolvedComponent
+from drf_standardized_errors.openapi_utils import get_flat_serializer_fields, get_serializer_fields_with_error_codes
+from inflection import camelize
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.permissions import AllowAny
+from rest_framework.serializers import BaseSerializer
 
 from games.errors import ERROR_CODES
 
 from .inputs import IDEMPOTENCY_KEY_MAX
+
+# What any request under /api/ may be answered before or around its view
+# (api/middleware.py): a host Django does not serve, a control character in a header, a
+# declared body over the limit (even on a GET), a long URI, a failure of the server.
+ANY_REQUEST = ("bad_request", "invalid_character", "body_too_large", "uri_too_long", "server_error")
+# What reading a JSON body may answer (api/parsers.py and DRF's media type check).
+BODY = ("parse_error", "too_deep", "invalid_character", "invalid", "body_too_large", "unsupported_media_type")
+
+
+def answers(*codes: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declare the codes a view method answers beyond those its view's classes imply
+    (authentication, throttles, body, serializer fields, path parameters)."""
+    unknown = set(codes) - set(ERROR_CODES)
+    if unknown:
+        raise ValueError(f"undocumented error codes: {sorted(unknown)}")
+
+    def mark(method: Callable[..., Any]) -> Callable[..., Any]:
+        method.error_codes = frozenset(codes)  # type: ignore[attr-defined]
+        return method
+
+    return mark
+
+
+def _serializer_codes(serializer: Any) -> set[str]:
+    if isinstance(serializer, type) and issubclass(serializer, BaseSerializer):
+        serializer = serializer()
+    if not isinstance(serializer, BaseSerializer):
+        return set()
+    fields = get_serializer_fields_with_error_codes(get_flat_serializer_fields(serializer))
+    # DRF's fields list every message they have; those the parser or a field of ours
+    # makes unreachable (NUL, surrogates, min_value) are not among the API's codes.
+    return {code for field in fields for code in field.error_codes} & set(ERROR_CODES)
+
+
+class AutoSchema(SpectacularAutoSchema):
+    def error_codes(self) -> set[str]:
+        """Every code this operation can answer."""
+        codes = set(ANY_REQUEST)
+        view = self.view
+        authenticators = view.get_authenticators()
+        if authenticators:
+            # A token that does not work is refused even where no sign-in is needed.
+            codes |= {"authentication_failed", "banned"}
+            if not all(isinstance(p, AllowAny) for p in view.get_permissions()):
+                codes.add("not_authenticated")
+            if self.method not in ("GET", "HEAD", "OPTIONS") and any(
+                isinstance(a, SessionAuthentication) for a in authenticators
+            ):
+                codes.add("permission_denied")  # a session without its CSRF token
+        if view.get_throttles():
+            codes.add("throttled")
+        paginated = self.method == "GET" and self._get_paginator() is not None
+        if paginated or any(p["in"] == "path" for p in self._get_parameters()):
+            codes.add("not_found")  # an unknown room, or a page past the last
+        if self.method in ("POST", "PUT", "PATCH") and self.get_request_serializer() is not None:
+            codes |= set(BODY) | _serializer_codes(self.get_request_serializer())
+        # A view whose documented body is a schema of its own (the typed action) names
+        # the serializer that checks the body's envelope.
+        codes |= _serializer_codes(getattr(self.view, "body_serializer", None))
+        for parameter in self._query_serializers():
+            codes |= _serializer_codes(parameter)
+        method = getattr(view, self.method.lower(), None)
+        codes |= getattr(method, "error_codes", frozenset())
+        return codes
+
+    def _query_serializers(self) -> Iterable[Any]:
+        overrides = self.get_override_parameters()
+        return [p for p in overrides if isinstance(p, BaseSerializer) or isinstance(p, type)]
+
+    def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:
+        responses = super()._get_response_bodies(direction=direction)
+        if direction != "response":
+            return responses
+        by_status: dict[int, set[str]] = defaultdict(set)
+        for code in self.error_codes():
+            by_status[ERROR_CODES[code][0]].add(code)
+        for status, codes in sorted(by_status.items()):
+            component = self._error_component(status, codes)
+            responses[str(status)] = {
+                "content": {"application/json": {"schema": component.ref}},
+                "description": ", ".join(f"`{code}`" for code in sorted(codes)),
+            }
+        return responses
+
+    def _error_component(self, status: int, codes: set[str]) -> ResolvedComponent:
+        if status >= 500:
+            kinds = ["server_error"]
+        elif status == 400:
+            # A field's error (attr set) is a validation_error; a malformed request is not.
+            kinds = ["client_error", "validation_error"]
+        else:
+            kinds = ["client_error"]
+        name = f"{camelize(self.get_operation_id())}Error{status}"
+        schema = {
+            "type": "object",
+            "properties": {
+                "type": {"type": "string", "enum": kinds},
+                "errors": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "code": {"type": "string", "enum": sorted(codes)},
+                            "detail": {"type": "string"},
+                            "attr": {"type": "string", "nullable": True},
+                        },
+                        "required": ["code", "detail", "attr"],
+                    },
+                },
+            },
+            "required": ["type", "errors"],
+        }
+        component = ResolvedComponent(name=name, type=ResolvedComponent.SCHEMA, schema=schema, object=name)
+        self.registry.register_on_missing(component)
+        return component
+
 
 INTRO = """\
 Turn-based trick-taking games (Hearts, Moon, Kali Tidi) over REST.
@@ -45,4 +180,46 @@ def add_error_codes(result: dict[str, Any], generator: Any, request: Any, public
         key=IDEMPOTENCY_KEY_MAX,
     )
     result.setdefault("info", {})["description"] = intro + rows + "\n"
+    return result
+
+
+def strict_requests(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """Request bodies refuse fields they do not define (api.serializers.StrictSerializer),
+    and the document says so; with COMPONENT_SPLIT_REQUEST their components end in
+    `Request`."""
+    for name, schema in result.get("components", {}).get("schemas", {}).items():
+        if name.endswith("Request") and schema.get("type") == "object":
+            schema["additionalProperties"] = False
+            for field in schema.get("properties", {}).values():
+                _blank_or_pattern(field)
+    return result
+
+
+def _blank_or_pattern(field: dict[str, Any]) -> None:
+    """drf-spectacular writes a string that may be blank and has a pattern as `oneOf` the
+    pattern and the empty string; where the pattern matches "" too, "" matches both and
+    so neither, by oneOf's rule. The meaning is "either", which is `anyOf`."""
+    alternatives = field.get("oneOf")
+    if alternatives and {"type": "string", "maxLength": 0} in alternatives:
+        field["anyOf"] = field.pop("oneOf")
+
+
+def room_links(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """OpenAPI links from a new room to every operation on it, so that clients (and
+    schemathesis' stateful phase) know where its `code` goes."""
+    paths = result.get("paths", {})
+    create = paths.get("/api/v1/rooms/", {}).get("post")
+    if create is None:
+        return result
+    links = {}
+    for path, operations in paths.items():
+        if "{code}" not in path:
+            continue
+        for operation in operations.values():
+            operation_id = operation["operationId"]
+            links[camelize(operation_id.replace(".", "_"))] = {
+                "operationId": operation_id,
+                "parameters": {"code": "$response.body#/code"},
+            }
+    create["responses"]["201"]["links"] = links
     return result

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
+from django.core.validators import RegexValidator
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounts import selectors as account_selectors
 from accounts import usernames
 from accounts.models import User
-from games import selectors
+from games import rules, selectors
 from games.models import Room
+from games.rules.errors import shown_name
 
 # The largest value of the integer columns that versions and sequence numbers live in.
 POSITIVE_INT_MAX = 2**31 - 1
@@ -49,6 +53,68 @@ class WholeNumberField(serializers.IntegerField):
         return data
 
 
+# A request body that holds only the fields it declares (the schema says
+# `additionalProperties: false`, api/schema.py): a misspelt optional field is refused
+# rather than silently ignored. (A comment, not a docstring: the schema would show it
+# as the description of every request.)
+class StrictSerializer(serializers.Serializer):
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            for key in data:
+                if key not in self.fields:
+                    detail = "This field is not part of the request."
+                    raise serializers.ValidationError({shown_name(key) or "non_field_errors": [detail]}, code="invalid")
+        return super().to_internal_value(data)
+
+
+# What no string of a request may hold; the JSON parser refuses it (`invalid_character`)
+# before any field sees it, and the pattern says so in the schema.
+NO_CONTROL_CHARACTERS = r"^[^\x00-\x1f\x7f-\x9f]*$"
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string only: DRF's CharField also takes numbers and booleans and makes
+    them text, so `{"display_name": 0}` would become the name "0"."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.validators.append(RegexValidator(NO_CONTROL_CHARACTERS))
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON true or false only: DRF's BooleanField also reads "yes", "on", 1 and "0"."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
+@extend_schema_field({"type": "string", "enum": ["1", "true", "0", "false"]})
+class QueryFlagField(serializers.Field):
+    """A yes/no query parameter: `1` or `true`, `0` or `false`, and nothing else (DRF's
+    BooleanField would also take "yes", "on", "True", and reads a missing parameter as
+    false), so what the schema lists is exactly what the server reads."""
+
+    READS = {"1": True, "true": True, "0": False, "false": False}
+    default_error_messages = {"invalid": "Send 1 or true, 0 or false."}
+
+    def get_value(self, dictionary: Any) -> Any:
+        # DRF skips an empty value of an optional field in a query string, as an empty
+        # form input; `?mine=` says neither yes nor no.
+        return dictionary.get(self.field_name, serializers.empty)
+
+    def to_internal_value(self, data: Any) -> bool:
+        if data not in self.READS:
+            self.fail("invalid")
+        return self.READS[data]
+
+
 class UserSerializer(serializers.ModelSerializer):
     class Meta:
         model = User
@@ -69,10 +135,12 @@ class UsernameField(serializers.RegexField):
     """A username in NFKC, so that the pattern and the length see what is stored."""
 
     def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
         return unicodedata.normalize("NFKC", super().to_internal_value(data))
 
 
-class DisplayNameField(serializers.CharField):
+class DisplayNameField(StrictCharField):
     def run_validation(self, data: Any = serializers.empty) -> Any:
         value = super().run_validation(data)
         if value:
@@ -80,9 +148,14 @@ class DisplayNameField(serializers.CharField):
         return value
 
 
-class RegisterSerializer(serializers.Serializer):
+@extend_schema_field({"type": "string", "enum": [game.key for game in rules.all_games()]})
+class GameKeyField(StrictCharField):
+    """A game's key; the service answers an unknown one (`invalid`, attr `game`)."""
+
+
+class RegisterSerializer(StrictSerializer):
     username = UsernameField(r"^[\w.@+-]{3,40}$", max_length=40)
-    password = serializers.CharField(min_length=8, max_length=128, write_only=True)
+    password = StrictCharField(min_length=8, max_length=128, write_only=True)
     display_name = DisplayNameField(max_length=40, required=False, allow_blank=True)
 
     def validate_username(self, value: str) -> str:
@@ -96,12 +169,12 @@ class RegisterSerializer(serializers.Serializer):
         return value
 
 
-class LoginSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, write_only=True)
+class LoginSerializer(StrictSerializer):
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, write_only=True)
 
 
-class GuestSerializer(serializers.Serializer):
+class GuestSerializer(StrictSerializer):
     display_name = DisplayNameField(min_length=1, max_length=40)
 
 
@@ -114,24 +187,74 @@ class TokenAnswerSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
-class RoomCreateSerializer(serializers.Serializer):
-    game = serializers.CharField(max_length=20)
+class RoomCreateSerializer(StrictSerializer):
+    game = GameKeyField(max_length=20)
     options = serializers.DictField(required=False, default=dict)
-    name = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
-    public = serializers.BooleanField(required=False, default=True)
+    name = StrictCharField(max_length=80, required=False, allow_blank=True, default="")
+    public = StrictBooleanField(required=False, default=True)
 
 
-class TeamSerializer(serializers.Serializer):
+class TeamSerializer(StrictSerializer):
     team = WholeNumberField(low=0, high=1, required=False, allow_null=True)
 
 
-class ActionSerializer(serializers.Serializer):
+class ActionSerializer(StrictSerializer):
     version = WholeNumberField()
     action = serializers.DictField()
 
 
-class EventsQuerySerializer(serializers.Serializer):
+class QuerySerializer(serializers.Serializer):
+    """Query parameters, each given at most once: a QueryDict would keep the last of a
+    repeated one (`?after=5&after=`), so the request would mean something other than
+    what was sent."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if hasattr(data, "getlist"):
+            for name in self.fields:
+                if len(data.getlist(name)) > 1:
+                    raise serializers.ValidationError({name: ["Give this parameter once."]}, code="invalid")
+        return super().to_internal_value(data)
+
+
+class EventsQuerySerializer(QuerySerializer):
     after = WholeNumberField(required=False, default=0, help_text="Only events after this seq")
+
+
+class RoomsQuerySerializer(QuerySerializer):
+    mine = QueryFlagField(required=False, help_text="`1` or `true`: the rooms I sit in, any status")
+
+
+# Shapes of answers that are engine data: the fields every item has are typed, and the
+# rest (which differs by game and event type) is left open.
+
+
+class PlayerRangeSerializer(serializers.Serializer):
+    min = serializers.IntegerField()
+    max = serializers.IntegerField()
+
+
+class GameSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    players = PlayerRangeSerializer()
+    options = serializers.DictField(help_text="Each option's type, default and description")
+    presets = serializers.DictField(
+        child=serializers.DictField(), help_text="Named sets of options, for `options.preset`"
+    )
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    round = serializers.IntegerField(allow_null=True)
+    version = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    type = serializers.CharField(help_text="What happened; the other fields depend on it")
+
+
+class RoundSummarySerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
 
 
 class SeatSerializer(serializers.Serializer):

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from accounts import selectors, services
 from accounts.authentication import banned
 
+from .schema import answers
 from .serializers import (
     AuthAnswerSerializer,
     GuestSerializer,
@@ -39,6 +40,7 @@ class _AuthThrottled(APIView):
 
 class RegisterView(_AuthThrottled):
     @extend_schema(request=RegisterSerializer, responses={201: AuthAnswerSerializer})
+    @answers("username_taken", "username_confusable", "reserved_name", "bidi_control", "weak_password")
     def post(self, request: Request) -> Response:
         data = RegisterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -55,6 +57,7 @@ class TokenView(_AuthThrottled):
     throttle_classes = [ScopedRateThrottle, LoginAccountThrottle]
 
     @extend_schema(request=LoginSerializer, responses={200: TokenAnswerSerializer})
+    @answers("authentication_failed", "banned")
     def post(self, request: Request) -> Response:
         data = LoginSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -69,6 +72,7 @@ class TokenView(_AuthThrottled):
 
 class GuestView(_AuthThrottled):
     @extend_schema(request=GuestSerializer, responses={201: AuthAnswerSerializer})
+    @answers("reserved_name", "bidi_control")
     def post(self, request: Request) -> Response:
         data = GuestSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -20,25 +20,35 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import rules, selectors, services
+from games.errors import RULE_CODES
 
 from .errors import service_errors
 from .game_schemas import ACTION_REQUEST_REF, GAME_VIEW_REF
 from .inputs import IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN, idempotency_key
+from .schema import answers
 from .serializers import (
     ActionSerializer,
+    EventSerializer,
     EventsQuerySerializer,
+    GameSerializer,
     RoomCreateSerializer,
     RoomSerializer,
+    RoomsQuerySerializer,
+    RoundSummarySerializer,
     SeatSerializer,
     TeamSerializer,
     invite_url,
 )
 
+# What the lobby's services refuse before anything else: a room no longer open, a game
+# already under way.
+LOBBY_CODES = ("room_closed", "already_started")
+
 
 class GamesView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The games, their seat ranges, options and presets")
+    @extend_schema(responses=GameSerializer(many=True), summary="The games, their seat ranges, options and presets")
     def get(self, request: Request) -> Response:
         return Response([g.catalogue() for g in rules.all_games()])
 
@@ -46,20 +56,19 @@ class GamesView(APIView):
 class RoomListView(GenericAPIView):
     serializer_class = RoomSerializer
 
-    def get_queryset(self):
-        if self.request.query_params.get("mine") in ("1", "true"):
-            return selectors.rooms_of_user(user=self.request.user)
-        return selectors.rooms_open_public()
-
-    @extend_schema(
-        parameters=[OpenApiParameter("mine", bool, description="Rooms I sit in, any status")],
-        responses=RoomSerializer(many=True),
-    )
+    @extend_schema(parameters=[RoomsQuerySerializer], responses=RoomSerializer(many=True))
     def get(self, request: Request) -> Response:
-        page = self.paginate_queryset(self.get_queryset())
+        query = RoomsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        if query.validated_data.get("mine", False):
+            rooms = selectors.rooms_of_user(user=request.user)
+        else:
+            rooms = selectors.rooms_open_public()
+        page = self.paginate_queryset(rooms)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     @extend_schema(request=RoomCreateSerializer, responses={201: RoomSerializer})
+    @answers("invalid", "server_busy")
     @service_errors
     def post(self, request: Request) -> Response:
         data = RoomCreateSerializer(data=request.data)
@@ -89,6 +98,7 @@ class RoomQRView(APIView):
 
 class JoinView(APIView):
     @extend_schema(request=TeamSerializer, responses={201: SeatSerializer})
+    @answers(*LOBBY_CODES, "already_seated", "room_full", "team_full", "invalid")
     @service_errors
     def post(self, request: Request, code: str) -> Response:
         data = TeamSerializer(data=request.data)
@@ -99,6 +109,7 @@ class JoinView(APIView):
 
 class LeaveView(APIView):
     @extend_schema(request=None, responses={204: None})
+    @answers(*LOBBY_CODES, "not_seated")
     @service_errors
     def post(self, request: Request, code: str) -> Response:
         services.room_leave(code=code, user=request.user)
@@ -107,6 +118,7 @@ class LeaveView(APIView):
 
 class BotsView(APIView):
     @extend_schema(request=TeamSerializer, responses={201: SeatSerializer})
+    @answers(*LOBBY_CODES, "not_host", "room_full", "team_full", "invalid")
     @service_errors
     def post(self, request: Request, code: str) -> Response:
         data = TeamSerializer(data=request.data)
@@ -117,6 +129,7 @@ class BotsView(APIView):
 
 class StartView(APIView):
     @extend_schema(request=None, responses={200: GAME_VIEW_REF})
+    @answers(*LOBBY_CODES, "not_host", "seats_not_filled", "teams_not_filled")
     @service_errors
     def post(self, request: Request, code: str) -> Response:
         room = services.room_start(code=code, user=request.user)
@@ -133,6 +146,8 @@ class StateView(APIView):
 class ActionsView(APIView):
     # Read by the JSON parser: a legal action is well under 1 KB.
     max_body_bytes = settings.API_MAX_ACTION_BYTES
+    # Checks the body's envelope; the document shows the typed body (api/game_schemas.py).
+    body_serializer = ActionSerializer
 
     @extend_schema(
         # The serializer checks the envelope; the engine checks the action itself.
@@ -154,6 +169,7 @@ class ActionsView(APIView):
         summary="Play: apply one action and answer with the caller's new view",
         description=f"The body may be at most {settings.API_MAX_ACTION_BYTES} bytes long (413 beyond).",
     )
+    @answers(*RULE_CODES, "not_seated", "room_closed", "not_playing", "stale_version", "idempotency_key_reused")
     @service_errors
     def post(self, request: Request, code: str) -> Response:
         key = idempotency_key(request.headers.get(IDEMPOTENCY_KEY_HEADER))
@@ -170,7 +186,7 @@ class ActionsView(APIView):
 
 
 class EventsView(APIView):
-    @extend_schema(parameters=[EventsQuerySerializer], responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=[EventsQuerySerializer], responses=EventSerializer(many=True))
     @service_errors
     def get(self, request: Request, code: str) -> Response:
         query = EventsQuerySerializer(data=request.query_params)
@@ -180,7 +196,7 @@ class EventsView(APIView):
 
 
 class RoundsView(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The summary table of finished hands")
+    @extend_schema(responses=RoundSummarySerializer(many=True), summary="The summary table of finished hands")
     @service_errors
     def get(self, request: Request, code: str) -> Response:
         room = selectors.room_for_play(code=code)

@@ -36,6 +36,35 @@ def not_host() -> ServiceError:
     return ServiceError("not_host", "Only the host may do that.", 403)
 
 
+# What an engine can answer to an action (the tests hold this to the engines' sources),
+# for the OpenAPI document of the actions endpoint.
+RULE_CODES = frozenset(
+    {
+        "must_follow_suit",
+        "hearts_not_broken",
+        "no_points_on_first_trick",
+        "must_lead_two_of_clubs",
+        "must_lead_trump",
+        "bad_pass",
+        "card_not_in_hand",
+        "tile_not_in_hand",
+        "bid_too_low",
+        "bid_too_high",
+        "bad_bid_step",
+        "moon_not_allowed",
+        "bad_suit",
+        "widow_discard_required",
+        "widow_compulsory",
+        "wrong_count",
+        "card_has_points",
+        "not_callable",
+        "unknown_action",
+        "invalid",
+        *CONFLICT_RULE_CODES,
+    }
+)
+
+
 # Every code the API can answer with, for the OpenAPI description: (status, meaning).
 ERROR_CODES: dict[str, tuple[int, str]] = {
     "must_follow_suit": (400, "You hold the led suit and must play it."),

@@ -33,3 +33,73 @@ def test_json_whatever_the_client_accepts_and_the_schema_still_negotiates(api_cl
     assert yaml.content.startswith(b"openapi:")
     as_json = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert as_json["Content-Type"].startswith("application/vnd.oai.openapi+json")
+
+
+def _document(api_client) -> dict:
+    res = api_client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert res.status_code == 200
+    return res.json()
+
+
+def _operations(doc: dict):
+    for path, operations in doc["paths"].items():
+        for method, operation in operations.items():
+            yield f"{method.upper()} {path}", operation
+
+
+def _error_codes(doc: dict, operation: dict, status: str) -> set[str]:
+    ref = operation["responses"][status]["content"]["application/json"]["schema"]["$ref"]
+    schema = doc["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    assert schema["required"] == ["type", "errors"]
+    return set(schema["properties"]["errors"]["items"]["properties"]["code"]["enum"])
+
+
+def test_every_error_answer_lists_its_codes_each_under_its_own_status(api_client):
+    from games.errors import ERROR_CODES
+
+    doc = _document(api_client)
+    assert not any(path.startswith("/api/schema") for path in doc["paths"])
+    for name, operation in _operations(doc):
+        errors = [status for status in operation["responses"] if int(status) >= 400]
+        # Every operation can meet a failure of the server, an overlong address, a limit.
+        assert {"414", "429", "500"} <= set(errors), name
+        for status in errors:
+            codes = _error_codes(doc, operation, status)
+            assert codes, (name, status)
+            assert {code: ERROR_CODES[code][0] for code in codes} == dict.fromkeys(codes, int(status)), name
+
+
+def test_the_statuses_the_issue_found_undocumented_are_documented(api_client):
+    doc = _document(api_client)
+    ops = dict(_operations(doc))
+    assert _error_codes(doc, ops["POST /api/v1/auth/token"], "401") == {"authentication_failed", "banned"}
+    actions = ops["POST /api/v1/rooms/{code}/actions"]
+    assert {"not_seated", "permission_denied"} == _error_codes(doc, actions, "403")
+    assert {"stale_version", "not_your_turn", "wrong_phase", "room_closed", "not_playing"} == _error_codes(
+        doc, actions, "409"
+    )
+    assert {"must_follow_suit", "unknown_action", "parse_error", "invalid"} <= _error_codes(doc, actions, "400")
+    assert {"room_full", "already_started", "already_seated"} <= _error_codes(
+        doc, ops["POST /api/v1/rooms/{code}/join"], "409"
+    )
+    assert "not_seated" in _error_codes(doc, ops["POST /api/v1/rooms/{code}/leave"], "403")
+    assert "room_full" in _error_codes(doc, ops["POST /api/v1/rooms/{code}/bots"], "409")
+    assert "seats_not_filled" in _error_codes(doc, ops["POST /api/v1/rooms/{code}/start"], "409")
+    assert "invalid" in _error_codes(doc, ops["GET /api/v1/rooms/{code}/events"], "400")
+    # A GET reads no body, so it cannot answer 415; a POST with none cannot either.
+    assert "415" not in ops["GET /api/v1/rooms/{code}/events"]["responses"]
+    assert "415" not in ops["POST /api/v1/rooms/{code}/start"]["responses"]
+
+
+def test_lists_are_arrays_and_request_bodies_closed(api_client):
+    doc = _document(api_client)
+    ops = dict(_operations(doc))
+    for name in ("GET /api/v1/games/", "GET /api/v1/rooms/{code}/events", "GET /api/v1/rooms/{code}/rounds"):
+        schema = ops[name]["responses"]["200"]["content"]["application/json"]["schema"]
+        assert schema["type"] == "array", name
+    requests = {name: s for name, s in doc["components"]["schemas"].items() if name.endswith("Request")}
+    assert {"RegisterRequest", "GuestRequest", "RoomCreateRequest", "TeamRequest", "ActionRequest"} <= set(requests)
+    for name, schema in requests.items():
+        assert schema["additionalProperties"] is False, name
+    links = ops["POST /api/v1/rooms/"]["responses"]["201"]["links"]
+    assert {link["operationId"] for link in links.values()} >= {"rooms_join_create", "rooms_actions_create"}

@@ -133,7 +133,9 @@ class Player:
 
     def create_room(self, game: str, options: dict[str, Any]) -> str:
         body = self.models.RoomCreateRequest(
-            game=game, options=self.models.RoomCreateRequestOptions.from_dict(options), public=False
+            game=self.models.GameEnum(game),
+            options=self.models.RoomCreateRequestOptions.from_dict(options),
+            public=False,
         )
         return self.call("rooms_create", 201, body=body).code
 
