@@ -25,7 +25,7 @@ _ASCII_WHOLE_NUMBER = re.compile("[0-9]{1,10}")
 
 
 class WholeNumberField(serializers.IntegerField):
-    """A whole number from `low` to `high`, as a JSON integer or written in ASCII digits.
+    """A whole number from `low` to `high`: a JSON integer, or ASCII digits where `text`.
 
     DRF's IntegerField goes through Python's int(), which also reads other scripts'
     digits ('٣' is 3), and accepts floats such as 3.0; anything out of range would reach
@@ -34,10 +34,12 @@ class WholeNumberField(serializers.IntegerField):
 
     default_error_messages = {"invalid": "A whole number from {low} to {high} is required."}
 
-    def __init__(self, *, low: int = 0, high: int = POSITIVE_INT_MAX, **kwargs: Any) -> None:
+    def __init__(self, *, low: int = 0, high: int = POSITIVE_INT_MAX, text: bool = False, **kwargs: Any) -> None:
         # min_value and max_value also put the range in the OpenAPI schema.
         super().__init__(min_value=low, max_value=high, **kwargs)
         self.low, self.high = low, high
+        # Query parameters are text; in a JSON body the document promises an integer.
+        self.text = text
 
     def validate_empty_values(self, data: Any) -> tuple[bool, Any]:
         # null, where not allowed, is a value of the wrong type like any other.
@@ -46,7 +48,7 @@ class WholeNumberField(serializers.IntegerField):
         return super().validate_empty_values(data)
 
     def to_internal_value(self, data: Any) -> int:
-        if isinstance(data, str) and _ASCII_WHOLE_NUMBER.fullmatch(data):
+        if self.text and isinstance(data, str) and _ASCII_WHOLE_NUMBER.fullmatch(data):
             data = int(data)
         if isinstance(data, bool) or not isinstance(data, int) or not self.low <= data <= self.high:
             self.fail("invalid", low=self.low, high=self.high)
@@ -217,7 +219,7 @@ class QuerySerializer(serializers.Serializer):
 
 
 class EventsQuerySerializer(QuerySerializer):
-    after = WholeNumberField(required=False, default=0, help_text="Only events after this seq")
+    after = WholeNumberField(required=False, default=0, text=True, help_text="Only events after this seq")
 
 
 class RoomsQuerySerializer(QuerySerializer):

@@ -92,6 +92,8 @@ def test_illegal_and_malformed_actions_change_nothing(hearts_table):
         assert (res.status_code, error_code(res)) == (status, code_), action
     malformed = [
         ({"version": "x", "action": {"type": "next_round"}}, "invalid", "version"),
+        # The document says integer: the current version written as text is refused too.
+        ({"version": str(before["version"]), "action": {"type": "next_round"}}, "invalid", "version"),
         ({"action": {"type": "next_round"}}, "required", "version"),
         ({"version": before["version"], "action": "play 2C"}, "not_a_dict", "action"),
     ]
