@@ -72,15 +72,13 @@ class VersionWatch:
                 await self.layer.group_send(live.group_name(code), {"type": "room.changed", "version": version})
 
 
-_watches: dict[int, VersionWatch] = {}
-
-
 def watch_for(layer: Any) -> VersionWatch | None:
-    """This process's watch for `layer`, or None where the layer already carries every
-    process's notices (or the watch is switched off)."""
+    """This process's watch for `layer` (kept on the layer, which lives as long as the
+    process), or None where the layer already carries every process's notices or the
+    watch is switched off."""
     if not isinstance(layer, InMemoryChannelLayer) or settings.LIVE_WATCH_SECONDS <= 0:
         return None
-    watch = _watches.get(id(layer))
-    if watch is None or watch.layer is not layer:
-        watch = _watches[id(layer)] = VersionWatch(layer, settings.LIVE_WATCH_SECONDS)
+    watch = getattr(layer, "version_watch", None)
+    if watch is None:
+        watch = layer.version_watch = VersionWatch(layer, settings.LIVE_WATCH_SECONDS)
     return watch
