@@ -1,11 +1,7 @@
-"""Turning service errors into DRF exceptions, so drf-standardized-errors renders them
-in the one error shape of the API."""
+"""The API's one exception handler: drf-standardized-errors renders every error in the
+one error shape of the API, service errors included."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from functools import wraps
-from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -24,27 +20,17 @@ class GameError(APIException):
         self.status_code = err.status
 
 
-def service_errors(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap a view method so a ServiceError becomes the matching HTTP error."""
-
-    @wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return view(*args, **kwargs)
-        except ServiceError as err:
-            if err.attr is not None and err.status == 400:
-                # A bad field: a validation error that names it in `attr`.
-                raise ValidationError({err.attr: [ErrorDetail(err.detail, code=err.code)]}) from None
-            raise GameError(err) from None
-
-    return wrapper
-
-
 class ApiExceptionHandler(ExceptionHandler):
-    """drf-standardized-errors' handler, with the exceptions it would answer badly made
-    into their proper 4xx, and with details that never quote the request."""
+    """drf-standardized-errors' handler, with the services' errors made into their HTTP
+    errors, the exceptions it would answer badly made into their proper 4xx, and with
+    details that never quote the request."""
 
     def convert_known_exceptions(self, exc: Exception) -> Exception:
+        if isinstance(exc, ServiceError):
+            if exc.attr is not None and exc.status == 400:
+                # A bad field: a validation error that names it in `attr`.
+                return ValidationError({exc.attr: [ErrorDetail(exc.detail, code=exc.code)]})
+            return GameError(exc)
         if isinstance(exc, RequestDataTooBig):
             # Something read the whole body past Django's own cap: still the client's error.
             return PayloadTooLarge(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)

@@ -19,10 +19,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import rules, selectors, services
+from games import rules, selectors
 from games.errors import RULE_CODES
+from games.services import lobby, play
 
-from .errors import service_errors
 from .game_schemas import ACTION_REQUEST_REF, GAME_VIEW_REF
 from .inputs import IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN, idempotency_key
 from .schema import answers
@@ -69,18 +69,16 @@ class RoomListView(GenericAPIView):
 
     @extend_schema(request=RoomCreateSerializer, responses={201: RoomSerializer})
     @answers("invalid", "server_busy")
-    @service_errors
     def post(self, request: Request) -> Response:
         data = RoomCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        room = services.room_create(host=request.user, **data.validated_data)
+        room = lobby.room_create(host=request.user, **data.validated_data)
         room = selectors.room_get(code=room.code)
         return Response(self.get_serializer(room).data, status=status.HTTP_201_CREATED)
 
 
 class RoomDetailView(APIView):
     @extend_schema(responses=RoomSerializer)
-    @service_errors
     def get(self, request: Request, code: str) -> Response:
         room = selectors.room_get(code=code)
         return Response(RoomSerializer(room, context={"request": request}).data)
@@ -88,7 +86,6 @@ class RoomDetailView(APIView):
 
 class RoomQRView(APIView):
     @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.BINARY})
-    @service_errors
     def get(self, request: Request, code: str) -> HttpResponse:
         room = selectors.room_get(code=code)
         out = io.BytesIO()
@@ -99,46 +96,41 @@ class RoomQRView(APIView):
 class JoinView(APIView):
     @extend_schema(request=TeamSerializer, responses={201: SeatSerializer})
     @answers(*LOBBY_CODES, "already_seated", "room_full", "team_full", "invalid")
-    @service_errors
     def post(self, request: Request, code: str) -> Response:
         data = TeamSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        seat = services.room_join(code=code, user=request.user, team=data.validated_data.get("team"))
+        seat = lobby.room_join(code=code, user=request.user, team=data.validated_data.get("team"))
         return Response(selectors.seat_public(seat), status=status.HTTP_201_CREATED)
 
 
 class LeaveView(APIView):
     @extend_schema(request=None, responses={204: None})
     @answers(*LOBBY_CODES, "not_seated")
-    @service_errors
     def post(self, request: Request, code: str) -> Response:
-        services.room_leave(code=code, user=request.user)
+        lobby.room_leave(code=code, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class BotsView(APIView):
     @extend_schema(request=TeamSerializer, responses={201: SeatSerializer})
     @answers(*LOBBY_CODES, "not_host", "room_full", "team_full", "invalid")
-    @service_errors
     def post(self, request: Request, code: str) -> Response:
         data = TeamSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        seat = services.room_add_bot(code=code, user=request.user, team=data.validated_data.get("team"))
+        seat = lobby.room_add_bot(code=code, user=request.user, team=data.validated_data.get("team"))
         return Response(selectors.seat_public(seat), status=status.HTTP_201_CREATED)
 
 
 class StartView(APIView):
     @extend_schema(request=None, responses={200: GAME_VIEW_REF})
     @answers(*LOBBY_CODES, "not_host", "seats_not_filled", "teams_not_filled")
-    @service_errors
     def post(self, request: Request, code: str) -> Response:
-        room = services.room_start(code=code, user=request.user)
-        return Response(selectors.room_view(room=room, user=request.user))
+        table = lobby.room_start(code=code, user=request.user)
+        return Response(selectors.table_view(table=table, user=request.user))
 
 
 class StateView(APIView):
     @extend_schema(responses={200: GAME_VIEW_REF}, summary="The caller's view of the room")
-    @service_errors
     def get(self, request: Request, code: str) -> Response:
         return Response(selectors.view_by_code(code=code, user=request.user))
 
@@ -170,12 +162,11 @@ class ActionsView(APIView):
         description=f"The body may be at most {settings.API_MAX_ACTION_BYTES} bytes long (413 beyond).",
     )
     @answers(*RULE_CODES, "not_seated", "room_closed", "not_playing", "stale_version", "idempotency_key_reused")
-    @service_errors
     def post(self, request: Request, code: str) -> Response:
         key = idempotency_key(request.headers.get(IDEMPOTENCY_KEY_HEADER))
         data = ActionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        submitted = services.action_submit(
+        submitted = play.action_submit(
             code=code,
             user=request.user,
             version=data.validated_data["version"],
@@ -187,7 +178,6 @@ class ActionsView(APIView):
 
 class EventsView(APIView):
     @extend_schema(parameters=[EventsQuerySerializer], responses=EventSerializer(many=True))
-    @service_errors
     def get(self, request: Request, code: str) -> Response:
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
@@ -197,7 +187,6 @@ class EventsView(APIView):
 
 class RoundsView(APIView):
     @extend_schema(responses=RoundSummarySerializer(many=True), summary="The summary table of finished hands")
-    @service_errors
     def get(self, request: Request, code: str) -> Response:
         room = selectors.room_for_play(code=code)
         return Response(selectors.rounds_summary(room=room))

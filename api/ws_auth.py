@@ -8,15 +8,14 @@ from urllib.parse import parse_qs
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
-from rest_framework.authtoken.models import Token
+
+from accounts.selectors import user_for_token
 
 
 @database_sync_to_async
 def _user_for_token(key: str) -> Any:
-    token = Token.objects.select_related("user").filter(key=key).first()
-    if token is None or not token.user.is_active:
-        return AnonymousUser()
-    return token.user
+    user = user_for_token(key=key)
+    return user if user is not None and user.is_active else AnonymousUser()
 
 
 class _TokenAuthMiddleware:

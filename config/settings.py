@@ -94,7 +94,7 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # psycopg prepares a statement after this many runs on a connection. Only the hot
-    # reads of config/prepared_reads.py bind on the server, so only they are prepared;
+    # reads of core/prepared_reads.py bind on the server, so only they are prepared;
     # the ORM keeps Django's client-side binding. (A pooler in transaction mode must
     # support prepared statements, as PgBouncer does since 1.21.)
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 3)
@@ -279,7 +279,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
     # Redis gives a task that no worker acknowledged within this many seconds to a
     # worker again, so the tasks a killed worker had reserved come back this late (the
     # sweeper acts on overdue rounds meanwhile, and a task that comes back finds its
-    # work done and does nothing: round_due checks the version and the clock under the
+    # work done and does nothing: apply_due_actions checks the version and the clock under the
     # room lock). kombu's default is an hour; a task held for its ETA longer than this
     # would come back while still waiting, so GAME_TASK_HORIZON_SECONDS stays below it.
     else {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
@@ -305,6 +305,9 @@ GAME_TASKS_ENABLED = env_bool("GAME_TASKS_ENABLED", True)
 # Only for due times at most this far ahead (games.timing.task_horizon): half the
 # visibility timeout, so a task waiting for its ETA is never handed out twice.
 GAME_TASK_HORIZON_SECONDS = CELERY_VISIBILITY_TIMEOUT // 2
+# games.store reads and writes tables through portable ORM queries on any database, not
+# only off PostgreSQL (tests compare the two paths).
+TABLE_STORE_PORTABLE = False
 
 LOGGING = {
     "version": 1,

@@ -13,10 +13,11 @@ from django.db.models import F, QuerySet
 
 from accounts.models import User
 
-from . import hot_reads, rules
+from . import store
 from .codes import is_room_code
-from .errors import ServiceError
+from .errors import not_found
 from .models import PUBLIC, Event, Room, RoomStatus, Round, Seat
+from .store import Table
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -26,29 +27,40 @@ def iso(moment: datetime | None) -> str | None:
 
 
 def room_get(*, code: str) -> Room:
-    if not is_room_code(code):
-        raise ServiceError("not_found", "No such room.", 404)
-    try:
-        return Room.objects.select_related("host").get(code=code)
-    except Room.DoesNotExist:
-        raise ServiceError("not_found", "No such room.", 404) from None
+    """The room with its host, for the lobby's listings."""
+    room = Room.objects.select_related("host").filter(code=code).first() if is_room_code(code) else None
+    if room is None:
+        raise not_found()
+    return room
 
 
 def room_for_play(*, code: str) -> Room:
-    """The room without its host: what views, events and rounds need, read cheaply."""
-    room = hot_reads.room_by_code(code)
+    """The room alone: what the event log and the hand summaries need."""
+    room = Room.objects.filter(code=code).first() if is_room_code(code) else None
     if room is None:
-        raise ServiceError("not_found", "No such room.", 404)
+        raise not_found()
     return room
+
+
+def table_of(*, code: str) -> Table:
+    """The room as it is played: seats, hand in play and rules (games.store)."""
+    found = store.table(code)
+    if found is None:
+        raise not_found()
+    return found
 
 
 def view_by_code(*, code: str, user: User | None) -> dict[str, Any]:
     """The caller's view of a room, read in one query (the hottest read there is)."""
-    found = hot_reads.table(code)
-    if found is None:
-        raise ServiceError("not_found", "No such room.", 404)
-    room, seats, round_ = found
-    return room_view(room=room, user=user, seats=seats, round_=round_)
+    return table_view(table=table_of(code=code), user=user)
+
+
+def current_round(*, room: Room) -> Round | None:
+    return table_of(code=room.code).round
+
+
+def room_seats(*, room: Room) -> list[Seat]:
+    return table_of(code=room.code).seats
 
 
 def room_versions(*, codes: list[str]) -> dict[str, int]:
@@ -74,10 +86,6 @@ def rooms_of_user(*, user: User) -> QuerySet[Room]:
         .prefetch_related("seats__user")
         .order_by("-updated_at")
     )
-
-
-def room_seats(*, room: Room) -> list[Seat]:
-    return hot_reads.seats_with_users(room)
 
 
 def seat_of(*, room: Room, user: User | None) -> int | None:
@@ -106,10 +114,6 @@ def seat_player(*, room: Room, index: int) -> User | None:
     return None if seat is None else seat.user
 
 
-def current_round(*, room: Room) -> Round | None:
-    return hot_reads.latest_round(room)
-
-
 def seat_public(seat: Seat) -> dict[str, Any]:
     return {
         "seat": seat.index,
@@ -120,16 +124,11 @@ def seat_public(seat: Seat) -> dict[str, Any]:
     }
 
 
-def room_view(
-    *, room: Room, user: User | None, seats: list[Seat] | None = None, round_: Round | None = None
-) -> dict[str, Any]:
-    """The caller's view: the engine's view of the hand in play plus the room's facts.
-
-    A service that already holds the seats (with users) and the round passes them in.
-    """
-    seats = sorted(seats, key=lambda s: s.index) if seats is not None else room_seats(room=room)
-    seat = next((s.index for s in seats if user is not None and s.user_id == user.id), None)
-    round_ = round_ or current_round(room=room)
+def table_view(*, table: Table, user: User | None) -> dict[str, Any]:
+    """The caller's view: the engine's view of the hand in play plus the room's facts."""
+    room, seats, round_ = table.room, table.seats, table.round
+    mine = table.seat_of(user)
+    seat = None if mine is None else mine.index
     base: dict[str, Any] = {
         "code": room.code,
         "game": room.game,
@@ -154,7 +153,7 @@ def room_view(
         if seat is not None:
             view["you"] = {"seat": seat, "hand": [], "legal_actions": []}
     else:
-        view = rules.get(room.game).view(round_.state, seat)
+        view = table.rules.view(round_.state, seat)
     if room.status in (RoomStatus.CLOSED, RoomStatus.ABANDONED):
         # Nobody may act in a closed room, whatever the hand's phase says.
         view["to_act"] = []
@@ -183,3 +182,12 @@ def rounds_summary(*, room: Room) -> list[dict[str, Any]]:
         {"round": r.number, "started_at": iso(r.started_at), "finished_at": iso(r.finished_at), **r.result}
         for r in room.rounds.filter(result__isnull=False).order_by("number")
     ]
+
+
+def rooms_overdue(*, now: datetime, limit: int = 500) -> list[str]:
+    """The codes of rooms in play whose hand's due time has passed (for the sweeper)."""
+    return list(
+        Round.objects.filter(due_at__lte=now, room__status=RoomStatus.PLAYING)
+        .order_by("due_at")
+        .values_list("room__code", flat=True)[:limit]
+    )

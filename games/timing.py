@@ -1,16 +1,18 @@
 """When the server must act in a round: the turn deadline, the computer players' move,
-an idle player's abandonment. Pure functions of the room, the round and the clock."""
+an idle player's abandonment. Pure functions of the table and the clock."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 
-from . import rules
 from .rules.base import ROUND_OVER
+
+if TYPE_CHECKING:
+    from .store import Table
 
 # Defaults for rooms made before the timing options existed; the options schema has
 # the same values.
@@ -66,29 +68,33 @@ class Turn:
         return (self.round, self.phase) == (other.round, other.phase) and other.seats <= self.seats
 
 
-def turn_of(room: Any, round_: Any) -> Turn:
-    to_act = rules.get(room.game).to_act(round_.state)
-    return Turn(round_.number, round_.state.get("phase", ""), frozenset(to_act))
+def turn_of(table: Table) -> Turn:
+    round_ = table.round
+    assert round_ is not None
+    return Turn(round_.number, round_.state.get("phase", ""), frozenset(table.to_act))
 
 
 def idle_since(seat: Any, room: Any) -> datetime:
     return max(t for t in (seat.last_acted_at, room.started_at) if t is not None)
 
 
-def plan(*, room: Any, round_: Any, seats: list[Any], before: Turn | None, now: datetime) -> None:
+def plan(table: Table, *, before: Turn | None, now: datetime) -> None:
     """Set the round's deadline, bots' time and due time after a change.
 
     The turn deadline restarts only when a seat newly becomes one to act, so the players
     of a simultaneous phase share one deadline. Expects the room lock held.
     """
-    game_rules = rules.get(room.game)
-    to_act = game_rules.to_act(round_.state) if room.status == "playing" else []
+    room, round_ = table.room, table.round
+    assert round_ is not None
+    to_act = table.to_act if room.status == "playing" else []
     if not to_act:
         round_.deadline_at = round_.bots_due_at = round_.due_at = None
         return
-    is_bot = {s.index: s.is_bot for s in seats}
+    is_bot = table.bots
+    bots = [s for s in to_act if s in is_bot]
+    humans = [s for s in to_act if s not in is_bot]
     round_over = round_.state.get("phase") == ROUND_OVER
-    restart = before is None or not before.continues_as(turn_of(room, round_))
+    restart = before is None or not before.continues_as(turn_of(table))
     if restart or round_.deadline_at is None:
         length = (
             option_seconds(room.options, "between_rounds_seconds", BETWEEN_ROUNDS_SECONDS)
@@ -96,8 +102,6 @@ def plan(*, room: Any, round_: Any, seats: list[Any], before: Turn | None, now: 
             else option_seconds(room.options, "turn_seconds", TURN_SECONDS)
         )
         round_.deadline_at = now + length
-    bots = [s for s in to_act if is_bot[s]]
-    humans = [s for s in to_act if not is_bot[s]]
     if bots and (round_.bots_due_at is None or restart):
         round_.bots_due_at = now + bot_delay()
     elif not bots:
@@ -107,23 +111,23 @@ def plan(*, room: Any, round_: Any, seats: list[Any], before: Turn | None, now: 
         candidates.append(round_.bots_due_at)
     if humans and not round_over:
         abandon = option_seconds(room.options, "abandon_seconds", ABANDON_SECONDS)
-        by_seat = {s.index: s for s in seats}
+        by_seat = {s.index: s for s in table.seats}
         candidates.extend(idle_since(by_seat[h], room) + abandon for h in humans)
     round_.due_at = min(candidates)
 
 
-def due_now(*, room: Any, round_: Any, seats: list[Any], now: datetime) -> Due:
-    game_rules = rules.get(room.game)
-    to_act = game_rules.to_act(round_.state)
-    is_bot = {s.index: s.is_bot for s in seats}
-    by_seat = {s.index: s for s in seats}
+def due_now(table: Table, *, now: datetime) -> Due:
+    room, round_ = table.room, table.round
+    assert round_ is not None
+    to_act, is_bot = table.to_act, table.bots
+    by_seat = {s.index: s for s in table.seats}
     round_over = round_.state.get("phase") == ROUND_OVER
     abandon = option_seconds(room.options, "abandon_seconds", ABANDON_SECONDS)
     abandoned = next(
-        (s for s in to_act if not is_bot[s] and not round_over and now >= idle_since(by_seat[s], room) + abandon),
+        (s for s in to_act if s not in is_bot and not round_over and now >= idle_since(by_seat[s], room) + abandon),
         None,
     )
-    bots = [s for s in to_act if is_bot[s] and round_.bots_due_at is not None and now >= round_.bots_due_at]
+    bots = [s for s in to_act if s in is_bot and round_.bots_due_at is not None and now >= round_.bots_due_at]
     late = round_.deadline_at is not None and now >= round_.deadline_at
-    timed_out = [s for s in to_act if not is_bot[s] and late]
+    timed_out = [s for s in to_act if s not in is_bot and late]
     return Due(bots=bots, timed_out=timed_out, abandoned=abandoned)

@@ -13,9 +13,9 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import banned_tokens_forget, tokens_revoke_for_ban
 from games import selectors as game_selectors
-from games import services as game_services
 from games.errors import ServiceError
 from games.models import Room, RoomStatus
+from games.services import table_moderation
 
 from .models import ModerationEntry
 
@@ -72,12 +72,12 @@ def _leave_for_ban(room: Room, index: int, user: User, reason: str) -> str:
     where = f"{room.code} seat {index + 1}"
     try:
         if not game_selectors.room_has_other_players(room=room, user=user):
-            game_services.room_close(code=room.code, reason=reason)
+            table_moderation.room_close(code=room.code, reason=reason)
             return f"{room.code} closed (nobody else was seated)"
         if room.status == RoomStatus.PLAYING:
-            game_services.seat_give_to_bot(code=room.code, index=index, reason=reason, banned=True)
+            table_moderation.seat_give_to_bot(code=room.code, index=index, reason=reason, banned=True)
             return f"{where} given to a computer player"
-        game_services.seat_remove(code=room.code, user=user, reason=reason, banned=True)
+        table_moderation.seat_remove(code=room.code, user=user, reason=reason, banned=True)
         return f"{where} freed"
     except ServiceError as err:
         # The room moved on since it was listed (it finished, say); the ban stands.
@@ -104,7 +104,7 @@ def user_unban(*, moderator: User, user: User, reason: str) -> ModerationEntry:
 @transaction.atomic
 def room_close(*, moderator: User, room: Room, reason: str) -> ModerationEntry:
     reason = _require_reason(reason)
-    game_services.room_close(code=room.code, reason=reason)
+    table_moderation.room_close(code=room.code, reason=reason)
     return ModerationEntry.objects.create(
         moderator=moderator, kind=ModerationEntry.Kind.CLOSE_ROOM, reason=reason, room=room
     )
@@ -114,7 +114,7 @@ def room_close(*, moderator: User, room: Room, reason: str) -> ModerationEntry:
 def seat_give_to_bot(*, moderator: User, room: Room, index: int, reason: str) -> ModerationEntry:
     reason = _require_reason(reason)
     player = game_selectors.seat_player(room=room, index=index)
-    game_services.seat_give_to_bot(code=room.code, index=index, reason=reason)
+    table_moderation.seat_give_to_bot(code=room.code, index=index, reason=reason)
     return ModerationEntry.objects.create(
         moderator=moderator,
         kind=ModerationEntry.Kind.SEAT_TO_BOT,

@@ -24,8 +24,8 @@ def add_bot_elsewhere(database_url: str, code: str, username: str) -> None:
     script = (
         "import django; django.setup()\n"
         "from accounts.models import User\n"
-        "from games import services\n"
-        f"services.room_add_bot(code={code!r}, user=User.objects.get(username={username!r}))\n"
+        "from games.services import lobby\n"
+        f"lobby.room_add_bot(code={code!r}, user=User.objects.get(username={username!r}))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]

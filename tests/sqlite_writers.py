@@ -83,13 +83,13 @@ def web(seconds: float) -> None:
 
 
 def worker(seconds: float) -> None:
-    from games import services
+    from games.services import play
 
     handled, errors = 0, []
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         try:
-            handled += services.rounds_sweep()
+            handled += play.overdue_sweep()
         except Exception:
             errors.append(traceback.format_exc(limit=3))
         time.sleep(0.01)

@@ -3,18 +3,18 @@
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Action, Round
+from games.services import lobby
 
 pytestmark = pytest.mark.django_db
 
 
 def test_staff_browse_rooms_rounds_and_actions(client, make_user):
     host = make_user()
-    room = services.room_create(host=host, game="hearts", options={})
+    room = lobby.room_create(host=host, game="hearts", options={})
     for _ in range(3):
-        services.room_add_bot(code=room.code, user=host)
-    services.room_start(code=room.code, user=host)
+        lobby.room_add_bot(code=room.code, user=host)
+    lobby.room_start(code=room.code, user=host)
     admin = make_user("moderator", is_staff=True, is_superuser=True)
     client.force_login(admin)
     round_ = Round.objects.get(room=room)
@@ -44,8 +44,8 @@ def test_non_staff_are_sent_to_login(client, make_user):
 
 def test_rooms_filter_live_and_play_by_move(client, make_user):
     host = make_user()
-    live = services.room_create(host=host, game="hearts", options={"turn_seconds": 30})
-    daily = services.room_create(host=host, game="hearts", options={"turn_seconds": 86400, "abandon_seconds": 604800})
+    live = lobby.room_create(host=host, game="hearts", options={"turn_seconds": 30})
+    daily = lobby.room_create(host=host, game="hearts", options={"turn_seconds": 86400, "abandon_seconds": 604800})
     client.force_login(make_user("boss", is_staff=True, is_superuser=True))
     url = reverse("admin:games_room_changelist")
     live_page = client.get(url + "?pace=live").content.decode()

@@ -48,7 +48,7 @@ def server_codes() -> dict[str, str]:
     middleware's `error_response` helpers, and the middleware's codes by status."""
     found: dict[str, str] = {}
     for folder in SERVER_CODE_DIRS:
-        for path in sorted((ROOT / folder).glob("*.py")):
+        for path in sorted((ROOT / folder).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text())):
                 literals: list[ast.expr] = []
                 if isinstance(node, ast.Call):

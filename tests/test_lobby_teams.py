@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from games import rules, selectors, services
+from games import rules, selectors
 from games.errors import ServiceError
 from games.rules.base import Applied, Game
 from games.rules.options import Option, OptionSet
+from games.services import lobby
 
 pytestmark = pytest.mark.django_db
 
@@ -81,44 +82,44 @@ def teams(room) -> list[int | None]:
 
 def test_players_choose_switch_and_fill_teams(probe_game, make_user):
     host, a, b, c = (make_user() for _ in range(4))
-    room = services.room_create(host=host, game=probe_game.key, options={"players": 5, "first_team": 2})
+    room = lobby.room_create(host=host, game=probe_game.key, options={"players": 5, "first_team": 2})
     assert teams(room) == [0, None, None, None, None]
-    services.room_join(code=room.code, user=a, team=0)
-    assert error(lambda: services.room_join(code=room.code, user=b, team=0)) == ("team_full", 409)
-    assert error(lambda: services.room_join(code=room.code, user=b, team=2)) == ("invalid", 400)
-    services.room_join(code=room.code, user=b)  # no choice: the team with most room
+    lobby.room_join(code=room.code, user=a, team=0)
+    assert error(lambda: lobby.room_join(code=room.code, user=b, team=0)) == ("team_full", 409)
+    assert error(lambda: lobby.room_join(code=room.code, user=b, team=2)) == ("invalid", 400)
+    lobby.room_join(code=room.code, user=b)  # no choice: the team with most room
     assert teams(room) == [0, 0, 1, None, None]
     # Switching: a full team refuses, a team with room accepts, the same team is no switch.
-    assert error(lambda: services.room_join(code=room.code, user=b, team=0)) == ("team_full", 409)
-    services.room_join(code=room.code, user=a, team=1)
+    assert error(lambda: lobby.room_join(code=room.code, user=b, team=0)) == ("team_full", 409)
+    lobby.room_join(code=room.code, user=a, team=1)
     assert teams(room) == [0, 1, 1, None, None]
-    assert error(lambda: services.room_join(code=room.code, user=a, team=1)) == ("already_seated", 409)
-    services.room_add_bot(code=room.code, user=host, team=1)
+    assert error(lambda: lobby.room_join(code=room.code, user=a, team=1)) == ("already_seated", 409)
+    lobby.room_add_bot(code=room.code, user=host, team=1)
     assert teams(room) == [0, 1, 1, 1, None]
     # The last seat goes to the one team with room left.
-    assert error(lambda: services.room_join(code=room.code, user=c, team=1)) == ("team_full", 409)
-    services.room_join(code=room.code, user=c, team=0)
+    assert error(lambda: lobby.room_join(code=room.code, user=c, team=1)) == ("team_full", 409)
+    lobby.room_join(code=room.code, user=c, team=0)
     assert teams(room) == [0, 1, 1, 1, 0]
-    services.room_start(code=room.code, user=host)
+    lobby.room_start(code=room.code, user=host)
     room.refresh_from_db()
     first = selectors.current_round(room=room)
     assert first.carry == {"host": 0, "teams": [0, 1, 1, 1, 0]}
-    assert [s["team"] for s in selectors.room_view(room=room, user=host)["seats"]] == [0, 1, 1, 1, 0]
+    assert [s["team"] for s in selectors.view_by_code(code=room.code, user=host)["seats"]] == [0, 1, 1, 1, 0]
 
 
 def test_start_needs_the_declared_sizes(probe_game, make_user):
     host, a = make_user(), make_user()
-    room = services.room_create(host=host, game=probe_game.key, options={"players": 3, "first_team": 1})
+    room = lobby.room_create(host=host, game=probe_game.key, options={"players": 3, "first_team": 1})
     # Team 0 (size 1) holds the host: the others all go to team 1.
-    services.room_join(code=room.code, user=a)
-    services.room_add_bot(code=room.code, user=host)
+    lobby.room_join(code=room.code, user=a)
+    lobby.room_add_bot(code=room.code, user=host)
     assert teams(room) == [0, 1, 1]
-    assert error(lambda: services.room_add_bot(code=room.code, user=host)) == ("room_full", 409)
-    services.room_leave(code=room.code, user=a)
+    assert error(lambda: lobby.room_add_bot(code=room.code, user=host)) == ("room_full", 409)
+    lobby.room_leave(code=room.code, user=a)
     assert teams(room) == [0, None, 1]
-    assert error(lambda: services.room_start(code=room.code, user=host)) == ("seats_not_filled", 409)
+    assert error(lambda: lobby.room_start(code=room.code, user=host)) == ("seats_not_filled", 409)
 
 
 def test_games_without_teams_refuse_a_team(make_user):
-    room = services.room_create(host=make_user(), game="hearts", options={})
-    assert error(lambda: services.room_join(code=room.code, user=make_user(), team=0)) == ("invalid", 400)
+    room = lobby.room_create(host=make_user(), game="hearts", options={})
+    assert error(lambda: lobby.room_join(code=room.code, user=make_user(), team=0)) == ("invalid", 400)

@@ -13,8 +13,9 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from accounts.models import BannedToken
-from games import selectors, services
+from games import selectors
 from games.models import Room, Round
+from games.services import lobby, play
 from moderation.models import ModerationEntry
 
 pytestmark = pytest.mark.django_db
@@ -49,12 +50,12 @@ def moderator(make_user, moderators_group):
 
 def started_table(make_user, game="hearts", humans=4):
     users = [make_user() for _ in range(humans)]
-    room = services.room_create(host=users[0], game=game, options={})
+    room = lobby.room_create(host=users[0], game=game, options={})
     for user in users[1:]:
-        services.room_join(code=room.code, user=user)
+        lobby.room_join(code=room.code, user=user)
     for _ in range(room.seats.count() - humans):
-        services.room_add_bot(code=room.code, user=users[0])
-    services.room_start(code=room.code, user=users[0])
+        lobby.room_add_bot(code=room.code, user=users[0])
+    lobby.room_start(code=room.code, user=users[0])
     room.refresh_from_db()
     return room, users
 
@@ -151,17 +152,17 @@ def test_a_ban_hands_seats_in_play_to_computers_frees_lobby_seats_and_closes_lon
 ):
     playing, users = started_table(make_user)
     cheater, other = users[2], users[1]
-    lobby = services.room_create(host=other, game="hearts", options={})
-    services.room_join(code=lobby.code, user=cheater)
-    hosted = services.room_create(host=cheater, game="hearts", options={})
-    services.room_join(code=hosted.code, user=other)  # the host is banned: `other` hosts now
-    alone = services.room_create(host=cheater, game="hearts", options={})
+    waiting = lobby.room_create(host=other, game="hearts", options={})
+    lobby.room_join(code=waiting.code, user=cheater)
+    hosted = lobby.room_create(host=cheater, game="hearts", options={})
+    lobby.room_join(code=hosted.code, user=other)  # the host is banned: `other` hosts now
+    alone = lobby.room_create(host=cheater, game="hearts", options={})
     for _ in range(3):
-        services.room_add_bot(code=alone.code, user=cheater)
-    services.room_start(code=alone.code, user=cheater)
+        lobby.room_add_bot(code=alone.code, user=cheater)
+    lobby.room_start(code=alone.code, user=cheater)
     client.force_login(moderator)
     form = client.get(reverse("admin:accounts_user_ban", args=[cheater.pk])).content.decode()
-    for room in (playing, lobby, hosted, alone):
+    for room in (playing, waiting, hosted, alone):
         assert room.code in form  # the form says which rooms the ban empties a seat in
 
     client.post(reverse("admin:accounts_user_ban", args=[cheater.pk]), {"reason": "card sharing"})
@@ -173,9 +174,9 @@ def test_a_ban_hands_seats_in_play_to_computers_frees_lobby_seats_and_closes_lon
     taken = [e for e in events if e["type"] == "seat_to_bot"]
     assert taken == [taken[0]] and taken[0]["seat"] == 2 and taken[0]["reason"] == "card sharing"
     assert taken[0]["banned"] is True and taken[0]["name"] == cheater.shown_name
-    lobby.refresh_from_db()
-    assert lobby.status == "lobby" and not lobby.seats.filter(user=cheater).exists()
-    removed = api_client(other).get(f"/api/v1/rooms/{lobby.code}/events").json()[-1]
+    waiting.refresh_from_db()
+    assert waiting.status == "lobby" and not waiting.seats.filter(user=cheater).exists()
+    removed = api_client(other).get(f"/api/v1/rooms/{waiting.code}/events").json()[-1]
     assert removed["type"] == "removed" and removed["reason"] == "card sharing" and removed["banned"] is True
     hosted.refresh_from_db()
     assert hosted.status == "lobby" and hosted.host == other
@@ -183,7 +184,7 @@ def test_a_ban_hands_seats_in_play_to_computers_frees_lobby_seats_and_closes_lon
     assert alone.status == "closed" and "card sharing" in alone.status_reason
     detail = ModerationEntry.objects.get(kind="ban").detail
     assert f"{playing.code} seat 3 given to a computer player" in detail
-    assert f"{lobby.code} seat 2 freed" in detail and f"{alone.code} closed" in detail
+    assert f"{waiting.code} seat 2 freed" in detail and f"{alone.code} closed" in detail
 
 
 def test_a_finished_room_keeps_the_banned_players_seat(client, moderator, make_user):
@@ -283,10 +284,10 @@ def test_a_players_page_still_finds_the_rooms_they_played_in_after_losing_the_se
 
 def pass_all(room, users):
     for user in users:
-        view = selectors.room_view(room=room, user=user)
+        view = selectors.view_by_code(code=room.code, user=user)
         room.refresh_from_db()
         template = view["you"]["legal_actions"][0]
-        services.action_submit(
+        play.action_submit(
             code=room.code,
             user=user,
             version=room.version,

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import rules, selectors, services
+from games import rules, selectors
 from games.models import Round
 from games.replay import round_replay
+from games.services import lobby, play
 
 pytestmark = pytest.mark.django_db
 
@@ -24,21 +25,21 @@ pytestmark = pytest.mark.django_db
 )
 def test_every_stored_round_replays(make_user, game, options):
     host = make_user()
-    room = services.room_create(host=host, game=game, options=options)
+    room = lobby.room_create(host=host, game=game, options=options)
     seats = rules.get(game).seat_count(room.options)
     for _ in range(seats - 1):
-        services.room_add_bot(code=room.code, user=host)
-    services.room_start(code=room.code, user=host)
+        lobby.room_add_bot(code=room.code, user=host)
+    lobby.room_start(code=room.code, user=host)
     for _ in range(300):
         room.refresh_from_db()
         if room.status != "playing" or Round.objects.filter(room=room).count() >= 3:
             break
-        view = selectors.room_view(room=room, user=host)
+        view = selectors.view_by_code(code=room.code, user=host)
         legal = view["you"]["legal_actions"]
         action = legal[0]
         if "choices" in action:
             action = {"type": action["type"], "cards": action["choices"][: action["count"]]}
-        services.action_submit(code=room.code, user=host, version=view["version"], action=action)
+        play.action_submit(code=room.code, user=host, version=view["version"], action=action)
     rounds = list(Round.objects.filter(room=room))
     assert len(rounds) >= 2
     for round_ in rounds:
@@ -50,12 +51,12 @@ def test_actions_stored_with_extra_fields_still_replay(make_user):
     """Before an action's fields were checked, one could be stored with fields its type
     does not define, which the engine ignored; replaying it ignores them too."""
     host = make_user()
-    room = services.room_create(host=host, game="hearts", options={})
+    room = lobby.room_create(host=host, game="hearts", options={})
     for _ in range(3):
-        services.room_add_bot(code=room.code, user=host)
-    services.room_start(code=room.code, user=host)
+        lobby.room_add_bot(code=room.code, user=host)
+    lobby.room_start(code=room.code, user=host)
     view = selectors.view_by_code(code=room.code, user=host)
-    services.action_submit(
+    play.action_submit(
         code=room.code,
         user=host,
         version=view["version"],

@@ -24,11 +24,13 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import rules, selectors, services
+from games import rules, selectors
 from games.models import Room
 from games.rules import dominoes
 from games.rules import kali_tidi as kali
 from games.rules.errors import RuleError
+from games.services import lobby, table_moderation
+from games.services import play as play_service
 
 from .deals import HEARTS_MOON_DEAL, MOON_OPTIONS, MOON_PASS, moon_card
 
@@ -330,35 +332,34 @@ def server_events(transactional_db, make_user) -> dict[str, list[dict[str, Any]]
     """What the server itself logs around the games: seats, teams, hosts, the start, time-outs,
     abandonment, moderation. Made before the browser starts (the ORM runs here)."""
     ann, ben, cleo = make_user("ann"), make_user("ben"), make_user("cleo")
-    kali_room = services.room_create(host=ann, game="kali_tidi", options={"players": 4})
-    services.room_join(code=kali_room.code, user=ben, team=1)
-    services.room_join(code=kali_room.code, user=ben, team=0)
-    services.room_join(code=kali_room.code, user=cleo)
-    services.room_leave(code=kali_room.code, user=cleo)
-    services.room_leave(code=kali_room.code, user=ann)  # ben is the host now
-    services.room_join(code=kali_room.code, user=cleo)
-    services.seat_remove(code=kali_room.code, user=cleo, reason="spamming the lobby")
-    services.room_join(code=kali_room.code, user=cleo)
-    services.seat_remove(code=kali_room.code, user=cleo, reason="cheating", banned=True)
-    services.room_join(code=kali_room.code, user=ann, team=1)
-    services.room_join(code=kali_room.code, user=cleo)
-    services.room_add_bot(code=kali_room.code, user=ben)
-    services.room_start(code=kali_room.code, user=ben)
+    kali_room = lobby.room_create(host=ann, game="kali_tidi", options={"players": 4})
+    lobby.room_join(code=kali_room.code, user=ben, team=1)
+    lobby.room_join(code=kali_room.code, user=ben, team=0)
+    lobby.room_join(code=kali_room.code, user=cleo)
+    lobby.room_leave(code=kali_room.code, user=cleo)
+    lobby.room_leave(code=kali_room.code, user=ann)  # ben is the host now
+    lobby.room_join(code=kali_room.code, user=cleo)
+    table_moderation.seat_remove(code=kali_room.code, user=cleo, reason="spamming the lobby")
+    lobby.room_join(code=kali_room.code, user=cleo)
+    table_moderation.seat_remove(code=kali_room.code, user=cleo, reason="cheating", banned=True)
+    lobby.room_join(code=kali_room.code, user=ann, team=1)
+    lobby.room_join(code=kali_room.code, user=cleo)
+    lobby.room_add_bot(code=kali_room.code, user=ben)
+    lobby.room_start(code=kali_room.code, user=ben)
     # Two of the three people lose their seats; with one left the match waits for them.
     humans = sorted(kali_room.seats.filter(user__isnull=False).values_list("index", flat=True))
-    services.seat_give_to_bot(code=kali_room.code, index=humans[0], reason="asked to leave")
-    services.seat_give_to_bot(code=kali_room.code, index=humans[1], reason="cheating", banned=True)
-    services.room_close(code=kali_room.code, reason="testing the log")
+    table_moderation.seat_give_to_bot(code=kali_room.code, index=humans[0], reason="asked to leave")
+    table_moderation.seat_give_to_bot(code=kali_room.code, index=humans[1], reason="cheating", banned=True)
+    table_moderation.room_close(code=kali_room.code, reason="testing the log")
 
-    hearts_room = services.room_create(host=cleo, game="hearts", options={})
+    hearts_room = lobby.room_create(host=cleo, game="hearts", options={})
     for _ in range(3):
-        services.room_add_bot(code=hearts_room.code, user=cleo)
-    services.room_start(code=hearts_room.code, user=cleo)
+        lobby.room_add_bot(code=hearts_room.code, user=cleo)
+    lobby.room_start(code=hearts_room.code, user=cleo)
     room = Room.objects.get(code=hearts_room.code)
-    round_id = room.rounds.get().id
     start = room.started_at
-    assert services.round_due(round_id=round_id, now=start + timedelta(seconds=90))  # cleo's pass times out
-    assert services.round_due(round_id=round_id, now=timezone.now() + timedelta(hours=2))  # and she is gone
+    assert play_service.due_actions_apply(code=room.code, now=start + timedelta(seconds=90))  # cleo's pass times out
+    assert play_service.due_actions_apply(code=room.code, now=timezone.now() + timedelta(hours=2))  # and she is gone
     out = {}
     for code, user in ((kali_room.code, ben), (hearts_room.code, cleo)):
         room = Room.objects.get(code=code)

@@ -46,28 +46,28 @@ def orm(work: Callable[[], Any]) -> Any:
 
 
 def started(users: list[Any], bots: int) -> Any:
-    from games import services
+    from games.services import lobby
 
-    room = services.room_create(host=users[0], game="hearts", options={})
+    room = lobby.room_create(host=users[0], game="hearts", options={})
     for user in users[1:]:
-        services.room_join(code=room.code, user=user)
+        lobby.room_join(code=room.code, user=user)
     for _ in range(bots):
-        services.room_add_bot(code=room.code, user=users[0])
-    services.room_start(code=room.code, user=users[0])
+        lobby.room_add_bot(code=room.code, user=users[0])
+    lobby.room_start(code=room.code, user=users[0])
     return room
 
 
 @pytest.fixture
 def scene(transactional_db: Any, make_user: Any, moderators_group: Any) -> dict[str, Any]:
     """People and rooms, made before the browser starts (the ORM runs here)."""
-    from games import services
+    from games.services import lobby
 
     mia = make_user("mia", is_staff=True)
     mia.groups.add(moderators_group)
     carl, olga, lena, pete = (make_user(n) for n in ("carl", "olga", "lena", "pete"))
     playing = started([carl, olga], bots=2)  # carl is banned: a computer plays on for him
-    lobby = services.room_create(host=olga, game="hearts", options={})
-    services.room_join(code=lobby.code, user=carl)  # ... and his lobby seat is freed
+    lobby = lobby.room_create(host=olga, game="hearts", options={})
+    lobby.room_join(code=lobby.code, user=carl)  # ... and his lobby seat is freed
     shared = started([lena, pete], bots=2)  # lena's seat goes to a computer player
     doomed = started([pete], bots=3)  # shut down
     return {

@@ -9,9 +9,10 @@ from collections.abc import Callable
 import pytest
 from django.test import override_settings
 
-from games import rules, services
+from games import rules
 from games.models import Action, Event, Room, Round
-from games.tasks import round_due
+from games.services import lobby, play
+from games.tasks import apply_due_actions
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("celery_workers")]
 
@@ -26,12 +27,12 @@ def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
 
 
 def start_room(users, **options) -> Room:
-    room = services.room_create(host=users[0], game="hearts", options=options)
+    room = lobby.room_create(host=users[0], game="hearts", options=options)
     for user in users[1:]:
-        services.room_join(code=room.code, user=user)
+        lobby.room_join(code=room.code, user=user)
     for _ in range(4 - len(users)):
-        services.room_add_bot(code=room.code, user=users[0])
-    services.room_start(code=room.code, user=users[0])
+        lobby.room_add_bot(code=room.code, user=users[0])
+    lobby.room_start(code=room.code, user=users[0])
     room.refresh_from_db()
     return room
 
@@ -46,7 +47,7 @@ def pass_all(room: Room, users) -> None:
     for seat, user in enumerate(users):
         round_ = current(room)
         action = game.bot_action(round_.state, seat)
-        services.action_submit(code=room.code, user=user, version=room.version, action=action)
+        play.action_submit(code=room.code, user=user, version=room.version, action=action)
 
 
 @override_settings(GAME_TASKS_ENABLED=True)
@@ -59,7 +60,7 @@ def test_a_timeout_applies_exactly_one_automatic_action_under_a_race(make_user):
     # Besides the task scheduled on commit, send duplicates to both workers; the
     # beat sweeper runs every second as well.
     for _ in range(4):
-        round_due.apply_async(args=(round_.id, room.version), eta=round_.deadline_at)
+        apply_due_actions.apply_async(args=(room.code, room.version), eta=round_.deadline_at)
     wait_for(lambda: Action.objects.filter(round=round_, automatic=True).exists(), 20, "the automatic play")
     time.sleep(2)  # let the duplicates and the sweeper run; the next deadline is 5 s away
     automatic = list(Action.objects.filter(round=round_, automatic=True))
@@ -123,7 +124,7 @@ def test_tasks_of_a_killed_worker_come_back_and_change_nothing(make_user):
         room = start_room(users, turn_seconds=5, abandon_seconds=600)
         round_ = current(room)
         for _ in range(20):
-            round_due.apply_async(args=(round_.id, room.version), eta=round_.deadline_at, queue=queue)
+            apply_due_actions.apply_async(args=(room.code, room.version), eta=round_.deadline_at, queue=queue)
         node = f"doomed-{tag}@{socket.gethostname()}"
 
         def reserved() -> int:

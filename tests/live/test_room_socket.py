@@ -11,7 +11,7 @@ from django.db import connections
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
-from games import services
+from games.services import lobby
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -30,8 +30,8 @@ HEADERS = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
 @database_sync_to_async
 def make_room(make_user):
     host, other = make_user(), make_user()
-    room = services.room_create(host=host, game="hearts", options={})
-    other_room = services.room_create(host=other, game="hearts", options={})
+    room = lobby.room_create(host=host, game="hearts", options={})
+    other_room = lobby.room_create(host=other, game="hearts", options={})
     return room, other_room, host, other, Token.objects.create(user=host).key, Token.objects.create(user=other).key
 
 
@@ -46,15 +46,15 @@ async def test_listener_hears_each_change_of_its_room_only(make_user):
     connected, _ = await ws.connect()
     assert connected
     assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 0}
-    await database_sync_to_async(services.room_add_bot)(code=room.code, user=host)
+    await database_sync_to_async(lobby.room_add_bot)(code=room.code, user=host)
     assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 1}
     # A change in another room is not announced here.
-    await database_sync_to_async(services.room_add_bot)(code=other_room.code, user=other)
+    await database_sync_to_async(lobby.room_add_bot)(code=other_room.code, user=other)
     assert await ws.receive_nothing(timeout=0.5)
     # Several changes in one transaction make one notice with the final version.
-    await database_sync_to_async(services.room_add_bot)(code=room.code, user=host)
-    await database_sync_to_async(services.room_add_bot)(code=room.code, user=host)
-    await database_sync_to_async(services.room_start)(code=room.code, user=host)
+    await database_sync_to_async(lobby.room_add_bot)(code=room.code, user=host)
+    await database_sync_to_async(lobby.room_add_bot)(code=room.code, user=host)
+    await database_sync_to_async(lobby.room_start)(code=room.code, user=host)
     versions = [(await ws.receive_json_from(timeout=3))["version"] for _ in range(3)]
     assert versions[:2] == [2, 3]
     assert versions[2] > 4  # the start dealt a hand and the bots passed in the same commit
@@ -101,7 +101,7 @@ async def test_a_refused_listener_hears_no_changes(make_user):
     ws = connect(room.code, None)
     assert (await refused_with(ws))[0] == 4401
     # Not in the room's group: a change after the refusal reaches nobody on this socket.
-    await database_sync_to_async(services.room_add_bot)(code=room.code, user=host)
+    await database_sync_to_async(lobby.room_add_bot)(code=room.code, user=host)
     assert await ws.receive_nothing(timeout=0.5)
     await ws.wait()
 
@@ -113,8 +113,8 @@ async def test_reconnect_tells_the_current_version(make_user):
     await ws.receive_json_from(timeout=3)
     await ws.disconnect()
     # Changes while disconnected are not lost: the new socket opens with the version.
-    await database_sync_to_async(services.room_add_bot)(code=room.code, user=host)
-    await database_sync_to_async(services.room_add_bot)(code=room.code, user=host)
+    await database_sync_to_async(lobby.room_add_bot)(code=room.code, user=host)
+    await database_sync_to_async(lobby.room_add_bot)(code=room.code, user=host)
     ws = connect(room.code, token)
     assert (await ws.connect())[0]
     assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 2}

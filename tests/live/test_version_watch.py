@@ -16,7 +16,7 @@ from django.test import override_settings
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
-from games import services
+from games.services import lobby
 from tests.elsewhere import add_bot_elsewhere
 from tests.servers import database_url
 
@@ -46,7 +46,7 @@ def add_bot_in_another_process(code: str, username: str) -> None:
 @database_sync_to_async
 def make_room(make_user):
     host = make_user()
-    room = services.room_create(host=host, game="hearts", options={})
+    room = lobby.room_create(host=host, game="hearts", options={})
     return room, host, Token.objects.create(user=host).key
 
 
@@ -79,7 +79,7 @@ async def test_a_change_of_this_process_is_announced_at_once_and_not_twice(make_
     ws = connect(room.code, token)
     assert (await ws.connect())[0]
     await ws.receive_json_from(timeout=3)
-    await database_sync_to_async(services.room_add_bot)(code=room.code, user=host)
+    await database_sync_to_async(lobby.room_add_bot)(code=room.code, user=host)
     assert await ws.receive_json_from(timeout=WATCH_SECONDS / 2) == {"type": "changed", "version": 1}
     # The watch may repeat a version the layer already carried; it never goes back.
     extra = []

@@ -4,8 +4,8 @@ from typing import Any
 
 import pytest
 
-from games import services
 from games.models import Room
+from games.services import lobby
 
 
 @pytest.fixture
@@ -14,12 +14,12 @@ def table(make_user) -> Any:
 
     def make(humans: int = 4, **options: Any) -> tuple[Room, list[Any]]:
         users = [make_user() for _ in range(humans)]
-        room = services.room_create(host=users[0], game="hearts", options=options)
+        room = lobby.room_create(host=users[0], game="hearts", options=options)
         for user in users[1:]:
-            services.room_join(code=room.code, user=user)
+            lobby.room_join(code=room.code, user=user)
         for _ in range(4 - humans):
-            services.room_add_bot(code=room.code, user=users[0])
-        services.room_start(code=room.code, user=users[0])
+            lobby.room_add_bot(code=room.code, user=users[0])
+        lobby.room_start(code=room.code, user=users[0])
         room.refresh_from_db()
         return room, users
 

@@ -7,20 +7,21 @@ from datetime import timedelta
 
 import pytest
 
-from games import selectors, services
+from games import selectors
 from games.models import Action, Room
+from games.services import lobby, play
 
 pytestmark = pytest.mark.django_db
 
 
 def started(make_user, game: str, humans: int, seats: int, **options) -> tuple[Room, list]:
     users = [make_user() for _ in range(humans)]
-    room = services.room_create(host=users[0], game=game, options=options)
+    room = lobby.room_create(host=users[0], game=game, options=options)
     for user in users[1:]:
-        services.room_join(code=room.code, user=user)
+        lobby.room_join(code=room.code, user=user)
     for _ in range(seats - humans):
-        services.room_add_bot(code=room.code, user=users[0])
-    services.room_start(code=room.code, user=users[0])
+        lobby.room_add_bot(code=room.code, user=users[0])
+    lobby.room_start(code=room.code, user=users[0])
     room.refresh_from_db()
     return room, users
 
@@ -28,7 +29,7 @@ def started(make_user, game: str, humans: int, seats: int, **options) -> tuple[R
 def overdue(room: Room) -> bool:
     room.refresh_from_db()
     round_ = selectors.current_round(room=room)
-    return services.round_due(round_id=round_.id, version=room.version, now=round_.deadline_at + timedelta(seconds=1))
+    return play.due_actions_apply(code=room.code, version=room.version, now=round_.deadline_at + timedelta(seconds=1))
 
 
 def time_out_until(room: Room, phase: str, steps: int):
@@ -59,12 +60,12 @@ def test_moon_play_timeout_plays_a_legal_tile(make_user):
     # The first bidder bids; then time runs out for everyone until the hand is played:
     # the others pass, and the bidder's trumps and widow are chosen for them.
     round_ = selectors.current_round(room=room)
-    services.action_submit(
+    play.action_submit(
         code=room.code, user=users[round_.state["turn"]], version=room.version, action={"type": "bid", "value": 4}
     )
     round_ = time_out_until(room, "play", steps=12)
     seat = round_.state["turn"]
-    view = selectors.room_view(room=room, user=users[seat])
+    view = selectors.view_by_code(code=room.code, user=users[seat])
     legal = [a["tile"] for a in view["you"]["legal_actions"]]
     assert overdue(room)
     action = Action.objects.filter(round=round_).latest("seq")
@@ -82,8 +83,8 @@ def test_moon_bots_move_through_the_due_time(make_user, settings):
             break
         # A computer player is to act: its move is due after the delay, not before.
         assert round_.bots_due_at is not None
-        assert not services.round_due(round_id=round_.id, version=room.version, now=round_.started_at)
-        assert services.round_due(round_id=round_.id, version=room.version, now=round_.bots_due_at)
+        assert not play.due_actions_apply(code=room.code, version=room.version, now=round_.started_at)
+        assert play.due_actions_apply(code=room.code, version=room.version, now=round_.bots_due_at)
         moved += 1
     assert Action.objects.filter(round__room=room, by_bot=True).count() == moved
     room.refresh_from_db()

@@ -6,9 +6,10 @@ from datetime import timedelta
 import pytest
 from django.test import override_settings
 
-from games import rules, selectors, services
+from games import rules, selectors
 from games.errors import ServiceError
 from games.models import Action, Event, Room
+from games.services import clock, play
 
 pytestmark = pytest.mark.django_db
 
@@ -20,11 +21,11 @@ def current(room: Room):
 
 def submit(room, user, action):
     room.refresh_from_db()
-    return services.action_submit(code=room.code, user=user, version=room.version, action=action)
+    return play.action_submit(code=room.code, user=user, version=room.version, action=action)
 
 
 def first_legal(room, user):
-    view = selectors.room_view(room=room, user=user)
+    view = selectors.view_by_code(code=room.code, user=user)
     template = view["you"]["legal_actions"][0]
     if template["type"] == "pass_cards":
         return {"type": "pass_cards", "cards": template["choices"][:3]}
@@ -36,7 +37,7 @@ def test_deadline_is_in_the_view_and_follows_turn_seconds(table):
     round_ = current(room)
     assert round_.deadline_at is not None
     assert timedelta(seconds=89) < round_.deadline_at - round_.started_at < timedelta(seconds=91)
-    view = selectors.room_view(room=room, user=users[0])
+    view = selectors.view_by_code(code=room.code, user=users[0])
     assert view["deadline"] == round_.deadline_at.isoformat().replace("+00:00", "Z")
 
 
@@ -44,11 +45,11 @@ def test_nothing_happens_before_the_deadline_or_for_a_stale_version(table):
     room, _ = table()
     round_ = current(room)
     assert (
-        services.round_due(round_id=round_.id, version=room.version, now=round_.deadline_at - timedelta(seconds=1))
+        play.due_actions_apply(code=room.code, version=room.version, now=round_.deadline_at - timedelta(seconds=1))
         is False
     )
     assert (
-        services.round_due(round_id=round_.id, version=room.version - 1, now=round_.deadline_at + timedelta(hours=1))
+        play.due_actions_apply(code=room.code, version=room.version - 1, now=round_.deadline_at + timedelta(hours=1))
         is False
     )
     assert Action.objects.filter(round=round_).count() == 0
@@ -59,7 +60,7 @@ def test_pass_timeout_acts_for_every_player_who_has_not_passed(table):
     submit(room, users[0], first_legal(room, users[0]))
     round_ = current(room)
     deadline = round_.deadline_at
-    assert services.round_due(round_id=round_.id, version=room.version, now=deadline + timedelta(seconds=1)) is True
+    assert play.due_actions_apply(code=room.code, version=room.version, now=deadline + timedelta(seconds=1)) is True
     actions = list(Action.objects.filter(round=round_).order_by("seq"))
     assert [(a.seat, a.automatic) for a in actions] == [(0, False), (1, True), (2, True), (3, True)]
     assert all(a.payload["type"] == "pass_cards" for a in actions)
@@ -78,7 +79,7 @@ def test_play_timeout_plays_a_legal_card_and_starts_the_next_clock(table):
     round_ = current(room)
     leader = rules.get("hearts").to_act(round_.state)[0]
     later = round_.deadline_at + timedelta(seconds=5)
-    assert services.round_due(round_id=round_.id, version=room.version, now=later)
+    assert play.due_actions_apply(code=room.code, version=room.version, now=later)
     round_ = current(room)
     last = Action.objects.filter(round=round_).order_by("-seq").first()
     assert (last.seat, last.automatic, last.payload) == (leader, True, {"type": "play", "card": "2C"})
@@ -91,14 +92,14 @@ def test_idle_player_abandons_the_match(table):
     round_ = current(room)
     start = room.started_at
     t = start + timedelta(seconds=61)
-    assert services.round_due(round_id=round_.id, version=room.version, now=t)  # automatic passes
+    assert play.due_actions_apply(code=room.code, version=room.version, now=t)  # automatic passes
     room.refresh_from_db()
     assert room.status == "playing"
     round_ = current(room)
     # Keep timing out the players to act until someone's idleness passes 150 s.
     for _ in range(10):
         t = max(t, round_.due_at)
-        services.round_due(round_id=round_.id, version=room.version, now=t)
+        play.due_actions_apply(code=room.code, version=room.version, now=t)
         room.refresh_from_db()
         if room.status != "playing":
             break
@@ -110,24 +111,23 @@ def test_idle_player_abandons_the_match(table):
     assert room.status_reason.startswith(f"{idle.user.shown_name} did not play for too long")
     assert t >= start + timedelta(seconds=150)
     assert Event.objects.filter(room=room, data__type="abandoned").exists()
-    view = selectors.room_view(room=room, user=users[1])
+    view = selectors.view_by_code(code=room.code, user=users[1])
     assert view["status"] == "abandoned" and view["to_act"] == [] and view["you"]["legal_actions"] == []
     with pytest.raises(ServiceError) as err:
-        services.action_submit(code=room.code, user=users[0], version=room.version, action={"type": "next_round"})
+        play.action_submit(code=room.code, user=users[0], version=room.version, action={"type": "next_round"})
     assert err.value.code == "room_closed"
     # Nothing more is due in an abandoned room.
-    assert services.rounds_overdue(now=t + timedelta(days=1)) == []
+    assert selectors.rooms_overdue(now=t + timedelta(days=1)) == []
 
 
 def test_own_actions_keep_a_player_from_abandoning(table):
     room, users = table(turn_seconds=60, abandon_seconds=100)
-    round_ = current(room)
     submit(room, users[1], first_legal(room, users[1]))
     seat1 = room.seats.get(index=1)
     assert seat1.last_acted_at is not None
     # Automatic actions do not refresh idleness: seats 0, 2, 3 pass automatically at +61.
     t = room.started_at + timedelta(seconds=61)
-    assert services.round_due(round_id=round_.id, version=None, now=t)
+    assert play.due_actions_apply(code=room.code, version=None, now=t)
     assert room.seats.get(index=0).last_acted_at is None
 
 
@@ -157,10 +157,10 @@ def test_next_hand_starts_when_the_pause_runs_out(table):
     submit(room, users[2], {"type": "next_round"})
     round_ = current(room)
     assert round_.deadline_at is not None
-    assert not services.round_due(
-        round_id=round_.id, version=room.version, now=round_.deadline_at - timedelta(seconds=1)
+    assert not play.due_actions_apply(
+        code=room.code, version=room.version, now=round_.deadline_at - timedelta(seconds=1)
     )
-    assert services.round_due(round_id=round_.id, version=room.version, now=round_.deadline_at)
+    assert play.due_actions_apply(code=room.code, version=room.version, now=round_.deadline_at)
     new = current(room)
     assert new.number == 2
     readies = Action.objects.filter(round=round_, payload__type="next_round")
@@ -174,7 +174,7 @@ def test_bots_move_through_the_due_time_after_their_delay(table):
     # The bots have not passed yet: they move after their delay, not inside the request.
     assert sorted(rules.get("hearts").to_act(round_.state)) == [0, 1, 2, 3]
     assert round_.bots_due_at is not None and round_.due_at == round_.bots_due_at
-    assert services.round_due(round_id=round_.id, version=room.version, now=round_.bots_due_at)
+    assert play.due_actions_apply(code=room.code, version=room.version, now=round_.bots_due_at)
     round_ = current(room)
     assert rules.get("hearts").to_act(round_.state) == [0]
     assert Action.objects.filter(round=round_, by_bot=True).count() == 3
@@ -184,11 +184,11 @@ def test_sweeper_handles_overdue_rounds_once(table):
     room, _ = table()
     round_ = current(room)
     later = round_.deadline_at + timedelta(seconds=1)
-    assert services.rounds_overdue(now=later) == [round_.id]
-    assert services.rounds_sweep(now=later) == 1
+    assert selectors.rooms_overdue(now=later) == [room.code]
+    assert play.overdue_sweep(now=later) == 1
     count = Action.objects.filter(round=round_).count()
     assert count == 4
-    assert services.rounds_sweep(now=later) == 0
+    assert play.overdue_sweep(now=later) == 0
     assert Action.objects.filter(round=round_).count() == count
 
 
@@ -200,7 +200,7 @@ def test_moon_choice_timeout_lets_the_computer_choose_for_the_shooter(table):
     round_.state = _moon_hand({"moon": "shooter_choice"})
     round_.save(update_fields=["state"])
     assert rules.get("hearts").to_act(round_.state) == [0]
-    assert services.round_due(round_id=round_.id, version=None, now=round_.deadline_at + timedelta(seconds=1))
+    assert play.due_actions_apply(code=room.code, version=None, now=round_.deadline_at + timedelta(seconds=1))
     last = Action.objects.filter(round=round_).order_by("-seq").first()
     assert (last.seat, last.automatic, last.payload["type"]) == (0, True, "moon_choice")
     assert current(room).state["phase"] == "round_over"
@@ -232,7 +232,7 @@ def test_tasks_are_scheduled_only_for_due_times_the_broker_can_hold(
     table, monkeypatch, django_capture_on_commit_callbacks
 ):
     scheduled = []
-    monkeypatch.setattr(services, "_schedule_round_due", lambda *args: scheduled.append(args))
+    monkeypatch.setattr(clock, "schedule", lambda *args: scheduled.append(args))
     with django_capture_on_commit_callbacks(execute=True):
         live, _ = table()
     assert [version for _, version, _ in scheduled] == [live.version]
@@ -243,9 +243,9 @@ def test_tasks_are_scheduled_only_for_due_times_the_broker_can_hold(
         slow, _ = table(turn_seconds=86400, abandon_seconds=3 * 86400)
     assert scheduled == []
     round_ = current(slow)
-    assert round_.id not in services.rounds_overdue(now=round_.deadline_at - timedelta(seconds=1))
-    assert round_.id in services.rounds_overdue(now=round_.deadline_at)
-    services.rounds_sweep(now=round_.deadline_at)
+    assert slow.code not in selectors.rooms_overdue(now=round_.deadline_at - timedelta(seconds=1))
+    assert slow.code in selectors.rooms_overdue(now=round_.deadline_at)
+    play.overdue_sweep(now=round_.deadline_at)
     assert Action.objects.filter(round=round_, automatic=True).count() == 4
 
 
@@ -264,11 +264,11 @@ def test_a_task_delivered_again_an_hour_later_changes_nothing(table):
     # timeout later, when the sweeper has long done their work.
     room, _ = table()
     round_ = current(room)
-    task = {"round_id": round_.id, "version": room.version}
-    assert services.round_due(**task, now=round_.deadline_at)
+    task = {"code": room.code, "version": room.version}
+    assert play.due_actions_apply(**task, now=round_.deadline_at)
     room.refresh_from_db()
     snapshot = (room.version, Action.objects.count(), Event.objects.count(), current(room).state)
     for late in (timedelta(seconds=1), timedelta(minutes=10), timedelta(hours=1)):
-        assert services.round_due(**task, now=round_.deadline_at + late) is False
+        assert play.due_actions_apply(**task, now=round_.deadline_at + late) is False
     room.refresh_from_db()
     assert (room.version, Action.objects.count(), Event.objects.count(), current(room).state) == snapshot

@@ -1,8 +1,8 @@
 from django.contrib import admin
 from django.utils.html import format_html
 
-from .admin_views import ReadOnlyAdmin
-from .models import ModerationEntry
+from ..admin_views import ReadOnlyAdmin
+from ..models import ModerationEntry
 
 
 @admin.register(ModerationEntry)

@@ -1,3 +1,5 @@
+"""Players for staff: their accounts and play, with Ban and Unban on a player's page."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -10,13 +12,13 @@ from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html_join
 
+from accounts.models import User
 from games import selectors as game_selectors
 from games.models import Action, Room
-from moderation import services as moderation
-from moderation.admin_views import reason_page
-from moderation.display import action_text
 
-from .models import User
+from .. import services as moderation
+from ..admin_views import reason_page
+from ..display import action_text
 
 RECENT_ACTIONS = 20
 RECENT_ROOMS = 50

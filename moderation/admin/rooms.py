@@ -16,12 +16,12 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from moderation import services as moderation
-from moderation.admin_views import ReadOnlyAdmin, ReadOnlyInline, reason_page, require_perm
-from moderation.display import action_text, seat_in, seat_label, state_html, text
+from games.models import Action, Event, Room, RoomStatus, Round, Seat
+from games.replay import round_replay
 
-from .models import Action, Event, Room, RoomStatus, Round, Seat
-from .replay import round_replay
+from .. import services as moderation
+from ..admin_views import ReadOnlyAdmin, ReadOnlyInline, reason_page, require_perm
+from ..display import action_text, seat_in, seat_label, state_html, text
 
 # Rooms whose players get at most this long per turn count as live tables.
 LIVE_TURN_SECONDS = 300

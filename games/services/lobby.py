@@ -1,0 +1,183 @@
+"""The lobby: making a room, taking and leaving seats, computer players, the start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+
+from .. import rules, store
+from ..codes import new_code
+from ..errors import ServiceError, not_host, not_seated
+from ..models import Room, RoomStatus, Seat
+from ..rules.errors import RuleError
+from ..store import Table
+from . import clock, play
+
+
+@transaction.atomic
+def room_create(*, host: User, game: str, options: dict[str, Any] | None, name: str = "", public: bool = True) -> Room:
+    try:
+        game_rules = rules.get(game)
+        checked = game_rules.validate_options(options)
+    except RuleError as err:
+        raise ServiceError.from_rule(err) from None
+    seats = game_rules.seat_count(checked)
+    lobby_teams = game_rules.lobby_teams(checked)
+    for _ in range(10):
+        room = Room(code=new_code(), game=game, name=name, options=checked, public=public, host=host)
+        room.scores = [0] * seats
+        try:
+            # Inserted at once: the code must be won before anything refers to the room.
+            with transaction.atomic():
+                room.save(force_insert=True)
+                break
+        except IntegrityError:
+            continue  # the code was taken; draw another
+    else:  # pragma: no cover - 31^6 codes make ten collisions in a row implausible
+        raise ServiceError("server_busy", "Could not allocate a room code.", 503)
+    places = [
+        Seat(index=0, user=host, joined_at=timezone.now(), team=0 if lobby_teams else None),
+        *(Seat(index=i) for i in range(1, seats)),
+    ]
+    with store.created(room, places) as table:
+        table.log({"type": "room_created", "game": game, "host": host.shown_name})
+    return room
+
+
+def require_open(table: Table) -> None:
+    if table.room.status in (RoomStatus.CLOSED, RoomStatus.ABANDONED):
+        raise ServiceError("room_closed", f"This room is {table.room.status}.", 409)
+
+
+def require_lobby(table: Table) -> None:
+    require_open(table)
+    if table.room.status != RoomStatus.LOBBY:
+        raise ServiceError("already_started", "The game has already started.", 409)
+
+
+def _pick_team(table: Table, team: int | None, mover: Seat | None = None) -> int | None:
+    """The team a joining player (or bot) takes: the one asked for if it has room, or
+    the one with the most free places. None where the game has no lobby teams."""
+    sizes = table.rules.lobby_teams(table.room.options)
+    if sizes is None:
+        if team is not None:
+            raise ServiceError("invalid", "This room has no teams to choose from.", 400, "team")
+        return None
+    members = [
+        sum(1 for s in table.seats if s.team == t and s is not mover and not s.is_free) for t in range(len(sizes))
+    ]
+    if team is None:
+        team = max(range(len(sizes)), key=lambda t: (sizes[t] - members[t], -t))
+    if not 0 <= team < len(sizes):
+        raise ServiceError("invalid", f"Teams are numbered 0 to {len(sizes) - 1}.", 400, "team")
+    if members[team] >= sizes[team]:
+        raise ServiceError("team_full", f"Team {team} already has its {sizes[team]} players.", 409)
+    return team
+
+
+def room_join(*, code: str, user: User, team: int | None = None) -> Seat:
+    """Take a free seat, or, already seated in a room with lobby teams, switch team."""
+    with store.locked(code) as table:
+        require_lobby(table)
+        mine = table.seat_of(user)
+        if mine is not None:
+            if team is None or team == mine.team or table.rules.lobby_teams(table.room.options) is None:
+                raise ServiceError("already_seated", "You already have a seat in this room.", 409)
+            mine.team = _pick_team(table, team, mover=mine)
+            table.save(mine, ["team"])
+            table.touch()
+            table.log({"type": "team_changed", "seat": mine.index, "team": mine.team})
+            return mine
+        seat = next((s for s in table.seats if s.is_free), None)
+        if seat is None:
+            raise ServiceError("room_full", "Every seat is taken.", 409)
+        seat.team = _pick_team(table, team)
+        seat.user = user
+        seat.joined_at = timezone.now()
+        table.save(seat)
+        table.touch()
+        table.log({"type": "joined", "seat": seat.index, "name": user.shown_name})
+        return seat
+
+
+def room_leave(*, code: str, user: User) -> None:
+    with store.locked(code) as table:
+        require_lobby(table)
+        seat = table.seat_of(user)
+        if seat is None:
+            raise not_seated()
+        seat_vacate(table, seat, {"type": "left", "seat": seat.index, "name": user.shown_name})
+
+
+def seat_vacate(table: Table, seat: Seat, event: dict[str, Any]) -> None:
+    """Free a lobby seat and log `event`; the host's role passes on. Expects the room
+    lock held."""
+    leaving = seat.user_id
+    seat.user = None
+    seat.team = None
+    seat.joined_at = None
+    table.save(seat)
+    table.log(event)
+    if not host_pass_on(table, leaving) and table.room.host_id == leaving:
+        # Nobody is left to host: the room is over before it began.
+        table.room.status = RoomStatus.ABANDONED
+        table.room.status_reason = "Everyone left before the start."
+        table.room.finished_at = timezone.now()
+        table.log({"type": "abandoned", "reason": table.room.status_reason})
+    table.touch()
+
+
+def host_pass_on(table: Table, leaving: int | None) -> bool:
+    """When the host leaves their seat, the person in the lowest other seat hosts.
+    Returns whether the role passed; False when `leaving` was not the host or nobody is
+    left. Expects the room lock held."""
+    if leaving is None or table.room.host_id != leaving:
+        return False
+    heir = next((s for s in table.seats if s.user_id is not None and s.user_id != leaving), None)
+    if heir is None:
+        return False
+    table.room.host_id = heir.user_id
+    table.log({"type": "host_changed", "seat": heir.index})
+    return True
+
+
+def room_add_bot(*, code: str, user: User, team: int | None = None) -> Seat:
+    with store.locked(code) as table:
+        require_lobby(table)
+        if table.room.host_id != user.id:
+            raise not_host()
+        seat = next((s for s in table.seats if s.is_free), None)
+        if seat is None:
+            raise ServiceError("room_full", "Every seat is taken.", 409)
+        seat.team = _pick_team(table, team)
+        seat.is_bot = True
+        seat.joined_at = timezone.now()
+        table.save(seat)
+        table.touch()
+        table.log({"type": "bot_added", "seat": seat.index})
+        return seat
+
+
+def room_start(*, code: str, user: User) -> Table:
+    with store.locked(code) as table:
+        require_lobby(table)
+        room = table.room
+        if room.host_id != user.id:
+            raise not_host()
+        if any(s.is_free for s in table.seats):
+            raise ServiceError("seats_not_filled", "Every seat must be taken before the start.", 409)
+        sizes = table.rules.lobby_teams(room.options)
+        if sizes is not None and [sum(1 for s in table.seats if s.team == t) for t in range(len(sizes))] != sizes:
+            raise ServiceError("teams_not_filled", f"The teams must have {' and '.join(map(str, sizes))} players.", 409)
+        room.status = RoomStatus.PLAYING
+        room.started_at = timezone.now()
+        table.touch()
+        table.log({"type": "started"})
+        play.round_begin(table, number=1, carry=None)
+        play.bots_advance(table)
+        clock.plan(table, before=None)
+        return table

@@ -1,0 +1,81 @@
+"""What moderators do to a table. moderation.services calls these and records who did
+it and why; the reasons given here are public, the table's log shows them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from accounts.models import User
+
+from .. import store, timing
+from ..errors import ServiceError, not_seated
+from ..models import RoomStatus, Seat
+from ..store import Table
+from . import clock, play
+from .lobby import host_pass_on, require_lobby, require_open, seat_vacate
+
+
+def room_close(*, code: str, reason: str) -> Table:
+    """Close a room for good: nobody may act, everyone sees why."""
+    with store.locked(code) as table:
+        room, round_ = table.room, table.round
+        if room.status in (RoomStatus.CLOSED, RoomStatus.ABANDONED, RoomStatus.FINISHED):
+            raise ServiceError("room_closed", f"This room is already {room.status}.", 409)
+        room.status = RoomStatus.CLOSED
+        room.status_reason = f"Closed by a moderator: {reason}"
+        room.finished_at = timezone.now()
+        table.touch()
+        table.log({"type": "closed", "reason": room.status_reason}, round_.number if round_ else None)
+        if round_ is not None:
+            round_.deadline_at = round_.bots_due_at = round_.due_at = None
+            table.save(round_, ["deadline_at", "bots_due_at", "due_at"])
+        return table
+
+
+def seat_give_to_bot(*, code: str, index: int, reason: str = "", banned: bool = False) -> Seat:
+    """Take a seat from its player and give it to a computer player, who plays on.
+
+    The reason is public: the table's log shows it to everyone, its former player too
+    (`banned` says the player was banned, not only moved out of this room).
+    """
+    with store.locked(code) as table:
+        room = table.room
+        require_open(table)
+        if room.status == RoomStatus.FINISHED:
+            raise ServiceError("not_playing", "The match is over.", 409)
+        seat = table.seat_at(index)
+        if seat is None or seat.is_bot or seat.user is None:
+            raise ServiceError("invalid", "That seat has no human player.", 400, "seat")
+        name, leaving = seat.user.shown_name, seat.user_id
+        seat.user = None
+        seat.is_bot = True
+        table.save(seat, ["user", "is_bot"])
+        table.touch()
+        event: dict[str, Any] = {"type": "seat_to_bot", "seat": index, "name": name}
+        if reason:
+            event["reason"] = reason
+        if banned:
+            event["banned"] = True
+        table.log(event)
+        host_pass_on(table, leaving)
+        if room.status == RoomStatus.PLAYING and table.round is not None:
+            before = timing.turn_of(table)
+            play.bots_advance(table)
+            clock.plan(table, before=before)
+        return seat
+
+
+def seat_remove(*, code: str, user: User, reason: str, banned: bool = False) -> Seat:
+    """Take a lobby seat from its player (a moderator's decision); the log says why."""
+    with store.locked(code) as table:
+        require_lobby(table)
+        seat = table.seat_of(user)
+        if seat is None:
+            raise not_seated()
+        event: dict[str, Any] = {"type": "removed", "seat": seat.index, "name": user.shown_name, "reason": reason}
+        if banned:
+            event["banned"] = True
+        seat_vacate(table, seat, event)
+        return seat

@@ -1,0 +1,239 @@
+"""A table: the room, its seats (with the players' names), the hand in play, the game's
+rules and who is to act. The one way to read a room for play, to lock it for a change
+and to write that change.
+
+- `table(code)` reads it; `locked(code)` locks the room row first, in a transaction,
+  and writes every change made to the table in one flush when the block ends (nothing
+  when it raises: the transaction rolls back). Every write to a room, its seats, rounds,
+  actions and events happens under that lock, so holding it is enough for all of them.
+- On PostgreSQL the read is one prepared statement returning one JSON document and the
+  flush one round trip (`core.write_batch`); elsewhere (SQLite in the embedded start),
+  or with `TABLE_STORE_PORTABLE`, the same through portable ORM queries.
+
+Services change the loaded objects and tell the table what changed (`save`, `add`,
+`log`, `touch`); they never call `.save()` on a room, seat or round themselves.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, models, transaction
+from django.utils.dateparse import parse_datetime
+
+from accounts.models import User
+from core import prepared_reads
+from core.write_batch import WriteBatch
+
+from . import live, rules
+from .codes import is_room_code
+from .errors import not_found
+from .models import PUBLIC, Event, Room, Round, Seat
+from .rules.base import Event as RuleEvent
+from .rules.base import Game
+
+# Only what a seat's public facts need; any other field of the user loads on demand.
+_USER_FIELDS = ("id", "username", "display_name")
+_SEAT_USER_FIELD = Seat._meta.get_field("user")
+_SEAT_ROOM_FIELD = Seat._meta.get_field("room")
+_ROUND_ROOM_FIELD = Round._meta.get_field("room")
+
+
+class Table:
+    """One room as a game is played at it. Built by `table()` or `locked()` only."""
+
+    def __init__(self, room: Room, seats: list[Seat], round_: Round | None, writes: WriteBatch | None) -> None:
+        self.room = room
+        self.seats = seats
+        self.round = round_
+        self.rules: Game = rules.get(room.game)
+        self._writes = writes
+        self._to_act: list[int] = []
+        self._to_act_of: Any = None
+
+    # -- reading ------------------------------------------------------------------
+
+    @property
+    def to_act(self) -> list[int]:
+        """The seats the engine waits for in the hand in play (asked once per state)."""
+        state = None if self.round is None else self.round.state
+        if state is None:
+            return []
+        if state is not self._to_act_of:
+            # The engines never change a state in place: a new state is a new object.
+            self._to_act, self._to_act_of = self.rules.to_act(state), state
+        return self._to_act
+
+    def seat_of(self, user: User | None) -> Seat | None:
+        if user is None or user.pk is None:
+            return None
+        return next((s for s in self.seats if s.user_id == user.pk), None)
+
+    def seat_at(self, index: int) -> Seat | None:
+        return next((s for s in self.seats if s.index == index), None)
+
+    @property
+    def bots(self) -> frozenset[int]:
+        return frozenset(s.index for s in self.seats if s.is_bot)
+
+    # -- changing (under the lock) -------------------------------------------------
+
+    @property
+    def writes(self) -> WriteBatch:
+        if self._writes is None:
+            raise RuntimeError(f"table {self.room.code} was read without its lock; use store.locked()")
+        return self._writes
+
+    def save(self, obj: models.Model, fields: list[str] | None = None) -> None:
+        """Write this room, seat or round at the flush (all its fields, or `fields`)."""
+        self.writes.update(obj, fields)
+
+    def add(self, *objs: models.Model) -> None:
+        """Insert these rows at the flush."""
+        self.writes.insert(*objs)
+
+    def touch(self) -> None:
+        """Count a change: clients holding an older version must refetch (and are told
+        so on the room's WebSocket once the change commits)."""
+        self.room.version += 1
+        self.save(self.room)
+        live.announce_after_commit(self.room)
+
+    def log(self, data: dict[str, Any], round_number: int | None = None, visible_to: list[int] | None = None) -> None:
+        """Append one event to the room's log."""
+        self.log_events(round_number, [RuleEvent(data, visible_to)])
+
+    def log_events(self, round_number: int | None, events: list[RuleEvent]) -> None:
+        """Append the engine's events to the room's log, numbered in order."""
+        for event in events:
+            self.room.event_seq += 1
+            self.add(
+                Event(
+                    room=self.room,
+                    seq=self.room.event_seq,
+                    round_number=round_number,
+                    version=self.room.version,
+                    data=event.data,
+                    visible_to=event.visible_to,
+                    audience=PUBLIC if event.visible_to is None else sum(1 << s for s in set(event.visible_to)),
+                )
+            )
+        self.save(self.room)
+
+    def begin_round(self, round_: Round) -> None:
+        """Make `round_` the hand in play. Its row is inserted at once: the actions that
+        follow in this request refer to it by its id (once a hand, not once a move)."""
+        round_.room = self.room
+        round_.save(force_insert=True)
+        self.round = round_
+
+
+def _portable() -> bool:
+    return connection.vendor != "postgresql" or bool(getattr(settings, "TABLE_STORE_PORTABLE", False))
+
+
+def table(code: str) -> Table | None:
+    """The table as it stands, for reading (a view, the event log's viewer)."""
+    return _load(code, lock=False, writes=None)
+
+
+@contextmanager
+def locked(code: str) -> Iterator[Table]:
+    """The table with its room locked until the transaction ends; the changes made to it
+    are written when the block ends. ServiceError `not_found` for an unknown room."""
+    with transaction.atomic():
+        writes = WriteBatch(batched=not _portable())
+        found = _load(code, lock=True, writes=writes)
+        if found is None:
+            raise not_found()
+        yield found
+        writes.flush()
+
+
+@contextmanager
+def created(room: Room, seats: list[Seat]) -> Iterator[Table]:
+    """A new room's table: the room row is already inserted (its code had to be won),
+    the seats and what follows are written when the block ends. Use in a transaction."""
+    writes = WriteBatch(batched=not _portable())
+    for seat in seats:
+        seat.room = room
+    writes.insert(*seats)
+    yield Table(room, seats, None, writes)
+    writes.flush()
+
+
+def _load(code: str, *, lock: bool, writes: WriteBatch | None) -> Table | None:
+    if not is_room_code(code):  # before any query: a path can carry anything
+        return None
+    if _portable():
+        # Three portable queries, in one transaction so that they see one snapshot:
+        # outside it, a worker's commit between them could pair a room's version with a
+        # later hand's state.
+        with transaction.atomic(savepoint=False):
+            rooms = Room.objects.filter(code=code)
+            room = (rooms.select_for_update() if lock else rooms).first()
+            if room is None:
+                return None
+            seats = list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
+            round_ = Round.objects.filter(room=room).order_by("-number").first()
+    else:
+        row = prepared_reads.fetch_one(_TABLE_SQL[lock], [code])
+        if row is None:
+            return None
+        # Parsed here, once, rather than by the driver: text is the cheapest way out of it.
+        found = json.loads(row[0])
+        room = _model_from(Room, found["room"])
+        seats = [_seat_from(data) for data in found["seats"]]
+        round_ = _model_from(Round, found["round"]) if found["round"] else None
+    for seat in seats:
+        _SEAT_ROOM_FIELD.set_cached_value(seat, room)
+    if round_ is not None:
+        _ROUND_ROOM_FIELD.set_cached_value(round_, room)
+    return Table(room, seats, round_, writes)
+
+
+def _seat_columns() -> str:
+    pairs = [f"'{f.attname}', s.\"{f.column}\"" for f in Seat._meta.concrete_fields]
+    pairs += [f"'u_{f}', u.\"{f}\"" for f in _USER_FIELDS]
+    return ", ".join(pairs)
+
+
+def _table_sql() -> str:
+    # One JSON document, so the statement's result has one column whatever migrations
+    # add later: it stays valid as a prepared statement (core/prepared_reads.py).
+    room, seat, round_, user = (m._meta.db_table for m in (Room, Seat, Round, User))
+    return (
+        "SELECT json_build_object('room', row_to_json(r), "
+        f"'seats', (SELECT coalesce(json_agg(json_build_object({_seat_columns()}) ORDER BY s.\"index\"), '[]') "
+        f'FROM "{seat}" s LEFT JOIN "{user}" u ON u.id = s.user_id WHERE s.room_id = r.id), '
+        f"'round', (SELECT row_to_json(x) FROM (SELECT * FROM \"{round_}\" WHERE room_id = r.id "
+        f"ORDER BY number DESC LIMIT 1) x))::text "
+        f'FROM "{room}" r WHERE r.code = %s'
+    )
+
+
+_TABLE_SQL = {False: _table_sql(), True: _table_sql() + " FOR UPDATE OF r"}
+
+
+def _model_from(model: type[Any], data: dict[str, Any]) -> Any:
+    """A model instance from a row as PostgreSQL's JSON functions write it."""
+    names, values = [], []
+    for field in model._meta.concrete_fields:
+        value = data[field.column] if field.column in data else data[field.attname]
+        if isinstance(field, models.DateTimeField) and isinstance(value, str):
+            value = parse_datetime(value)
+        names.append(field.attname)
+        values.append(value)
+    return model.from_db(connection.alias, names, values)
+
+
+def _seat_from(row: dict[str, Any]) -> Seat:
+    seat: Seat = _model_from(Seat, row)
+    if seat.user_id is not None:
+        values = [row[f"u_{f}"] for f in _USER_FIELDS]
+        _SEAT_USER_FIELD.set_cached_value(seat, User.from_db(connection.alias, list(_USER_FIELDS), values))
+    return seat

@@ -1,0 +1,10 @@
+"""The Django admin as moderators use it: players, rooms, hands, actions and events, and
+the moderation log, with the moderators' actions on a player's or a room's page.
+
+It lives here rather than in `accounts` and `games` so those apps never import
+moderation: moderation sits above them and calls their services.
+"""
+
+from . import log, rooms, users
+
+__all__ = ["log", "rooms", "users"]

@@ -1,0 +1,229 @@
+"""games.store: the one way to read, lock and write a table.
+
+Its two paths (PostgreSQL's prepared read and one-round-trip flush, and the portable ORM
+path the embedded SQLite start uses) must read the same objects and write the same rows.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games import selectors, store
+from games.errors import ServiceError
+from games.models import Action, Event, Room, Round, Seat
+from games.services import lobby, play, table_moderation
+
+pytestmark = pytest.mark.django_db
+
+
+def fields(instance: Any, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {
+        f.attname: getattr(instance, f.attname)
+        for f in type(instance)._meta.concrete_fields
+        if f.attname not in leave_out
+    }
+
+
+@pytest.fixture(params=["batched", "portable"])
+def path(request, settings) -> str:
+    settings.TABLE_STORE_PORTABLE = request.param == "portable"
+    return request.param
+
+
+def test_the_read_matches_the_orm_field_by_field(make_user, path):
+    host, guest = make_user(), make_user()
+    guest.display_name = ""  # shown by username instead
+    guest.save()
+    room = lobby.room_create(host=host, game="hearts", options={"preset": "sweedo"})
+    lobby.room_join(code=room.code, user=guest)
+    lobby.room_add_bot(code=room.code, user=host)
+    lobby.room_add_bot(code=room.code, user=host)
+    lobby.room_start(code=room.code, user=host)
+    Seat.objects.filter(room=room, index=1).update(last_acted_at=timezone.now())
+
+    table = store.table(room.code)
+
+    assert table is not None
+    assert fields(table.room) == fields(Room.objects.get(pk=room.pk))
+    orm_seats = list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
+    assert [fields(s) for s in table.seats] == [fields(s) for s in orm_seats]
+    assert [s.display_name for s in table.seats] == [s.display_name for s in orm_seats]
+    assert fields(table.round) == fields(Round.objects.filter(room=room).order_by("-number").first())
+    assert table.round.room is table.room and all(s.room is table.room for s in table.seats)
+    # The pass: the people at once (the computers passed as the hand began).
+    assert table.rules.key == "hearts" and table.to_act == [0, 1]
+
+
+def test_a_lobby_no_room_and_a_code_that_cannot_exist(make_user, path, django_assert_num_queries):
+    room = lobby.room_create(host=make_user(), game="hearts", options={})
+    table = store.table(room.code)
+    assert table is not None and [s.index for s in table.seats] == [0, 1, 2, 3] and table.round is None
+    assert table.to_act == []
+    assert store.table("ZZZZZZ") is None
+    with django_assert_num_queries(0):
+        assert store.table("no such room; --") is None
+    with pytest.raises(ServiceError) as err, store.locked("ZZZZZZ"):
+        pass
+    assert err.value.code == "not_found"
+
+
+def test_a_deferred_user_field_still_loads(make_user, path):
+    host = make_user(email="host@example.com")
+    room = lobby.room_create(host=host, game="hearts", options={})
+    table = store.table(room.code)
+    assert table is not None and table.seats[0].user.email == "host@example.com"
+
+
+def test_a_table_read_without_its_lock_cannot_write(make_user, path):
+    room = lobby.room_create(host=make_user(), game="hearts", options={})
+    table = store.table(room.code)
+    assert table is not None
+    with pytest.raises(RuntimeError, match="without its lock"):
+        table.touch()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_nothing_is_written_before_the_block_ends_then_everything_is(make_user, path):
+    room = lobby.room_create(host=make_user(), game="hearts", options={})
+    updated = Room.objects.get(pk=room.pk).updated_at
+    with store.locked(room.code) as table:
+        table.room.name = "Friday table"
+        table.touch()
+        table.touch()  # one UPDATE with the latest values
+        table.log({"type": "x", "cards": ["QS"]}, visible_to=[0])
+        table.log({"type": "y"})
+        assert Room.objects.get(pk=room.pk).name == ""
+        assert not Event.objects.filter(room=room, data__type__in=["x", "y"]).exists()
+    stored = Room.objects.get(pk=room.pk)
+    assert (stored.name, stored.version) == ("Friday table", room.version + 2)
+    assert stored.updated_at > updated  # auto_now is applied as save() would
+    events = list(Event.objects.filter(room=room, data__type__in=["x", "y"]).order_by("seq"))
+    assert [(e.data, e.audience, e.version) for e in events] == [
+        ({"type": "x", "cards": ["QS"]}, 1, stored.version),
+        ({"type": "y"}, -1, stored.version),
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failing_flush_or_an_error_in_the_block_writes_nothing(make_user, path):
+    room = lobby.room_create(host=make_user(), game="hearts", options={})
+    version, events = room.version, Event.objects.filter(room=room).count()
+    with pytest.raises(IntegrityError), store.locked(room.code) as table:
+        table.touch()
+        table.log({"type": "x"})
+        table.room.event_seq -= 1  # the next event takes the same number: the flush fails
+        table.log({"type": "y"})
+    with pytest.raises(ServiceError), store.locked(room.code) as table:
+        table.touch()
+        raise ServiceError("invalid", "changed my mind")
+    assert Room.objects.get(pk=room.pk).version == version
+    assert Event.objects.filter(room=room).count() == events
+
+
+def test_a_move_reads_once_and_writes_once_on_postgresql(make_user, settings, django_assert_num_queries):
+    """The lock-and-read is one statement and every row of a move one more; a portable
+    flush is a statement per row. (The idempotency lookup and the hand's first insert
+    come on top where they apply; tests/api/test_query_counts.py pins the whole request.)"""
+    users = [make_user() for _ in range(4)]
+    room = lobby.room_create(host=users[0], game="hearts", options={})
+    for user in users[1:]:
+        lobby.room_join(code=room.code, user=user)
+    lobby.room_start(code=room.code, user=users[0])
+    view = selectors.view_by_code(code=room.code, user=users[0])
+    seat = view["to_act"][0]
+    template = selectors.view_by_code(code=room.code, user=users[seat])["you"]["legal_actions"][0]
+    action = {"type": "pass_cards", "cards": template["choices"][:3]}
+    # A savepoint for the service's transaction inside the test's, then the read, the flush
+    # and the savepoint's release.
+    with django_assert_num_queries(4):
+        play.action_submit(code=room.code, user=users[seat], version=view["version"], action=action)
+
+
+def rows(room_code: str) -> dict[str, list[dict[str, Any]]]:
+    """Every row a match wrote, without what differs between any two runs (ids, times)."""
+    room = Room.objects.get(code=room_code)
+    times = ("id", "created_at", "updated_at", "started_at", "finished_at", "joined_at", "last_acted_at")
+    return {
+        "room": [fields(room, times + ("code",))],
+        "seats": [fields(s, (*times, "room_id")) for s in Seat.objects.filter(room=room).order_by("index")],
+        "rounds": [
+            fields(r, (*times, "room_id", "deadline_at", "bots_due_at", "due_at"))
+            for r in Round.objects.filter(room=room).order_by("number")
+        ],
+        "actions": [
+            fields(a, (*times, "round_id"))
+            for a in Action.objects.filter(round__room=room).order_by("round__number", "seq")
+        ],
+        "events": [fields(e, (*times, "room_id")) for e in Event.objects.filter(room=room).order_by("seq")],
+    }
+
+
+def play_a_match(users: list[Any], monkeypatch) -> str:
+    """The same match each time: fixed seeds, fixed choices, lobby moves, a moderator's
+    hand-over, deadlines and computer players through the due-time loop."""
+    seeds = iter(range(1000, 2000))
+    monkeypatch.setattr(play, "new_seed", lambda: next(seeds))
+    rng = random.Random(11)
+    room = lobby.room_create(host=users[0], game="hearts", options={"target": 40, "turn_seconds": 30})
+    lobby.room_join(code=room.code, user=users[3])
+    lobby.room_join(code=room.code, user=users[1])
+    lobby.room_leave(code=room.code, user=users[3])
+    lobby.room_add_bot(code=room.code, user=users[0])
+    lobby.room_join(code=room.code, user=users[2])
+    lobby.room_start(code=room.code, user=users[0])
+    for step in range(400):
+        view = selectors.view_by_code(code=room.code, user=users[0])
+        if view["status"] != "playing":
+            break
+        if step == 60:
+            table_moderation.seat_give_to_bot(code=room.code, index=2, reason="asked to leave")
+        if step % 7 == 3:
+            round_ = selectors.current_round(room=Room.objects.get(code=room.code))
+            play.due_actions_apply(code=room.code, now=round_.deadline_at)
+            continue
+        seat = rng.choice(view["to_act"])
+        user = next(
+            (u for u in users if selectors.view_by_code(code=room.code, user=u).get("you", {}).get("seat") == seat),
+            None,
+        )
+        if user is None:
+            continue
+        legal = selectors.view_by_code(code=room.code, user=user)["you"]["legal_actions"]
+        template = rng.choice(legal)
+        if "choices" in template:
+            template = {"type": template["type"], "cards": sorted(template["choices"])[: template["count"]]}
+        play.action_submit(code=room.code, user=user, version=view["version"], action=template)
+    return room.code
+
+
+def test_both_paths_write_the_same_rows(make_user, settings, monkeypatch):
+    users = [make_user() for _ in range(4)]
+    settings.TABLE_STORE_PORTABLE = False
+    batched = rows(play_a_match(users, monkeypatch))
+    settings.TABLE_STORE_PORTABLE = True
+    portable = rows(play_a_match(users, monkeypatch))
+    assert len(batched["rounds"]) >= 2 and len(batched["actions"]) > 100
+    assert any(a["automatic"] for a in batched["actions"]) and any(a["by_bot"] for a in batched["actions"])
+    for table in ("room", "seats", "rounds", "actions", "events"):
+        assert batched[table] == portable[table], table
+
+
+def test_the_query_counts_of_both_paths_differ_as_documented(make_user, settings):
+    """The portable path writes a statement per row: more queries, same rows (above)."""
+    counts = {}
+    for portable in (False, True):
+        settings.TABLE_STORE_PORTABLE = portable
+        host = make_user()
+        room = lobby.room_create(host=host, game="hearts", options={})
+        for _ in range(3):
+            lobby.room_add_bot(code=room.code, user=host)
+        with CaptureQueriesContext(connection) as queries, transaction.atomic():
+            lobby.room_start(code=room.code, user=host)
+        counts[portable] = len(queries)
+    assert counts[False] < counts[True]
