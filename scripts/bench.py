@@ -49,7 +49,8 @@ from bench_targets import ADMIN_URL, DEFAULT_BARE_DIR, Bare, Client, Game, Move,
 class ServerCPU:
     """CPU seconds used by the server's processes: gunicorn's workers and the PostgreSQL
     backends serving the benchmark database. Read from /proc, so it is Linux-only; on
-    a machine shared with other work it still tells what one move costs the server."""
+    a machine shared with other work it still tells what one move costs the server
+    (and `machine` tells how busy the cores were with everything else)."""
 
     def __init__(self, master_pid: int, database: str) -> None:
         self.master_pid = master_pid
@@ -79,6 +80,13 @@ class ServerCPU:
         with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
             rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.database]).fetchall()
         return [pid for (pid,) in rows]
+
+    @staticmethod
+    def machine() -> float:
+        """CPU seconds every core has been busy, all processes together (/proc/stat)."""
+        ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+        idle = ticks[3] + ticks[4]  # idle, iowait
+        return (sum(ticks) - idle) / os.sysconf("SC_CLK_TCK")
 
     def snapshot(self) -> dict[str, dict[int, tuple[float, float]]]:
         return {
@@ -119,7 +127,12 @@ class Stats:
             self.errors += 1
 
     def report(
-        self, title: str, seconds: float, cpu: float, server_cpu: dict[str, tuple[float, float]] | None = None
+        self,
+        title: str,
+        seconds: float,
+        cpu: float,
+        server_cpu: dict[str, tuple[float, float]] | None = None,
+        machine_cpu: float | None = None,
     ) -> None:
         def pct(values: list[float], p: float) -> float:
             if not values:
@@ -152,6 +165,13 @@ class Stats:
                 f"  per request {1000 * total / requests:.2f} ms; at that cost {cores} cores "
                 f"serve at most {cores * self.accepted / total:.0f} moves/s with nothing else running"
             )
+            if machine_cpu is not None:
+                # What else ran on the cores meanwhile: on a shared machine, why moves/s moved.
+                other = max(0.0, machine_cpu - total - cpu)
+                print(
+                    f"machine: {machine_cpu / seconds:.2f} of {cores} cores busy (this server "
+                    f"{total / seconds:.2f}, the client {cpu / seconds:.2f}, anything else {other / seconds:.2f})"
+                )
 
 
 @dataclass
@@ -180,14 +200,16 @@ async def run_load(server: Server, mode: str, tables: int, seconds: float, inter
         stop_at = began + seconds
         cpu0 = None
         server0: dict[str, dict[int, tuple[float, float]]] = {}
+        machine0 = 0.0
 
         def counting() -> Stats:
-            nonlocal cpu0, server0
+            nonlocal cpu0, server0, machine0
             if time.perf_counter() < began:
                 return warm
             if cpu0 is None:
                 cpu0 = resource.getrusage(resource.RUSAGE_SELF)
                 server0 = probe.snapshot() if probe else {}
+                machine0 = probe.machine() if probe else 0.0
             return stats
 
         async def fast(table: Table) -> None:
@@ -211,6 +233,7 @@ async def run_load(server: Server, mode: str, tables: int, seconds: float, inter
         elapsed = time.perf_counter() - began
         cpu1 = resource.getrusage(resource.RUSAGE_SELF)
         server_cpu = ServerCPU.used(server0, probe.snapshot()) if probe and server0 else None
+        machine_cpu = probe.machine() - machine0 if probe and server0 else None
         cpu0 = cpu0 or cpu1
         cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
         title = (
@@ -219,7 +242,7 @@ async def run_load(server: Server, mode: str, tables: int, seconds: float, inter
             else f"steady: {tables} tables, one move each every {interval:g} s "
             f"(offered {tables / interval:.0f} moves/s)"
         ) + (f", after {warmup:g} s of warm-up" if warmup else "")
-        stats.report(f"{target.name}, {title}", elapsed, cpu, server_cpu)
+        stats.report(f"{target.name}, {title}", elapsed, cpu, server_cpu, machine_cpu)
     cpu_ms = (
         1000 * sum(u + s for u, s in server_cpu.values()) / stats.accepted if server_cpu and stats.accepted else None
     )
