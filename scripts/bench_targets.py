@@ -89,11 +89,9 @@ class Server:
         self.workers = workers
         port = free_port()
         self.base = f"http://127.0.0.1:{port}"
+        command = [sys.executable, "-m", "gunicorn", target.app, "-w", str(workers), "-b", f"127.0.0.1:{port}"]
         self.process = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "gunicorn", target.app),
-                *("-w", str(workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning"),
-            ],
+            [*command, "--log-level", "warning"],
             cwd=target.cwd,
             env=target.env(),
         )
@@ -252,7 +250,7 @@ class Game(Target):
         group = [GameTable(client, tokens[4 * i : 4 * i + 4], random.Random(rng.random())) for i in range(count)]
         for start in range(0, count, 20):
             await asyncio.gather(*(t.open() for t in group[start : start + 20]))
-        return list(group)
+        return [*group]
 
 
 async def register_players(client: Client, count: int, tag: str) -> list[str]:
