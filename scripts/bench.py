@@ -1,7 +1,8 @@
 """Benchmark: tables of HTTP clients play against the server run as in production
 (gunicorn sync workers on PostgreSQL), and beside it, in the same run and with the same
 client, against the bare baseline: a DRF endpoint with no auth and no game
-(../shared/bench-bare, see its README), the least a move can cost on this stack.
+(../shared/bench-bare from the repository, or --bare-dir / $BENCH_BARE_DIR; see its
+README), the least a move can cost on this stack.
 
     make bench                      # both modes, defaults below
     .venv/bin/python scripts/bench.py --mode throughput --tables 16 --seconds 30 --rounds 3
@@ -14,7 +15,7 @@ GET `state/<id>` then POST `move/<id>` with the version read (scripts/bench_targ
 Each run prints accepted moves per second, the latency of both requests (p50/p90/p99/max),
 the client's own CPU (on a 2-core machine it shares the cores with the server) and the
 server's CPU per move, read from /proc (gunicorn's workers + the PostgreSQL backends of
-the target's database). Two modes:
+the target's database), and how busy the cores were with anything else. Two modes:
 
 - throughput: as fast as possible. With both targets (the default) the runs alternate,
   bare, game, bare, game... (`--rounds`), so that the machine's noise falls on both, and
