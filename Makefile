@@ -33,9 +33,12 @@ lint: $(STAMP)
 schema: $(STAMP)
 	DEBUG=1 DATABASE_URL=postgres://nobody@127.0.0.1:1/unused $(PY) manage.py spectacular --skip-checks --validate --file api/openapi.yaml
 
-## Throughput and latency of the actions endpoint against a production-like server.
+## Throughput and latency of the actions endpoint against a production-like server,
+## side by side with the bare baseline (../shared/bench-bare). Options through
+## BENCH_ARGS, e.g. `make bench BENCH_ARGS="--rounds 3"` (scripts/bench.py --help).
+BENCH_ARGS ?=
 bench: $(STAMP)
-	$(PY) scripts/bench.py
+	$(PY) scripts/bench.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) var

@@ -1,20 +1,34 @@
-"""Benchmark: tables of computer players, acting as HTTP clients, play Hearts against
-the server run as in production (gunicorn sync workers on PostgreSQL).
+"""Benchmark: tables of HTTP clients play against the server run as in production
+(gunicorn sync workers on PostgreSQL), and beside it, in the same run and with the same
+client, against the bare baseline: a DRF endpoint with no auth and no game
+(../shared/bench-bare from the repository, or --bare-dir / $BENCH_BARE_DIR; see its
+README), the least a move can cost on this stack.
 
     make bench                      # both modes, defaults below
-    .venv/bin/python scripts/bench.py --mode throughput --tables 16 --seconds 30
+    .venv/bin/python scripts/bench.py --mode throughput --tables 16 --seconds 30 --rounds 3
     .venv/bin/python scripts/bench.py --mode steady --tables 200 --interval 2 --seconds 30
+    .venv/bin/python scripts/bench.py --target game      # the game alone, no baseline
 
-Each move is what a client does: GET its view (`rooms/{code}/state`), pick one of
-`you.legal_actions`, POST `rooms/{code}/actions` with the view's version. It prints
-accepted actions per second and the latency of the actions endpoint (p50/p90/p99/max),
-for two modes: as fast as possible ("throughput") and at a steady offered load
-("steady": every table makes one move every `--interval` seconds). The client's own CPU
-time is printed too: on a 2-core machine it shares the cores with the server.
+A game move is what a client does: GET its view (`rooms/{code}/state`), pick one of
+`you.legal_actions`, POST `rooms/{code}/actions` with the view's version; a bare move is
+GET `state/<id>` then POST `move/<id>` with the version read (scripts/bench_targets.py).
+Each run prints accepted moves per second, the latency of both requests (p50/p90/p99/max),
+the client's own CPU (on a 2-core machine it shares the cores with the server) and the
+server's CPU per move, read from /proc (gunicorn's workers + the PostgreSQL backends of
+the target's database), and how busy the cores were with anything else. Two modes:
 
-Set-up is automatic: a fresh database (`gameserver_bench`, dropped afterwards unless
---keep), migrations, gunicorn on a free port on 127.0.0.1, stopped at the end. Traffic
-goes only to 127.0.0.1 and every loop is bounded in time.
+- throughput: as fast as possible. With both targets (the default) the runs alternate,
+  bare, game, bare, game... (`--rounds`), so that the machine's noise falls on both, and
+  a last table gives each round's game/bare ratios of moves/s and server CPU per move,
+  and their medians.
+- steady: the game only, at a steady offered load (every table makes one move every
+  `--interval` seconds).
+
+Every run loads for `--warmup` seconds before its measured window. Set-up is automatic:
+fresh databases (`gameserver_bench`, `bare_baseline`; dropped afterwards unless --keep),
+migrations, the baseline's seed rows, gunicorn for each target on a free port on
+127.0.0.1 with the same worker count, stopped at the end. Traffic goes only to
+127.0.0.1 and every loop is bounded in time.
 """
 
 from __future__ import annotations
@@ -22,70 +36,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import random
 import resource
-import socket
 import statistics
-import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import aiohttp
-import httpx
 import psycopg
-
-ROOT = Path(__file__).resolve().parent.parent
-ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def recreate_database(name: str) -> str:
-    with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return f"postgres://postgres@127.0.0.1:5432/{name}"
-
-
-def drop_database(name: str) -> None:
-    with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def server_env(database_url: str) -> dict[str, str]:
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DEBUG": "0",
-        "SECRET_KEY": "benchmark-only-secret-key-" + "b" * 40,
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",
-        "SECURE_COOKIES": "0",
-        "SECURE_HSTS_SECONDS": "0",
-        "THROTTLE_USER": "100000000/min",
-        "THROTTLE_ANON": "100000000/min",
-        "THROTTLE_AUTH": "100000000/min",
-        "DATABASE_URL": database_url,
-        # Cache (throttling) and change notices on Redis, as in production.
-        "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13"),
-        "DB_CONN_MAX_AGE": "600",
-        # Computer-player timing and deadline tasks are not what is measured here.
-        "GAME_TASKS_ENABLED": "0",
-        "LOG_LEVEL": "WARNING",
-    }
+from bench_targets import ADMIN_URL, DEFAULT_BARE_DIR, Bare, Client, Game, Move, Server, Table, Target
 
 
 class ServerCPU:
     """CPU seconds used by the server's processes: gunicorn's workers and the PostgreSQL
     backends serving the benchmark database. Read from /proc, so it is Linux-only; on
-    a machine shared with other work it still tells what one move costs the server."""
+    a machine shared with other work it still tells what one move costs the server
+    (and `machine` tells how busy the cores were with everything else)."""
 
     def __init__(self, master_pid: int, database: str) -> None:
         self.master_pid = master_pid
@@ -116,6 +82,13 @@ class ServerCPU:
             rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.database]).fetchall()
         return [pid for (pid,) in rows]
 
+    @staticmethod
+    def machine() -> float:
+        """CPU seconds every core has been busy, all processes together (/proc/stat)."""
+        ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+        idle = ticks[3] + ticks[4]  # idle, iowait
+        return (sum(ticks) - idle) / os.sysconf("SC_CLK_TCK")
+
     def snapshot(self) -> dict[str, dict[int, tuple[float, float]]]:
         return {
             "gunicorn": {pid: self._cpu(pid) for pid in [self.master_pid, *self._workers()]},
@@ -143,8 +116,24 @@ class Stats:
     stale: int = 0
     errors: int = 0
 
+    def record(self, move: Move) -> None:
+        self.get_ms.append(move.get_ms)
+        if move.post_ms is not None:
+            self.post_ms.append(move.post_ms)
+        if move.outcome == "accepted":
+            self.accepted += 1
+        elif move.outcome == "stale":
+            self.stale += 1
+        elif move.outcome == "error":
+            self.errors += 1
+
     def report(
-        self, title: str, seconds: float, cpu: float, server_cpu: dict[str, tuple[float, float]] | None = None
+        self,
+        title: str,
+        seconds: float,
+        cpu: float,
+        server_cpu: dict[str, tuple[float, float]] | None = None,
+        machine_cpu: float | None = None,
     ) -> None:
         def pct(values: list[float], p: float) -> float:
             if not values:
@@ -153,9 +142,9 @@ class Stats:
             return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
         print(f"\n== {title} ==")
-        print(f"accepted actions: {self.accepted} in {seconds:.1f} s = {self.accepted / seconds:.1f} actions/s")
+        print(f"accepted moves: {self.accepted} in {seconds:.1f} s = {self.accepted / seconds:.1f} moves/s")
         print(f"stale_version 409s: {self.stale}   other errors: {self.errors}")
-        for name, values in (("POST actions", self.post_ms), ("GET state   ", self.get_ms)):
+        for name, values in (("POST", self.post_ms), ("GET ", self.get_ms)):
             if values:
                 print(
                     f"{name} latency ms: p50 {pct(values, 50):.1f}  p90 {pct(values, 90):.1f}  "
@@ -164,6 +153,7 @@ class Stats:
                 )
         print(f"client CPU: {cpu:.1f} s ({100 * cpu / seconds:.0f}% of one core)")
         if server_cpu and self.accepted:
+            cores = os.cpu_count() or 1
             requests = len(self.post_ms) + len(self.get_ms)
             total = sum(u + s for u, s in server_cpu.values())
             per = 1000 / self.accepted
@@ -173,133 +163,68 @@ class Stats:
             )
             print(f"server CPU per accepted move (its GET and POST): {per * total:.2f} ms ({parts})")
             print(
-                f"  per request {1000 * total / requests:.2f} ms; at that cost {os.cpu_count()} cores "
-                f"serve at most {os.cpu_count() * self.accepted / total:.0f} moves/s with nothing else running"
+                f"  per request {1000 * total / requests:.2f} ms; at that cost {cores} cores "
+                f"serve at most {cores * self.accepted / total:.0f} moves/s with nothing else running"
             )
+            if machine_cpu is not None:
+                # What else ran on the cores meanwhile: on a shared machine, why moves/s moved.
+                other = max(0.0, machine_cpu - total - cpu)
+                print(
+                    f"machine: {machine_cpu / seconds:.2f} of {cores} cores busy (this server "
+                    f"{total / seconds:.2f}, the client {cpu / seconds:.2f}, anything else {other / seconds:.2f})"
+                )
 
 
-def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    if template["type"] == "pass_cards" and "choices" in template:
-        picked = rng.sample(template["choices"], template["count"])
-        if "to" in template:
-            return {"type": "pass_cards", "to": {str(s): c for s, c in zip(template["to"], picked, strict=True)}}
-        return {"type": "pass_cards", "cards": picked}
-    return {k: v for k, v in template.items() if k not in ("count", "choices")}
+@dataclass
+class Result:
+    """What the side-by-side table compares: one run's moves/s and server CPU per move."""
+
+    target: str
+    moves_per_s: float
+    cpu_ms_per_move: float | None
 
 
-class Client:
-    """The few calls a table makes, over aiohttp: a lighter client leaves more of the
-    shared cores to the server than httpx's async client does."""
-
-    def __init__(self, session: aiohttp.ClientSession, base: str) -> None:
-        self.session = session
-        self.base = base
-
-    async def call(self, method: str, path: str, headers: dict[str, str], body: Any = None) -> tuple[int, Any]:
-        async with self.session.request(method, self.base + path, json=body, headers=headers) as res:
-            return res.status, await res.json(content_type=None)
-
-
-class Table:
-    def __init__(self, client: Client, tokens: list[str], rng: random.Random) -> None:
-        self.client = client
-        self.tokens = tokens
-        self.rng = rng
-        self.code = ""
-        self.to_act: list[int] = []
-
-    def auth(self, seat: int) -> dict[str, str]:
-        return {"Authorization": f"Token {self.tokens[seat]}"}
-
-    async def open(self) -> None:
-        _, room = await self.client.call(
-            "POST", "/api/v1/rooms/", self.auth(0), {"game": "hearts", "options": {"target": 500}}
-        )
-        self.code = room["code"]
-        for seat in (1, 2, 3):
-            await self.client.call("POST", f"/api/v1/rooms/{self.code}/join", self.auth(seat), {})
-        _, view = await self.client.call("POST", f"/api/v1/rooms/{self.code}/start", self.auth(0))
-        self.to_act = view["to_act"]
-
-    async def move(self, stats: Stats) -> None:
-        if not self.to_act:
-            await self.open()
-        seat = self.rng.choice(self.to_act)
-        t0 = time.perf_counter()
-        _, view = await self.client.call("GET", f"/api/v1/rooms/{self.code}/state", self.auth(seat))
-        stats.get_ms.append((time.perf_counter() - t0) * 1000)
-        legal = view.get("you", {}).get("legal_actions") or []
-        if not legal:
-            self.to_act = view["to_act"] if view["status"] == "playing" else []
-            return
-        body = {"version": view["version"], "action": concrete(self.rng.choice(legal), self.rng)}
-        t0 = time.perf_counter()
-        status, answer = await self.client.call("POST", f"/api/v1/rooms/{self.code}/actions", self.auth(seat), body)
-        stats.post_ms.append((time.perf_counter() - t0) * 1000)
-        if status == 200:
-            stats.accepted += 1
-            self.to_act = answer["to_act"] if answer["status"] == "playing" else []
-        elif status == 409 and answer["errors"][0]["code"] == "stale_version":
-            stats.stale += 1
-        else:
-            stats.errors += 1
-            self.to_act = view["to_act"]
-
-
-async def register_players(client: Client, count: int, tag: str) -> list[str]:
-    async def one(i: int) -> str:
-        # Guests: no password hashing, which would dominate the set-up of hundreds of players.
-        status, answer = await client.call("POST", "/api/v1/auth/guest", {}, {"display_name": f"bench {tag} {i}"})
-        if status != 201:
-            raise RuntimeError(f"guest sign-up failed: {status} {answer}")
-        return answer["token"]
-
-    tokens: list[str] = []
-    for start in range(0, count, 50):
-        tokens += await asyncio.gather(*(one(i) for i in range(start, min(count, start + 50))))
-    return tokens
-
-
-async def run_mode(
-    base: str, mode: str, tables: int, seconds: float, interval: float, warmup: float, probe: ServerCPU | None
-) -> None:
+async def run_load(server: Server, mode: str, tables: int, seconds: float, interval: float, warmup: float) -> Result:
+    """The measurement loop, the same for every target: `tables` tables move on `server`,
+    as fast as possible or one move each every `interval` seconds; `warmup` seconds of
+    the same load come first (new connections, cold caches, fresh tables) and only what
+    follows is counted."""
+    target = server.target
+    probe = ServerCPU(server.pid, target.database) if Path("/proc/self/stat").exists() else None
     connector = aiohttp.TCPConnector(limit=min(tables, 64))
     timeout = aiohttp.ClientTimeout(total=30)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-        client = Client(session, base)
-        tokens = await register_players(client, 4 * tables, f"{mode[0]}{int(time.time())}")
-        rng = random.Random(7)
-        group = [Table(client, tokens[4 * i : 4 * i + 4], random.Random(rng.random())) for i in range(tables)]
-        for start in range(0, tables, 20):
-            await asyncio.gather(*(t.open() for t in group[start : start + 20]))
-        # The same load runs for `warmup` seconds first (new connections, cold caches,
-        # fresh tables) and only what follows is counted.
+        group = await target.tables(Client(session, server.base), tables)
         warm, stats = Stats(), Stats()
         started = time.perf_counter()
         began = started + warmup
         stop_at = began + seconds
         cpu0 = None
         server0: dict[str, dict[int, tuple[float, float]]] = {}
+        machine0 = 0.0
 
         def counting() -> Stats:
-            nonlocal cpu0, server0
+            nonlocal cpu0, server0, machine0
             if time.perf_counter() < began:
                 return warm
             if cpu0 is None:
                 cpu0 = resource.getrusage(resource.RUSAGE_SELF)
                 server0 = probe.snapshot() if probe else {}
+                machine0 = probe.machine() if probe else 0.0
             return stats
 
         async def fast(table: Table) -> None:
             while time.perf_counter() < stop_at:
-                await table.move(counting())
+                move = await table.move()
+                counting().record(move)
 
         async def paced(table: Table, offset: float) -> None:
             next_at = started + offset
             # Bounded by the clock too: an overloaded server must not stretch the run.
             while next_at < stop_at and time.perf_counter() < stop_at:
                 await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
-                await table.move(counting())
+                move = await table.move()
+                counting().record(move)
                 next_at += interval
 
         if mode == "throughput":
@@ -309,6 +234,7 @@ async def run_mode(
         elapsed = time.perf_counter() - began
         cpu1 = resource.getrusage(resource.RUSAGE_SELF)
         server_cpu = ServerCPU.used(server0, probe.snapshot()) if probe and server0 else None
+        machine_cpu = probe.machine() - machine0 if probe and server0 else None
         cpu0 = cpu0 or cpu1
         cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
         title = (
@@ -317,72 +243,127 @@ async def run_mode(
             else f"steady: {tables} tables, one move each every {interval:g} s "
             f"(offered {tables / interval:.0f} moves/s)"
         ) + (f", after {warmup:g} s of warm-up" if warmup else "")
-        stats.report(title, elapsed, cpu, server_cpu)
+        stats.report(f"{target.name}, {title}", elapsed, cpu, server_cpu, machine_cpu)
+    cpu_ms = (
+        1000 * sum(u + s for u, s in server_cpu.values()) / stats.accepted if server_cpu and stats.accepted else None
+    )
+    return Result(target.name, stats.accepted / elapsed, cpu_ms)
 
 
-def wait_until_up(base: str, proc: subprocess.Popen, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError("gunicorn exited during start-up")
-        try:
-            if httpx.get(base + "/api/v1/games/", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.3)
-    raise RuntimeError("the server did not answer in time")
+def side_by_side(pairs: list[tuple[Result, Result]], tables: int) -> None:
+    """Each round's bare and game runs with their game/bare ratios, then the medians of
+    every column (a median ratio is the median of the rounds' ratios)."""
+
+    def ratio(game: float | None, bare: float | None) -> float | None:
+        return game / bare if game is not None and bare else None
+
+    def median(values: list[float | None]) -> float | None:
+        known = [v for v in values if v is not None]
+        return statistics.median(known) if known else None
+
+    def text(value: float | None, digits: int = 2) -> str:
+        return "n/a" if value is None else f"{value:.{digits}f}"
+
+    rows = [
+        (
+            bare.moves_per_s,
+            game.moves_per_s,
+            ratio(game.moves_per_s, bare.moves_per_s),
+            bare.cpu_ms_per_move,
+            game.cpu_ms_per_move,
+            ratio(game.cpu_ms_per_move, bare.cpu_ms_per_move),
+        )
+        for bare, game in pairs
+    ]
+    medians = tuple(median(list(column)) for column in zip(*rows, strict=True))
+    bare_speed, game_speed, speed_ratio, bare_cpu, game_cpu, cpu_ratio = medians
+
+    print(
+        f"\n== side by side: throughput, {tables} tables, the same client, {len(pairs)} round(s) of bare then game =="
+    )
+    header = ["bare moves/s", "game moves/s", "game/bare", "bare CPU ms/move", "game CPU ms/move", "game/bare"]
+    print(f"{'round':>6}" + "".join(f"{h:>18}" for h in header))
+    labelled = [(str(n), row) for n, row in enumerate(rows, 1)] + ([("median", medians)] if len(rows) > 1 else [])
+    for label, row in labelled:
+        cells = [text(v, 1) for v in row[:2]] + [text(v) for v in row[2:]]
+        print(f"{label:>6}" + "".join(f"{c:>18}" for c in cells))
+    print(
+        f"bare: {text(bare_speed, 0)} moves/s, {text(bare_cpu)} ms server CPU/move; "
+        f"game: {text(game_speed, 0)} moves/s, {text(game_cpu)} ms server CPU/move; "
+        f"game/bare: {text(speed_ratio)} of moves/s, CPU ratio {text(cpu_ratio)}"
+        + (f" (medians of {len(pairs)} rounds)" if len(pairs) > 1 else "")
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mode", choices=["both", "throughput", "steady"], default="both")
-    parser.add_argument("--tables", type=int, help="tables (default 16 for throughput, 200 for steady)")
-    parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--interval", type=float, default=2.0, help="steady mode: seconds between a table's moves")
-    parser.add_argument("--warmup", type=float, default=10, help="seconds of load before measuring")
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
-    parser.add_argument("--database", default="gameserver_bench")
-    parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
-    args = parser.parse_args()
-
-    database_url = recreate_database(args.database)
-    env = server_env(database_url)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "config.wsgi",
-            "-w",
-            str(args.workers),
-            "-b",
-            f"127.0.0.1:{port}",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
+    parser.add_argument(
+        "--target", choices=["both", "game", "bare"], default="both", help="throughput mode: what is measured"
     )
+    parser.add_argument("--rounds", type=int, default=1, help="throughput mode: runs of each target, alternated")
+    parser.add_argument("--tables", type=int, help="tables (default 16 for throughput, 200 for steady)")
+    parser.add_argument("--seconds", type=float, default=30, help="measured seconds of each run")
+    parser.add_argument("--interval", type=float, default=2.0, help="steady mode: seconds between a table's moves")
+    parser.add_argument("--warmup", type=float, default=10, help="seconds of load before measuring, in each run")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers, for each target")
+    parser.add_argument("--database", default="gameserver_bench", help="the game's database")
+    parser.add_argument(
+        "--bare-database", default=os.environ.get("BARE_DB", "bare_baseline"), help="the baseline's database"
+    )
+    parser.add_argument(
+        "--bare-dir",
+        type=Path,
+        default=Path(os.environ.get("BENCH_BARE_DIR", DEFAULT_BARE_DIR)),
+        help="the bare baseline's directory (default $BENCH_BARE_DIR or ../shared/bench-bare from the repository)",
+    )
+    parser.add_argument("--bare-rows", type=int, default=1000, help="rounds seeded in the baseline's database")
+    parser.add_argument("--keep", action="store_true", help="keep the benchmark databases")
+    args = parser.parse_args()
+    if args.target == "bare" and args.mode == "steady":
+        parser.error("steady mode measures the game only")
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+
+    modes = ["throughput", "steady"] if args.mode == "both" else [args.mode]
+    if args.target == "bare":
+        modes = ["throughput"]  # the baseline has no steady run
+    compared = ["bare", "game"] if args.target == "both" else [args.target]  # throughput's order
+    targets: dict[str, Target] = {}
+    if "throughput" in modes and "bare" in compared:
+        targets["bare"] = Bare(args.bare_database, args.bare_dir.resolve(), max(args.bare_rows, args.tables or 16))
+    if "steady" in modes or "game" in compared:
+        targets["game"] = Game(args.database)
+
+    servers: dict[str, Server] = {}
     try:
-        wait_until_up(base, server)
-        print(f"server: gunicorn, {args.workers} sync workers, PostgreSQL, on {os.cpu_count()} cores")
-        modes = ["throughput", "steady"] if args.mode == "both" else [args.mode]
+        for name, target in targets.items():
+            target.set_up()
+            servers[name] = target.start(args.workers)
+        for server in servers.values():
+            server.wait_until_up()
+        print(
+            f"servers: gunicorn, {args.workers} sync workers each, PostgreSQL, on {os.cpu_count()} cores: "
+            + ", ".join(f"{name} (database {target.database})" for name, target in targets.items())
+        )
         for mode in modes:
             tables = args.tables or (16 if mode == "throughput" else 200)
-            probe = ServerCPU(server.pid, args.database) if Path("/proc/self/stat").exists() else None
-            asyncio.run(run_mode(base, mode, tables, args.seconds, args.interval, args.warmup, probe))
+            if mode == "steady":
+                asyncio.run(run_load(servers["game"], mode, tables, args.seconds, args.interval, args.warmup))
+                continue
+            results = [
+                asyncio.run(run_load(servers[name], mode, tables, args.seconds, args.interval, args.warmup))
+                for _ in range(args.rounds)
+                for name in compared
+            ]
+            if len(compared) == 2:
+                side_by_side(list(zip(results[0::2], results[1::2], strict=True)), tables)
     finally:
-        server.terminate()
-        try:
-            server.wait(20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for server in servers.values():
+            server.stop()
         if not args.keep:
-            drop_database(args.database)
+            for target in targets.values():
+                target.tear_down()
 
 
 if __name__ == "__main__":
