@@ -6,17 +6,21 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.auth import AuthMiddlewareStack
-from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 from rest_framework.authtoken.models import Token
 
+from accounts.models import User
+
+from .db_async import database_sync_to_async
+
 
 @database_sync_to_async
-def _user_for_token(key: str) -> Any:
+def _user_for_token(key: str) -> User | AnonymousUser:
     token = Token.objects.select_related("user").filter(key=key).first()
     if token is None or not token.user.is_active:
         return AnonymousUser()
-    return token.user
+    user: User = token.user  # the stubs leave Token.user untyped
+    return user
 
 
 class _TokenAuthMiddleware:
