@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
@@ -11,13 +11,15 @@ from django.db.models import Case, Q, Value, When
 from . import usernames
 
 
-class PlayerManager(UserManager):
-    def get_by_natural_key(self, username: str) -> User:
+class PlayerManager(UserManager["User"]):
+    def get_by_natural_key(self, username: str | None) -> User:
         """Sign-in looks the name up case-insensitively (see accounts.usernames).
 
         An account whose exact username matches wins: that is how an account older
         than case-insensitive names, sharing its canonical form with another, signs in.
         """
+        if username is None:  # as Django's own lookup would find: no account has no name
+            raise self.model.DoesNotExist
         found = (
             self.filter(Q(username=username) | Q(username_key=usernames.canonical(username)))
             .order_by(Case(When(username=username, then=Value(0)), default=Value(1)))
@@ -44,7 +46,7 @@ class User(AbstractUser):
     username_key = models.CharField(max_length=150, unique=True, null=True, editable=False)  # noqa: DJ001
     username_skeleton = models.CharField(max_length=150, unique=True, null=True, editable=False)  # noqa: DJ001
 
-    objects = PlayerManager()
+    objects: ClassVar[PlayerManager] = PlayerManager()
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         # A key that migration 0004 left null stays so: it would collide with an older one.

@@ -49,7 +49,9 @@ def _ascii_lookalike(char: str) -> str:
     from confusable_homoglyphs import confusables
 
     found = confusables.is_confusable(char, greedy=True) or []
-    glyphs = sorted({g["c"] for hit in found for g in hit["homoglyphs"] if len(g["c"]) == 1 and g["c"].isascii()})
+    glyphs: list[str] = sorted(
+        {g["c"] for hit in found for g in hit["homoglyphs"] if len(g["c"]) == 1 and g["c"].isascii()}
+    )
     letters = [g for g in glyphs if g.isalpha()]
     if char.isascii() and char.isalpha():
         return (letters or [char])[0]

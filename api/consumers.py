@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games import live, live_watch, selectors
+
+from .db_async import database_sync_to_async
 
 # Close codes in the 4000 range mirror the HTTP statuses a client already knows.
 CLOSE_UNAUTHENTICATED = 4401
@@ -26,7 +27,7 @@ def _room_version(code: str) -> int | None:
     return selectors.room_versions(codes=[code]).get(code)
 
 
-class RoomConsumer(AsyncJsonWebsocketConsumer):
+class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no types
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         user = self.scope.get("user")

@@ -12,6 +12,7 @@ Built when the document is generated (a postprocessing hook), never per request.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from games import rules
@@ -328,7 +329,7 @@ def _type_enum(kind: str) -> Schema:
     return {"type": "string", "enum": [kind]}
 
 
-def _of(table: dict[str, Any], game: rules.Game) -> Any:
+def _of[T](table: Mapping[str, T], game: rules.Game) -> T:
     """A game's entry in one of the tables above: a new game must be typed there too."""
     if game.key not in table:
         raise LookupError(f"api/game_schemas.py does not describe {game.key}'s view and actions yet.")

@@ -9,7 +9,7 @@ negotiated as usual.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
@@ -18,8 +18,10 @@ from rest_framework.request import Request
 
 class SingleRendererNegotiation(DefaultContentNegotiation):
     def select_renderer(
-        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
-    ) -> tuple[BaseRenderer, Any]:
-        if len(renderers) == 1 and format_suffix is None:
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        # DRF passes the view's renderers as a list (APIView.get_renderers).
+        if isinstance(renderers, Sequence) and len(renderers) == 1 and format_suffix is None:
             return renderers[0], renderers[0].media_type
-        return super().select_renderer(request, renderers, format_suffix)
+        chosen: tuple[BaseRenderer, str] = super().select_renderer(request, renderers, format_suffix)
+        return chosen

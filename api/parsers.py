@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from itertools import takewhile
 from typing import Any
 
@@ -114,7 +115,7 @@ def check_parsed(data: Any, max_depth: int) -> None:
 class JSONParser(BaseParser):
     media_type = "application/json"
 
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: dict[str, Any] | None = None) -> Any:
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None) -> Any:
         context = parser_context or {}
         limit = getattr(context.get("view"), "max_body_bytes", None) or settings.API_MAX_BODY_BYTES
         request = context.get("request")

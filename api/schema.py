@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
+from drf_spectacular.utils import Direction
 from drf_standardized_errors.openapi_utils import get_flat_serializer_fields, get_serializer_fields_with_error_codes
 from inflection import camelize
 from rest_framework.authentication import SessionAuthentication
@@ -78,7 +79,8 @@ class AutoSchema(SpectacularAutoSchema):
                 codes.add("permission_denied")  # a session without its CSRF token
         if view.get_throttles():
             codes.add("throttled")
-        paginated = self.method == "GET" and self._get_paginator() is not None
+        # drf-spectacular leaves _get_paginator and ResolvedComponent unannotated.
+        paginated = self.method == "GET" and self._get_paginator() is not None  # type: ignore[no-untyped-call]
         if paginated or any(p["in"] == "path" for p in self._get_parameters()):
             codes.add("not_found")  # an unknown room, or a page past the last
         if self.method in ("POST", "PUT", "PATCH") and self.get_request_serializer() is not None:
@@ -96,7 +98,7 @@ class AutoSchema(SpectacularAutoSchema):
         overrides = self.get_override_parameters()
         return [p for p in overrides if isinstance(p, BaseSerializer) or isinstance(p, type)]
 
-    def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:
+    def _get_response_bodies(self, direction: Direction = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction=direction)
         if direction != "response":
             return responses
@@ -140,7 +142,9 @@ class AutoSchema(SpectacularAutoSchema):
             },
             "required": ["type", "errors"],
         }
-        component = ResolvedComponent(name=name, type=ResolvedComponent.SCHEMA, schema=schema, object=name)
+        component = ResolvedComponent(  # type: ignore[no-untyped-call]  # unannotated in drf-spectacular
+            name=name, type=ResolvedComponent.SCHEMA, schema=schema, object=name
+        )
         self.registry.register_on_missing(component)
         return component
 

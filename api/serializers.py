@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.validators import RegexValidator
+from django.http import HttpRequest
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -59,7 +60,7 @@ class WholeNumberField(serializers.IntegerField):
 # `additionalProperties: false`, api/schema.py): a misspelt optional field is refused
 # rather than silently ignored. (A comment, not a docstring: the schema would show it
 # as the description of every request.)
-class StrictSerializer(serializers.Serializer):
+class StrictSerializer(serializers.Serializer[Any]):
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, Mapping):
             for key in data:
@@ -98,7 +99,7 @@ class StrictBooleanField(serializers.BooleanField):
 
 
 @extend_schema_field({"type": "string", "enum": ["1", "true", "0", "false"]})
-class QueryFlagField(serializers.Field):
+class QueryFlagField(serializers.Field[bool, str, bool, Any]):
     """A yes/no query parameter: `1` or `true`, `0` or `false`, and nothing else (DRF's
     BooleanField would also take "yes", "on", "True", and reads a missing parameter as
     false), so what the schema lists is exactly what the server reads."""
@@ -117,7 +118,7 @@ class QueryFlagField(serializers.Field):
         return self.READS[data]
 
 
-class UserSerializer(serializers.ModelSerializer):
+class UserSerializer(serializers.ModelSerializer[User]):
     class Meta:
         model = User
         fields = ["id", "username", "display_name", "is_guest"]
@@ -180,12 +181,12 @@ class GuestSerializer(StrictSerializer):
     display_name = DisplayNameField(min_length=1, max_length=40)
 
 
-class AuthAnswerSerializer(serializers.Serializer):
+class AuthAnswerSerializer(serializers.Serializer[Any]):
     user = UserSerializer()
     token = serializers.CharField()
 
 
-class TokenAnswerSerializer(serializers.Serializer):
+class TokenAnswerSerializer(serializers.Serializer[Any]):
     token = serializers.CharField()
 
 
@@ -205,14 +206,15 @@ class ActionSerializer(StrictSerializer):
     action = serializers.DictField()
 
 
-class QuerySerializer(serializers.Serializer):
+class QuerySerializer(serializers.Serializer[Any]):
     """Query parameters, each given at most once: a QueryDict would keep the last of a
     repeated one (`?after=5&after=`), so the request would mean something other than
     what was sent."""
 
     def to_internal_value(self, data: Any) -> Any:
         if hasattr(data, "getlist"):
-            for name in self.fields:
+            # keys(): the stubs have iterating a BindingDict yield fields, not names.
+            for name in self.fields.keys():
                 if len(data.getlist(name)) > 1:
                     raise serializers.ValidationError({name: ["Give this parameter once."]}, code="invalid")
         return super().to_internal_value(data)
@@ -230,12 +232,12 @@ class RoomsQuerySerializer(QuerySerializer):
 # rest (which differs by game and event type) is left open.
 
 
-class PlayerRangeSerializer(serializers.Serializer):
+class PlayerRangeSerializer(serializers.Serializer[Any]):
     min = serializers.IntegerField()
     max = serializers.IntegerField()
 
 
-class GameSerializer(serializers.Serializer):
+class GameSerializer(serializers.Serializer[Any]):
     key = serializers.CharField()
     name = serializers.CharField()
     players = PlayerRangeSerializer()
@@ -245,7 +247,7 @@ class GameSerializer(serializers.Serializer):
     )
 
 
-class EventSerializer(serializers.Serializer):
+class EventSerializer(serializers.Serializer[Any]):
     seq = serializers.IntegerField()
     round = serializers.IntegerField(allow_null=True)
     version = serializers.IntegerField()
@@ -253,13 +255,13 @@ class EventSerializer(serializers.Serializer):
     type = serializers.CharField(help_text="What happened; the other fields depend on it")
 
 
-class RoundSummarySerializer(serializers.Serializer):
+class RoundSummarySerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class SeatSerializer(serializers.Serializer):
+class SeatSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     user = serializers.CharField(allow_null=True)
     display_name = serializers.CharField()
@@ -267,14 +269,14 @@ class SeatSerializer(serializers.Serializer):
     team = serializers.IntegerField(allow_null=True)
 
 
-def invite_url(room: Room, request: Any) -> str:
+def invite_url(room: Room, request: HttpRequest) -> str:
     path = f"/join/{room.code}"
     if settings.PUBLIC_BASE_URL:
         return settings.PUBLIC_BASE_URL + path
     return request.build_absolute_uri(path)
 
 
-class RoomSerializer(serializers.ModelSerializer):
+class RoomSerializer(serializers.ModelSerializer[Room]):
     host = serializers.CharField(source="host.username")
     seats = serializers.SerializerMethodField()
     invite_url = serializers.SerializerMethodField()

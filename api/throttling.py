@@ -16,13 +16,18 @@ from __future__ import annotations
 
 import hashlib
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import redis
 from django.conf import settings
 from rest_framework import throttling
 
 from accounts import usernames
+
+if TYPE_CHECKING:  # rest_framework.views imports this module, through the settings
+    from django.core.cache.backends.base import BaseCache
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 
 def _redis() -> Any:
@@ -37,7 +42,7 @@ def _redis() -> Any:
 _client: Any = None
 
 
-def _count(cache: Any, key: str, ttl: int) -> int:
+def _count(cache: BaseCache, key: str, ttl: int) -> int:
     """Add one to a window's counter and return it, in one round trip on Redis."""
     client = _redis()
     if client is not None:
@@ -55,25 +60,27 @@ def _count(cache: Any, key: str, ttl: int) -> int:
         return 1
 
 
-class FixedWindowMixin:
-    cache: Any
-    rate: str | None
-    num_requests: int
-    duration: int
-    timer: Any
+class FixedWindowMixin(throttling.SimpleRateThrottle):
+    """Put first among the bases, before the DRF throttle whose key and rate it counts."""
 
-    def allow_request(self, request: Any, view: Any) -> bool:
-        if self.rate is None:
+    # Set from the rate (DRF's SimpleRateThrottle.__init__); both None when the rate is None.
+    num_requests: int | None
+    duration: int | None
+    window_ends: int
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        limit, duration = self.num_requests, self.duration
+        if self.rate is None or limit is None or duration is None:
             return True
         key = self.get_cache_key(request, view)
         if key is None:
             return True
         now = self.timer()
-        window = int(now // self.duration)
-        self.window_ends = (window + 1) * self.duration
-        count = _count(self.cache, f"{key}:{window}", self.duration + 1)
+        window = int(now // duration)
+        self.window_ends = (window + 1) * duration
+        count = _count(self.cache, f"{key}:{window}", duration + 1)
         self.now = now
-        return count <= self.num_requests
+        return count <= limit
 
     def wait(self) -> float:
         return max(1.0, self.window_ends - self.now)
@@ -90,7 +97,7 @@ class UserRateThrottle(FixedWindowMixin, throttling.UserRateThrottle):
 class ScopedRateThrottle(FixedWindowMixin, throttling.ScopedRateThrottle):
     timer = time.time
 
-    def allow_request(self, request: Any, view: Any) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         # DRF's scoped throttle reads the view's scope first, then counts.
         self.scope = getattr(view, self.scope_attr, None)
         if not self.scope:
@@ -110,7 +117,7 @@ class LoginAccountThrottle(FixedWindowMixin, throttling.SimpleRateThrottle):
     scope = "auth_account"
     timer = time.time
 
-    def get_cache_key(self, request: Any, view: Any) -> str | None:
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
         data = request.data
         username = data.get("username") if hasattr(data, "get") else None
         if not isinstance(username, str) or not username:

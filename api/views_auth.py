@@ -6,6 +6,7 @@ from django.contrib.auth import authenticate
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, status
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,6 +16,7 @@ from rest_framework.views import APIView
 from accounts import selectors, services
 from accounts.authentication import banned
 
+from .auth import signed_in_user
 from .schema import answers
 from .serializers import (
     AuthAnswerSerializer,
@@ -29,7 +31,7 @@ from .throttling import LoginAccountThrottle, ScopedRateThrottle
 
 class _AuthThrottled(APIView):
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
 
@@ -83,11 +85,11 @@ class GuestView(_AuthThrottled):
 class LogoutView(APIView):
     @extend_schema(request=None, responses={204: None})
     def post(self, request: Request) -> Response:
-        services.token_revoke(user=request.user)
+        services.token_revoke(user=signed_in_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MeView(APIView):
     @extend_schema(responses=UserSerializer)
     def get(self, request: Request) -> Response:
-        return Response(UserSerializer(request.user).data)
+        return Response(UserSerializer(signed_in_user(request)).data)

@@ -6,14 +6,16 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.auth import AuthMiddlewareStack
-from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 
+from accounts.models import User
 from accounts.selectors import user_for_token
+
+from .db_async import database_sync_to_async
 
 
 @database_sync_to_async
-def _user_for_token(key: str) -> Any:
+def _user_for_token(key: str) -> User | AnonymousUser:
     user = user_for_token(key=key)
     return user if user is not None and user.is_active else AnonymousUser()
 

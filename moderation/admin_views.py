@@ -7,11 +7,12 @@ moderation.services, like everything that writes game state.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 
@@ -76,19 +77,28 @@ class ReadOnly:
     deleting, for superusers too. Whatever changes a record here is a moderator's
     action, with a reason and a log entry."""
 
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
-class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
+# The stubs make the admin classes generic; Django's own cannot be subscripted at run time.
+if TYPE_CHECKING:
+    _ModelAdmin = admin.ModelAdmin[Any]
+    _TabularInline = admin.TabularInline[Any, Any]
+else:
+    _ModelAdmin = admin.ModelAdmin
+    _TabularInline = admin.TabularInline
+
+
+class ReadOnlyAdmin(ReadOnly, _ModelAdmin):
     pass
 
 
-class ReadOnlyInline(ReadOnly, admin.TabularInline):
+class ReadOnlyInline(ReadOnly, _TabularInline):
     can_delete = False

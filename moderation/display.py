@@ -63,7 +63,8 @@ def text(value: Any, key: str = "", names: list[str] | None = None) -> str:
         if key in SEAT_DICT_KEYS and all(k.isdigit() for k in value):
             return ", ".join(f"{seat_in(int(k), names)}: {text(v, '', names)}" for k, v in value.items()) or "-"
         if set(value) == {"seat", "card"} or set(value) == {"seat", "tile"}:
-            return f"{seat_in(value['seat'], names)}: {card(value.get('card') or value.get('tile'))}"
+            piece = value["card"] if "card" in value else value["tile"]
+            return f"{seat_in(value['seat'], names)}: {card(piece)}"
         return ", ".join(f"{k.replace('_', ' ')}: {text(v, k, names)}" for k, v in value.items()) or "-"
     return str(value)
 

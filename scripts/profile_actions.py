@@ -21,6 +21,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -169,7 +170,7 @@ def run(moves: int, profile: bool) -> None:
         )
 
 
-def concrete(template: dict, rng: random.Random) -> dict:
+def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if "choices" in template:
         return {"type": template["type"], "cards": rng.sample(template["choices"], template["count"])}
     return template

@@ -1,0 +1,22 @@
+"""The account a request is signed in as, typed as the project's User."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from rest_framework.exceptions import NotAuthenticated
+
+from accounts.models import User
+
+
+def signed_in_user(request: HttpRequest) -> User:
+    """The account of a request that a view's authentication has let in.
+
+    `request.user` is typed `User | AnonymousUser`; in a view that requires sign-in
+    (DRF's default IsAuthenticated), the permission check has already refused anyone
+    else, so this only narrows the type. Should a view that lets anyone in call it, an
+    anonymous request is refused as the permission would have refused it.
+    """
+    user = request.user
+    if not isinstance(user, User):
+        raise NotAuthenticated
+    return user
