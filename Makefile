@@ -23,9 +23,13 @@ run: $(STAMP)
 test: $(STAMP)
 	@scripts/test.sh
 
+## Ruff (lint and format), mypy with the Django and DRF stubs, and the import contracts
+## of pyproject.toml (layers, pure engines, no circles). CI runs it before the tests.
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	DEBUG=1 $(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 
 ## Regenerates api/openapi.yaml, the checked-in copy of what /api/schema/ serves
 ## (tests/api/test_openapi_file.py fails while the two differ). The document shows the

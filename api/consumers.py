@@ -27,7 +27,7 @@ def _room_version(code: str) -> int | None:
     return selectors.room_versions(codes=[code]).get(code)
 
 
-class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no types
+class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         user = self.scope.get("user")

@@ -80,7 +80,7 @@ class AutoSchema(SpectacularAutoSchema):
         if view.get_throttles():
             codes.add("throttled")
         # drf-spectacular leaves _get_paginator and ResolvedComponent unannotated.
-        paginated = self.method == "GET" and self._get_paginator() is not None  # type: ignore[no-untyped-call]
+        paginated = self.method == "GET" and self._get_paginator() is not None
         if paginated or any(p["in"] == "path" for p in self._get_parameters()):
             codes.add("not_found")  # an unknown room, or a page past the last
         if self.method in ("POST", "PUT", "PATCH") and self.get_request_serializer() is not None:
@@ -142,9 +142,7 @@ class AutoSchema(SpectacularAutoSchema):
             },
             "required": ["type", "errors"],
         }
-        component = ResolvedComponent(  # type: ignore[no-untyped-call]  # unannotated in drf-spectacular
-            name=name, type=ResolvedComponent.SCHEMA, schema=schema, object=name
-        )
+        component = ResolvedComponent(name=name, type=ResolvedComponent.SCHEMA, schema=schema, object=name)
         self.registry.register_on_missing(component)
         return component
 

@@ -23,6 +23,7 @@ from games import rules, selectors
 from games.errors import RULE_CODES
 from games.services import lobby, play
 
+from .auth import signed_in_user
 from .game_schemas import ACTION_REQUEST_REF, GAME_VIEW_REF
 from .inputs import IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN, idempotency_key
 from .schema import answers
@@ -61,7 +62,7 @@ class RoomListView(GenericAPIView):
         query = RoomsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         if query.validated_data.get("mine", False):
-            rooms = selectors.rooms_of_user(user=request.user)
+            rooms = selectors.rooms_of_user(user=signed_in_user(request))
         else:
             rooms = selectors.rooms_open_public()
         page = self.paginate_queryset(rooms)
@@ -72,7 +73,7 @@ class RoomListView(GenericAPIView):
     def post(self, request: Request) -> Response:
         data = RoomCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        room = lobby.room_create(host=request.user, **data.validated_data)
+        room = lobby.room_create(host=signed_in_user(request), **data.validated_data)
         room = selectors.room_get(code=room.code)
         return Response(self.get_serializer(room).data, status=status.HTTP_201_CREATED)
 
@@ -99,7 +100,7 @@ class JoinView(APIView):
     def post(self, request: Request, code: str) -> Response:
         data = TeamSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        seat = lobby.room_join(code=code, user=request.user, team=data.validated_data.get("team"))
+        seat = lobby.room_join(code=code, user=signed_in_user(request), team=data.validated_data.get("team"))
         return Response(selectors.seat_public(seat), status=status.HTTP_201_CREATED)
 
 
@@ -107,7 +108,7 @@ class LeaveView(APIView):
     @extend_schema(request=None, responses={204: None})
     @answers(*LOBBY_CODES, "not_seated")
     def post(self, request: Request, code: str) -> Response:
-        lobby.room_leave(code=code, user=request.user)
+        lobby.room_leave(code=code, user=signed_in_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -117,7 +118,7 @@ class BotsView(APIView):
     def post(self, request: Request, code: str) -> Response:
         data = TeamSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        seat = lobby.room_add_bot(code=code, user=request.user, team=data.validated_data.get("team"))
+        seat = lobby.room_add_bot(code=code, user=signed_in_user(request), team=data.validated_data.get("team"))
         return Response(selectors.seat_public(seat), status=status.HTTP_201_CREATED)
 
 
@@ -125,14 +126,14 @@ class StartView(APIView):
     @extend_schema(request=None, responses={200: GAME_VIEW_REF})
     @answers(*LOBBY_CODES, "not_host", "seats_not_filled", "teams_not_filled")
     def post(self, request: Request, code: str) -> Response:
-        table = lobby.room_start(code=code, user=request.user)
-        return Response(selectors.table_view(table=table, user=request.user))
+        table = lobby.room_start(code=code, user=signed_in_user(request))
+        return Response(selectors.table_view(table=table, user=signed_in_user(request)))
 
 
 class StateView(APIView):
     @extend_schema(responses={200: GAME_VIEW_REF}, summary="The caller's view of the room")
     def get(self, request: Request, code: str) -> Response:
-        return Response(selectors.view_by_code(code=code, user=request.user))
+        return Response(selectors.view_by_code(code=code, user=signed_in_user(request)))
 
 
 class ActionsView(APIView):
@@ -168,7 +169,7 @@ class ActionsView(APIView):
         data.is_valid(raise_exception=True)
         submitted = play.action_submit(
             code=code,
-            user=request.user,
+            user=signed_in_user(request),
             version=data.validated_data["version"],
             action=data.validated_data["action"],
             idempotency_key=key,
@@ -182,7 +183,9 @@ class EventsView(APIView):
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         room = selectors.room_for_play(code=code)
-        return Response(selectors.events_for(room=room, user=request.user, after=query.validated_data["after"]))
+        return Response(
+            selectors.events_for(room=room, user=signed_in_user(request), after=query.validated_data["after"])
+        )
 
 
 class RoundsView(APIView):

@@ -44,10 +44,9 @@ class WriteBatch:
         earlier = self.updates.get(key)
         if earlier is not None and earlier[0] is not obj:
             raise RuntimeError(f"two instances of {key} updated in one batch")
-        if fields is None or (earlier is not None and earlier[1] is None):
-            wanted = None
-        else:
-            wanted = set(fields) | (earlier[1] if earlier is not None else set())
+        wanted: set[str] | None = None
+        if fields is not None and (earlier is None or earlier[1] is not None):
+            wanted = set(fields) | (earlier[1] if earlier is not None and earlier[1] is not None else set())
         self.updates[key] = (obj, wanted)
 
     def flush(self) -> None:

@@ -79,7 +79,7 @@ class Seat(models.Model):
     def display_name(self) -> str:
         if self.is_bot:
             return f"Computer {self.index + 1}"
-        return self.user.shown_name if self.user_id else ""
+        return self.user.shown_name if self.user is not None else ""
 
 
 class Round(models.Model):

@@ -117,7 +117,7 @@ def seat_player(*, room: Room, index: int) -> User | None:
 def seat_public(seat: Seat) -> dict[str, Any]:
     return {
         "seat": seat.index,
-        "user": seat.user.username if seat.user_id else None,
+        "user": seat.user.username if seat.user is not None else None,
         "display_name": seat.display_name,
         "is_bot": seat.is_bot,
         "team": seat.team,
@@ -179,7 +179,7 @@ def events_for(*, room: Room, user: User | None, after: int = 0, limit: int = 50
 def rounds_summary(*, room: Room) -> list[dict[str, Any]]:
     """Finished hands, each as the engine's public result."""
     return [
-        {"round": r.number, "started_at": iso(r.started_at), "finished_at": iso(r.finished_at), **r.result}
+        {"round": r.number, "started_at": iso(r.started_at), "finished_at": iso(r.finished_at), **(r.result or {})}
         for r in room.rounds.filter(result__isnull=False).order_by("number")
     ]
 

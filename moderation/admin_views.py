@@ -16,6 +16,7 @@ from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 
+from accounts.models import User
 from games.errors import ServiceError
 
 from .services import MAX_REASON
@@ -27,6 +28,13 @@ class ReasonForm(forms.Form):
         max_length=MAX_REASON,
         help_text="Public: the people concerned read it.",
     )
+
+
+def moderator_of(request: HttpRequest) -> User:
+    """The staff account behind an admin request (the admin lets no one else in)."""
+    if not isinstance(request.user, User):
+        raise PermissionDenied
+    return request.user
 
 
 def require_perm(request: HttpRequest, perm: str) -> None:

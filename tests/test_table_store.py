@@ -150,7 +150,7 @@ def rows(room_code: str) -> dict[str, list[dict[str, Any]]]:
     room = Room.objects.get(code=room_code)
     times = ("id", "created_at", "updated_at", "started_at", "finished_at", "joined_at", "last_acted_at")
     return {
-        "room": [fields(room, times + ("code",))],
+        "room": [fields(room, (*times, "code"))],
         "seats": [fields(s, (*times, "room_id")) for s in Seat.objects.filter(room=room).order_by("index")],
         "rounds": [
             fields(r, (*times, "room_id", "deadline_at", "bots_due_at", "due_at"))

@@ -16,6 +16,7 @@ from ..models import Room, RoomStatus, Seat
 from ..rules.errors import RuleError
 from ..store import Table
 from . import clock, play
+from .guards import require_lobby
 
 
 @transaction.atomic
@@ -46,17 +47,6 @@ def room_create(*, host: User, game: str, options: dict[str, Any] | None, name: 
     with store.created(room, places) as table:
         table.log({"type": "room_created", "game": game, "host": host.shown_name})
     return room
-
-
-def require_open(table: Table) -> None:
-    if table.room.status in (RoomStatus.CLOSED, RoomStatus.ABANDONED):
-        raise ServiceError("room_closed", f"This room is {table.room.status}.", 409)
-
-
-def require_lobby(table: Table) -> None:
-    require_open(table)
-    if table.room.status != RoomStatus.LOBBY:
-        raise ServiceError("already_started", "The game has already started.", 409)
 
 
 def _pick_team(table: Table, team: int | None, mover: Seat | None = None) -> int | None:
@@ -137,10 +127,10 @@ def host_pass_on(table: Table, leaving: int | None) -> bool:
     left. Expects the room lock held."""
     if leaving is None or table.room.host_id != leaving:
         return False
-    heir = next((s for s in table.seats if s.user_id is not None and s.user_id != leaving), None)
-    if heir is None:
+    heir = next((s for s in table.seats if s.user is not None and s.user_id != leaving), None)
+    if heir is None or heir.user is None:
         return False
-    table.room.host_id = heir.user_id
+    table.room.host = heir.user
     table.log({"type": "host_changed", "seat": heir.index})
     return True
 

@@ -26,7 +26,7 @@ from ..rules.base import ROUND_OVER
 from ..rules.errors import RuleError
 from ..store import Table
 from . import clock
-from .lobby import require_open
+from .guards import require_playing
 
 # A runaway loop of computer players would be a bug; stop well before it hurts.
 MAX_BOT_STEPS = 2000
@@ -108,10 +108,7 @@ def _action_submit(*, code: str, user: User, version: Any, action: Any, idempote
             if earlier is not None:
                 return _replay(earlier, request_hash)
         room = table.room
-        require_open(table)
-        if room.status != RoomStatus.PLAYING:
-            detail = "The game has not started." if room.status == RoomStatus.LOBBY else "The match is over."
-            raise ServiceError("not_playing", detail, 409)
+        require_playing(table)
         if version != room.version:
             raise ServiceError(
                 "stale_version", f"The room is at version {room.version}; fetch the state and retry.", 409, "version"

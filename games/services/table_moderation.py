@@ -14,7 +14,8 @@ from ..errors import ServiceError, not_seated
 from ..models import RoomStatus, Seat
 from ..store import Table
 from . import clock, play
-from .lobby import host_pass_on, require_lobby, require_open, seat_vacate
+from .guards import require_lobby, require_open
+from .lobby import host_pass_on, seat_vacate
 
 
 def room_close(*, code: str, reason: str) -> Table:

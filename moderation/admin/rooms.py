@@ -20,7 +20,7 @@ from games.models import Action, Event, Room, RoomStatus, Round, Seat
 from games.replay import round_replay
 
 from .. import services as moderation
-from ..admin_views import ReadOnlyAdmin, ReadOnlyInline, reason_page, require_perm
+from ..admin_views import ReadOnlyAdmin, ReadOnlyInline, moderator_of, reason_page, require_perm
 from ..display import action_text, seat_in, seat_label, state_html, text
 
 # Rooms whose players get at most this long per turn count as live tables.
@@ -110,7 +110,7 @@ class RoomAdmin(ReadOnlyAdmin):
             return None
         if room.status not in (RoomStatus.LOBBY, RoomStatus.PLAYING):
             return {"status": f"This room is {room.status}. {room.status_reason}", "none": "Nothing to moderate."}
-        actions = [
+        actions: list[dict[str, Any]] = [
             {
                 "url": reverse("admin:games_room_seat_to_bot", args=[room.id, s.index]),
                 "label": f"Give {seat_label(s.index, s.display_name)} to a computer player…",
@@ -180,7 +180,7 @@ class RoomAdmin(ReadOnlyAdmin):
             question="Play stops for good and nobody can act any more. Everyone at the table reads the reason.",
             submit="Shut down the room",
             back=reverse("admin:games_room_change", args=[room.id]),
-            act=lambda reason: moderation.room_close(moderator=request.user, room=room, reason=reason),
+            act=lambda reason: moderation.room_close(moderator=moderator_of(request), room=room, reason=reason),
             done=f"Room {room.code} is shut down.",
         )
 
@@ -199,7 +199,7 @@ class RoomAdmin(ReadOnlyAdmin):
             submit="Give the seat to a computer player",
             back=reverse("admin:games_room_change", args=[room.id]),
             act=lambda reason: moderation.seat_give_to_bot(
-                moderator=request.user, room=room, index=index, reason=reason
+                moderator=moderator_of(request), room=room, index=index, reason=reason
             ),
             done=f"Seat {index + 1} is played by a computer now.",
         )

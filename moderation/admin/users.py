@@ -17,7 +17,7 @@ from games import selectors as game_selectors
 from games.models import Action, Room
 
 from .. import services as moderation
-from ..admin_views import reason_page
+from ..admin_views import moderator_of, reason_page
 from ..display import action_text
 
 RECENT_ACTIONS = 20
@@ -153,7 +153,7 @@ class UserAdmin(BaseUserAdmin):
             ],
             submit="Ban",
             back=reverse("admin:accounts_user_change", args=[user.pk]),
-            act=lambda reason: moderation.user_ban(moderator=request.user, user=user, reason=reason),
+            act=lambda reason: moderation.user_ban(moderator=moderator_of(request), user=user, reason=reason),
             done=f"{user.username} is banned.",
         )
 
@@ -166,6 +166,6 @@ class UserAdmin(BaseUserAdmin):
             question="The account may sign in and play again (its old sessions stay signed out).",
             submit="Unban",
             back=reverse("admin:accounts_user_change", args=[user.pk]),
-            act=lambda reason: moderation.user_unban(moderator=request.user, user=user, reason=reason),
+            act=lambda reason: moderation.user_unban(moderator=moderator_of(request), user=user, reason=reason),
             done=f"{user.username} is no longer banned.",
         )
