@@ -15,10 +15,10 @@ cost (how often each runs is the game's `Profile`'s to say):
 - every step of "deep" hands: besides, the state survives a JSON round trip, every
   viewer's view is walked, every legal action of every seat to act is accepted, and
   applying them leaves the input state unchanged;
-- when a hand is scored: the state survives JSON and every view is walked; the result
-  says the match is over exactly at `match_over`, with winners then; the game's own
-  scoring facts (`Profile.check_result`); the carry goes on to the next round with the
-  result's scores;
+- when a hand is scored, and once it is complete: the state survives JSON and every
+  view is walked; the result says the match is over exactly at `match_over`, with
+  winners then; the game's own scoring facts (`Profile.check_result`); the carry goes
+  on to the next round with the result's scores;
 - sampled hands (and every deep hand): new_round(seed) and the recorded actions rebuild
   the final state.
 
@@ -274,8 +274,10 @@ class Hand:
             raise AssertionError("a hand did not end")
         if self.state["phase"] == MATCH_OVER:
             self.check_scored()
-        self.tracker.check_state(self.state)
-        self.check_turns()
+        else:
+            # Complete: every seat ready; nobody acts, and the last state is checked whole too.
+            self.tracker.check_state(self.state)
+            self.check_whole(*self.check_turns())
 
     # -- the scored hand ------------------------------------------------------------------------
 
