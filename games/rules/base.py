@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from .errors import RuleError, shown_name
 from .options import TIMING_OPTIONS, OptionSet, check_timing
@@ -70,7 +70,7 @@ class Game(ABC):
     # Each action type's fields besides `type`; an action holding any other is refused.
     action_fields: dict[str, frozenset[str]]
     # Each phase in which someone acts, and the action types it accepts.
-    phase_actions: dict[str, Collection[str]]
+    phase_actions: Mapping[str, Collection[str]]
 
     # -- set-up ---------------------------------------------------------------------
 
@@ -140,7 +140,8 @@ class Game(ABC):
     def result(self, state: State) -> dict[str, Any] | None:
         """The scored hand (public), or None while it is still being played."""
         # Every game keeps it in the state under this name, set when the hand is scored.
-        return state["result"]
+        result: dict[str, Any] | None = state["result"]
+        return result
 
     @abstractmethod
     def carry(self, state: State) -> dict[str, Any]:
@@ -204,7 +205,7 @@ def copy_state(state: State, *, lists: tuple[str, ...] = (), nested: tuple[str, 
     return new
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     # bool is an int subclass in Python; a JSON true is not a number.
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -212,7 +213,8 @@ def is_int(value: Any) -> bool:
 def require_action_type(action: Any) -> str:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise RuleError("unknown_action", "An action is an object with a 'type'.", "action")
-    return action["type"]
+    kind: str = action["type"]
+    return kind
 
 
 def checked_action_type(
@@ -221,7 +223,7 @@ def checked_action_type(
     phase: str,
     seat: Any,
     action: Any,
-    phase_actions: dict[str, Any],
+    phase_actions: Mapping[str, Collection[str]],
     action_fields: dict[str, frozenset[str]],
 ) -> str:
     """The checks every game makes on an action, in the order the API promises: its

@@ -464,7 +464,8 @@ class Hearts(Game):
 
     # playing
 
-    def _check_play(self, state: State, seat: int, card: Any) -> None:
+    def _check_play(self, state: State, seat: int, card: Any) -> str:
+        """The card, once the rules allow `seat` to play it now; else a RuleError."""
         if not isinstance(card, str):
             raise RuleError("invalid", "'card' must be a card code (rank then suit).", "card")
         hand = state["hands"][seat]
@@ -480,20 +481,20 @@ class Hearts(Game):
                         raise RuleError("must_lead_two_of_clubs", detail, "card")
                 elif card != TWO_CLUBS:
                     raise RuleError("must_lead_two_of_clubs", "The first trick must be led with 2♣.", "card")
-                return
+                return card
             if card[1] == HEARTS and not state["hearts_broken"] and not may_lead_hearts(hand):
                 raise RuleError("hearts_not_broken", "Hearts may not be led before they are broken.", "card")
-            return
+            return card
         led = trick[0]["card"][1]
         if card[1] != led and tricks.holds_suit(hand, led):
             raise RuleError("must_follow_suit", f"You must follow {cards.SUIT_NAMES[led]}.", "card")
         points_card = card[1] == HEARTS or card == QUEEN
         if first and points_card and any(c[1] != HEARTS and c != QUEEN for c in hand):
             raise RuleError("no_points_on_first_trick", "No heart or Q♠ on the first trick.", "card")
+        return card
 
     def _apply_play(self, state: State, seat: int, action: Action) -> Applied:
-        card = action.get("card")
-        self._check_play(state, seat, card)
+        card = self._check_play(state, seat, action.get("card"))
         new = _copy(state)
         new["hands"][seat].remove(card)
         new["trick"].append({"seat": seat, "card": card})

@@ -149,13 +149,15 @@ def max_bid(decks: int) -> int:
 
 
 def trump_card_on(state: State) -> bool:
-    return state["options"]["trump_card"] == "three_of_spades"
+    trump_card: str = state["options"]["trump_card"]
+    return trump_card == "three_of_spades"
 
 
 def suit_of(state: State, card: str) -> str:
     """A card's suit in play: with the three_of_spades option 3♠ belongs to trumps."""
-    if card == THREE_OF_SPADES and state["trump"] is not None and trump_card_on(state):
-        return state["trump"]
+    trump: str | None = state["trump"]
+    if card == THREE_OF_SPADES and trump is not None and trump_card_on(state):
+        return trump
     return card[1]
 
 
@@ -242,7 +244,8 @@ class KaliTidi(Game):
         return opts
 
     def seat_count(self, options: dict[str, Any]) -> int:
-        return self.game_options(options)["players"]
+        players: int = self.game_options(options)["players"]
+        return players
 
     def lobby_teams(self, options: dict[str, Any]) -> list[int] | None:
         opts = self.game_options(options)

@@ -130,7 +130,9 @@ def first_dealer(seed: int, players: int) -> int:
 
 
 def moon_allowed(state: State) -> bool:
-    return state["options"]["moon_any_time"] or state["bid"] == MAX_BID
+    any_time: bool = state["options"]["moon_any_time"]
+    bid: int | None = state["bid"]
+    return any_time or bid == MAX_BID
 
 
 def bid_values(state: State) -> list[int]:

@@ -30,10 +30,10 @@ class Option:
                 item["minimum"] = self.minimum
             if self.maximum is not None:
                 item["maximum"] = self.maximum
-            out = {"type": "array", "items": item, "default": self.default, "description": self.description}
+            array = {"type": "array", "items": item, "default": self.default, "description": self.description}
             if self.default is None:
-                out["nullable"] = True
-            return out
+                array["nullable"] = True
+            return array
         out: dict[str, Any] = {"type": self.kind, "default": self.default, "description": self.description}
         if self.default is None:
             out["nullable"] = True  # null (or leaving it out) means "worked out from the others"

@@ -2,7 +2,8 @@
 
 The helpers take the game's own notion of suit and rank as functions, so a domino game
 (whose "suit" depends on the led number and the trumps) can use them as well as a card
-game. Defaults are for the two-character card codes of `cards.py`.
+game. Pieces are codes (strings), cards and tiles alike; the defaults are for the
+two-character card codes of `cards.py`.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from collections.abc import Callable, Sequence
 from . import cards
 
 
-def winning_index[T](
-    plays: Sequence[T],
+def winning_index(
+    plays: Sequence[str],
     *,
-    suit_of: Callable[[T], str] = cards.suit,
-    rank_of: Callable[[T], int] = cards.rank,
+    suit_of: Callable[[str], str] = cards.suit,
+    rank_of: Callable[[str], int] = cards.rank,
     led: str | None = None,
     trump: str | None = None,
     later_wins_ties: bool = False,
@@ -47,17 +48,17 @@ def winning_index[T](
     return max(best, 0)
 
 
-def follow_suit[T](hand: Sequence[T], led: str, *, suit_of: Callable[[T], str] = cards.suit) -> list[T]:
+def follow_suit(hand: Sequence[str], led: str, *, suit_of: Callable[[str], str] = cards.suit) -> list[str]:
     """The cards of `hand` that follow `led`, or the whole hand when it holds none."""
     if suit_of is cards.suit:
         # Card codes: skip a call per card, this runs for every legal-move question.
-        following = [c for c in hand if c[1] == led]  # type: ignore[index]
+        following = [c for c in hand if c[1] == led]
     else:
         following = [c for c in hand if suit_of(c) == led]
     return following if following else list(hand)
 
 
-def holds_suit[T](hand: Sequence[T], wanted: str, *, suit_of: Callable[[T], str] = cards.suit) -> bool:
+def holds_suit(hand: Sequence[str], wanted: str, *, suit_of: Callable[[str], str] = cards.suit) -> bool:
     if suit_of is cards.suit:
-        return any(c[1] == wanted for c in hand)  # type: ignore[index]
+        return any(c[1] == wanted for c in hand)
     return any(suit_of(c) == wanted for c in hand)

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from games.rules import Game, RuleError
-from games.rules.base import MATCH_OVER
 
 
 def strings_in(obj: dict[str, Any] | list[Any], out: set[str]) -> None:
@@ -58,81 +57,6 @@ def pieces_in(obj: dict[str, Any] | list[Any], pieces: frozenset[str]) -> set[st
     found: set[str] = set()
     strings_in(obj, found)
     return found & pieces
-
-
-class TrackedHand:
-    """One hand under random play, with what each seat may know tracked apart from the
-    engine. The games' play-outs subclass it; a subclass sets, besides `game` and `pieces`
-    (every card or tile code): `viewers` (the seats and None, a spectator), `args` (the
-    new_round arguments), `state`, `actions` (seat, action) in play order, `known` (per seat,
-    the pieces it was dealt or shown) and `played` (pieces played, known to everyone)."""
-
-    game: Game
-    pieces: frozenset[str]
-    viewers: tuple[int | None, ...]
-    args: dict[str, Any]
-    state: dict[str, Any]
-    actions: list[tuple[int, dict[str, Any]]]
-    known: list[set[str]]
-    played: set[str]
-
-    def leaked(self, viewer: int | None, seen: set[str]) -> set[str]:
-        """The pieces in `seen` that `viewer` may not know."""
-        unknown = seen - self.played
-        if unknown and viewer is not None:
-            unknown -= self.known[viewer]
-        return unknown
-
-    # -- invariants of one state --------------------------------------------------------------
-
-    def check_turns(self) -> tuple[list[int], list[list[dict[str, Any]]]]:
-        """Exactly the seats to act have legal actions; nobody acts only once the match is over."""
-        state = self.state
-        seats = range(state["players"])
-        to_act = self.game.to_act(state)
-        legal = [self.game.legal_actions(state, seat) for seat in seats]
-        for seat in seats:
-            assert bool(legal[seat]) == (seat in to_act), (seat, state["phase"])
-        assert (to_act == []) == (state["phase"] == MATCH_OVER)
-        return to_act, legal
-
-    def check_view(self, viewer: int | None, to_act: list[int]) -> None:
-        view = self.game.view(self.state, viewer)
-        leaked = self.leaked(viewer, pieces_in(view, self.pieces))
-        assert not leaked, (viewer, leaked, self.state["phase"])
-        assert view["to_act"] == to_act
-        assert ("you" in view) == (viewer is not None)
-
-    def check_json(self) -> dict[str, Any]:
-        copied = json.loads(json.dumps(self.state))
-        assert copied == self.state
-        return copied
-
-    def check_whole(self, to_act: list[int]) -> dict[str, Any]:
-        """The state survives a JSON round trip (the copy is returned) and every viewer's
-        view is walked."""
-        copied = self.check_json()
-        for viewer in self.viewers:
-            self.check_view(viewer, to_act)
-        return copied
-
-    def check_events(self, events: list[Any]) -> None:
-        assert all(isinstance(e.data.get("type"), str) for e in events)
-        # One walk over the step's events first: most name no piece beyond those played.
-        if not pieces_in([e.data for e in events], self.pieces) - self.played:
-            return
-        for event in events:
-            seen = pieces_in(event.data, self.pieces) - self.played
-            for viewer in self.viewers:
-                if seen and event.visible(viewer):
-                    assert not self.leaked(viewer, seen), (event.data, viewer)
-
-    def check_replay(self) -> None:
-        """new_round with the same arguments and the recorded actions rebuild the state."""
-        replayed = self.game.new_round(**self.args)
-        for seat, action in self.actions:
-            replayed = self.game.apply(replayed, seat, action).state
-        assert replayed == self.state
 
 
 # -- the computer players ------------------------------------------------------------------------

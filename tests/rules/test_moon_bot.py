@@ -10,9 +10,10 @@ import pytest
 from games.rules import moon_bot
 from games.rules.moon import deck_for
 from games.rules.moon_bot import Table
+from tests.rules.profiles import MOON_COMBOS as COMBOS
+from tests.rules.profiles import MOON_HAND
 from tests.rules.support import bot_choice, check_bot_matches, check_bot_refuses, redeal_hidden
 
-from .test_moon_playout import COMBOS, MOON_HAND
 from .test_moon_rules import DEAL_A, G, act, auction, start
 
 CUT = deck_for(3)

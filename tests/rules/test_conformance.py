@@ -1,0 +1,56 @@
+"""The conformance suite: every registered game, through the same random play-outs.
+
+Each game's option sets are played as whole matches of random legal moves (some the
+computer player's); the checks are listed in tests/rules/conformance.py, and what is a
+game's own (option sets, what each seat may know, scoring, special deals) is its profile
+in tests/rules/profiles.py. A game added to the registry is played here at once; this
+file fails until it has a profile that says what its seats may know.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import rules
+from tests.rules.conformance import Profile, Run, play_run
+from tests.rules.profiles import KALI_TIDI_COMBOS, PROFILES, profile_for
+
+CASES = [(profile, run) for game in rules.all_games() for profile in [profile_for(game)] for run in profile.runs()]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("profile", "run"), CASES, ids=[f"{p.game.key}-{r.id}" for p, r in CASES])
+def test_random_playout(profile: Profile, run: Run) -> None:
+    stats = play_run(profile, run)
+    assert stats["hands"] == run.hands
+    profile.check_stats(run, stats)
+
+
+@pytest.mark.parametrize("game", rules.all_games(), ids=lambda g: g.key)
+def test_every_game_has_a_profile(game: Any) -> None:
+    """Without one the play-outs still run, but cannot tell what a seat may know."""
+    assert game.key in PROFILES, f"write {game.key}'s profile in tests/rules/profiles.py"
+    profile = profile_for(game)
+    assert profile.tracker.pieces, "the profile's tracker names every card or tile of the game"
+
+
+def test_every_game_plays_every_choice_of_its_options() -> None:
+    """Each game's runs use every choice of every option with choices, and both values of
+    every yes/no option."""
+    for game in rules.all_games():
+        played = [game.validate_options(run.options) for run in profile_for(game).runs()]
+        for option in game.option_set.options:
+            choices = option.choices or ((False, True) if option.kind == "boolean" else ())
+            if not choices:
+                continue
+            used = {options[option.name] for options in played}
+            for choice in choices:
+                assert choice in used, (game.key, option.name, choice)
+
+
+def test_kali_tidi_covers_every_combination() -> None:
+    assert len(KALI_TIDI_COMBOS) == 74
+    assert {c["players"] for c in KALI_TIDI_COMBOS} == set(range(2, 8))
+    assert sum(run.hands for run in profile_for(rules.get("kali_tidi")).runs()) >= 800
