@@ -7,34 +7,14 @@ from __future__ import annotations
 
 from .base import Applied, Event, Game
 from .errors import RuleError
+from .registry import all_games, get, register
 
-_REGISTRY: dict[str, Game] = {}
+# Each game's module registers itself on import; the catalogue lists them in this order.
+# isort: off
+from . import hearts  # noqa: F401
+from . import moon  # noqa: F401
+from . import kali_tidi  # noqa: F401
 
-
-def register(game: Game) -> Game:
-    _REGISTRY[game.key] = game
-    return game
-
-
-def get(key: str) -> Game:
-    try:
-        return _REGISTRY[key]
-    except KeyError:
-        raise RuleError("invalid", f"Unknown game '{key}'.", "game") from None
-
-
-def all_games() -> list[Game]:
-    return list(_REGISTRY.values())
-
-
-def _load() -> None:
-    # Each module registers itself on import; the catalogue lists them in this order.
-    import importlib
-
-    for name in ("hearts", "moon", "kali_tidi"):
-        importlib.import_module(f"{__name__}.{name}")
-
-
-_load()
+# isort: on
 
 __all__ = ["Applied", "Event", "Game", "RuleError", "all_games", "get", "register"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import cards, hearts_bot, register, tricks
+from . import cards, hearts_bot, tricks
 from .base import (
     COMPLETE,
     MATCH_OVER,
@@ -32,6 +32,7 @@ from .base import (
 )
 from .errors import RuleError
 from .options import Option, OptionSet
+from .registry import register
 
 PLAYERS = 4
 HAND_SIZE = 13

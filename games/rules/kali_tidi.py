@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from . import cards, kali_tidi_bot, register, tricks
+from . import cards, kali_tidi_bot, tricks
 from .base import (
     ROUND_OVER,
     Action,
@@ -35,6 +35,7 @@ from .base import (
 )
 from .errors import RuleError
 from .options import Option, OptionSet
+from .registry import register
 
 REMOVE = "remove"
 BID = "bid"

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import dominoes, moon_bot, register
+from . import dominoes, moon_bot
 from .base import (
     COMPLETE,
     MATCH_OVER,
@@ -38,6 +38,7 @@ from .base import (
 )
 from .errors import RuleError
 from .options import Option, OptionSet
+from .registry import register
 
 HAND_SIZE = 7
 TRICKS = HAND_SIZE
