@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
-from core import prepared_reads
+from core import prepared
 
 from . import usernames
 from .models import BannedToken, User
@@ -32,7 +32,7 @@ def user_for_token(*, key: str) -> User | None:
     Nothing is cached: a revoked token or a ban takes effect on the very next request.
     """
     if connection.vendor == "postgresql":
-        row = prepared_reads.fetch_one(_TOKEN_SQL, [key])
+        row = prepared.fetch_one(_TOKEN_SQL, [key])
         return None if row is None else User.from_db(connection.alias, _ATTNAMES, row)
     # SQLite (the one-process start) returns dates as text: the ORM converts them.
     return next(iter(User.objects.raw(_TOKEN_SQL, [key])), None)

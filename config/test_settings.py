@@ -25,3 +25,5 @@ os.environ.setdefault("BOT_DELAY_SECONDS", "0")
 from .settings import *  # noqa: E402,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Every table written in the tests proves it named each field it changed (games.store).
+TABLE_STORE_CHECK_WRITES = True

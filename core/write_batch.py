@@ -5,11 +5,16 @@ room); one ORM statement each, every one waiting for its answer, would make thos
 the larger part of a move under load. A `WriteBatch` only remembers the rows; `flush()`
 writes them:
 
-- **batched** (PostgreSQL): one string of statements, one round trip, in the caller's
-  transaction: inserts first, then one UPDATE per changed row with its latest values.
+- **batched** (PostgreSQL): one statement, one round trip, in the caller's transaction:
+  every INSERT and one UPDATE per changed row (with its latest values) as data-modifying
+  parts of a WITH, bound on the server and prepared after a few uses (core/prepared.py).
   Values are prepared by each field exactly as the ORM's own save would prepare them.
-  (A psycopg pipeline also makes one round trip, but its machinery cost more Python time
-  than it saved here.)
+  The parts of one statement see the same snapshot, not each other's rows: that is why
+  a row is written once (a row inserted here takes its latest values, later updates of
+  it are that insert), and why this relies on PostgreSQL checking foreign keys at commit
+  (Django declares them DEFERRABLE INITIALLY DEFERRED). A string of statements would
+  also make one round trip, but only with client-side binding, whose quoting of every
+  value cost more than the round trip it saved; a psycopg pipeline's machinery too.
 - **portable** (any database, SQLite in the embedded start): the same rows through the
   ORM, `bulk_create` per model and `save(update_fields=…)` per changed row.
 
@@ -22,6 +27,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.db import connection, models
+
+from . import prepared
 
 
 class WriteBatch:
@@ -40,6 +47,8 @@ class WriteBatch:
 
     def update(self, obj: models.Model, fields: list[str] | None = None) -> None:
         """Save an existing row at the flush: all its fields, or only `fields`."""
+        if any(obj is row for row in self.inserts):
+            return  # its insert writes the values it has at the flush
         key = (type(obj), obj.pk)
         earlier = self.updates.get(key)
         if earlier is not None and earlier[0] is not obj:
@@ -48,6 +57,16 @@ class WriteBatch:
         if fields is not None and (earlier is None or earlier[1] is not None):
             wanted = set(fields) | (earlier[1] if earlier is not None and earlier[1] is not None else set())
         self.updates[key] = (obj, wanted)
+
+    def fields_to_write(self, obj: models.Model) -> set[str] | None:
+        """The fields of `obj` the flush will write: None for all of them (a row to
+        insert, or an update of every field)."""
+        if any(obj is row for row in self.inserts):
+            return None
+        pending = self.updates.get((type(obj), obj.pk))
+        if pending is None:
+            return set()
+        return None if pending[1] is None else pending[1]
 
     def flush(self) -> None:
         inserts, updates = self.inserts, list(self.updates.values())
@@ -60,14 +79,10 @@ class WriteBatch:
             for obj, fields in updates:
                 obj.save(update_fields=None if fields is None else sorted(fields))
             return
-        statements = [*_insert_statements(inserts), *(_update_statement(o, f) for o, f in updates)]
-        # One string of statements, one round trip: psycopg binds the values on the
-        # client side (Django's default cursor) and PostgreSQL runs them in order, in
-        # the transaction the caller holds. A failure aborts that transaction.
-        sql = ";\n".join(sql for sql, _ in statements)
-        params = [value for _, values in statements for value in values]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+        parts = [*_insert_statements(inserts), *(_update_statement(o, f) for o, f in updates)]
+        # A failure aborts the transaction the caller holds.
+        sql = "WITH " + ", ".join(f"w{i} AS ({part})" for i, (part, _) in enumerate(parts)) + " SELECT 1"
+        prepared.execute(sql, [value for _, values in parts for value in values])
 
 
 def _by_model(objs: list[models.Model]) -> dict[type[models.Model], list[models.Model]]:

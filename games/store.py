@@ -16,17 +16,18 @@ Services change the loaded objects and tell the table what changed (`save`, `add
 
 from __future__ import annotations
 
-import json
+import copy
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.db import connection, models, transaction
-from django.utils.dateparse import parse_datetime
 
 from accounts.models import User
-from core import prepared_reads
+from core import prepared
 from core.write_batch import WriteBatch
 
 from . import live, rules
@@ -54,6 +55,12 @@ class Table:
         self._writes = writes
         self._to_act: list[int] = []
         self._to_act_of: Any = None
+        # With TABLE_STORE_CHECK_WRITES (the tests), the values each row had when read, to
+        # prove at the flush that every field changed was also named to `save`.
+        self._read_as: list[tuple[models.Model, dict[str, Any]]] = []
+        if writes is not None and getattr(settings, "TABLE_STORE_CHECK_WRITES", False):
+            for obj in [room, *seats, *([round_] if round_ is not None else [])]:
+                self._remember(obj)
 
     # -- reading ------------------------------------------------------------------
 
@@ -88,8 +95,10 @@ class Table:
             raise RuntimeError(f"table {self.room.code} was read without its lock; use store.locked()")
         return self._writes
 
-    def save(self, obj: models.Model, fields: list[str] | None = None) -> None:
-        """Write this room, seat or round at the flush (all its fields, or `fields`)."""
+    def save(self, obj: models.Model, fields: list[str]) -> None:
+        """Write these fields of this room, seat or round at the flush. Only the fields
+        named are written: a move's UPDATEs stay small (the room's options, the round's
+        carry are not rewritten on every move)."""
         self.writes.update(obj, fields)
 
     def add(self, *objs: models.Model) -> None:
@@ -100,7 +109,7 @@ class Table:
         """Count a change: clients holding an older version must refetch (and are told
         so on the room's WebSocket once the change commits)."""
         self.room.version += 1
-        self.save(self.room)
+        self.save(self.room, ["version", "updated_at"])
         live.announce_after_commit(self.room)
 
     def log(self, data: dict[str, Any], round_number: int | None = None, visible_to: list[int] | None = None) -> None:
@@ -122,7 +131,7 @@ class Table:
                     audience=PUBLIC if event.visible_to is None else sum(1 << s for s in set(event.visible_to)),
                 )
             )
-        self.save(self.room)
+        self.save(self.room, ["event_seq"])
 
     def begin_round(self, round_: Round) -> None:
         """Make `round_` the hand in play. Its row is inserted at once: the actions that
@@ -130,6 +139,24 @@ class Table:
         round_.room = self.room
         round_.save(force_insert=True)
         self.round = round_
+        if self._read_as:
+            self._remember(round_)
+
+    def flush(self) -> None:
+        """Write what changed (`locked` and `created` call it as their block ends)."""
+        for obj, before in self._read_as:
+            written = self.writes.fields_to_write(obj)
+            if written is None:
+                continue
+            saved = {f.attname for f in obj._meta.concrete_fields if f.name in written or f.attname in written}
+            forgotten = {name for name, value in before.items() if getattr(obj, name) != value} - saved
+            if forgotten:
+                raise AssertionError(f"{type(obj).__name__} {obj.pk}: {sorted(forgotten)} changed, never saved")
+        self.writes.flush()
+
+    def _remember(self, obj: models.Model) -> None:
+        values = {f.attname: copy.deepcopy(getattr(obj, f.attname)) for f in obj._meta.concrete_fields}
+        self._read_as.append((obj, values))
 
 
 def _portable() -> bool:
@@ -151,7 +178,7 @@ def locked(code: str) -> Iterator[Table]:
         if found is None:
             raise not_found()
         yield found
-        writes.flush()
+        found.flush()
 
 
 @contextmanager
@@ -162,8 +189,9 @@ def created(room: Room, seats: list[Seat]) -> Iterator[Table]:
     for seat in seats:
         seat.room = room
     writes.insert(*seats)
-    yield Table(room, seats, None, writes)
-    writes.flush()
+    table = Table(room, seats, None, writes)
+    yield table
+    table.flush()
 
 
 def _load(code: str, *, lock: bool, writes: WriteBatch | None) -> Table | None:
@@ -181,11 +209,11 @@ def _load(code: str, *, lock: bool, writes: WriteBatch | None) -> Table | None:
             seats = list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
             round_ = Round.objects.filter(room=room).order_by("-number").first()
     else:
-        row = prepared_reads.fetch_one(_TABLE_SQL[lock], [code])
+        row = prepared.fetch_one(_TABLE_SQL[lock], [code])
         if row is None:
             return None
         # Parsed here, once, rather than by the driver: text is the cheapest way out of it.
-        found = json.loads(row[0])
+        found = orjson.loads(row[0])
         room = _model_from(Room, found["room"])
         seats = [_seat_from(data) for data in found["seats"]]
         round_ = _model_from(Round, found["round"]) if found["round"] else None
@@ -204,7 +232,7 @@ def _seat_columns() -> str:
 
 def _table_sql() -> str:
     # One JSON document, so the statement's result has one column whatever migrations
-    # add later: it stays valid as a prepared statement (core/prepared_reads.py).
+    # add later: it stays valid as a prepared statement (core/prepared.py).
     room, seat, round_, user = (m._meta.db_table for m in (Room, Seat, Round, User))
     return (
         "SELECT json_build_object('room', row_to_json(r), "
@@ -219,14 +247,27 @@ def _table_sql() -> str:
 _TABLE_SQL = {False: _table_sql(), True: _table_sql() + " FOR UPDATE OF r"}
 
 
+def _columns(model: type[models.Model]) -> tuple[list[str], list[tuple[str, str, bool]]]:
+    """A model's attribute names, and per field where its value is in PostgreSQL's JSON
+    of the row (the column's name) and whether it is a time written as text there."""
+    fields = model._meta.concrete_fields
+    return [f.attname for f in fields], [
+        (f.column or f.attname, f.attname, isinstance(f, models.DateTimeField)) for f in fields
+    ]
+
+
+_COLUMNS = {model: _columns(model) for model in (Room, Seat, Round)}
+
+
 def _model_from(model: type[Any], data: dict[str, Any]) -> Any:
     """A model instance from a row as PostgreSQL's JSON functions write it."""
-    names, values = [], []
-    for field in model._meta.concrete_fields:
-        value = data[field.column] if field.column in data else data[field.attname]
-        if isinstance(field, models.DateTimeField) and isinstance(value, str):
-            value = parse_datetime(value)
-        names.append(field.attname)
+    names, columns = _COLUMNS[model]
+    values = []
+    for column, attname, is_time in columns:
+        value = data[column] if column in data else data[attname]
+        if is_time and value is not None:
+            # ISO 8601 with the offset (the connection's time zone is UTC).
+            value = datetime.fromisoformat(value)
         values.append(value)
     return model.from_db(connection.alias, names, values)
 

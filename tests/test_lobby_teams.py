@@ -10,6 +10,7 @@ import pytest
 
 from games import rules, selectors
 from games.errors import ServiceError
+from games.rules import registry
 from games.rules.base import Applied, Game
 from games.rules.options import Option, OptionSet
 from games.services import lobby
@@ -67,7 +68,7 @@ class TeamsGame(Game):
 def probe_game():
     game = rules.register(TeamsGame())
     yield game
-    rules._REGISTRY.pop(game.key)
+    registry._REGISTRY.pop(game.key)
 
 
 def error(call) -> tuple[str, int]:

@@ -94,6 +94,7 @@ def test_nothing_is_written_before_the_block_ends_then_everything_is(make_user, 
     updated = Room.objects.get(pk=room.pk).updated_at
     with store.locked(room.code) as table:
         table.room.name = "Friday table"
+        table.save(table.room, ["name"])
         table.touch()
         table.touch()  # one UPDATE with the latest values
         table.log({"type": "x", "cards": ["QS"]}, visible_to=[0])
@@ -108,6 +109,17 @@ def test_nothing_is_written_before_the_block_ends_then_everything_is(make_user, 
         ({"type": "x", "cards": ["QS"]}, 1, stored.version),
         ({"type": "y"}, -1, stored.version),
     ]
+
+
+def test_a_change_never_named_to_save_is_refused_in_the_tests(make_user, path):
+    """Only the fields named to `save` are written; the tests prove no change is left out
+    (TABLE_STORE_CHECK_WRITES compares each row with a copy taken when it was read)."""
+    room = lobby.room_create(host=make_user(), game="hearts", options={})
+    with pytest.raises(AssertionError, match=r"Room .*\['name', 'public'\] changed, never saved"):
+        with store.locked(room.code) as table:
+            table.room.name, table.room.public = "Friday table", False
+            table.touch()
+    assert Room.objects.get(pk=room.pk).name == ""
 
 
 @pytest.mark.django_db(transaction=True)

@@ -31,7 +31,7 @@ def plan(table: Table, *, before: timing.Turn | None, now: datetime | None = Non
         return
     now = now or timezone.now()
     timing.plan(table, before=before, now=now)
-    table.save(round_)
+    table.save(round_, ["deadline_at", "bots_due_at", "due_at"])
     if (
         round_.due_at is not None
         and getattr(settings, "GAME_TASKS_ENABLED", True)

@@ -88,7 +88,7 @@ def room_join(*, code: str, user: User, team: int | None = None) -> Seat:
         seat.team = _pick_team(table, team)
         seat.user = user
         seat.joined_at = timezone.now()
-        table.save(seat)
+        table.save(seat, ["team", "user", "joined_at"])
         table.touch()
         table.log({"type": "joined", "seat": seat.index, "name": user.shown_name})
         return seat
@@ -110,13 +110,14 @@ def seat_vacate(table: Table, seat: Seat, event: dict[str, Any]) -> None:
     seat.user = None
     seat.team = None
     seat.joined_at = None
-    table.save(seat)
+    table.save(seat, ["user", "team", "joined_at"])
     table.log(event)
     if not host_pass_on(table, leaving) and table.room.host_id == leaving:
         # Nobody is left to host: the room is over before it began.
         table.room.status = RoomStatus.ABANDONED
         table.room.status_reason = "Everyone left before the start."
         table.room.finished_at = timezone.now()
+        table.save(table.room, ["status", "status_reason", "finished_at"])
         table.log({"type": "abandoned", "reason": table.room.status_reason})
     table.touch()
 
@@ -131,6 +132,7 @@ def host_pass_on(table: Table, leaving: int | None) -> bool:
     if heir is None or heir.user is None:
         return False
     table.room.host = heir.user
+    table.save(table.room, ["host"])
     table.log({"type": "host_changed", "seat": heir.index})
     return True
 
@@ -146,7 +148,7 @@ def room_add_bot(*, code: str, user: User, team: int | None = None) -> Seat:
         seat.team = _pick_team(table, team)
         seat.is_bot = True
         seat.joined_at = timezone.now()
-        table.save(seat)
+        table.save(seat, ["team", "is_bot", "joined_at"])
         table.touch()
         table.log({"type": "bot_added", "seat": seat.index})
         return seat
@@ -165,6 +167,7 @@ def room_start(*, code: str, user: User) -> Table:
             raise ServiceError("teams_not_filled", f"The teams must have {' and '.join(map(str, sizes))} players.", 409)
         room.status = RoomStatus.PLAYING
         room.started_at = timezone.now()
+        table.save(room, ["status", "started_at"])
         table.touch()
         table.log({"type": "started"})
         play.round_begin(table, number=1, carry=None)

@@ -145,6 +145,7 @@ def apply(
         raise ServiceError.from_rule(err) from None
     round_.state = applied.state
     round_.version += 1
+    table.save(round_, ["state", "version"])
     table.add(
         Action(
             round=round_, seq=round_.version, seat=seat, user=user, payload=action, by_bot=by_bot, automatic=automatic
@@ -157,13 +158,16 @@ def apply(
         round_.result = result
         round_.finished_at = timezone.now()
         room.scores = result.get("scores", room.scores)
+        table.save(round_, ["result", "finished_at"])
+        table.save(room, ["scores"])
     if game_rules.is_match_over(round_.state):
         # The engine's own match_over event has told everyone; the room just closes.
         room.status = RoomStatus.FINISHED
         room.finished_at = timezone.now()
+        table.save(room, ["status", "finished_at"])
     if game_rules.is_complete(round_.state):
         round_.deadline_at = round_.bots_due_at = round_.due_at = None
-        table.save(round_)
+        table.save(round_, ["deadline_at", "bots_due_at", "due_at"])
         round_begin(table, number=round_.number + 1, carry=game_rules.carry(round_.state))
 
 
@@ -243,10 +247,11 @@ def _abandon(table: Table, seat: int) -> None:
     room.status = RoomStatus.ABANDONED
     room.status_reason = f"{who} did not play for too long; the match was abandoned."
     room.finished_at = timezone.now()
+    table.save(room, ["status", "status_reason", "finished_at"])
     table.touch()
     table.log({"type": "abandoned", "seat": seat, "reason": room.status_reason}, round_.number)
     round_.deadline_at = round_.bots_due_at = round_.due_at = None
-    table.save(round_)
+    table.save(round_, ["deadline_at", "bots_due_at", "due_at"])
 
 
 def overdue_sweep(*, now: datetime | None = None) -> int:

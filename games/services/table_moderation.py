@@ -27,6 +27,7 @@ def room_close(*, code: str, reason: str) -> Table:
         room.status = RoomStatus.CLOSED
         room.status_reason = f"Closed by a moderator: {reason}"
         room.finished_at = timezone.now()
+        table.save(room, ["status", "status_reason", "finished_at"])
         table.touch()
         table.log({"type": "closed", "reason": room.status_reason}, round_.number if round_ else None)
         if round_ is not None:

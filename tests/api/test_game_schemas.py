@@ -18,6 +18,7 @@ from jsonschema import Draft202012Validator
 
 from api import game_schemas
 from games import rules
+from games.rules import registry
 
 # Enough for several hands of the longest game; a play-out that stalls fails.
 MAX_STEPS = 3000
@@ -183,6 +184,6 @@ def test_a_new_game_must_be_described_before_the_document_builds(monkeypatch) ->
     new = SimpleNamespace(
         key="new_game", name="New", action_fields={"play": frozenset({"card"})}, phase_actions={"play": ("play",)}
     )
-    monkeypatch.setitem(rules._REGISTRY, "new_game", new)
+    monkeypatch.setitem(registry._REGISTRY, "new_game", new)
     with pytest.raises(LookupError, match="new_game"):
         game_schemas.components()

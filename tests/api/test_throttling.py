@@ -43,14 +43,16 @@ def test_redis_counter_is_one_atomic_round_trip_with_a_lifetime(settings, monkey
     import os
     import uuid
 
+    import redis
+
     from api import throttling
 
     settings.REDIS_URL = os.environ["CELERY_BROKER_URL"]
-    monkeypatch.setattr(throttling, "_client", None)
+    monkeypatch.setattr(throttling, "_counter", None)
     key = f"test-{uuid.uuid4().hex}"
     assert [throttling._count(None, key, 60) for _ in range(3)] == [1, 2, 3]
     assert throttling._count(None, key + "-other", 60) == 1
-    client = throttling._redis()
+    client = redis.Redis.from_url(settings.REDIS_URL)
     assert 0 < client.ttl(f"throttle:{key}") <= 60
     # The lifetime is set once per window, not pushed back by each request.
     client.expire(f"throttle:{key}", 5)
