@@ -94,6 +94,8 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend with a health check that skips connections in use a moment ago.
+    DATABASES["default"]["ENGINE"] = "core.postgresql"
     # psycopg prepares a statement after this many runs on a connection. Only the hot
     # path's statements (core/prepared.py: the token and table reads, a table's flush)
     # bind on the server, so only they are prepared; the ORM keeps Django's client-side

@@ -66,14 +66,14 @@ def scene(transactional_db: Any, make_user: Any, moderators_group: Any) -> dict[
     mia.groups.add(moderators_group)
     carl, olga, lena, pete = (make_user(n) for n in ("carl", "olga", "lena", "pete"))
     playing = started([carl, olga], bots=2)  # carl is banned: a computer plays on for him
-    lobby = lobby.room_create(host=olga, game="hearts", options={})
-    lobby.room_join(code=lobby.code, user=carl)  # ... and his lobby seat is freed
+    waiting = lobby.room_create(host=olga, game="hearts", options={})
+    lobby.room_join(code=waiting.code, user=carl)  # ... and his lobby seat is freed
     shared = started([lena, pete], bots=2)  # lena's seat goes to a computer player
     doomed = started([pete], bots=3)  # shut down
     return {
         "carl": carl,
         "playing": playing,
-        "lobby": lobby,
+        "lobby": waiting,
         "shared": shared,
         "doomed": doomed,
         "round": shared.rounds.get().id,
