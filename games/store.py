@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 from django.conf import settings
-from django.db import connection, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 
 from accounts.models import User
 from core import prepared
@@ -181,10 +181,21 @@ def locked(code: str) -> Iterator[Table]:
         found.flush()
 
 
+def room_insert(room: Room) -> bool:
+    """Insert a new room at once (its code must be won before anything refers to it);
+    False when another room has the code."""
+    try:
+        with transaction.atomic():
+            room.save(force_insert=True)
+    except IntegrityError:
+        return False
+    return True
+
+
 @contextmanager
 def created(room: Room, seats: list[Seat]) -> Iterator[Table]:
-    """A new room's table: the room row is already inserted (its code had to be won),
-    the seats and what follows are written when the block ends. Use in a transaction."""
+    """A new room's table, once `room_insert` has won its code: the seats and what
+    follows are written when the block ends. Use in a transaction."""
     writes = WriteBatch(batched=not _portable())
     for seat in seats:
         seat.room = room

@@ -239,3 +239,12 @@ def test_the_query_counts_of_both_paths_differ_as_documented(make_user, settings
             lobby.room_start(code=room.code, user=host)
         counts[portable] = len(queries)
     assert counts[False] < counts[True]
+
+
+def test_a_room_code_already_taken_is_drawn_again(make_user, monkeypatch):
+    first = lobby.room_create(host=make_user(), game="hearts", options={})
+    codes = iter([first.code, first.code, "QWERTY"])
+    monkeypatch.setattr(lobby, "new_code", lambda: next(codes))
+    second = lobby.room_create(host=make_user(), game="hearts", options={})
+    assert second.code == "QWERTY" and Room.objects.filter(code__in=[first.code, "QWERTY"]).count() == 2
+    assert [s.index for s in store.table("QWERTY").seats] == [0, 1, 2, 3]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -31,13 +31,9 @@ def room_create(*, host: User, game: str, options: dict[str, Any] | None, name: 
     for _ in range(10):
         room = Room(code=new_code(), game=game, name=name, options=checked, public=public, host=host)
         room.scores = [0] * seats
-        try:
-            # Inserted at once: the code must be won before anything refers to the room.
-            with transaction.atomic():
-                room.save(force_insert=True)
-                break
-        except IntegrityError:
-            continue  # the code was taken; draw another
+        if store.room_insert(room):
+            break
+        # The code was taken; draw another.
     else:  # pragma: no cover - 31^6 codes make ten collisions in a row implausible
         raise ServiceError("server_busy", "Could not allocate a room code.", 503)
     places = [
