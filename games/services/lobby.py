@@ -78,16 +78,22 @@ def room_join(*, code: str, user: User, team: int | None = None) -> Seat:
             table.touch()
             table.log({"type": "team_changed", "seat": mine.index, "team": mine.team})
             return mine
-        seat = next((s for s in table.seats if s.is_free), None)
-        if seat is None:
-            raise ServiceError("room_full", "Every seat is taken.", 409)
-        seat.team = _pick_team(table, team)
-        seat.user = user
-        seat.joined_at = timezone.now()
-        table.save(seat, ["team", "user", "joined_at"])
-        table.touch()
+        seat = _seat_take(table, team, user=user)
         table.log({"type": "joined", "seat": seat.index, "name": user.shown_name})
         return seat
+
+
+def _seat_take(table: Table, team: int | None, *, user: User | None = None, bot: bool = False) -> Seat:
+    """The first free seat, taken by `user` or by a computer player, in `team` (or the
+    team with most room). Expects the room lock held."""
+    seat = next((s for s in table.seats if s.is_free), None)
+    if seat is None:
+        raise ServiceError("room_full", "Every seat is taken.", 409)
+    seat.team = _pick_team(table, team)
+    seat.user, seat.is_bot, seat.joined_at = user, bot, timezone.now()
+    table.save(seat, ["team", "user", "is_bot", "joined_at"])
+    table.touch()
+    return seat
 
 
 def room_leave(*, code: str, user: User) -> None:
@@ -138,14 +144,7 @@ def room_add_bot(*, code: str, user: User, team: int | None = None) -> Seat:
         require_lobby(table)
         if table.room.host_id != user.id:
             raise not_host()
-        seat = next((s for s in table.seats if s.is_free), None)
-        if seat is None:
-            raise ServiceError("room_full", "Every seat is taken.", 409)
-        seat.team = _pick_team(table, team)
-        seat.is_bot = True
-        seat.joined_at = timezone.now()
-        table.save(seat, ["team", "is_bot", "joined_at"])
-        table.touch()
+        seat = _seat_take(table, team, bot=True)
         table.log({"type": "bot_added", "seat": seat.index})
         return seat
 
