@@ -24,7 +24,7 @@ from .serializers import POSITIVE_INT_MAX
 
 Schema = dict[str, Any]
 
-# The phase the view reports before the first hand is dealt (games.selectors.room_view).
+# The phase the view reports before the first hand is dealt (games.selectors.table_view).
 LOBBY = "lobby"
 
 SEAT_NUMBER: Schema = {"type": "integer", "minimum": 0}

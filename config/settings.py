@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+import orjson
 
 from .env import env_bool, env_int, env_list, env_str
 
@@ -197,6 +198,8 @@ REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # orjson writes the same compact UTF-8 JSON as DRF's own renderer, several times faster.
     "DEFAULT_RENDERER_CLASSES": ["drf_orjson_renderer.renderers.ORJSONRenderer"],
+    # Keys that are not strings become strings, as the standard library writes them.
+    "ORJSON_RENDERER_OPTIONS": (orjson.OPT_NON_STR_KEYS,),
     "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.SingleRendererNegotiation",
     "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",

@@ -44,5 +44,7 @@ def _bind_on_server(cursor: Any) -> None:
     if connection.vendor == "postgresql":
         import psycopg  # only where PostgreSQL is the database
 
-        # Server-side binding (and so preparation) for this one statement.
+        # Server-side binding (and so preparation) for this one statement, in place of
+        # the client-binding cursor Django made.
+        cursor.cursor.close()
         cursor.cursor = psycopg.Cursor(connection.connection)

@@ -47,6 +47,11 @@ class WriteBatch:
 
     def update(self, obj: models.Model, fields: list[str] | None = None) -> None:
         """Save an existing row at the flush: all its fields, or only `fields`."""
+        if fields is not None:
+            names = _field_names(type(obj))
+            unknown = [name for name in fields if name not in names]
+            if unknown or not fields:
+                raise ValueError(f"{type(obj).__name__} has no fields {unknown or fields!r} to save")
         if any(obj is row for row in self.inserts):
             return  # its insert writes the values it has at the flush
         key = (type(obj), obj.pk)
@@ -57,6 +62,9 @@ class WriteBatch:
         if fields is not None and (earlier is None or earlier[1] is not None):
             wanted = set(fields) | (earlier[1] if earlier is not None and earlier[1] is not None else set())
         self.updates[key] = (obj, wanted)
+
+    def pending(self) -> bool:
+        return bool(self.inserts or self.updates)
 
     def fields_to_write(self, obj: models.Model) -> set[str] | None:
         """The fields of `obj` the flush will write: None for all of them (a row to
@@ -80,9 +88,26 @@ class WriteBatch:
                 obj.save(update_fields=None if fields is None else sorted(fields))
             return
         parts = [*_insert_statements(inserts), *(_update_statement(o, f) for o, f in updates)]
-        # A failure aborts the transaction the caller holds.
-        sql = "WITH " + ", ".join(f"w{i} AS ({part})" for i, (part, _) in enumerate(parts)) + " SELECT 1"
-        prepared.execute(sql, [value for _, values in parts for value in values])
+        # A failure aborts the transaction the caller holds. PostgreSQL takes at most
+        # 65,535 values a statement: a long run of computer players' moves may need more
+        # than one.
+        while parts:
+            chunk: list[tuple[str, list[Any]]] = []
+            size = 0
+            while parts and (not chunk or size + len(parts[0][1]) <= MAX_VALUES):
+                size += len(parts[0][1])
+                chunk.append(parts.pop(0))
+            sql = "WITH " + ", ".join(f"w{i} AS ({part})" for i, (part, _) in enumerate(chunk)) + " SELECT 1"
+            prepared.execute(sql, [value for _, values in chunk for value in values])
+
+
+# Values in one flushed statement; PostgreSQL's own limit is 65,535.
+MAX_VALUES = 30_000
+
+
+def _field_names(model: type[models.Model]) -> frozenset[str]:
+    fields = model._meta.concrete_fields
+    return frozenset([f.name for f in fields] + [f.attname for f in fields])
 
 
 def _by_model(objs: list[models.Model]) -> dict[type[models.Model], list[models.Model]]:

@@ -184,6 +184,10 @@ def rounds_summary(*, room: Room) -> list[dict[str, Any]]:
     ]
 
 
+def room_code_of_round(*, round_id: int) -> str | None:
+    return Round.objects.filter(id=round_id).values_list("room__code", flat=True).first()
+
+
 def rooms_overdue(*, now: datetime, limit: int = 500) -> list[str]:
     """The codes of rooms in play whose hand's due time has passed (for the sweeper)."""
     return list(

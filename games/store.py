@@ -5,7 +5,8 @@ and to write that change.
 - `table(code)` reads it; `locked(code)` locks the room row first, in a transaction,
   and writes every change made to the table in one flush when the block ends (nothing
   when it raises: the transaction rolls back). Every write to a room, its seats, rounds,
-  actions and events happens under that lock, so holding it is enough for all of them.
+  actions and events happens under that lock, so holding it is enough for all of them
+  (a read that had to wait for the lock reads again: `_fetch`).
 - On PostgreSQL the read is one prepared statement returning one JSON document and the
   flush one round trip (`core.write_batch`); elsewhere (SQLite in the embedded start),
   or with `TABLE_STORE_PORTABLE`, the same through portable ORM queries.
@@ -143,7 +144,13 @@ class Table:
             self._remember(round_)
 
     def flush(self) -> None:
-        """Write what changed (`locked` and `created` call it as their block ends)."""
+        """Write what changed (`locked` and `created` call it as their block ends).
+
+        Whatever else it writes, it writes the room row too: a table read that waited for
+        the lock tells by the room row's version that it must read again (`_fetch`).
+        """
+        if self.writes.pending() and self.writes.fields_to_write(self.room) == set():
+            self.save(self.room, ["updated_at"])
         for obj, before in self._read_as:
             written = self.writes.fields_to_write(obj)
             if written is None:
@@ -220,11 +227,9 @@ def _load(code: str, *, lock: bool, writes: WriteBatch | None) -> Table | None:
             seats = list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
             round_ = Round.objects.filter(room=room).order_by("-number").first()
     else:
-        row = prepared.fetch_one(_TABLE_SQL[lock], [code])
-        if row is None:
+        found = _fetch(code, lock=lock)
+        if found is None:
             return None
-        # Parsed here, once, rather than by the driver: text is the cheapest way out of it.
-        found = orjson.loads(row[0])
         room = _model_from(Room, found["room"])
         seats = [_seat_from(data) for data in found["seats"]]
         round_ = _model_from(Round, found["round"]) if found["round"] else None
@@ -235,27 +240,45 @@ def _load(code: str, *, lock: bool, writes: WriteBatch | None) -> Table | None:
     return Table(room, seats, round_, writes)
 
 
+def _fetch(code: str, *, lock: bool) -> dict[str, Any] | None:
+    row = prepared.fetch_one(_TABLE_SQL[lock], [code])
+    if row is None:
+        return None
+    # Parsed here, once, rather than by the driver: text is the cheapest way out of it.
+    found: dict[str, Any] = orjson.loads(row[0])
+    if lock and found["locked"] != found["seen"]:
+        # The statement waited for the room's lock while another transaction changed the
+        # table: PostgreSQL hands it the room row as that one left it, but its seats and
+        # round as they were when the statement began. Now that the lock is held, the
+        # same read sees everything (every locked write updates the room row: Table.flush).
+        return _fetch(code, lock=lock)
+    return found
+
+
 def _seat_columns() -> str:
     pairs = [f"'{f.attname}', s.\"{f.column}\"" for f in Seat._meta.concrete_fields]
     pairs += [f"'u_{f}', u.\"{f}\"" for f in _USER_FIELDS]
     return ", ".join(pairs)
 
 
-def _table_sql() -> str:
+def _table_sql(lock: bool) -> str:
     # One JSON document, so the statement's result has one column whatever migrations
-    # add later: it stays valid as a prepared statement (core/prepared.py).
+    # add later: it stays valid as a prepared statement (core/prepared.py). Locking, it
+    # also gives the room row's version (xmin) as locked and as the statement's snapshot
+    # saw it: they differ when it waited for the lock (see _fetch).
     room, seat, round_, user = (m._meta.db_table for m in (Room, Seat, Round, User))
+    versions = f"'locked', r.xmin::text, 'seen', (SELECT xmin::text FROM \"{room}\" WHERE id = r.id), " if lock else ""
     return (
-        "SELECT json_build_object('room', row_to_json(r), "
+        f"SELECT json_build_object({versions}'room', row_to_json(r), "
         f"'seats', (SELECT coalesce(json_agg(json_build_object({_seat_columns()}) ORDER BY s.\"index\"), '[]') "
         f'FROM "{seat}" s LEFT JOIN "{user}" u ON u.id = s.user_id WHERE s.room_id = r.id), '
         f"'round', (SELECT row_to_json(x) FROM (SELECT * FROM \"{round_}\" WHERE room_id = r.id "
         f"ORDER BY number DESC LIMIT 1) x))::text "
-        f'FROM "{room}" r WHERE r.code = %s'
+        f'FROM "{room}" r WHERE r.code = %s' + (" FOR UPDATE OF r" if lock else "")
     )
 
 
-_TABLE_SQL = {False: _table_sql(), True: _table_sql() + " FOR UPDATE OF r"}
+_TABLE_SQL = {lock: _table_sql(lock) for lock in (False, True)}
 
 
 def _columns(model: type[models.Model]) -> tuple[list[str], list[tuple[str, str, bool]]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from . import selectors
 from .services import clock, play
 
 
@@ -11,6 +12,14 @@ from .services import clock, play
 def apply_due_actions(code: str, version: int) -> bool:
     """Scheduled for a hand's due time; does nothing if the room moved on since."""
     return play.due_actions_apply(code=code, version=version)
+
+
+# TODO(#15): remove after a release: tasks queued before the rename carry a round's id.
+@shared_task(name="games.round_due", ignore_result=True)
+def round_due(round_id: int, version: int) -> bool:
+    """A task scheduled by an older release, by round: acts as `apply_due_actions`."""
+    code = selectors.room_code_of_round(round_id=round_id)
+    return code is not None and play.due_actions_apply(code=code, version=version)
 
 
 @shared_task(name="games.sweep_overdue", ignore_result=True)

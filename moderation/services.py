@@ -44,7 +44,7 @@ def user_ban(*, moderator: User, user: User, reason: str) -> ModerationEntry:
     Each table's log says who was banned and why.
     """
     reason = _require_reason(reason)
-    user = User.objects.select_for_update().get(pk=user.pk)
+    user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
     if user.banned_at is not None:
         raise ServiceError("invalid", f"{user.username} is already banned.", 409)
     if user.pk == moderator.pk:
@@ -88,7 +88,7 @@ def _leave_for_ban(room: Room, index: int, user: User, reason: str) -> str:
 def user_unban(*, moderator: User, user: User, reason: str) -> ModerationEntry:
     """The account may sign in again (with its password: its old tokens stay revoked)."""
     reason = _require_reason(reason)
-    user = User.objects.select_for_update().get(pk=user.pk)
+    user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
     if user.banned_at is None:
         raise ServiceError("invalid", f"{user.username} is not banned.", 409)
     user.is_active = True

@@ -7,6 +7,7 @@ path the embedded SQLite start uses) must read the same objects and write the sa
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -248,3 +249,78 @@ def test_a_room_code_already_taken_is_drawn_again(make_user, monkeypatch):
     second = lobby.room_create(host=make_user(), game="hearts", options={})
     assert second.code == "QWERTY" and Room.objects.filter(code__in=[first.code, "QWERTY"]).count() == 2
     assert [s.index for s in store.table("QWERTY").seats] == [0, 1, 2, 3]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_locked_after_a_wait_reads_what_the_holder_committed(make_user, path):
+    """The lock and the read are one statement on PostgreSQL; one that waited for the lock
+    must still see the seats and the hand the lock's holder committed, not those of the
+    moment it began (READ COMMITTED hands it only the locked row as it is now)."""
+    import threading
+
+    room = lobby.room_create(host=make_user(), game="hearts", options={})
+    newcomer = make_user()
+    holding, release, seen = threading.Event(), threading.Event(), {}
+
+    def in_thread(work):
+        def run():
+            try:
+                work()
+            finally:
+                connection.close()
+
+        return threading.Thread(target=run)
+
+    def holder():
+        with store.locked(room.code) as table:
+            seat = table.seats[1]
+            seat.user = newcomer
+            table.save(seat, ["user"])
+            holding.set()
+            release.wait(10)
+
+    def waiter():
+        holding.wait(10)
+        with store.locked(room.code) as table:
+            seen["user"] = table.seats[1].user_id
+            seen["version"] = table.room.version
+
+    threads = [in_thread(holder), in_thread(waiter)]
+    for thread in threads:
+        thread.start()
+    holding.wait(10)
+    waited = False
+    for _ in range(100):  # until the waiter's statement is queued behind the holder's lock
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+            waited = cursor.fetchone()[0] > 0
+        if waited:
+            break
+        time.sleep(0.05)
+    release.set()
+    for thread in threads:
+        thread.join(10)
+    assert waited
+    assert seen["user"] == newcomer.id
+
+
+def test_a_field_the_model_has_not_is_refused_at_once(make_user, path):
+    room = lobby.room_create(host=make_user(), game="hearts", options={})
+    with pytest.raises(ValueError, match="nmae"), store.locked(room.code) as table:
+        table.save(table.room, ["nmae"])
+    with pytest.raises(ValueError), store.locked(room.code) as table:
+        table.save(table.room, [])
+
+
+def test_a_flush_beyond_one_statements_values_is_split(make_user, path, monkeypatch):
+    from core import write_batch
+
+    monkeypatch.setattr(write_batch, "MAX_VALUES", 20)  # an event row has 8 values
+    room = lobby.room_create(host=make_user(), game="hearts", options={})
+    with store.locked(room.code) as table:
+        for n in range(7):
+            table.log({"type": "note", "n": n})
+        table.touch()
+    notes = Event.objects.filter(room=room, data__type="note").order_by("seq")
+    assert [e.data["n"] for e in notes] == list(range(7))
+    assert Room.objects.get(pk=room.pk).version == room.version + 1

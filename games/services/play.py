@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,6 +28,8 @@ from ..rules.errors import RuleError
 from ..store import Table
 from . import clock
 from .guards import require_playing
+
+logger = logging.getLogger(__name__)
 
 # A runaway loop of computer players would be a bug; stop well before it hurts.
 MAX_BOT_STEPS = 2000
@@ -133,8 +136,8 @@ def apply(
     """Run one action through the engine and record it; when it completes the hand, the
     next one is dealt. Expects the room lock held.
 
-    The round in play is written by the caller's `clock.plan`, once per request however
-    many actions it applied.
+    The round's state and version are named to the table here; its timing by the
+    caller's `clock.plan`, once per request however many actions it applied.
     """
     room, round_ = table.room, table.round
     assert round_ is not None
@@ -205,37 +208,47 @@ def due_actions_apply(*, code: str, version: int | None = None, now: datetime | 
     as the sweeper does) or nothing is due yet.
     """
     now = now or timezone.now()
-    with store.locked(code) as table:
-        room = table.room
-        if room.status != RoomStatus.PLAYING or table.round is None:
+    try:
+        with store.locked(code) as table:
+            return _act_when_due(table, version=version, now=now)
+    except ServiceError as err:
+        if err.code == "not_found":  # the room is gone: a task outlived it
             return False
-        if version is not None and version != room.version:
-            return False
-        acted = False
-        for _ in range(MAX_BOT_STEPS):
-            round_ = table.round
-            due = timing.due_now(table, now=now)
-            if due.abandoned is not None:
-                _abandon(table, due.abandoned)
-                return True
-            if due.bots:
-                seat, by_bot, automatic = due.bots[0], True, False
-                action = table.rules.bot_action(round_.state, seat)
-            elif due.timed_out:
-                seat, by_bot, automatic = due.timed_out[0], False, True
-                action = table.rules.timeout_action(round_.state, seat)
-                table.log({"type": "timed_out", "seat": seat}, round_.number)
-            else:
-                break
-            before = timing.turn_of(table)
-            apply(table, seat, action, user=None, by_bot=by_bot, automatic=automatic)
-            bots_advance(table)
-            # Re-plan in memory with the same clock, so the loop sees the next deadlines.
-            timing.plan(table, before=before, now=now)
-            acted = True
-        if acted:
-            clock.plan(table, before=timing.turn_of(table), now=now)
-        return acted
+        raise
+
+
+def _act_when_due(table: Table, *, version: int | None, now: datetime) -> bool:
+    """The body of `due_actions_apply`. Expects the room lock held."""
+    room = table.room
+    if room.status != RoomStatus.PLAYING or table.round is None:
+        return False
+    if version is not None and version != room.version:
+        return False
+    acted = False
+    for _ in range(MAX_BOT_STEPS):
+        round_ = table.round
+        due = timing.due_now(table, now=now)
+        if due.abandoned is not None:
+            _abandon(table, due.abandoned)
+            return True
+        if due.bots:
+            seat, by_bot, automatic = due.bots[0], True, False
+            action = table.rules.bot_action(round_.state, seat)
+        elif due.timed_out:
+            seat, by_bot, automatic = due.timed_out[0], False, True
+            action = table.rules.timeout_action(round_.state, seat)
+            table.log({"type": "timed_out", "seat": seat}, round_.number)
+        else:
+            break
+        before = timing.turn_of(table)
+        apply(table, seat, action, user=None, by_bot=by_bot, automatic=automatic)
+        bots_advance(table)
+        # Re-plan in memory with the same clock, so the loop sees the next deadlines.
+        timing.plan(table, before=before, now=now)
+        acted = True
+    if acted:
+        clock.plan(table, before=timing.turn_of(table), now=now)
+    return acted
 
 
 def _abandon(table: Table, seat: int) -> None:
@@ -255,7 +268,15 @@ def _abandon(table: Table, seat: int) -> None:
 
 
 def overdue_sweep(*, now: datetime | None = None) -> int:
-    """Act at every overdue table, each in its own transaction. Safe to run twice at once."""
-    return sum(
-        1 for code in selectors.rooms_overdue(now=now or timezone.now()) if due_actions_apply(code=code, now=now)
-    )
+    """Act at every overdue table, each in its own transaction. Safe to run twice at once.
+
+    A table that fails is logged and left for the next sweep: it must not hold up the
+    tables due after it.
+    """
+    handled = 0
+    for code in selectors.rooms_overdue(now=now or timezone.now()):
+        try:
+            handled += due_actions_apply(code=code, now=now)
+        except Exception:
+            logger.exception("the sweeper could not act in room %s", code)
+    return handled

@@ -57,7 +57,7 @@ def validator():
 
 
 def _as_served(game: rules.Game, view: dict[str, Any]) -> dict[str, Any]:
-    """The engine's view with what games.selectors.room_view adds: the room's facts, and
+    """The engine's view with what games.selectors.table_view adds: the room's facts, and
     each seat's public facts under its game facts."""
     seats = [
         {"seat": i, "user": None, "display_name": "Bot", "is_bot": True, "team": None, **facts}

@@ -5,10 +5,11 @@ from datetime import timedelta
 
 import pytest
 from django.test import override_settings
+from django.utils import timezone
 
 from games import rules, selectors
 from games.errors import ServiceError
-from games.models import Action, Event, Room
+from games.models import Action, Event, Room, Round
 from games.services import clock, play
 
 pytestmark = pytest.mark.django_db
@@ -272,3 +273,35 @@ def test_a_task_delivered_again_an_hour_later_changes_nothing(table):
         assert play.due_actions_apply(**task, now=round_.deadline_at + late) is False
     room.refresh_from_db()
     assert (room.version, Action.objects.count(), Event.objects.count(), current(room).state) == snapshot
+
+
+def test_a_table_that_fails_does_not_hold_up_the_sweep(table, monkeypatch):
+    first, _ = table()
+    second, _ = table()
+    later = current(second).deadline_at + timedelta(seconds=1)
+    real = play._act_when_due
+
+    def failing_for_the_first(table, **kwargs):
+        if table.room.code == first.code:
+            raise RuntimeError("a bug in one room")
+        return real(table, **kwargs)
+
+    monkeypatch.setattr(play, "_act_when_due", failing_for_the_first)
+    assert play.overdue_sweep(now=later) == 1
+    assert Action.objects.filter(round__room=second, automatic=True).exists()
+    assert not Action.objects.filter(round__room=first, automatic=True).exists()
+
+
+def test_a_task_for_a_room_that_is_gone_or_queued_by_round_does_its_work(table):
+    from games import tasks
+
+    assert play.due_actions_apply(code="ZZZZZZ", now=timezone.now()) is False
+    room, _ = table()
+    round_ = current(room)
+    # A task queued before the rename names the round.
+    assert tasks.round_due(round_.id, room.version) is False  # nothing is due yet
+    assert tasks.round_due(10**9, room.version) is False  # no such round
+    past = timezone.now() - timedelta(seconds=1)
+    Round.objects.filter(pk=round_.id).update(deadline_at=past, due_at=past)
+    assert tasks.round_due(round_.id, room.version) is True
+    assert Action.objects.filter(round=round_, automatic=True).count() == 4
