@@ -8,6 +8,7 @@ import os
 import threading
 from typing import Any
 
+import uvloop
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
@@ -32,7 +33,8 @@ class _Announcer:
     def __init__(self, layer: Any) -> None:
         self.layer = layer
         self.pid = os.getpid()
-        self.loop = asyncio.new_event_loop()
+        # uvloop: the same loop in C, a few per cent of a move's CPU less (README, Speed).
+        self.loop = uvloop.new_event_loop()
         self.queue: asyncio.Queue[tuple[str, dict[str, Any]]] | None = None
         ready = threading.Event()
         threading.Thread(target=self._run, args=(ready,), name="room-announcer", daemon=True).start()
