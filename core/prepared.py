@@ -4,7 +4,7 @@ Every request authenticates its token, most read a room's table, and every move 
 its rows. Django's default PostgreSQL cursor binds parameters on the client: psycopg
 quotes each value into the SQL text (costly for a move's sixty-odd values) and
 PostgreSQL parses and plans the result anew each time. These run through a
-server-binding psycopg cursor on Django's own connection instead; with the connection's
+server-binding cursor on Django's own connection instead (core/postgresql); with the connection's
 `prepare_threshold` (see `DATABASES` in settings) psycopg prepares a statement after a
 few uses and PostgreSQL then skips parsing and planning. The rest of the ORM keeps
 Django's default cursor.
@@ -26,8 +26,7 @@ from django.db import connection
 
 def fetch_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
     """The first row (or None) of one read, `%s` placeholders."""
-    with connection.cursor() as cursor:
-        _bind_on_server(cursor)
+    with _cursor() as cursor:
         cursor.execute(sql, params)
         row: tuple[Any, ...] | None = cursor.fetchone()
         return row
@@ -35,16 +34,12 @@ def fetch_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
 
 def execute(sql: str, params: Sequence[Any]) -> None:
     """Run one statement that returns nothing the caller reads, `%s` placeholders."""
-    with connection.cursor() as cursor:
-        _bind_on_server(cursor)
+    with _cursor() as cursor:
         cursor.execute(sql, params)
 
 
-def _bind_on_server(cursor: Any) -> None:
+def _cursor() -> Any:
+    # Server-side binding (and so preparation) on PostgreSQL (core/postgresql).
     if connection.vendor == "postgresql":
-        import psycopg  # only where PostgreSQL is the database
-
-        # Server-side binding (and so preparation) for this one statement, in place of
-        # the client-binding cursor Django made.
-        cursor.cursor.close()
-        cursor.cursor = psycopg.Cursor(connection.connection)
+        return connection.server_binding_cursor()  # type: ignore[attr-defined]  # core.postgresql only
+    return connection.cursor()

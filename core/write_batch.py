@@ -52,7 +52,7 @@ class WriteBatch:
             unknown = [name for name in fields if name not in names]
             if unknown or not fields:
                 raise ValueError(f"{type(obj).__name__} has no fields {unknown or fields!r} to save")
-        if any(obj is row for row in self.inserts):
+        if self._inserting(obj):
             return  # its insert writes the values it has at the flush
         key = (type(obj), obj.pk)
         earlier = self.updates.get(key)
@@ -63,13 +63,16 @@ class WriteBatch:
             wanted = set(fields) | (earlier[1] if earlier is not None and earlier[1] is not None else set())
         self.updates[key] = (obj, wanted)
 
+    def _inserting(self, obj: models.Model) -> bool:
+        return any(obj is row for row in self.inserts)
+
     def pending(self) -> bool:
         return bool(self.inserts or self.updates)
 
     def fields_to_write(self, obj: models.Model) -> set[str] | None:
         """The fields of `obj` the flush will write: None for all of them (a row to
         insert, or an update of every field)."""
-        if any(obj is row for row in self.inserts):
+        if self._inserting(obj):
             return None
         pending = self.updates.get((type(obj), obj.pk))
         if pending is None:

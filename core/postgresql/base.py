@@ -1,5 +1,6 @@
-"""Django's PostgreSQL backend, with the health check skipped for a connection that was
-in use a moment ago.
+"""Django's PostgreSQL backend, with a cursor that binds on the server for the hot
+path's statements (core/prepared.py), and the health check skipped for a connection
+that was in use a moment ago.
 
 With CONN_HEALTH_CHECKS Django pings a kept connection (`SELECT 1`, a round trip) before
 each request uses it, so that a connection the database dropped while it sat idle is
@@ -13,8 +14,10 @@ any would without a health check; Django then replaces it.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from django.db.backends.postgresql import base
+from django.utils.asyncio import async_unsafe
 
 FRESH_SECONDS = 1.0
 
@@ -22,6 +25,16 @@ FRESH_SECONDS = 1.0
 class DatabaseWrapper(base.DatabaseWrapper):
     # When a request last began to use this connection (checked or not).
     _last_used = float("-inf")
+
+    @async_unsafe
+    def server_binding_cursor(self) -> Any:
+        """A cursor, checked and wrapped as Django's own (health check, errors, query
+        logging), whose statements bind on the server and so may be prepared; the ORM's
+        cursors keep binding on the client."""
+        self.close_if_health_check_failed()
+        self.ensure_connection()
+        with self.wrap_database_errors:
+            return self._prepare_cursor(base.ServerBindingCursor(self.connection))
 
     def close_if_health_check_failed(self) -> None:
         if self.connection is None or not self.health_check_enabled or self.health_check_done:
