@@ -324,3 +324,44 @@ def test_a_flush_beyond_one_statements_values_is_split(make_user, path, monkeypa
     notes = Event.objects.filter(room=room, data__type="note").order_by("seq")
     assert [e.data["n"] for e in notes] == list(range(7))
     assert Room.objects.get(pk=room.pk).version == room.version + 1
+
+
+def _prepared_statements() -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_the_token_lookup_the_table_read_and_the_flush_become_prepared_statements(make_user, api_client):
+    """After a few uses on a connection PostgreSQL keeps them parsed and planned; the ORM's
+    other statements are never prepared."""
+    host = make_user()
+    client = api_client(host)
+    code = client.post("/api/v1/rooms/", {"game": "hearts", "options": {}}, format="json").json()["code"]
+    for _ in range(4):
+        assert client.get(f"/api/v1/rooms/{code}/state").status_code == 200
+        with store.locked(code) as table:
+            table.touch()
+    prepared = _prepared_statements()
+    assert any('JOIN "authtoken_token"' in sql for sql in prepared)
+    assert any("json_build_object('room'" in sql for sql in prepared)
+    assert any(sql.startswith("WITH w0 AS (UPDATE") for sql in prepared)
+    assert not any(sql.startswith(("INSERT", "UPDATE")) for sql in prepared)
+    # A prepared lookup still sees a revoked token at once.
+    assert client.post("/api/v1/auth/logout").status_code == 204
+    assert client.get(f"/api/v1/rooms/{code}/state").status_code == 401
+
+
+def test_the_token_lookup_gives_the_user_as_the_orm_does(make_user):
+    from rest_framework.authtoken.models import Token
+
+    from accounts.authentication import TokenAuthentication
+    from accounts.models import User
+
+    user = make_user()
+    user.last_login = timezone.now()
+    user.save()
+    token = Token.objects.create(user=user)
+    found, auth = TokenAuthentication().authenticate_credentials(token.key)
+    assert fields(found) == fields(User.objects.get(pk=user.pk))
+    assert found.date_joined.tzinfo is not None and auth.key == token.key
