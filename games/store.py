@@ -59,7 +59,8 @@ class Table:
         # With TABLE_STORE_CHECK_WRITES (the tests), the values each row had when read, to
         # prove at the flush that every field changed was also named to `save`.
         self._read_as: list[tuple[models.Model, dict[str, Any]]] = []
-        if writes is not None and getattr(settings, "TABLE_STORE_CHECK_WRITES", False):
+        self._check_writes = writes is not None and bool(getattr(settings, "TABLE_STORE_CHECK_WRITES", False))
+        if self._check_writes:
             for obj in [room, *seats, *([round_] if round_ is not None else [])]:
                 self._remember(obj)
 
@@ -140,7 +141,7 @@ class Table:
         round_.room = self.room
         round_.save(force_insert=True)
         self.round = round_
-        if self._read_as:
+        if self._check_writes:
             self._remember(round_)
 
     def flush(self) -> None:
