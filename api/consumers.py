@@ -1,17 +1,32 @@
-"""The room's change notices: `{"type": "changed", "version": N}` after every change.
+"""Sockets that announce, and nothing more: clients fetch what changed over HTTP.
+
+`ws/rooms/CODE/`: the room's change notices, `{"type": "changed", "version": N}` after
+every change.
 
 Clients then fetch their own view over HTTP, so nothing game-specific (and nothing
 hidden) ever travels on the socket. A client may also send `{"type": "ping"}` at any
 time; the answer, `{"type": "pong", "version": N}`, carries the room's version read
 from the database, so a client that hears nothing for a while can tell a quiet room
 from a missed notice or a dead connection.
+
+`ws/me/`: the caller's own notices, from every room they sit in:
+`{"type": "your_turn", "room": CODE, "version": N, "deadline": ISO or null}` when the
+game starts waiting for them, `{"type": "match_over", "room": CODE}` when a match of
+theirs ends. `GET me/turns` lists the same turns.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import InMemoryChannelLayer
+from django.conf import settings
+
+from accounts.models import User
 
 from games import live, live_watch, selectors
 
@@ -22,12 +37,25 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 
 
+logger = logging.getLogger(__name__)
+
+
 @database_sync_to_async
 def _room_version(code: str) -> int | None:
     return selectors.room_versions(codes=[code]).get(code)
 
 
-class RoomConsumer(AsyncJsonWebsocketConsumer):
+class RefusingConsumer(AsyncJsonWebsocketConsumer):
+    async def refuse(self, code: int, reason: str) -> None:
+        """Accept, then close with `code`. A close before the accept fails the handshake,
+        and a browser then only ever sees 1006, whatever the reason; after the accept the
+        client receives the code and can tell "sign in again" from "no such room" and from
+        a dropped connection worth retrying."""
+        await self.accept()
+        await self.close(code=code, reason=reason)
+
+
+class RoomConsumer(RefusingConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         user = self.scope.get("user")
@@ -48,14 +76,6 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # The version now, so a client that reconnects knows at once whether it missed anything.
         await self.send_json({"type": "changed", "version": version})
 
-    async def refuse(self, code: int, reason: str) -> None:
-        """Accept, then close with `code`. A close before the accept fails the handshake,
-        and a browser then only ever sees 1006, whatever the reason; after the accept the
-        client receives the code and can tell "sign in again" from "no such room" and from
-        a dropped connection worth retrying."""
-        await self.accept()
-        await self.close(code=code, reason=reason)
-
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -69,3 +89,63 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def room_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "changed", "version": event["version"]})
+
+
+@database_sync_to_async
+def _turns_and_rooms(user: User) -> tuple[list[dict[str, Any]], set[str]]:
+    return selectors.turns_of(user=user), selectors.rooms_playing_of(user=user)
+
+
+class UserConsumer(RefusingConsumer):
+    """The caller's turns and finished matches, from every room (ws/me/)."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.refuse(CLOSE_UNAUTHENTICATED, "unauthenticated")
+            return
+        self.user = user
+        if isinstance(self.channel_layer, InMemoryChannelLayer):
+            # That layer carries only this process's notices; the worker's changes are
+            # read from the database instead, as games/live_watch.py does for rooms.
+            if settings.LIVE_WATCH_SECONDS > 0:
+                self.poller = asyncio.get_running_loop().create_task(self._poll(settings.LIVE_WATCH_SECONDS))
+        else:
+            self.group = live.user_group_name(user.pk)
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if hasattr(self, "poller"):
+            self.poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.poller
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """Nothing is asked on this socket; what a client sends is ignored."""
+
+    async def user_notice(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["notice"])
+
+    async def _poll(self, interval: float) -> None:
+        """Where notices cannot come through the layer: compare the turns and matches
+        under way with those read last time, and announce what began or ended."""
+        known: dict[str, str | None] | None = None
+        playing: set[str] = set()
+        while True:
+            try:
+                turns, now_playing = await _turns_and_rooms(self.user)
+                current = {t["code"]: t["since"] for t in turns}
+                if known is not None:
+                    for turn in turns:
+                        if known.get(turn["code"]) != turn["since"]:
+                            notice = {k: turn[k] for k in ("version", "deadline")}
+                            await self.send_json({"type": "your_turn", "room": turn["code"], **notice})
+                    for code in sorted(playing - now_playing):
+                        await self.send_json({"type": "match_over", "room": code})
+                known, playing = current, now_playing
+            except Exception:  # the next round tries again; clients also fetch by themselves
+                logger.exception("could not read the turns of user %s", self.user.pk)
+            await asyncio.sleep(interval)

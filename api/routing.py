@@ -1,5 +1,8 @@
 from django.urls import path
 
-from .consumers import RoomConsumer
+from .consumers import RoomConsumer, UserConsumer
 
-websocket_urlpatterns = [path("ws/rooms/<str:code>/", RoomConsumer.as_asgi())]
+websocket_urlpatterns = [
+    path("ws/rooms/<str:code>/", RoomConsumer.as_asgi()),
+    path("ws/me/", UserConsumer.as_asgi()),
+]

@@ -261,6 +261,16 @@ class RoundSummarySerializer(serializers.Serializer[Any]):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
+class TurnSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(help_text="The room's code")
+    game = serializers.CharField()
+    name = serializers.CharField(help_text="The room's name, possibly empty")
+    version = serializers.IntegerField(help_text="The room's version: send it back with an action")
+    phase = serializers.CharField(help_text="The hand's phase, as in the game view")
+    deadline = serializers.DateTimeField(allow_null=True, help_text="When the turn runs out; null without a clock")
+    since = serializers.DateTimeField(help_text="When it became the caller's turn")
+
+
 class SeatSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     user = serializers.CharField(allow_null=True)

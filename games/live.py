@@ -1,4 +1,6 @@
-"""Announcing room changes to WebSocket listeners, from web processes and workers alike."""
+"""Announcing changes to WebSocket listeners, from web processes and workers alike: a
+room's changes to the room's sockets, and a player's turns and finished matches to the
+player's own socket (ws/me/)."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import asyncio
 import logging
 import os
 import threading
+from datetime import datetime
 from typing import Any
 
 import uvloop
@@ -13,11 +16,17 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
+from core.times import iso
+
 logger = logging.getLogger(__name__)
 
 
 def group_name(code: str) -> str:
     return f"room.{code}"
+
+
+def user_group_name(user_id: int) -> str:
+    return f"user.{user_id}"
 
 
 class _Announcer:
@@ -77,19 +86,44 @@ def _announcer_for(layer: Any) -> _Announcer:
 # channels_redis' group_send); a NOTIFY in the move's own flush statement would cost none
 # in the web process, but the socket processes would then have to LISTEN (see #16).
 def room_changed(code: str, version: int) -> None:
+    _send(group_name(code), {"type": "room.changed", "version": version})
+
+
+def _send(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "room.changed", "version": version}
     if isinstance(layer, InMemoryChannelLayer):
         # Its queues belong to the serving event loop (the one-process start), which
         # async_to_sync reaches from a request thread.
         try:
-            async_to_sync(layer.group_send)(group_name(code), message)
+            async_to_sync(layer.group_send)(group, message)
         except Exception:
-            logger.exception("could not announce change of room %s", code)
+            logger.exception("could not announce %s to %s", message, group)
         return
-    _announcer_for(layer).send(group_name(code), message)
+    _announcer_for(layer).send(group, message)
+
+
+def your_turn_after_commit(user_id: int, room: Any, deadline: datetime | None) -> None:
+    """Tell the player on ws/me/, once this commits, that the game waits for them in
+    `room` (its version as it stands at commit)."""
+
+    def send() -> None:
+        notice = {
+            "type": "your_turn",
+            "room": room.code,
+            "version": room.version,
+            "deadline": iso(deadline),
+        }
+        _send(user_group_name(user_id), {"type": "user.notice", "notice": notice})
+
+    transaction.on_commit(send)
+
+
+def match_over_after_commit(user_id: int, code: str) -> None:
+    """Tell the player on ws/me/, once this commits, that a match of theirs is over."""
+    notice = {"type": "match_over", "room": code}
+    transaction.on_commit(lambda: _send(user_group_name(user_id), {"type": "user.notice", "notice": notice}))
 
 
 def announce_after_commit(room: object) -> None:

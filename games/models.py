@@ -57,9 +57,19 @@ class Seat(models.Model):
     joined_at = models.DateTimeField(null=True, blank=True)
     # The player's own last action; automatic ones do not count (abandonment).
     last_acted_at = models.DateTimeField(null=True, blank=True)
+    # Since when the game waits for this seat's player; null when it does not (kept by
+    # games.store at every change: "your turn" lists and notices read it).
+    turn_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["room", "index"]
+        indexes = [
+            # A player's waiting rooms (me/turns), and the seats waiting longest (notices).
+            models.Index(
+                fields=["user", "turn_since"], name="seat_turn_by_user", condition=models.Q(turn_since__isnull=False)
+            ),
+            models.Index(fields=["turn_since"], name="seat_turn_since", condition=models.Q(turn_since__isnull=False)),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["room", "index"], name="seat_unique_index"),
             models.UniqueConstraint(

@@ -9,21 +9,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import F, QuerySet
+from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.db.models.fields.json import KT
 
 from accounts.models import User
+from core.times import iso
 
 from . import store
 from .codes import is_room_code
 from .errors import not_found
 from .models import PUBLIC, Event, Room, RoomStatus, Round, Seat
 from .store import Table
-
-
-def iso(moment: datetime | None) -> str | None:
-    """ISO 8601 UTC, as the API writes times, so views are plain JSON (they are stored
-    as the replayed answer of idempotent requests)."""
-    return None if moment is None else moment.isoformat().replace("+00:00", "Z")
 
 
 def room_get(*, code: str) -> Room:
@@ -194,4 +190,39 @@ def rooms_overdue(*, now: datetime, limit: int = 500) -> list[str]:
         Round.objects.filter(due_at__lte=now, room__status=RoomStatus.PLAYING)
         .order_by("due_at")
         .values_list("room__code", flat=True)[:limit]
+    )
+
+
+def turns_of(*, user: User) -> list[dict[str, Any]]:
+    """The rooms where the game waits for `user` now, soonest deadline first (rooms with
+    no deadline last, then the longest waiting): one query on the seats' turn index,
+    however many rooms the player sits in."""
+    hand = Round.objects.filter(room=OuterRef("room_id")).order_by("-number")
+    seats = (
+        Seat.objects.filter(user=user, turn_since__isnull=False, room__status=RoomStatus.PLAYING)
+        .annotate(
+            deadline=Subquery(hand.values("deadline_at")[:1]),
+            phase=Subquery(hand.annotate(phase=KT("state__phase")).values("phase")[:1]),
+        )
+        .values("room__code", "room__game", "room__name", "room__version", "phase", "deadline", "turn_since")
+        .order_by(F("deadline").asc(nulls_last=True), "turn_since", "room__code")
+    )
+    return [
+        {
+            "code": s["room__code"],
+            "game": s["room__game"],
+            "name": s["room__name"],
+            "version": s["room__version"],
+            "phase": s["phase"],
+            "deadline": iso(s["deadline"]),
+            "since": iso(s["turn_since"]),
+        }
+        for s in seats
+    ]
+
+
+def rooms_playing_of(*, user: User) -> set[str]:
+    """The codes of the rooms where `user` holds a seat in a match under way."""
+    return set(
+        Seat.objects.filter(user=user, room__status=RoomStatus.PLAYING).values_list("room__code", flat=True)
     )

@@ -26,6 +26,7 @@ from typing import Any
 import orjson
 from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
+from django.utils import timezone
 
 from accounts.models import User
 from core import prepared
@@ -34,7 +35,7 @@ from core.write_batch import WriteBatch
 from . import live, rules
 from .codes import is_room_code
 from .errors import not_found
-from .models import PUBLIC, Event, Room, Round, Seat
+from .models import PUBLIC, Event, Room, RoomStatus, Round, Seat
 from .rules.base import Event as RuleEvent
 from .rules.base import Game
 
@@ -56,6 +57,7 @@ class Table:
         self._writes = writes
         self._to_act: list[int] = []
         self._to_act_of: Any = None
+        self._status_read = room.status
         # With TABLE_STORE_CHECK_WRITES (the tests), the values each row had when read, to
         # prove at the flush that every field changed was also named to `save`.
         self._read_as: list[tuple[models.Model, dict[str, Any]]] = []
@@ -150,8 +152,10 @@ class Table:
         Whatever else it writes, it writes the room row too: a table read that waited for
         the lock tells by the room row's version that it must read again (`_fetch`).
         """
-        if self.writes.pending() and self.writes.fields_to_write(self.room) == set():
-            self.save(self.room, ["updated_at"])
+        if self.writes.pending():
+            self._keep_turns()
+            if self.writes.fields_to_write(self.room) == set():
+                self.save(self.room, ["updated_at"])
         for obj, before in self._read_as:
             written = self.writes.fields_to_write(obj)
             if written is None:
@@ -161,6 +165,29 @@ class Table:
             if forgotten:
                 raise AssertionError(f"{type(obj).__name__} {obj.pk}: {sorted(forgotten)} changed, never saved")
         self.writes.flush()
+
+    def _keep_turns(self) -> None:
+        """Mark since when the game waits for each seat's player (`Seat.turn_since`), and
+        tell a player on their own socket, once this commits, that a turn of theirs has
+        begun or that a match of theirs is over. Done here, at every change, so that no
+        service can forget it."""
+        room = self.room
+        waiting = set(self.to_act) if room.status == RoomStatus.PLAYING else set()
+        now = timezone.now()
+        for seat in self.seats:
+            waits = seat.index in waiting and seat.user_id is not None and not seat.is_bot
+            if waits == (seat.turn_since is not None):
+                continue
+            seat.turn_since = now if waits else None
+            self.save(seat, ["turn_since"])
+            if waits and seat.user_id is not None:
+                deadline = self.round.deadline_at if self.round is not None else None
+                live.your_turn_after_commit(seat.user_id, room, deadline)
+        if self._status_read == RoomStatus.PLAYING and room.status != RoomStatus.PLAYING:
+            self._status_read = room.status
+            for seat in self.seats:
+                if seat.user_id is not None:
+                    live.match_over_after_commit(seat.user_id, room.code)
 
     def _remember(self, obj: models.Model) -> None:
         values = {f.attname: copy.deepcopy(getattr(obj, f.attname)) for f in obj._meta.concrete_fields}
