@@ -27,7 +27,6 @@ from channels.layers import InMemoryChannelLayer
 from django.conf import settings
 
 from accounts.models import User
-
 from games import live, live_watch, selectors
 
 from .db_async import database_sync_to_async

@@ -223,6 +223,4 @@ def turns_of(*, user: User) -> list[dict[str, Any]]:
 
 def rooms_playing_of(*, user: User) -> set[str]:
     """The codes of the rooms where `user` holds a seat in a match under way."""
-    return set(
-        Seat.objects.filter(user=user, room__status=RoomStatus.PLAYING).values_list("room__code", flat=True)
-    )
+    return set(Seat.objects.filter(user=user, room__status=RoomStatus.PLAYING).values_list("room__code", flat=True))
