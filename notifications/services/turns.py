@@ -1,7 +1,8 @@
 """Telling players away from the table that a game waits for them.
 
 A scan (`waiting_turns_claim`, Celery beat every NOTIFY_SCAN_SECONDS) finds the seats
-the game has waited for longer than NOTIFY_AFTER_SECONDS, skips players with a fresh
+the game has waited for longer than NOTIFY_AFTER_SECONDS (since the turn began, or since
+the player's own last move when the turn stayed theirs), skips players with a fresh
 ws/me/ socket (they hear their turns there) and players inside their quiet period (a
 later scan finds them once it ends, if the game still waits), and claims each turn for
 a notice. Then one delivery per player (`turn_notice_delivered`, a Celery task) takes
@@ -25,7 +26,6 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 
-from core.times import iso
 from games import selectors as game_selectors
 
 from .. import selectors
@@ -50,18 +50,18 @@ def _claim(seats: list[selectors.WaitingSeat], now: datetime) -> list[tuple[int,
     if not seats:
         return []
     table = connection.ops.quote_name(TurnNotice._meta.db_table)
-    rows = sorted({(s.user_id, s.room_id): s.turn_since for s in seats}.items())
+    rows = sorted({(s.user_id, s.room_id): s.wait_since for s in seats}.items())
     values = ", ".join(["(%s, %s, %s, %s, NULL)"] * len(rows))
     params: list[Any] = []
     # Written as the ORM writes datetimes, so that the comparison below (and the reads
     # of these rows) sees the same value on every database.
     adapt = connection.ops.adapt_datetimefield_value
-    for (user_id, room_id), turn_since in rows:
-        params += [user_id, room_id, adapt(turn_since), adapt(now)]
+    for (user_id, room_id), wait_since in rows:
+        params += [user_id, room_id, adapt(wait_since), adapt(now)]
     sql = (
-        f"INSERT INTO {table} (user_id, room_id, turn_since, claimed_at, sent_at) VALUES {values} "
-        "ON CONFLICT (user_id, room_id) DO UPDATE SET turn_since = excluded.turn_since, "
-        f"claimed_at = excluded.claimed_at, sent_at = NULL WHERE {table}.turn_since <> excluded.turn_since "
+        f"INSERT INTO {table} (user_id, room_id, wait_since, claimed_at, sent_at) VALUES {values} "
+        "ON CONFLICT (user_id, room_id) DO UPDATE SET wait_since = excluded.wait_since, "
+        f"claimed_at = excluded.claimed_at, sent_at = NULL WHERE {table}.wait_since <> excluded.wait_since "
         "RETURNING user_id, room_id"
     )
     with connection.cursor() as cursor:
@@ -99,18 +99,18 @@ def _quiet(preferences: selectors.Preferences, now: datetime) -> bool:
     return is_quiet(start=start, end=end, zone=zone, now=now)
 
 
-def _take(user_id: int, now: datetime) -> dict[int, datetime]:
-    """Take the player's claims not sent yet, marking them sent: {room id: turn since}.
+def _take(user_id: int, now: datetime) -> dict[str, datetime]:
+    """Take the player's claims not sent yet, marking them sent: {room id: wait since}.
     A claim another delivery holds is skipped (that one sends it); one it took meanwhile
     no longer matches once its update commits."""
     with transaction.atomic():
         rows = list(
-            TurnNotice.objects.select_for_update(skip_locked=True)
+            TurnNotice.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(user_id=user_id, sent_at__isnull=True)
-            .values_list("id", "room_id", "turn_since")
+            .values_list("id", "room__code", "wait_since")
         )
         TurnNotice.objects.filter(id__in=[row[0] for row in rows]).update(sent_at=now)
-    return {room_id: since for _, room_id, since in rows}
+    return {code: since for _, code, since in rows}
 
 
 @dataclass
@@ -128,13 +128,13 @@ def turn_notice_delivered(*, user_id: int, now: datetime) -> Delivery:
     taken = _take(user_id, now)
     if not taken:
         return Delivery()
-    codes = selectors.room_codes(room_ids=list(taken))
-    since_by_code = {codes[room_id]: iso(since) for room_id, since in taken.items() if room_id in codes}
     user = selectors.user_of(user_id=user_id)
     if user is None:
         return Delivery()
-    # Only the turns still under way: a player who moved meanwhile hears nothing of it.
-    turns = [t for t in game_selectors.turns_of(user=user) if since_by_code.get(t["code"]) == t["since"]]
+    # Only the waits still under way: of a turn the player took meanwhile, nothing is said.
+    waits = selectors.waits_of(user_id=user_id)
+    still = {code for code, since in taken.items() if waits.get(code) == since}
+    turns = [t for t in game_selectors.turns_of(user=user) if t["code"] in still]
     if not turns:
         return Delivery()
     notice = notice_for(turns, now)
