@@ -111,6 +111,8 @@ REFUSED_ENDPOINTS = [
     "https://2130706433/x",  # the same, as a number
     "https://0x7f.0.0.1/x",
     "https://0177.0.0.1/x",
+    "https://0x7f.0.0.0x1/x",  # no label of digits alone, and still 127.0.0.1 to a resolver
+    "https://0xa9.0xfe.0xa9.0xfe/x",
     "https://0.0.0.0/x",
     "https://10.1.2.3/x",
     "https://172.16.0.1/x",

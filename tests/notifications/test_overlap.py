@@ -110,3 +110,31 @@ def test_scans_and_deliveries_at_once_send_each_notice_once(push_on, push_servic
     assert not TurnNotice.objects.filter(sent_at__isnull=True).exists()
     # Told is told: another scan finds nothing.
     assert turns.waiting_turns_claim(now=now) == []
+
+
+def test_a_delivery_skips_the_claims_another_one_is_taking(push_on, push_service, make_user):
+    player = make_user()
+    start_room(player)
+    subscribe(player, push_service, "/push/taking")
+    now = after_wait()
+    assert turns.waiting_turns_claim(now=now) == [player.pk]
+    taken = threading.Event()
+    release = threading.Event()
+
+    def first() -> dict:
+        # A delivery that took the claims and has not committed yet.
+        with transaction.atomic():
+            mine = turns._take(player.pk, now)
+            taken.set()
+            assert release.wait(10)
+        return mine
+
+    with ThreadPoolExecutor(2) as pool:
+        a = pool.submit(in_thread(first))
+        assert taken.wait(10)
+        b = pool.submit(in_thread(lambda: turns.turn_notice_delivered(user_id=player.pk, now=now)))
+        # The second one does not wait for the first: the claims are the first one's.
+        assert b.result(10).notice is None
+        release.set()
+        assert len(a.result(10)) == 1
+    assert push_service.received == []
