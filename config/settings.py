@@ -343,10 +343,13 @@ PUSH_SUBSCRIPTIONS_MAX = env_int("PUSH_SUBSCRIPTIONS_MAX", 10)
 PUSH_ENDPOINT_HOSTS = env_list("PUSH_ENDPOINT_HOSTS", [])
 # Tests only: endpoints on http://127.0.0.1 or localhost (a fake push service).
 PUSH_ALLOW_LOOPBACK = env_bool("PUSH_ALLOW_LOOPBACK", False)
-# E-mail: printed on the console unless EMAIL_HOST names an SMTP server.
-MAILERS = {
-    "default": (
-        {
+# E-mail: to the SMTP server EMAIL_HOST names; without one, printed on the console in
+# development and not sent at all in production, where no mailer is defined (`check
+# --deploy` refuses a console backend, which would lose every mail without a word).
+MAILERS: dict[str, dict[str, Any]]
+if env_str("EMAIL_HOST", ""):
+    MAILERS = {
+        "default": {
             "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
             "OPTIONS": {
                 "host": env_str("EMAIL_HOST", ""),
@@ -357,10 +360,9 @@ MAILERS = {
                 "timeout": env_int("EMAIL_TIMEOUT", 10),
             },
         }
-        if env_str("EMAIL_HOST", "")
-        else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
-    )
-}
+    }
+elif DEBUG:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 LOGGING = {

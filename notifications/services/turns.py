@@ -28,9 +28,8 @@ from django.db import connection, transaction
 
 from games import selectors as game_selectors
 
-from .. import selectors
+from .. import mail, selectors
 from ..content import Notice, notice_for
-from ..mail import mail_send
 from ..models import TurnNotice
 from ..push import Outcome, push_send
 from ..quiet import is_quiet
@@ -100,16 +99,21 @@ def _quiet(preferences: selectors.Preferences, now: datetime) -> bool:
 
 
 def _take(user_id: int, now: datetime) -> dict[str, datetime]:
-    """Take the player's claims not sent yet, marking them sent: {room id: wait since}.
-    A claim another delivery holds is skipped (that one sends it); one it took meanwhile
-    no longer matches once its update commits."""
+    """Take the player's claims not sent yet, marking them sent: {room code: wait since}.
+
+    A claim another transaction holds (a delivery taking it, or a scan whose upsert found
+    it already at its wait) is waited for, not skipped: once that one commits, a claim
+    taken by it no longer reads as unsent, and one a scan only looked at is taken here.
+    Rows are locked in the scan's order (player, room), so the two never wait in a circle.
+    """
     with transaction.atomic():
         rows = list(
-            TurnNotice.objects.select_for_update(skip_locked=True, of=("self",))
+            TurnNotice.objects.select_for_update(of=("self",))
             .filter(user_id=user_id, sent_at__isnull=True)
+            .order_by("room_id")
             .values_list("id", "room__code", "wait_since")
         )
-        TurnNotice.objects.filter(id__in=[row[0] for row in rows]).update(sent_at=now)
+        TurnNotice.objects.filter(id__in=[row[0] for row in rows], sent_at__isnull=True).update(sent_at=now)
     return {code: since for _, code, since in rows}
 
 
@@ -142,8 +146,9 @@ def turn_notice_delivered(*, user_id: int, now: datetime) -> Delivery:
     delivery = Delivery(notice=notice)
     if wanted.push:
         _push(delivery, user_id, notice, now)
-    if wanted.email and wanted.email_address and mail_send(address=wanted.email_address, notice=notice):
-        delivery.emailed_to = wanted.email_address
+    if wanted.email and wanted.email_address and mail.configured():
+        if mail.mail_send(address=wanted.email_address, notice=notice):
+            delivery.emailed_to = wanted.email_address
     return delivery
 
 

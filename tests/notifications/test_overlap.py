@@ -112,7 +112,7 @@ def test_scans_and_deliveries_at_once_send_each_notice_once(push_on, push_servic
     assert turns.waiting_turns_claim(now=now) == []
 
 
-def test_a_delivery_skips_the_claims_another_one_is_taking(push_on, push_service, make_user):
+def test_a_delivery_waits_for_the_claims_another_one_is_taking_and_sends_none_of_them(push_on, push_service, make_user):
     player = make_user()
     start_room(player)
     subscribe(player, push_service, "/push/taking")
@@ -133,8 +133,40 @@ def test_a_delivery_skips_the_claims_another_one_is_taking(push_on, push_service
         a = pool.submit(in_thread(first))
         assert taken.wait(10)
         b = pool.submit(in_thread(lambda: turns.turn_notice_delivered(user_id=player.pk, now=now)))
-        # The second one does not wait for the first: the claims are the first one's.
-        assert b.result(10).notice is None
+        assert not _finishes(b, 0.5)
         release.set()
         assert len(a.result(10)) == 1
+        # Once the first one committed, the claim reads as sent: the second sends nothing.
+        assert b.result(10).notice is None
     assert push_service.received == []
+
+
+def test_a_delivery_waits_for_a_scan_that_only_looked_at_its_claims(push_on, push_service, make_user):
+    """A scan's upsert that finds a claim already at its wait changes nothing, but holds
+    the row until that scan commits: the delivery waits for it rather than pass the claim
+    by (then nobody would send it)."""
+    player = make_user()
+    start_room(player)
+    subscribe(player, push_service, "/push/looked")
+    now = after_wait()
+    seats = selectors.seats_waiting(waited_before=now, present_after=now, after=None, limit=turns.BATCH)
+    assert turns.waiting_turns_claim(now=now) == [player.pk]
+    looked = threading.Event()
+    release = threading.Event()
+
+    def second_scan() -> list:
+        with transaction.atomic():
+            claimed = turns._claim(seats, now)
+            looked.set()
+            assert release.wait(10)
+        return claimed
+
+    with ThreadPoolExecutor(2) as pool:
+        scan = pool.submit(in_thread(second_scan))
+        assert looked.wait(10)
+        delivery = pool.submit(in_thread(lambda: turns.turn_notice_delivered(user_id=player.pk, now=now)))
+        assert not _finishes(delivery, 0.5)
+        release.set()
+        assert scan.result(10) == []
+        assert delivery.result(10).pushed == 1
+    assert len(push_service.at("/push/looked")) == 1
