@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 
 from core.times import iso
 from notifications.content import ROOMS_MAX, notice_for, time_left
 from notifications.mail import text_of
+from notifications.quiet import is_quiet
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -69,3 +70,18 @@ def test_the_mail_of_a_digest_links_every_room_it_lists(settings):
     settings.PUBLIC_BASE_URL = ""
     # Without a public address no link can be right: none is written.
     assert "http" not in text_of(notice_for([turn("AAAAAA", "First")], NOW))
+
+
+def test_quiet_periods_within_a_day_and_across_midnight():
+    paris = "Europe/Paris"
+    # 12:00 UTC on 1 March is 13:00 in Paris.
+    assert is_quiet(start=time(13, 0), end=time(14, 0), zone=paris, now=NOW)
+    assert not is_quiet(start=time(13, 1), end=time(14, 0), zone=paris, now=NOW)
+    assert not is_quiet(start=time(12, 0), end=time(13, 0), zone=paris, now=NOW)
+    assert is_quiet(start=time(22, 0), end=time(13, 30), zone=paris, now=NOW)
+    assert not is_quiet(start=time(22, 0), end=time(7, 0), zone=paris, now=NOW)
+    # 21:00 in Tokyo.
+    assert is_quiet(start=time(21, 0), end=time(7, 0), zone="Asia/Tokyo", now=NOW)
+    assert not is_quiet(start=time(21, 1), end=time(7, 0), zone="Asia/Tokyo", now=NOW)
+    # A zone this machine does not know (any more) silences nobody.
+    assert not is_quiet(start=time(0, 0), end=time(23, 59), zone="Nowhere/Gone", now=NOW)
