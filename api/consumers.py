@@ -44,7 +44,18 @@ def _room_version(code: str) -> int | None:
     return selectors.room_versions(codes=[code]).get(code)
 
 
-class RefusingConsumer(AsyncJsonWebsocketConsumer):
+class NoticeConsumer(AsyncJsonWebsocketConsumer):
+    """What both sockets share: they announce, and take nothing from a client but pings."""
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        # A frame that is not JSON is ignored like any other unknown message, instead of
+        # ending the connection with an exception.
+        try:
+            return await super().decode_json(text_data)
+        except ValueError:
+            return None
+
     async def refuse(self, code: int, reason: str) -> None:
         """Accept, then close with `code`. A close before the accept fails the handshake,
         and a browser then only ever sees 1006, whatever the reason; after the accept the
@@ -54,7 +65,7 @@ class RefusingConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=code, reason=reason)
 
 
-class RoomConsumer(RefusingConsumer):
+class RoomConsumer(NoticeConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         user = self.scope.get("user")
@@ -95,7 +106,7 @@ def _turns_and_rooms(user: User) -> tuple[list[dict[str, Any]], set[str]]:
     return selectors.turns_of(user=user), selectors.rooms_playing_of(user=user)
 
 
-class UserConsumer(RefusingConsumer):
+class UserConsumer(NoticeConsumer):
     """The caller's turns and finished matches, from every room (ws/me/)."""
 
     async def connect(self) -> None:
