@@ -38,7 +38,7 @@ def test_turns_follow_the_game_move_by_move(hearts_table):
                 assert turn["version"] == view["version"]
                 assert turn["phase"] == view["phase"]
                 assert turn["deadline"] == view["deadline"] is not None
-                # The turn began once; its start stays put while the game waits for the seat.
+                # Its start stays put while the game waits for the seat and others act.
                 assert since.setdefault(seat, turn["since"]) == turn["since"]
             else:
                 assert listed == [], (seat, view["phase"], view["to_act"])
@@ -47,6 +47,8 @@ def test_turns_follow_the_game_move_by_move(hearts_table):
         legal = views[mover]["you"]["legal_actions"]
         res = act(clients[mover], code, views[mover]["version"], concrete(rng.choice(legal), rng))
         assert res.status_code == 200, res.content
+        # A seat that acts and is waited for again (it took the trick) begins a new turn.
+        since.pop(mover, None)
 
 
 def test_one_player_in_several_rooms_gets_them_soonest_deadline_first(api_client, make_user):
@@ -99,3 +101,22 @@ def test_closed_and_finished_rooms_are_not_turns(hearts_table):
 def test_turns_need_a_signed_in_caller(api_client):
     res = api_client().get("/api/v1/me/turns")
     assert res.status_code == 401
+
+
+def test_a_seat_that_acts_and_is_waited_for_again_begins_a_new_turn(hearts_table):
+    code, clients, _ = hearts_table()
+    views = {seat: state(client, code) for seat, client in clients.items()}
+    leader = next(seat for seat, view in views.items() if "2C" in view["you"]["hand"])
+    rng = random.Random(3)
+    # Everyone else passes first; the holder of the two of clubs passes last and leads.
+    for seat in [*(s for s in clients if s != leader), leader]:
+        view = state(clients[seat], code)
+        if seat == leader:
+            before = turns(clients[seat])[0]
+        res = act(clients[seat], code, view["version"], concrete(view["you"]["legal_actions"][0], rng))
+        assert res.status_code == 200, res.content
+    after = turns(clients[leader])
+    assert [t["code"] for t in after] == [code]
+    assert after[0]["phase"] != before["phase"]
+    assert after[0]["since"] > before["since"]
+    assert after[0]["version"] > before["version"]
