@@ -160,7 +160,11 @@ CHANNEL_LAYERS = {
         {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [env_str("CHANNELS_REDIS_URL", REDIS_URL)],
+                # A socket's consumer waits for its next notice with BZPOPMIN, which Redis
+                # answers after channels_redis' `brpop_timeout` (5 s) when nothing came;
+                # redis-py's own read timeout (5 s since redis-py 8) would end that wait
+                # first and close every socket quiet for 5 s.
+                "hosts": [{"address": env_str("CHANNELS_REDIS_URL", REDIS_URL), "socket_timeout": 15}],
                 "prefix": env_str("CHANNELS_PREFIX", "asgi"),
             },
         }
@@ -291,7 +295,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
     # work done and does nothing: apply_due_actions checks the version and the clock under the
     # room lock). kombu's default is an hour; a task held for its ETA longer than this
     # would come back while still waiting, so GAME_TASK_HORIZON_SECONDS stays below it.
-    else {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
+    else {
+        "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+        # Before every key the broker writes, so that deployments (or test runs) sharing
+        # one Redis database never take each other's tasks; as CHANNELS_PREFIX for notices.
+        "global_keyprefix": env_str("CELERY_KEY_PREFIX", ""),
+    }
 )
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
