@@ -77,17 +77,16 @@ class SocketPresence(models.Model):
 
 
 class TurnNotice(models.Model):
-    """The last wait of a player in a room that a notice was claimed for: one row per
-    player and room, moved on to each new wait, so that a turn is told at most once.
+    """The last turn of a player in a room that a notice was claimed for (by the turn's
+    `Seat.turn_since`): one row per player and room, moved on to each new turn, so that a
+    turn is told at most once.
 
-    A wait is the game waiting for the player since their turn began, or since their own
-    last move in it when it is still theirs (notifications.selectors). A scan claims a
-    wait by moving `wait_since` to it (with `sent_at` null); the delivery takes the claim
-    by setting `sent_at`, and only the one that sets it sends."""
+    A scan claims a turn by moving `turn_since` to it (with `sent_at` null); the delivery
+    takes the claim by setting `sent_at`, and only the one that sets it sends."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="+")
-    wait_since = models.DateTimeField()
+    turn_since = models.DateTimeField()
     claimed_at = models.DateTimeField()
     sent_at = models.DateTimeField(null=True, blank=True)
 

@@ -8,7 +8,6 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Q
-from django.db.models.functions import Coalesce, Greatest
 
 from accounts.models import User
 from games.models import RoomStatus, Seat
@@ -64,54 +63,26 @@ class WaitingSeat:
     user_id: int
     room_id: int
     turn_since: datetime
-    wait_since: datetime
-
-
-def _wait_since() -> Greatest:
-    """Since when the game has waited for a seat's player: the start of their turn, or
-    their own last move in it when they moved and the game waits for them still (a
-    Hearts trick they won, which they lead next: a wait of its own, as it is to them)."""
-    return Greatest("turn_since", Coalesce("last_acted_at", "turn_since"))
 
 
 def seats_waiting(
     *, waited_before: datetime, present_after: datetime, after: WaitingSeat | None, limit: int
 ) -> list[WaitingSeat]:
     """Seats whose player the game has waited for since before `waited_before`, with no
-    notice claimed for that wait yet and no socket of the player heard from since
-    `present_after`, in the order of the seats' turn index (pages of `limit`, from just
-    after `after`). One query along that index."""
+    notice claimed for that turn yet and no socket of the player heard from since
+    `present_after`: longest waiting first, from just after `after` (pages of `limit`).
+    One query along the seats' turn index."""
     told = TurnNotice.objects.filter(
-        user_id=OuterRef("user_id"), room_id=OuterRef("room_id"), wait_since=OuterRef("wait_since")
+        user_id=OuterRef("user_id"), room_id=OuterRef("room_id"), turn_since=OuterRef("turn_since")
     )
     present = SocketPresence.objects.filter(user_id=OuterRef("user_id"), seen_at__gt=present_after)
-    seats = (
-        # A wait begins at the turn's start or later: the index finds the candidates.
-        Seat.objects.filter(
-            turn_since__lte=waited_before, user__isnull=False, user__is_active=True, room__status=RoomStatus.PLAYING
-        )
-        .annotate(wait_since=_wait_since())
-        .filter(wait_since__lte=waited_before)
-        .filter(~Exists(told), ~Exists(present))
-    )
+    seats = Seat.objects.filter(
+        turn_since__lte=waited_before, user__isnull=False, user__is_active=True, room__status=RoomStatus.PLAYING
+    ).filter(~Exists(told), ~Exists(present))
     if after is not None:
         seats = seats.filter(Q(turn_since__gt=after.turn_since) | Q(turn_since=after.turn_since, id__gt=after.seat_id))
-    rows = seats.order_by("turn_since", "id").values_list("id", "user_id", "room_id", "turn_since", "wait_since")
-    return [
-        WaitingSeat(seat_id=i, user_id=u, room_id=r, turn_since=t, wait_since=w)
-        for i, u, r, t, w in rows[:limit]
-        if t is not None
-    ]
-
-
-def waits_of(*, user_id: int) -> dict[str, datetime]:
-    """The rooms where the game waits for the player now: {code: since when}."""
-    seats = (
-        Seat.objects.filter(user_id=user_id, turn_since__isnull=False, room__status=RoomStatus.PLAYING)
-        .annotate(wait_since=_wait_since())
-        .values_list("room__code", "wait_since")
-    )
-    return dict(seats)
+    rows = seats.order_by("turn_since", "id").values_list("id", "user_id", "room_id", "turn_since")[:limit]
+    return [WaitingSeat(seat_id=i, user_id=u, room_id=r, turn_since=t) for i, u, r, t in rows if t is not None]
 
 
 def is_present(*, user_id: int, present_after: datetime) -> bool:

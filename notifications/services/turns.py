@@ -1,8 +1,8 @@
 """Telling players away from the table that a game waits for them.
 
 A scan (`waiting_turns_claim`, Celery beat every NOTIFY_SCAN_SECONDS) finds the seats
-the game has waited for longer than NOTIFY_AFTER_SECONDS (since the turn began, or since
-the player's own last move when the turn stayed theirs), skips players with a fresh
+the game has waited for longer than NOTIFY_AFTER_SECONDS (`Seat.turn_since`: a player
+who acts and is waited for again begins a new turn), skips players with a fresh
 ws/me/ socket (they hear their turns there) and players inside their quiet period (a
 later scan finds them once it ends, if the game still waits), and claims each turn for
 a notice. Then one delivery per player (`turn_notice_delivered`, a Celery task) takes
@@ -26,6 +26,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 
+from core.times import iso
 from games import selectors as game_selectors
 
 from .. import mail, selectors
@@ -49,18 +50,18 @@ def _claim(seats: list[selectors.WaitingSeat], now: datetime) -> list[tuple[int,
     if not seats:
         return []
     table = connection.ops.quote_name(TurnNotice._meta.db_table)
-    rows = sorted({(s.user_id, s.room_id): s.wait_since for s in seats}.items())
+    rows = sorted({(s.user_id, s.room_id): s.turn_since for s in seats}.items())
     values = ", ".join(["(%s, %s, %s, %s, NULL)"] * len(rows))
     params: list[Any] = []
     # Written as the ORM writes datetimes, so that the comparison below (and the reads
     # of these rows) sees the same value on every database.
     adapt = connection.ops.adapt_datetimefield_value
-    for (user_id, room_id), wait_since in rows:
-        params += [user_id, room_id, adapt(wait_since), adapt(now)]
+    for (user_id, room_id), turn_since in rows:
+        params += [user_id, room_id, adapt(turn_since), adapt(now)]
     sql = (
-        f"INSERT INTO {table} (user_id, room_id, wait_since, claimed_at, sent_at) VALUES {values} "
-        "ON CONFLICT (user_id, room_id) DO UPDATE SET wait_since = excluded.wait_since, "
-        f"claimed_at = excluded.claimed_at, sent_at = NULL WHERE {table}.wait_since <> excluded.wait_since "
+        f"INSERT INTO {table} (user_id, room_id, turn_since, claimed_at, sent_at) VALUES {values} "
+        "ON CONFLICT (user_id, room_id) DO UPDATE SET turn_since = excluded.turn_since, "
+        f"claimed_at = excluded.claimed_at, sent_at = NULL WHERE {table}.turn_since <> excluded.turn_since "
         "RETURNING user_id, room_id"
     )
     with connection.cursor() as cursor:
@@ -99,7 +100,7 @@ def _quiet(preferences: selectors.Preferences, now: datetime) -> bool:
 
 
 def _take(user_id: int, now: datetime) -> dict[str, datetime]:
-    """Take the player's claims not sent yet, marking them sent: {room code: wait since}.
+    """Take the player's claims not sent yet, marking them sent: {room code: turn since}.
 
     A claim another transaction holds (a delivery taking it, or a scan whose upsert found
     it already at its wait) is waited for, not skipped: once that one commits, a claim
@@ -111,7 +112,7 @@ def _take(user_id: int, now: datetime) -> dict[str, datetime]:
             TurnNotice.objects.select_for_update(of=("self",))
             .filter(user_id=user_id, sent_at__isnull=True)
             .order_by("room_id")
-            .values_list("id", "room__code", "wait_since")
+            .values_list("id", "room__code", "turn_since")
         )
         TurnNotice.objects.filter(id__in=[row[0] for row in rows], sent_at__isnull=True).update(sent_at=now)
     return {code: since for _, code, since in rows}
@@ -135,10 +136,9 @@ def turn_notice_delivered(*, user_id: int, now: datetime) -> Delivery:
     user = selectors.user_of(user_id=user_id)
     if user is None:
         return Delivery()
-    # Only the waits still under way: of a turn the player took meanwhile, nothing is said.
-    waits = selectors.waits_of(user_id=user_id)
-    still = {code for code, since in taken.items() if waits.get(code) == since}
-    turns = [t for t in game_selectors.turns_of(user=user) if t["code"] in still]
+    # Only the turns still under way: of a turn the player took meanwhile, nothing is said.
+    since_by_code = {code: iso(since) for code, since in taken.items()}
+    turns = [t for t in game_selectors.turns_of(user=user) if since_by_code.get(t["code"]) == t["since"]]
     if not turns:
         return Delivery()
     notice = notice_for(turns, now)
