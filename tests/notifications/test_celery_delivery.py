@@ -1,6 +1,7 @@
 """The notices as production sends them: a real Celery worker running beat (the scan
 every second) and the deliveries it queues through the Redis broker, on the test
-database, pushing to the fake push service of this process."""
+database, pushing to the fake push service of this process. Its broker keys carry a
+prefix of their own, so that no other worker of the test run takes its tasks."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 import redis
 from django.conf import settings
 
-from tests.integration.conftest import start_worker, wait_for_workers, worker_env
+from tests.integration.conftest import start_worker, worker_env
 
 from .conftest import start_room, subscribe
 
@@ -35,7 +36,7 @@ def test_beat_and_a_worker_tell_a_waiting_turn_once(push_on, push_service, make_
     room = start_room(player, name="By the worker")
     browser = subscribe(player, push_service, "/push/celery")
 
-    redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()  # nothing left from an earlier run
+    prefix = f"notify-{os.getpid()}-{time.monotonic_ns()}"
     env = {
         **worker_env(),
         "VAPID_PUBLIC_KEY": settings.VAPID_PUBLIC_KEY,
@@ -44,19 +45,23 @@ def test_beat_and_a_worker_tell_a_waiting_turn_once(push_on, push_service, make_
         "PUSH_ALLOW_LOOPBACK": "1",
         "NOTIFY_AFTER_SECONDS": "0",
         "NOTIFY_SCAN_SECONDS": "1",
+        "CELERY_KEY_PREFIX": f"{prefix}:",
+        "CHANNELS_PREFIX": prefix,
     }
     name = f"notify-{os.getpid()}"
     schedule = Path(tempfile.mkdtemp()) / "beat-schedule"
     worker, log = start_worker(name, "--beat", f"--schedule={schedule}", env=env)
     try:
-        wait_for_workers([name])
+        wait_for(lambda: " ready." in log.read_text(errors="replace"), 60, "the worker")
         wait_for(lambda: len(push_service.at("/push/celery")) >= 1, 60, "the push")
         # Beat scans every second: more scans tell nothing more.
         time.sleep(3)
     finally:
         worker.terminate()
         worker.wait(20)
-        redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
+        client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+        for key in client.scan_iter(match=f"{prefix}*", count=1000):
+            client.delete(key)
     [message] = push_service.at("/push/celery")
     payload = browser.decrypt(message)
     assert payload["title"] == "Your turn" and payload["rooms"] == [room.code], payload
