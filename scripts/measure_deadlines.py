@@ -584,12 +584,10 @@ class Run:
         )
         for label, attr in (("worker RSS, main process (holds the tasks)", "rss"), ("with its pool", "rss_all")):
             values = [getattr(s, attr) for s in new.samples]
-            before = getattr(r["idle"].samples[-1], attr)
-            held = (
-                f"{before:.0f} MB idle, {old.peak(attr):.0f} MB holding them (+{old.peak(attr) - before:.0f})"
-                if old
-                else "-"
-            )
+            held = "-"
+            if old:
+                idle = getattr(r["idle"].samples[-1], attr)
+                held = f"{idle:.0f} MB idle, {old.peak(attr):.0f} MB holding them (+{old.peak(attr) - idle:.0f})"
             rows.append(
                 (
                     label,
@@ -634,8 +632,18 @@ class Run:
         )
         if r["before_start"]:
             print(f"warning: {r['before_start']} rooms were due before the watch began")
-        ok = not r["wrong"] and not r["early"] and not r["twice"] and r["on_time"] == r["window"] == r["acted"]
-        print("result: " + ("every room due was acted on once, within the sweep interval" if ok else "FAILED"))
+        received = r["log"]["received"].get("games.apply_due_actions", 0)
+        checks = {
+            "every room due in the window was acted on once, within the sweep interval": (
+                not r["wrong"] and not r["twice"] and r["on_time"] == r["window"] == r["acted"]
+            ),
+            "no room was acted on before its time": not r["early"],
+            "no ETA held further ahead than the horizon": not new.peak("furthest") > args.horizon,
+            "every task was delivered once": received == picked,
+        }
+        for what, passed in checks.items():
+            print(f"{'ok' if passed else 'FAILED'}: {what}")
+        ok = all(checks.values())
         if not ok:
             sys.exit(1)
 
