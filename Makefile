@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench venv migrate clean schema
+.PHONY: run test lint bench measure-deadlines venv migrate clean schema
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@set -e; py=$$(scripts/find-python.sh); \
@@ -43,6 +43,13 @@ schema: $(STAMP)
 BENCH_ARGS ?=
 bench: $(STAMP)
 	$(PY) scripts/bench.py $(BENCH_ARGS)
+
+## Deadlines that last days: 20,000 rooms on a one-day clock, a real worker and beat;
+## what the broker and the worker hold, and whether every room due is acted on once and
+## on time (a few minutes; scripts/measure_deadlines.py --help).
+DEADLINES_ARGS ?=
+measure-deadlines: $(STAMP)
+	$(PY) scripts/measure_deadlines.py $(DEADLINES_ARGS)
 
 clean:
 	rm -rf $(VENV) var

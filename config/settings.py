@@ -325,9 +325,23 @@ CELERY_BEAT_SCHEDULE = {
 BOT_DELAY_SECONDS = float(env_str("BOT_DELAY_SECONDS", "1.0"))
 # Schedule deadline tasks after each change; the sweeper alone would also do, slower.
 GAME_TASKS_ENABLED = env_bool("GAME_TASKS_ENABLED", True)
-# Only for due times at most this far ahead (games.timing.task_horizon): half the
-# visibility timeout, so a task waiting for its ETA is never handed out twice.
-GAME_TASK_HORIZON_SECONDS = CELERY_VISIBILITY_TIMEOUT // 2
+# Only for due times at most this far ahead (games.timing.task_horizon): at most half
+# the visibility timeout, so a task waiting for its ETA is never handed out twice; a
+# shorter horizon holds fewer tasks in the workers' memory.
+GAME_TASK_HORIZON_SECONDS = min(
+    env_int("GAME_TASK_HORIZON_SECONDS", CELERY_VISIBILITY_TIMEOUT // 2), CELERY_VISIBILITY_TIMEOUT // 2
+)
+# How often beat queues the tasks of the rounds whose due time has come within the
+# horizon since (games.services.clock.due_tasks_queue): well under the horizon, so that
+# each is queued before it is due and the sweeper is left only what was lost.
+GAME_TASK_PICKUP_SECONDS = float(
+    env_str("GAME_TASK_PICKUP_SECONDS", str(max(1.0, min(60.0, GAME_TASK_HORIZON_SECONDS / 5))))
+)
+CELERY_BEAT_SCHEDULE["queue-due-tasks"] = {
+    "task": "games.queue_due_tasks",
+    "schedule": GAME_TASK_PICKUP_SECONDS,
+    "options": {"expires": 30},
+}
 # games.store reads and writes tables through portable ORM queries on any database, not
 # only off PostgreSQL (tests compare the two paths).
 TABLE_STORE_PORTABLE = False

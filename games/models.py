@@ -109,6 +109,9 @@ class Round(models.Model):
     # The earliest moment the server has something to do here: the deadline, the bots'
     # move or an idle player's abandonment. The sweeper looks for overdue rounds by it.
     due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The due time a task is queued for at the room's version, so that neither a change
+    # nor the beat pickup queues it again; null when none is (games/services/clock.py).
+    task_due_at = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

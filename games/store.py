@@ -11,6 +11,9 @@ and to write that change.
   flush one round trip (`core.write_batch`); elsewhere (SQLite in the embedded start),
   or with `TABLE_STORE_PORTABLE`, the same through portable ORM queries.
 
+`due_tasks_claim` is the one write to rounds outside a table: the beat pickup notes
+which rounds it queues a task for, under their rooms' locks too.
+
 Services change the loaded objects and tell the table what changed (`save`, `add`,
 `log`, `touch`); they never call `.save()` on a room, seat or round themselves.
 """
@@ -26,6 +29,7 @@ from typing import Any
 import orjson
 from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
@@ -229,6 +233,29 @@ def room_insert(room: Room) -> bool:
     except IntegrityError:
         return False
     return True
+
+
+def due_tasks_claim(*, until: datetime, limit: int) -> tuple[list[tuple[str, int, datetime]], bool]:
+    """Note a task as queued (`Round.task_due_at`) for the rounds in play due by `until`
+    that have none queued for their due time, and give each one's room code, version
+    and due time for the caller to queue once this commits; and whether more may be
+    left than the `limit` taken. Use in a transaction.
+
+    It holds the lock of each room it claims a round of, so it reads the version a
+    change left with its due time, never one from before it; rooms whose lock another
+    holds are passed over (a change queues its own task; the next pickup looks again),
+    so two pickups at once claim different rounds, and wait for nothing. A change
+    writes the field itself (`clock.plan`), whatever this wrote before it.
+    """
+    waiting = Round.objects.filter(due_at__lte=until, room__status=RoomStatus.PLAYING).exclude(task_due_at=F("due_at"))
+    locking = waiting.select_related("room").only("room__id").order_by("due_at")
+    rooms = [round_.room_id for round_ in locking.select_for_update(skip_locked=True, of=("room",))[:limit]]
+    if not rooms:
+        return [], False
+    # Read again now that the locks are held: a change may have committed in between.
+    claimed = list(waiting.filter(room_id__in=rooms).values_list("id", "room__code", "room__version", "due_at"))
+    Round.objects.filter(id__in=[row[0] for row in claimed]).update(task_due_at=F("due_at"))
+    return [(code, version, due) for _, code, version, due in claimed if due is not None], len(rooms) == limit
 
 
 @contextmanager

@@ -26,3 +26,9 @@ def round_due(round_id: int, version: int) -> bool:
 def sweep_overdue() -> int:
     """The safety net for lost or failed tasks: acts at every overdue table."""
     return play.overdue_sweep()
+
+
+@shared_task(name="games.queue_due_tasks", ignore_result=True)
+def queue_due_tasks() -> int:
+    """Beat's pickup: queues the tasks of rounds whose due time has come within the horizon."""
+    return clock.due_tasks_queue()

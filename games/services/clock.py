@@ -1,44 +1,78 @@
 """When the server must next act in a hand, and the task that will do it.
 
-Expects the room lock held throughout: these change the table's round.
+A task is queued only for a due time within `timing.task_horizon()`: by the change that
+sets it (`plan`), or, for rounds due later (a table on a one-day clock), by the beat
+pickup once it comes within the horizon (`due_tasks_queue`). `Round.task_due_at` says
+which due time a task is queued for at the room's version, so neither queues it twice;
+the sweeper acts on whatever is overdue all the same, for the tasks that were lost.
 """
 
 from __future__ import annotations
 
 import logging
 from datetime import datetime
+from functools import partial
 
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .. import timing
+from .. import store, timing
 from ..store import Table
 
 logger = logging.getLogger(__name__)
 
 # The name of the task that applies what is due in a room (games/tasks.py).
 APPLY_DUE_ACTIONS = "games.apply_due_actions"
+# Rooms claimed by one transaction of the pickup: their locks are held until it commits.
+PICKUP_BATCH = 500
+
+
+def tasks_enabled() -> bool:
+    return bool(getattr(settings, "GAME_TASKS_ENABLED", True))
 
 
 def plan(table: Table, *, before: timing.Turn | None, now: datetime | None = None) -> None:
-    """Store when the server must next act in the hand in play, and schedule a task for
-    it after commit when that is soon enough (`timing.task_horizon`; the sweeper finds
-    the others)."""
+    """Store when the server must next act in the hand in play, and queue a task for it
+    after commit when that is soon enough (`timing.task_horizon`; the pickup queues the
+    others in time). Expects the room lock held."""
     round_ = table.round
     if round_ is None:
         return
     now = now or timezone.now()
     timing.plan(table, before=before, now=now)
-    table.save(round_, ["deadline_at", "bots_due_at", "due_at"])
-    if (
-        round_.due_at is not None
-        and getattr(settings, "GAME_TASKS_ENABLED", True)
-        and round_.due_at - now <= timing.task_horizon()
-    ):
-        code, version, eta = table.room.code, table.room.version, round_.due_at
-        transaction.on_commit(lambda: schedule(code, version, eta))
+    due = round_.due_at
+    queue = due is not None and tasks_enabled() and due - now <= timing.task_horizon()
+    # Written at every change, queued or not: a task queued for an earlier version is
+    # stale (it checks the version), so the round must not count as having one.
+    round_.task_due_at = due if queue else None
+    table.save(round_, ["deadline_at", "bots_due_at", "due_at", "task_due_at"])
+    if queue and due is not None:
+        transaction.on_commit(partial(schedule, table.room.code, table.room.version, due))
+
+
+def due_tasks_queue(*, now: datetime | None = None) -> int:
+    """Queue the task of every round in play whose due time has come within the horizon
+    and that has none queued for it (beat runs this every GAME_TASK_PICKUP_SECONDS).
+    Returns how many it queued. Safe to run twice at once: each round is claimed once.
+
+    Each batch is claimed in its own short transaction and its tasks queued after it
+    commits; a pickup that dies in between leaves its rounds to the sweeper.
+    """
+    if not tasks_enabled():
+        return 0
+    until = (now or timezone.now()) + timing.task_horizon()
+    queued = 0
+    more = True
+    while more:
+        with transaction.atomic():
+            claimed, more = store.due_tasks_claim(until=until, limit=PICKUP_BATCH)
+            for code, version, due in claimed:
+                transaction.on_commit(partial(schedule, code, version, due))
+        queued += len(claimed)
+        more = more and bool(claimed)
+    return queued
 
 
 def schedule(code: str, version: int, eta: datetime) -> None:

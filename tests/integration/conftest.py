@@ -1,7 +1,8 @@
 """Real Celery workers against the real broker (Redis) and the test database.
 
-Two worker processes, one of them also running beat with a one-second sweeper, are
-started once per test process; tests that use them must commit (transaction=True)."""
+Two worker processes, one of them also running beat with a one-second sweeper and
+pickup, are started once per test process; tests that use them must commit
+(transaction=True)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from tests.servers import database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_BOT_DELAY = "0.2"
+# Due times further ahead than this are queued by the workers' beat pickup, every second.
+WORKER_TASK_HORIZON = 4
 
 
 def wait_for_workers(names: list[str], timeout: float = 60) -> None:
@@ -45,6 +48,8 @@ def worker_env() -> dict[str, str]:
         "GAME_TASKS_ENABLED": "1",
         "BOT_DELAY_SECONDS": WORKER_BOT_DELAY,
         "SWEEP_SECONDS": "1",
+        "GAME_TASK_HORIZON_SECONDS": str(WORKER_TASK_HORIZON),
+        "GAME_TASK_PICKUP_SECONDS": "1",
         "DB_CONN_MAX_AGE": "0",
     }
 

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import datetime, timedelta
 
 import pytest
 from django.test import override_settings
+from django.utils import timezone
 
 from games import rules
 from games.models import Action, Event, Room, Round
 from games.services import lobby, play
 from games.tasks import apply_due_actions
+
+from .conftest import WORKER_TASK_HORIZON
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("celery_workers")]
 
@@ -150,3 +154,33 @@ def test_tasks_of_a_killed_worker_come_back_and_change_nothing(make_user):
             if proc is not None and proc.poll() is None:
                 proc.terminate()
                 proc.wait(20)
+
+
+@override_settings(GAME_TASKS_ENABLED=True, GAME_TASK_HORIZON_SECONDS=WORKER_TASK_HORIZON)
+def test_a_round_due_beyond_the_horizon_is_picked_up_and_acted_on_at_its_time(make_user):
+    from config.celery import app
+
+    def held() -> list[dict]:
+        """The due-time tasks the workers hold for this room, waiting for their ETA."""
+        answer = app.control.inspect(timeout=1.0).scheduled() or {}
+        return [t for tasks in answer.values() for t in tasks if list(t["request"]["args"]) == [room.code, version]]
+
+    users = [make_user() for _ in range(4)]
+    room = start_room(users, turn_seconds=15, abandon_seconds=600)
+    round_, version = current(room), room.version
+    due = round_.due_at
+    # Fifteen seconds away, beyond the horizon: the start queued no task.
+    assert round_.task_due_at is None
+    assert held() == []
+    wait_for(lambda: current(room).task_due_at == due, 15, "the pickup")
+    found: list[dict] = []
+    wait_for(lambda: bool(found.extend(held()) or found), 5, "the task in a worker")
+    assert timezone.now() < due
+    assert len(found) == 1 and datetime.fromisoformat(found[0]["eta"]) == due
+    wait_for(lambda: Action.objects.filter(round=round_, automatic=True).count() == 4, 20, "the timeout")
+    late = [a.created_at - due for a in Action.objects.filter(round=round_, automatic=True)]
+    assert all(timedelta(0) <= t < timedelta(seconds=2) for t in late), late
+    time.sleep(2)  # a task run twice, or the sweeper after it, would add more
+    assert Action.objects.filter(round=round_).count() == 4
+    assert Event.objects.filter(room=room, data__type="timed_out").count() == 4
+    assert current(room).task_due_at is None  # the next turn is fifteen seconds away again

@@ -239,7 +239,8 @@ def test_tasks_are_scheduled_only_for_due_times_the_broker_can_hold(
     assert [version for _, version, _ in scheduled] == [live.version]
     scheduled.clear()
     # One move a day: a task would wait past the broker's visibility timeout and be
-    # handed out again and again; the sweeper takes the round when it is due.
+    # handed out again and again; beat's pickup queues it once it comes within the
+    # horizon (test_due_task_pickup.py), and the sweeper takes the round when it is due.
     with django_capture_on_commit_callbacks(execute=True):
         slow, _ = table(turn_seconds=86400, abandon_seconds=3 * 86400)
     assert scheduled == []
