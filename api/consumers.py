@@ -28,6 +28,7 @@ from django.conf import settings
 
 from accounts.models import User
 from games import live, live_watch, selectors
+from notifications.services import presence
 
 from .db_async import database_sync_to_async
 
@@ -95,8 +96,19 @@ def _turns_and_rooms(user: User) -> tuple[list[dict[str, Any]], set[str]]:
     return selectors.turns_of(user=user), selectors.rooms_playing_of(user=user)
 
 
+@database_sync_to_async
+def _mark_present(user_id: int, channel_name: str) -> None:
+    presence.presence_mark(user_id=user_id, channel_name=channel_name)
+
+
+@database_sync_to_async
+def _end_presence(channel_name: str) -> None:
+    presence.presence_end(channel_name=channel_name)
+
+
 class UserConsumer(RefusingConsumer):
-    """The caller's turns and finished matches, from every room (ws/me/)."""
+    """The caller's turns and finished matches, from every room (ws/me/). While it is
+    open, its player is present: notifications send them nothing (README, Notifications)."""
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -112,15 +124,36 @@ class UserConsumer(RefusingConsumer):
         else:
             self.group = live.user_group_name(user.pk)
             await self.channel_layer.group_add(self.group, self.channel_name)
+        await self._say_present()
+        self.presence = asyncio.get_running_loop().create_task(self._stay_present())
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-        if hasattr(self, "poller"):
-            self.poller.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.poller
+        for task in (getattr(self, "poller", None), getattr(self, "presence", None)):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        if hasattr(self, "presence"):
+            try:
+                await _end_presence(self.channel_name)
+            except Exception:  # the record goes stale, and then counts as gone
+                logger.exception("could not end the presence of user %s", self.user.pk)
+
+    async def _say_present(self) -> None:
+        try:
+            await _mark_present(self.user.pk, self.channel_name)
+        except Exception:  # the next refresh tries again; meanwhile a notice may go out
+            logger.exception("could not mark user %s present", self.user.pk)
+
+    async def _stay_present(self) -> None:
+        """Refresh the socket's presence while it is open: one that stops being refreshed
+        (its process was killed) counts as gone after NOTIFY_PRESENCE_TTL_SECONDS."""
+        while True:
+            await asyncio.sleep(settings.NOTIFY_PRESENCE_REFRESH_SECONDS)
+            await self._say_present()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """Nothing is asked on this socket; what a client sends is ignored."""

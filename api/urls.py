@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from . import views_auth, views_me, views_rooms
+from . import views_auth, views_me, views_notifications, views_rooms
 from .inputs import RoomCodeConverter
 
 register_converter(RoomCodeConverter, "room_code")
@@ -12,6 +12,9 @@ urlpatterns = [
     path("auth/logout", views_auth.LogoutView.as_view(), name="logout"),
     path("me", views_auth.MeView.as_view(), name="me"),
     path("me/turns", views_me.TurnsView.as_view(), name="me-turns"),
+    path("me/notifications", views_notifications.NotificationSettingsView.as_view(), name="me-notifications"),
+    path("me/push-subscriptions", views_notifications.PushSubscriptionsView.as_view(), name="me-push-subscriptions"),
+    path("push/key", views_notifications.PushKeyView.as_view(), name="push-key"),
     path("games/", views_rooms.GamesView.as_view(), name="games"),
     path("rooms/", views_rooms.RoomListView.as_view(), name="rooms"),
     path("rooms/<room_code:code>/", views_rooms.RoomDetailView.as_view(), name="room"),

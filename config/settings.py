@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "games",
     "api",
     "moderation",
+    "notifications",
     "web",
 ]
 
@@ -303,6 +304,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(env_str("SWEEP_SECONDS", "5")),
         "options": {"expires": 30},
     },
+    "notify-waiting-turns": {
+        "task": "notifications.notify_waiting_turns",
+        "schedule": float(env_str("NOTIFY_SCAN_SECONDS", "30")),
+        "options": {"expires": float(env_str("NOTIFY_SCAN_SECONDS", "30"))},
+    },
 }
 
 # -- game timing -------------------------------------------------------------------
@@ -319,6 +325,43 @@ TABLE_STORE_PORTABLE = False
 # games.store checks at each flush that every field changed was named to `save`, from a
 # copy of each row taken when it was read (the tests turn it on; it costs a deep copy).
 TABLE_STORE_CHECK_WRITES = False
+
+# -- notifications when a player is away (README "Notifications") -----------------
+# A turn is told once it has waited this long with no ws/me/ socket of its player open.
+NOTIFY_AFTER_SECONDS = env_int("NOTIFY_AFTER_SECONDS", 60)
+# An open ws/me/ socket says so this often; one unheard of for the TTL is gone.
+NOTIFY_PRESENCE_REFRESH_SECONDS = float(env_str("NOTIFY_PRESENCE_REFRESH_SECONDS", "60"))
+NOTIFY_PRESENCE_TTL_SECONDS = float(env_str("NOTIFY_PRESENCE_TTL_SECONDS", "150"))
+# Web Push: `manage.py vapid_keys` prints a pair; without both, push is off.
+VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
+# Who runs this server, for push services to reach (a mailto: or https: URL).
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", "")
+PUSH_TIMEOUT_SECONDS = float(env_str("PUSH_TIMEOUT_SECONDS", "10"))
+PUSH_SUBSCRIPTIONS_MAX = env_int("PUSH_SUBSCRIPTIONS_MAX", 10)
+# Host names (and their subdomains) push endpoints may have; empty: any public host.
+PUSH_ENDPOINT_HOSTS = env_list("PUSH_ENDPOINT_HOSTS", [])
+# Tests only: endpoints on http://127.0.0.1 or localhost (a fake push service).
+PUSH_ALLOW_LOOPBACK = env_bool("PUSH_ALLOW_LOOPBACK", False)
+# E-mail: printed on the console unless EMAIL_HOST names an SMTP server.
+MAILERS = {
+    "default": (
+        {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": env_str("EMAIL_HOST", ""),
+                "port": env_int("EMAIL_PORT", 587),
+                "username": env_str("EMAIL_HOST_USER", ""),
+                "password": env_str("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": env_bool("EMAIL_USE_TLS", True),
+                "timeout": env_int("EMAIL_TIMEOUT", 10),
+            },
+        }
+        if env_str("EMAIL_HOST", "")
+        else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    )
+}
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 LOGGING = {
     "version": 1,

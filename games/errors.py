@@ -97,6 +97,16 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "reserved_name": (400, "Reserved: the name starts with guest- or reads as a seat label (Computer 2, Seat 3, You)."),
     "bidi_control": (400, "The name holds a bidirectional control character (such as U+202E)."),
     "weak_password": (400, "The password is too short, too common or too like the username."),
+    "bad_push_endpoint": (
+        400,
+        "The push endpoint is not an https URL of a public host on port 443 (no credentials, no address of a "
+        "private, loopback or link-local network), or too long.",
+    ),
+    "bad_push_key": (400, "keys.p256dh is not an uncompressed P-256 point (65 bytes) or keys.auth not 16 bytes."),
+    "bad_email_address": (400, "The e-mail address is not one."),
+    "bad_time": (400, "A time of day is not HH:MM from 00:00 to 23:59 (attr names it)."),
+    "bad_time_zone": (400, "The time zone is not an IANA name such as Europe/Paris."),
+    "quiet_period_empty": (400, "The quiet period ends when it starts."),
     "not_a_dict": (400, "A field that must be an object is not one (attr names it)."),
     "not_a_list": (400, "A field that must be a list is not one (attr names it)."),
     "null": (400, "A field that may not be null is null (attr names it)."),
@@ -120,7 +130,11 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "permission_denied": (403, "The request is refused (a session without its CSRF token, for one)."),
     "not_seated": (403, "You have no seat in this room."),
     "not_host": (403, "Only the host may do that."),
-    "not_found": (404, "No such room, or nothing at this address (a room code that cannot exist included)."),
+    "not_found": (
+        404,
+        "No such room, no such push subscription of yours, or nothing at this address (a room code that cannot "
+        "exist included).",
+    ),
     "method_not_allowed": (405, "The method is not allowed on this path; the Allow header lists those that are."),
     "not_your_turn": (409, "It is not your turn (checked before the phase)."),
     "wrong_phase": (409, "That action is not possible in the current phase."),
@@ -134,6 +148,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "team_full": (409, "The team asked for already has all its players."),
     "teams_not_filled": (409, "The lobby teams must have the sizes the room declares before the start."),
     "room_closed": (409, "The room was closed or abandoned."),
+    "too_many_push_subscriptions": (409, "The account has as many push subscriptions as it may; remove one first."),
     "body_too_large": (413, "The body is longer than the endpoint takes (see Limits)."),
     "uri_too_long": (414, "The path and query are longer than the API reads (see Limits)."),
     "unsupported_media_type": (415, "The body is not sent as JSON (Content-Type: application/json)."),

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = ROOT / "games" / "rules"
 # Where the server itself (not an engine) picks codes: services, selectors, serializers
 # and views. Codes appear there as `code="..."` or as the first argument of an error.
-SERVER_CODE_DIRS = ("accounts", "api", "games", "moderation")
+SERVER_CODE_DIRS = ("accounts", "api", "games", "moderation", "notifications")
 ERROR_BUILDERS = {"ServiceError", "Clash"}
 
 

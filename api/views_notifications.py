@@ -1,0 +1,105 @@
+"""Notifications while a player is away: the server's push key, the caller's browsers'
+push subscriptions, and what the caller wants sent (README, Notifications)."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from notifications import selectors, vapid
+from notifications.services import preferences, subscriptions
+
+from .auth import signed_in_user
+from .schema import answers
+from .serializers_notifications import (
+    NotificationSettingsChangeSerializer,
+    NotificationSettingsSerializer,
+    PushEndpointSerializer,
+    PushKeyAnswerSerializer,
+    PushSubscriptionAnswerSerializer,
+    PushSubscriptionSerializer,
+)
+
+
+class PushKeyView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses=PushKeyAnswerSerializer,
+        summary="The server's VAPID public key, for PushManager.subscribe",
+        description="`applicationServerKey` for the browser's `PushManager.subscribe()`; null while push is off.",
+    )
+    def get(self, request: Request) -> Response:
+        return Response({"public_key": vapid.public_key()})
+
+
+class PushSubscriptionsView(APIView):
+    @extend_schema(
+        request=PushSubscriptionSerializer,
+        responses={201: PushSubscriptionAnswerSerializer, 200: PushSubscriptionAnswerSerializer},
+        summary="Register this browser's push subscription",
+        description=(
+            "The body is the browser's `PushSubscription.toJSON()`. 201 for an endpoint new to the caller "
+            "(one another account had moves to the caller), 200 when it was already the caller's (its keys "
+            "are updated). The endpoint must be an https URL of a public host on port 443; IP addresses of "
+            "private, loopback or link-local networks are refused."
+        ),
+    )
+    @answers("bad_push_endpoint", "bad_push_key", "too_many_push_subscriptions")
+    def post(self, request: Request) -> Response:
+        data = PushSubscriptionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        body = data.validated_data
+        subscription, created = subscriptions.push_subscription_save(
+            user=signed_in_user(request),
+            endpoint=body["endpoint"],
+            p256dh=body["keys"]["p256dh"],
+            auth=body["keys"]["auth"],
+            expiration_ms=body.get("expirationTime"),
+        )
+        answer = PushSubscriptionAnswerSerializer(subscription).data
+        return Response(answer, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+    @extend_schema(
+        request=PushEndpointSerializer,
+        responses={204: None},
+        summary="Remove one of the caller's push subscriptions",
+        description="The body names the subscription by its endpoint; 404 when the caller has none with it.",
+    )
+    @answers("not_found")
+    def delete(self, request: Request) -> Response:
+        data = PushEndpointSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        subscriptions.push_subscription_delete(user=signed_in_user(request), endpoint=data.validated_data["endpoint"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class NotificationSettingsView(APIView):
+    @extend_schema(
+        responses=NotificationSettingsSerializer,
+        summary="What is sent to the caller while away",
+        description=(
+            "A turn that waits for the caller more than a minute while no `ws/me/` socket of theirs is open is "
+            "told once, by push and by e-mail as chosen here (several rooms at once make one digest), except "
+            "inside the quiet period. `email_address` is the account's own address until one is set here."
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        return Response(selectors.preferences_of(user=signed_in_user(request)).as_dict())
+
+    @extend_schema(
+        request=NotificationSettingsChangeSerializer,
+        responses=NotificationSettingsSerializer,
+        summary="Change any of the caller's notification settings",
+        description="Fields left out stay as they are; the answer is the whole new settings.",
+    )
+    @answers("bad_email_address", "bad_time", "bad_time_zone", "quiet_period_empty")
+    def patch(self, request: Request) -> Response:
+        data = NotificationSettingsChangeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        changed = preferences.preferences_update(user=signed_in_user(request), changes=dict(data.validated_data))
+        return Response(changed.as_dict())

@@ -1,0 +1,83 @@
+"""What a notice says: the same words in a push message and an e-mail.
+
+A notice names rooms and when their turns run out, and nothing else: not the phase,
+not a card, not who else sits there. It is built from the player's turns as
+`games.selectors.turns_of` lists them (soonest deadline first), which carry no more.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.utils.dateparse import parse_datetime
+from django.utils.timesince import timeuntil
+
+from games import rules
+
+# A push message holds about 4 KB: the codes of this many rooms and three names fit
+# well within it, whatever the names hold.
+ROOMS_MAX = 50
+NAMES_IN_BODY = 3
+
+
+@dataclass(frozen=True)
+class Notice:
+    title: str
+    body: str
+    url: str
+    rooms: list[str]
+    tag: str
+    # Each room's line, for the e-mail: (what it is called and when it runs out, its path).
+    lines: list[tuple[str, str]]
+    # The soonest deadline, for how long a push service keeps the message.
+    deadline: datetime | None
+    # How many rooms wait, those beyond ROOMS_MAX included.
+    total: int
+
+    def payload(self) -> dict[str, Any]:
+        """The push message, as the service worker reads it."""
+        return {"title": self.title, "body": self.body, "url": self.url, "rooms": self.rooms, "tag": self.tag}
+
+
+def time_left(deadline: datetime | None, now: datetime) -> str:
+    if deadline is None:
+        return ""
+    if deadline <= now:
+        return "time is up"
+    if (deadline - now).total_seconds() < 60:
+        return "under a minute left"
+    # timeuntil joins number and unit with a no-break space; notices are plain text.
+    return timeuntil(deadline, now, depth=1).replace("\xa0", " ") + " left"
+
+
+def _label(turn: dict[str, Any]) -> str:
+    return turn["name"] or rules.get(turn["game"]).name
+
+
+def _deadline(turn: dict[str, Any]) -> datetime | None:
+    return parse_datetime(turn["deadline"]) if turn["deadline"] else None
+
+
+def _described(turn: dict[str, Any], now: datetime, joiner: str) -> str:
+    left = time_left(_deadline(turn), now)
+    return _label(turn) + (joiner + left if left else "")
+
+
+def notice_for(turns: list[dict[str, Any]], now: datetime) -> Notice:
+    """One room's notice, or the digest of several (`turns` soonest first, not empty)."""
+    total = len(turns)
+    turns = turns[:ROOMS_MAX]
+    codes = [t["code"] for t in turns]
+    deadlines = [d for d in (_deadline(t) for t in turns) if d is not None]
+    lines = [(_described(t, now, " — "), f"/rooms/{t['code']}") for t in turns]
+    soonest = min(deadlines, default=None)
+    if total == 1:
+        code = codes[0]
+        return Notice("Your turn", lines[0][0], f"/rooms/{code}", codes, f"turn-{code}", lines, soonest, total)
+    named = [_described(t, now, ", ") for t in turns[:NAMES_IN_BODY]]
+    body = "; ".join(named)
+    if total > NAMES_IN_BODY:
+        body += f"; and {total - NAMES_IN_BODY} more"
+    return Notice(f"{total} games wait for you", body, "/", codes, "turns", lines, soonest, total)

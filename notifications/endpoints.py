@@ -1,0 +1,163 @@
+"""What a push subscription must be before the server stores it, and may be before it
+sends to it.
+
+The server POSTs to whatever endpoint a client registers, so an endpoint is a request
+the client makes the server send (server-side request forgery). Only an https URL on
+port 443 of a public host name or public address is taken: no IP address of a private,
+loopback, link-local or otherwise non-public network (however the address is spelt:
+`127.1`, `2130706433`, `0x7f.0.0.1`, `[::ffff:127.0.0.1]`), no single-label or local
+host names (`redis`, `localhost`, `*.internal`), no credentials in the URL, and, where
+`PUSH_ENDPOINT_HOSTS` lists them, only those hosts. Before each send the host name is
+resolved again and every address it has must be public (`host_resolves_public`), which
+catches a public name pointing at an internal address. Redirects are never followed
+(notifications.push). What no check here can stop (a name that changes its answer between
+the check and the connection) is for the deployment's egress rules (README).
+
+`PUSH_ALLOW_LOOPBACK` (tests only) admits http and https endpoints on 127.0.0.1, ::1 and
+localhost, any port, for a fake push service.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import ipaddress
+import re
+import socket
+from urllib.parse import SplitResult, urlsplit
+
+from cryptography.hazmat.primitives.asymmetric import ec
+from django.conf import settings
+
+from games.errors import ServiceError
+
+ENDPOINT_MAX = 2048
+# The browser's base64url, with or without padding (a 65-byte key is 87 characters).
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
+_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
+_LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+# Names that only mean something inside a network (RFC 6761, 6762, 8375, ICANN's .internal).
+_LOCAL_SUFFIXES = (".localhost", ".local", ".localdomain", ".internal", ".intranet", ".lan", ".home.arpa", ".corp")
+
+ENDPOINT_RULE = (
+    "The endpoint must be an https URL (port 443, no credentials) of a public push service, "
+    "at most {max} characters; an IP address of a private, loopback or link-local network is refused."
+)
+
+
+def _refuse_endpoint() -> ServiceError:
+    return ServiceError("bad_push_endpoint", ENDPOINT_RULE.format(max=ENDPOINT_MAX), 400, "endpoint")
+
+
+def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a host stands for when it is one, in any spelling a resolver reads:
+    inet_aton also reads `127.1`, `2130706433` and `0x7f.0.0.1` as 127.0.0.1."""
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except OSError:
+        return None
+
+
+# IPv6 prefixes that carry an IPv4 address in their last 32 bits and reach it (NAT64).
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+
+
+def is_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether an address is of the public internet, an IPv4 address carried in an IPv6
+    one (mapped, 6to4, NAT64) judged as itself."""
+    if isinstance(address, ipaddress.IPv6Address):
+        carried = address.ipv4_mapped or address.sixtofour
+        if carried is None and address in _NAT64:
+            carried = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+        if carried is not None:
+            return is_public(carried)
+    return address.is_global and not address.is_multicast
+
+
+def _loopback_allowed(parts: SplitResult, host: str) -> bool:
+    return bool(settings.PUSH_ALLOW_LOOPBACK) and parts.scheme in ("http", "https") and host in _LOOPBACK_NAMES
+
+
+def _host_listed(host: str) -> bool:
+    listed = [h.lower().strip(".") for h in settings.PUSH_ENDPOINT_HOSTS]
+    return not listed or any(host == h or host.endswith("." + h) for h in listed)
+
+
+def endpoint_check(endpoint: str) -> str:
+    """The endpoint, if the server may POST to it; else `bad_push_endpoint`."""
+    if not endpoint.isascii() or not endpoint.isprintable() or len(endpoint) > ENDPOINT_MAX or " " in endpoint:
+        raise _refuse_endpoint()
+    try:
+        parts = urlsplit(endpoint)
+        port = parts.port
+    except ValueError:
+        raise _refuse_endpoint() from None
+    host = (parts.hostname or "").lower()
+    if not host or parts.username is not None or parts.password is not None or parts.fragment:
+        raise _refuse_endpoint()
+    if _loopback_allowed(parts, host):
+        return endpoint
+    if parts.scheme != "https" or port not in (None, 443):
+        raise _refuse_endpoint()
+    address = _address(host)
+    if address is not None:
+        if not is_public(address) or settings.PUSH_ENDPOINT_HOSTS:
+            raise _refuse_endpoint()
+        return endpoint
+    labels = host.split(".")
+    if len(labels) < 2 or len(host) > 253 or not all(_LABEL.fullmatch(label) for label in labels):
+        raise _refuse_endpoint()
+    if labels[-1].isdigit() or host.endswith(_LOCAL_SUFFIXES) or not _host_listed(host):
+        raise _refuse_endpoint()
+    return endpoint
+
+
+def host_resolves_public(endpoint: str) -> bool:
+    """Whether every address the endpoint's host has now is public (checked again before
+    each send). A name that does not resolve here is let through: the request then fails
+    by itself, or goes through the egress proxy the deployment names."""
+    parts = urlsplit(endpoint)
+    host = (parts.hostname or "").lower()
+    if _loopback_allowed(parts, host):
+        return True
+    try:
+        found = socket.getaddrinfo(host, parts.port or 443, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return True
+    return all(is_public(ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])) for info in found)
+
+
+def _decoded(value: str, attr: str, size: int) -> bytes:
+    detail = f"{attr} must be base64url of {size} bytes."
+    if len(value) > 2 * size or not _BASE64URL.fullmatch(value):
+        raise ServiceError("bad_push_key", detail, 400, attr)
+    raw = value.rstrip("=")
+    try:
+        decoded = base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4))
+    except (binascii.Error, ValueError):
+        raise ServiceError("bad_push_key", detail, 400, attr) from None
+    if len(decoded) != size:
+        raise ServiceError("bad_push_key", detail, 400, attr)
+    return decoded
+
+
+def b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def keys_check(p256dh: str, auth: str) -> tuple[str, str]:
+    """The subscription's keys, in canonical unpadded base64url: p256dh an uncompressed
+    point of P-256 (65 bytes, on the curve), auth a 16-byte secret; else `bad_push_key`."""
+    point = _decoded(p256dh, "keys.p256dh", 65)
+    if point[0] != 4:
+        raise ServiceError("bad_push_key", "keys.p256dh must be an uncompressed P-256 point.", 400, "keys.p256dh")
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+    except ValueError:
+        raise ServiceError("bad_push_key", "keys.p256dh is not a point of P-256.", 400, "keys.p256dh") from None
+    secret = _decoded(auth, "keys.auth", 16)
+    return b64url(point), b64url(secret)

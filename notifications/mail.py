@@ -1,0 +1,43 @@
+"""A notice as an e-mail, through Django's mail framework (EMAIL_BACKEND)."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.mail import send_mail
+
+from .content import Notice
+
+logger = logging.getLogger(__name__)
+
+
+def _link(path: str) -> str:
+    # Without PUBLIC_BASE_URL the server does not know its own address outside a request.
+    return settings.PUBLIC_BASE_URL + path if settings.PUBLIC_BASE_URL else ""
+
+
+def text_of(notice: Notice) -> str:
+    if len(notice.lines) == 1:
+        line, path = notice.lines[0]
+        parts = [line]
+        if _link(path):
+            parts.append(_link(path))
+    else:
+        parts = [notice.title + ":"]
+        for line, path in notice.lines:
+            parts.append(f"- {line}" + (f": {_link(path)}" if _link(path) else ""))
+        if notice.total > len(notice.lines):
+            parts.append(f"and {notice.total - len(notice.lines)} more")
+    parts.append("You receive this because the game waits for you. Turn these e-mails off in your settings.")
+    return "\n\n".join(parts) + "\n"
+
+
+def mail_send(*, address: str, notice: Notice) -> bool:
+    """Send the notice to `address`; False when the mail server refused it or failed."""
+    try:
+        send_mail(notice.title, text_of(notice), None, [address])
+    except Exception:  # SMTP errors are many (OSError, smtplib's); the next turn tries again
+        logger.exception("could not send a notice by e-mail")
+        return False
+    return True

@@ -1,0 +1,98 @@
+"""Reads: a player's notification settings, subscriptions, and the turns that wait for
+a notice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q
+
+from accounts.models import User
+from games.models import Room, RoomStatus, Seat
+
+from .models import NotificationSettings, PushSubscription, SocketPresence, TurnNotice
+from .quiet import hh_mm
+
+
+@dataclass(frozen=True)
+class Preferences:
+    push: bool
+    email: bool
+    # What the player gave, or the account's own address; "" for none.
+    email_address: str
+    quiet: tuple[Any, Any, str] | None
+
+    def as_dict(self) -> dict[str, Any]:
+        quiet = None
+        if self.quiet is not None:
+            start, end, zone = self.quiet
+            quiet = {"start": hh_mm(start), "end": hh_mm(end), "timezone": zone}
+        return {"push": self.push, "email": self.email, "email_address": self.email_address, "quiet": quiet}
+
+
+def _preferences(user: User, row: NotificationSettings | None) -> Preferences:
+    if row is None:
+        return Preferences(push=True, email=True, email_address=user.email, quiet=None)
+    address = user.email if row.email_address is None else row.email_address
+    quiet = None
+    if row.quiet_start is not None and row.quiet_end is not None:
+        quiet = (row.quiet_start, row.quiet_end, row.quiet_timezone)
+    return Preferences(push=row.push, email=row.email, email_address=address, quiet=quiet)
+
+
+def preferences_of(*, user: User) -> Preferences:
+    return _preferences(user, NotificationSettings.objects.filter(user=user).first())
+
+
+def preferences_of_users(*, user_ids: list[int]) -> dict[int, Preferences]:
+    """Each active account's preferences, in two queries however many there are."""
+    rows = {row.user_id: row for row in NotificationSettings.objects.filter(user_id__in=user_ids)}
+    users = User.objects.filter(id__in=user_ids, is_active=True).only("id", "email")
+    return {user.pk: _preferences(user, rows.get(user.pk)) for user in users}
+
+
+def subscriptions_of(*, user_id: int) -> list[PushSubscription]:
+    return list(PushSubscription.objects.filter(user_id=user_id).order_by("id"))
+
+
+@dataclass(frozen=True)
+class WaitingSeat:
+    seat_id: int
+    user_id: int
+    room_id: int
+    turn_since: datetime
+
+
+def seats_waiting(
+    *, waited_before: datetime, present_after: datetime, after: WaitingSeat | None, limit: int
+) -> list[WaitingSeat]:
+    """Seats whose player the game has waited for since before `waited_before`, with no
+    notice claimed for that turn yet and no socket of the player heard from since
+    `present_after`: longest waiting first, from just after `after` (pages of `limit`).
+    One query along the seats' turn index."""
+    told = TurnNotice.objects.filter(
+        user_id=OuterRef("user_id"), room_id=OuterRef("room_id"), turn_since=OuterRef("turn_since")
+    )
+    present = SocketPresence.objects.filter(user_id=OuterRef("user_id"), seen_at__gt=present_after)
+    seats = Seat.objects.filter(
+        turn_since__lte=waited_before, user__isnull=False, user__is_active=True, room__status=RoomStatus.PLAYING
+    ).filter(~Exists(told), ~Exists(present))
+    if after is not None:
+        seats = seats.filter(Q(turn_since__gt=after.turn_since) | Q(turn_since=after.turn_since, id__gt=after.seat_id))
+    rows = seats.order_by("turn_since", "id").values_list("id", "user_id", "room_id", "turn_since")[:limit]
+    return [WaitingSeat(seat_id=i, user_id=u, room_id=r, turn_since=t) for i, u, r, t in rows if t is not None]
+
+
+def room_codes(*, room_ids: list[int]) -> dict[int, str]:
+    return dict(Room.objects.filter(id__in=room_ids).values_list("id", "code"))
+
+
+def is_present(*, user_id: int, present_after: datetime) -> bool:
+    return SocketPresence.objects.filter(user_id=user_id, seen_at__gt=present_after).exists()
+
+
+def user_of(*, user_id: int) -> User | None:
+    """The account, while it is active (a banned player hears nothing)."""
+    return User.objects.filter(id=user_id, is_active=True).first()

@@ -1,0 +1,78 @@
+"""A player's choices: which channels, which address, and a quiet period."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+
+from accounts.models import User
+from games.errors import ServiceError
+
+from .. import selectors
+from ..models import NotificationSettings
+from ..quiet import time_of, zone_check
+
+EMAIL_MAX = NotificationSettings._meta.get_field("email_address").max_length or 254
+FIELDS = frozenset({"push", "email", "email_address", "quiet"})
+
+
+def _address(value: str) -> str:
+    if value == "":
+        return value
+    try:
+        if len(value) > EMAIL_MAX:
+            raise ValidationError("too long")
+        validate_email(value)
+    except ValidationError:
+        raise ServiceError("bad_email_address", "That is not an e-mail address.", 400, "email_address") from None
+    return value
+
+
+@transaction.atomic
+def preferences_update(*, user: User, changes: dict[str, Any]) -> selectors.Preferences:
+    """Apply any of `push`, `email` (bools), `email_address` (an address or "" for none)
+    and `quiet` (None, or `{"start": "HH:MM", "end": "HH:MM", "timezone": IANA name}`);
+    everything is checked before anything is written."""
+    unknown = set(changes) - FIELDS
+    if unknown:
+        raise ServiceError("invalid", "This field is not part of the settings.", 400, sorted(unknown)[0])
+    fields: dict[str, Any] = {}
+    for flag in ("push", "email"):
+        if flag in changes:
+            if not isinstance(changes[flag], bool):
+                raise ServiceError("invalid", "Send true or false.", 400, flag)
+            fields[flag] = changes[flag]
+    if "email_address" in changes:
+        if not isinstance(changes["email_address"], str):
+            raise ServiceError("invalid", "Send an e-mail address, or an empty string for none.", 400, "email_address")
+        fields["email_address"] = _address(changes["email_address"])
+    if "quiet" in changes:
+        quiet = changes["quiet"]
+        if quiet is not None and (
+            not isinstance(quiet, dict)
+            or set(quiet) != {"start", "end", "timezone"}
+            or not all(isinstance(v, str) for v in quiet.values())
+        ):
+            raise ServiceError("invalid", "Send null, or start, end and timezone as strings.", 400, "quiet")
+        if quiet is None:
+            fields.update(quiet_start=None, quiet_end=None, quiet_timezone="")
+        else:
+            start = time_of(quiet["start"], "quiet.start")
+            end = time_of(quiet["end"], "quiet.end")
+            zone = zone_check(quiet["timezone"])
+            if start == end:
+                raise ServiceError(
+                    "quiet_period_empty", "A quiet period must end at another time than it starts.", 400, "quiet.end"
+                )
+            fields.update(quiet_start=start, quiet_end=end, quiet_timezone=zone)
+    if not fields:
+        return selectors.preferences_of(user=user)
+    NotificationSettings.objects.get_or_create(user=user)
+    row = NotificationSettings.objects.select_for_update().get(user=user)
+    for name, value in fields.items():
+        setattr(row, name, value)
+    row.save(update_fields=list(fields))
+    return selectors.preferences_of(user=user)

@@ -1,0 +1,90 @@
+"""Browsers' push subscriptions: kept per account, checked before they are stored
+(notifications.endpoints), removed when the push service says they are gone."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.errors import ServiceError
+
+from ..endpoints import endpoint_check, keys_check
+from ..models import PushSubscription
+
+# PushSubscription.expirationTime is milliseconds since the epoch; this is 9999-12-31.
+EXPIRATION_MAX_MS = 253402300799999
+
+
+def _expiry(expiration_ms: float | None) -> datetime | None:
+    if expiration_ms is None:
+        return None
+    if isinstance(expiration_ms, bool) or not 0 <= expiration_ms <= EXPIRATION_MAX_MS:
+        raise ServiceError("invalid", "expirationTime is null or milliseconds since 1970.", 400, "expirationTime")
+    return datetime.fromtimestamp(expiration_ms / 1000, tz=UTC)
+
+
+def push_subscription_save(
+    *, user: User, endpoint: str, p256dh: str, auth: str, expiration_ms: float | None = None
+) -> tuple[PushSubscription, bool]:
+    """Store a browser's subscription for `user`: (the subscription, whether it is new to
+    them). An endpoint is one browser's, so one another account registered moves to
+    `user` (the browser is theirs now). Refused: a bad endpoint (`bad_push_endpoint`) or
+    key (`bad_push_key`), or one subscription more than PUSH_SUBSCRIPTIONS_MAX
+    (`too_many_push_subscriptions`)."""
+    endpoint = endpoint_check(endpoint)
+    p256dh, auth = keys_check(p256dh, auth)
+    expires_at = _expiry(expiration_ms)
+    for _ in range(2):
+        try:
+            return _save(user, endpoint, p256dh, auth, expires_at)
+        except IntegrityError:
+            # Another request stored the same endpoint between the read and the insert:
+            # read it again, now that it exists.
+            continue
+    raise ServiceError("server_busy", "The subscription could not be stored; retry.", 503)
+
+
+@transaction.atomic
+def _save(
+    user: User, endpoint: str, p256dh: str, auth: str, expires_at: datetime | None
+) -> tuple[PushSubscription, bool]:
+    # The account's row, locked, so that two requests at once cannot pass the cap together.
+    User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True).get()
+    found = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+    if found is not None and found.user_id == user.pk:
+        found.p256dh, found.auth, found.expires_at = p256dh, auth, expires_at
+        found.save(update_fields=["p256dh", "auth", "expires_at"])
+        return found, False
+    if PushSubscription.objects.filter(user=user).count() >= settings.PUSH_SUBSCRIPTIONS_MAX:
+        raise ServiceError(
+            "too_many_push_subscriptions",
+            f"An account may have at most {settings.PUSH_SUBSCRIPTIONS_MAX} push subscriptions; remove one first.",
+            409,
+        )
+    now = timezone.now()
+    if found is not None:
+        found.user, found.p256dh, found.auth, found.expires_at, found.created_at = user, p256dh, auth, expires_at, now
+        found.save(update_fields=["user", "p256dh", "auth", "expires_at", "created_at"])
+        return found, True
+    made = PushSubscription(
+        user=user, endpoint=endpoint, p256dh=p256dh, auth=auth, expires_at=expires_at, created_at=now
+    )
+    made.save(force_insert=True)
+    return made, True
+
+
+@transaction.atomic
+def push_subscription_delete(*, user: User, endpoint: str) -> None:
+    deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
+    if not deleted:
+        raise ServiceError("not_found", "You have no push subscription with this endpoint.", 404)
+
+
+def push_subscriptions_remove(*, ids: list[int]) -> int:
+    """Forget subscriptions the push service no longer knows, or that expired."""
+    deleted, _ = PushSubscription.objects.filter(id__in=ids).delete()
+    return deleted
