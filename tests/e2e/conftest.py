@@ -134,14 +134,18 @@ def shots(request: pytest.FixtureRequest) -> Shots:
 
 @pytest.fixture
 def open_page(browser: Any, live_url: str, shots: Shots) -> Iterator[Callable[..., Any]]:
-    """A new browser context (its own storage: its own signed-in user) with one page.
+    """A new browser context (its own storage: its own signed-in user) with one page, on
+    the live server unless `base_url` names another.
 
     Any script error in any page fails the test."""
     errors: list[str] = []
     contexts = []
 
-    def make(width: int = 390, height: int = 844) -> Any:
-        context = browser.new_context(viewport={"width": width, "height": height}, base_url=live_url)
+    def make(width: int = 390, height: int = 844, base_url: str | None = None, **options: Any) -> Any:
+        # `options` go to the browser context as they are (a time zone, permissions...).
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, base_url=base_url or live_url, **options
+        )
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)

@@ -33,7 +33,7 @@ MODULES = [
 ]
 
 
-@pytest.mark.parametrize("path", ["/", "/join/ABC123", "/notifications"])
+@pytest.mark.parametrize("path", ["/", "/join/ABC123", "/rooms/ABC123", "/notifications"])
 def test_the_shell_is_served_at_home_invite_links_and_settings(client, path):
     res = client.get(path)
     assert res.status_code == 200

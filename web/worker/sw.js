@@ -21,9 +21,12 @@ self.addEventListener("activate", (event) => {
 });
 
 // Only addresses on this site are opened: a notice can never send the person elsewhere.
+// A room's notice links to /rooms/<code>, which the client shows at the room's own
+// address, /join/<code>: that one is opened, so that a tab already there is found.
 function siteUrl(url) {
   try {
     const target = new URL(url || "/", self.location.origin);
+    target.pathname = target.pathname.replace(/^\/rooms\/([^/]+)\/?$/, "/join/$1");
     if (target.origin === self.location.origin) return target.href;
   } catch {
     // An unreadable address falls back to the home page, which lists every waiting table.

@@ -90,6 +90,9 @@ function renderAccount() {
 
 async function route() {
   page?.destroy();
+  // A notice's link to a room (/rooms/<code>) shows the room at its own address.
+  const alias = location.pathname.match(/^\/rooms\/([^/]+)\/?$/);
+  if (alias) history.replaceState(history.state, "", `/join/${alias[1]}${location.search}${location.hash}`);
   const match = location.pathname.match(/^\/join\/([^/]+)\/?$/);
   const code = match ? decodeURIComponent(match[1]) : null;
   app.title(code ? `Table ${code} · ${SITE_TITLE}` : SITE_TITLE, code);

@@ -173,7 +173,10 @@ export class NotificationsPage {
   }
 
   settingsForm() {
-    const hasKey = Boolean(this.publicKey) && !pushUnsupported();
+    // The account's push channel reaches every browser where it was turned on, so it can
+    // be chosen here even from a browser that cannot receive push itself; not at all
+    // where the server sends none.
+    const hasKey = Boolean(this.publicKey);
     const push = h("input", { type: "checkbox", name: "push" });
     const email = h("input", { type: "checkbox", name: "email" });
     const address = h("input", { type: "email", name: "email_address", autocomplete: "email", maxlength: 254, inputmode: "email" });
@@ -293,7 +296,7 @@ export class NotificationsPage {
     const form = {
       el,
       fill: (settings) => {
-        push.checked = Boolean(settings.push);
+        push.checked = hasKey && Boolean(settings.push);
         email.checked = Boolean(settings.email);
         address.value = settings.email_address ?? "";
         const quiet = settings.quiet;
