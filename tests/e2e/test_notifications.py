@@ -196,29 +196,38 @@ def test_a_browser_without_push_is_told_so(open_page: Callable[..., Any], push_s
 
 # The browser vendor's push service, which headless Chromium lacks: a subscription like a
 # browser's (a fresh P-256 key pair and auth secret, an https endpoint of a public host),
-# kept for the page's life, and the options the page subscribed with.
+# kept in the tab's session storage as a browser keeps it across reloads, and the options
+# the page subscribed with.
 PUSH_SERVICE = """
 (() => {
   const b64url = (bytes) =>
     btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
-  let current = null;
-  window.__subscribeCalls = [];
-  PushManager.prototype.getSubscription = async function () { return current; };
+  const unb64url = (text) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+  const made = (saved) => saved && {
+    endpoint: saved.endpoint,
+    expirationTime: null,
+    options: { userVisibleOnly: true, applicationServerKey: unb64url(saved.serverKey).buffer },
+    toJSON: () => ({ endpoint: saved.endpoint, expirationTime: null, keys: saved.keys }),
+    unsubscribe: async () => {
+      sessionStorage.removeItem("fakePush");
+      return true;
+    },
+  };
+  PushManager.prototype.getSubscription = async function () {
+    return made(JSON.parse(sessionStorage.getItem("fakePush")));
+  };
   PushManager.prototype.subscribe = async function (options) {
-    const key = b64url(options.applicationServerKey);
-    window.__subscribeCalls.push({ userVisibleOnly: options.userVisibleOnly, key });
+    const serverKey = b64url(options.applicationServerKey);
+    const calls = JSON.parse(sessionStorage.getItem("fakePushCalls") ?? "[]");
+    calls.push({ userVisibleOnly: options.userVisibleOnly, key: serverKey });
+    sessionStorage.setItem("fakePushCalls", JSON.stringify(calls));
     const pair = await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"]);
     const p256dh = b64url(await crypto.subtle.exportKey("raw", pair.publicKey));
     const auth = b64url(crypto.getRandomValues(new Uint8Array(16)));
     const endpoint = `https://push.example.net/send/${b64url(crypto.getRandomValues(new Uint8Array(12)))}`;
-    current = {
-      endpoint,
-      expirationTime: null,
-      options: { userVisibleOnly: true, applicationServerKey: new Uint8Array(options.applicationServerKey).buffer },
-      toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh, auth } }),
-      unsubscribe: async () => { current = null; return true; },
-    };
-    return current;
+    const saved = { endpoint, serverKey, keys: { p256dh, auth } };
+    sessionStorage.setItem("fakePush", JSON.stringify(saved));
+    return made(saved);
   };
 })();
 """
@@ -284,7 +293,9 @@ def test_push_opt_in_the_worker_and_opt_out(
     button = device.get_by_role("button", name="Turn on notifications on this device")
     button.click()
     expect(device.get_by_role("status")).to_have_text("On: this browser receives push notices.")
-    assert page.evaluate("window.__subscribeCalls") == [{"userVisibleOnly": True, "key": public_key}]
+    assert page.evaluate("JSON.parse(sessionStorage.getItem('fakePushCalls'))") == [
+        {"userVisibleOnly": True, "key": public_key}
+    ]
     [endpoint] = subscriptions_of("petra")
     assert endpoint.startswith("https://push.example.net/send/")
     # Turning it on for the device switches the account's channel on again.
@@ -345,25 +356,57 @@ def test_push_opt_in_the_worker_and_opt_out(
     page.get_by_role("button", name="Turn off on this device").click()
     expect(device.get_by_role("status")).to_have_text("Off on this browser.")
     assert subscriptions_of("petra") == []
-    assert page.evaluate("navigator.serviceWorker.ready.then((r) => r.pushManager.getSubscription())") is None
+    assert page.evaluate(LOCAL_SUBSCRIPTION) is None
     expect(device.get_by_role("button", name="Turn on notifications on this device")).to_be_focused()
     shots(page, "opted-out")
 
 
-def test_logging_out_turns_push_off_on_the_device(open_page: Callable[..., Any], push_server: tuple[str, str]) -> None:
+LOCAL_SUBSCRIPTION = "navigator.serviceWorker.ready.then((r) => r.pushManager.getSubscription())"
+
+
+def test_push_on_the_device_follows_who_is_signed_in(
+    open_page: Callable[..., Any], push_server: tuple[str, str]
+) -> None:
     url, _ = push_server
     page = open_page(width=1280, height=900, base_url=url, permissions=["notifications"])
     page.add_init_script(PUSH_SERVICE)
     sign_up(page, "otto")
     page.goto("/notifications")
+    status = page.locator(".device").get_by_role("status")
     page.get_by_role("button", name="Turn on notifications on this device").click()
-    expect(page.locator(".device").get_by_role("status")).to_have_text("On: this browser receives push notices.")
-    assert len(subscriptions_of("otto")) == 1
-    # Whoever uses this browser next must not get otto's notices.
+    expect(status).to_have_text("On: this browser receives push notices.")
+    [endpoint] = subscriptions_of("otto")
+
+    # The server lets go of it (as when a push service says a subscription expired) while
+    # the browser still holds it: the page hands it over again when it is opened.
+    headers = {"Authorization": f"Token {token_of(page)}"}
+    res = httpx.request("DELETE", f"{url}/api/v1/me/push-subscriptions", json={"endpoint": endpoint}, headers=headers)
+    assert res.status_code == 204, res.text
+    page.reload()
+    expect(status).to_have_text("On: this browser receives push notices.")
+    assert subscriptions_of("otto") == [endpoint]
+
+    # Logging out: whoever uses this browser next must not get otto's notices.
     page.get_by_role("button", name="Log out").click()
     expect(page.get_by_role("tab", name="Log in")).to_be_visible()
     assert subscriptions_of("otto") == []
-    assert page.evaluate("navigator.serviceWorker.ready.then((r) => r.pushManager.getSubscription())") is None
+    assert page.evaluate(LOCAL_SUBSCRIPTION) is None
+
+    # Signed out by the server instead (the token ended elsewhere): the browser stops
+    # receiving as soon as the page hears of it, though it can no longer tell the server.
+    sign_up(page, "olga")
+    page.goto("/notifications")
+    page.get_by_role("button", name="Turn on notifications on this device").click()
+    expect(status).to_have_text("On: this browser receives push notices.")
+    headers = {"Authorization": f"Token {token_of(page)}"}
+    assert httpx.post(f"{url}/api/v1/auth/logout", headers=headers).status_code == 204
+    page.get_by_role("link", name="Back to your tables").click()
+    expect(page.get_by_role("tab", name="Log in")).to_be_visible()
+    for _ in range(50):
+        if page.evaluate(LOCAL_SUBSCRIPTION) is None:
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate(LOCAL_SUBSCRIPTION) is None
 
 
 def registration_id(page: Any, cdp: Any, scope: str) -> str:

@@ -73,8 +73,8 @@ function renderAccount() {
         type: "button",
         class: "link",
         onclick: async () => {
-          // Notices for this account stop reaching this browser: whoever uses it next
-          // must not see them. Best effort; signing out goes on whatever happens.
+          // Notices for this account stop reaching this browser, and the server forgets
+          // it while the token still works. Best effort; signing out goes on regardless.
           await turnOff().catch(() => {});
           try {
             await api("auth/logout", { method: "POST" });
@@ -107,9 +107,12 @@ async function route() {
 }
 
 // The waiting rooms are watched while someone is signed in, and forgotten at sign-out.
+// Signed out however it happened (a ban, a sign-out elsewhere), this browser also stops
+// receiving the account's push notices: whoever uses it next must not see them.
 function watchTurns() {
   app.turns.stop();
   if (app.user) app.turns.start();
+  else turnOff({ tellServer: false }).catch(() => {});
 }
 
 window.addEventListener("auth-changed", async () => {

@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { authPanel } from "./auth.js";
 import { h, replace } from "./dom.js";
-import { currentSubscription, pushUnsupported, turnOff, turnOn } from "./push.js";
+import { claimSubscription, pushUnsupported, turnOff, turnOn } from "./push.js";
 
 const DEFAULT_QUIET = { start: "22:00", end: "08:00" };
 
@@ -113,9 +113,9 @@ export class NotificationsPage {
     }
     let subscription = null;
     try {
-      subscription = await currentSubscription();
+      subscription = await claimSubscription(this.publicKey);
     } catch {
-      // Unreadable is treated as off; turning on starts afresh.
+      // Unreadable, or refused by the server: shown as off; turning on starts afresh.
     }
     if (this.gone) return;
     const status = h("p", { class: "push-status", role: "status" });

@@ -20,7 +20,7 @@ export function pushUnsupported() {
 }
 
 // The subscription this browser holds for the site, or null (never registers anything).
-export async function currentSubscription() {
+async function currentSubscription() {
   if (pushUnsupported()) return null;
   const registration = await navigator.serviceWorker.getRegistration(SCOPE);
   return (await registration?.pushManager.getSubscription()) ?? null;
@@ -77,13 +77,26 @@ export async function turnOn(publicKey) {
   return subscription;
 }
 
-// The opt-out: this browser stops receiving at once, then the server forgets the address.
-// Safe to call when nothing is subscribed.
-export async function turnOff() {
+// This browser's subscription, if it was made with the server's current key, handed to
+// the server again for the signed-in account: the server may have dropped it (a push
+// service said it expired) or hold it for whoever used this browser before. A
+// subscription made with another key is of no use any more; null then, as without one.
+export async function claimSubscription(publicKey) {
+  const subscription = await currentSubscription();
+  if (!subscription || !sameKey(subscription, keyBytes(publicKey))) return null;
+  await api("me/push-subscriptions", { method: "POST", body: subscription.toJSON() });
+  return subscription;
+}
+
+// The opt-out: this browser stops receiving at once, then the server forgets the address
+// (unless `tellServer` is false: signed out already, there is nobody to tell). Safe to
+// call when nothing is subscribed.
+export async function turnOff({ tellServer = true } = {}) {
   const subscription = await currentSubscription();
   if (!subscription) return;
   const endpoint = subscription.endpoint;
   await subscription.unsubscribe();
+  if (!tellServer) return;
   try {
     await api("me/push-subscriptions", { method: "DELETE", body: { endpoint } });
   } catch (err) {
