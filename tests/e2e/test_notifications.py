@@ -71,13 +71,15 @@ def settings_of(url: str, token: str) -> dict[str, Any]:
 
 
 def shown_when(page: Any, check: Callable[[list[dict[str, Any]]], bool]) -> list[dict[str, Any]]:
-    """The notifications the worker shows, once `check` holds for them (5 s at most)."""
-    for _ in range(50):
+    """The notifications the worker shows, once `check` holds for them (10 s at most: the
+    browser may have to start the worker first, on a busy machine)."""
+    for _ in range(100):
         shown = page.evaluate(NOTIFICATIONS)
         if check(shown):
             return shown
         page.wait_for_timeout(100)
-    raise AssertionError(f"the notifications shown never were as expected: {shown}")
+    workers = page.evaluate(REGISTRATION)
+    raise AssertionError(f"the notifications shown never were as expected: {shown} (workers: {workers})")
 
 
 def field_error(page: Any, label: str) -> Any:

@@ -155,6 +155,11 @@ def test_the_list_and_the_title_follow_the_tables_live(
         expect(desk).to_have_title(f"Table {slow} · Trick-taking tables")
         shots(bob, "turn-again")
         shots(desk, "desktop-table")
+        # From the table back to the desktop's home: the same list, and now the count too.
+        desk.get_by_role("link", name="♠ Trick-taking tables").click()
+        expect(desk.locator(f"section.turns li.turn[data-room='{slow}']")).to_contain_text(f"{slow} · play")
+        expect(desk).to_have_title("(1) Trick-taking tables")
+        shots(desk, "desktop-home")
     assert bob.evaluate("window.__sameDocument === true"), "the page was reloaded"
 
 

@@ -52,6 +52,8 @@ self.addEventListener("push", (event) => {
     self.registration.showNotification(payload.title || FALLBACK_TITLE, {
       body: payload.body || "",
       tag: payload.tag || undefined,
+      // A notice that replaces one with its tag is news too (a new turn, a longer digest).
+      renotify: Boolean(payload.tag),
       data: { url: siteUrl(payload.url), rooms },
     }),
   );

@@ -35,6 +35,9 @@ export class TurnsWatch {
     this.backoff = 1000;
     this.timers = {};
     this.stopped = true;
+    // Counts the stops, so that an answer asked for before a sign-out (or by the account
+    // signed in before) is dropped.
+    this.generation = 0;
     this.onVisible = () => {
       if (document.visibilityState === "visible") this.refresh();
     };
@@ -62,6 +65,9 @@ export class TurnsWatch {
   // Signed out: forget the list, close the socket, stop every timer.
   stop() {
     this.stopped = true;
+    this.generation += 1;
+    this.fetching = false;
+    this.again = false;
     document.removeEventListener("visibilitychange", this.onVisible);
     for (const timer of Object.values(this.timers)) {
       clearTimeout(timer);
@@ -97,25 +103,26 @@ export class TurnsWatch {
       return;
     }
     this.fetching = true;
+    const generation = this.generation;
     try {
       do {
         this.again = false;
         try {
           const turns = await api("me/turns");
-          if (this.stopped) return;
+          if (generation !== this.generation) return;
           this.turns = turns;
           this.error = null;
         } catch (err) {
           // A 401 has already signed the browser out (api.js); anything else is shown
           // beside the list as it last stood.
-          if (this.stopped) return;
+          if (generation !== this.generation) return;
           this.error = err.message;
         }
         this.watchDeadlines();
         this.emit();
-      } while (this.again && !this.stopped);
+      } while (this.again);
     } finally {
-      this.fetching = false;
+      if (generation === this.generation) this.fetching = false;
     }
   }
 
