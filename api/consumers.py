@@ -45,7 +45,18 @@ def _room_version(code: str) -> int | None:
     return selectors.room_versions(codes=[code]).get(code)
 
 
-class RefusingConsumer(AsyncJsonWebsocketConsumer):
+class NoticeConsumer(AsyncJsonWebsocketConsumer):
+    """What both sockets share: they announce, and take nothing from a client but pings."""
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        # A frame that is not JSON is ignored like any other unknown message, instead of
+        # ending the connection with an exception.
+        try:
+            return await super().decode_json(text_data)
+        except ValueError:
+            return None
+
     async def refuse(self, code: int, reason: str) -> None:
         """Accept, then close with `code`. A close before the accept fails the handshake,
         and a browser then only ever sees 1006, whatever the reason; after the accept the
@@ -55,7 +66,7 @@ class RefusingConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=code, reason=reason)
 
 
-class RoomConsumer(RefusingConsumer):
+class RoomConsumer(NoticeConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         user = self.scope.get("user")
@@ -106,7 +117,7 @@ def _end_presence(channel_name: str) -> None:
     presence.presence_end(channel_name=channel_name)
 
 
-class UserConsumer(RefusingConsumer):
+class UserConsumer(NoticeConsumer):
     """The caller's turns and finished matches, from every room (ws/me/). While it is
     open, its player is present: notifications send them nothing (README, Notifications)."""
 

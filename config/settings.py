@@ -160,7 +160,11 @@ CHANNEL_LAYERS = {
         {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [env_str("CHANNELS_REDIS_URL", REDIS_URL)],
+                # A socket's consumer waits for its next notice with BZPOPMIN, which Redis
+                # answers after channels_redis' `brpop_timeout` (5 s) when nothing came;
+                # redis-py's own read timeout (5 s since redis-py 8) would end that wait
+                # first and close every socket quiet for 5 s.
+                "hosts": [{"address": env_str("CHANNELS_REDIS_URL", REDIS_URL), "socket_timeout": 15}],
                 "prefix": env_str("CHANNELS_PREFIX", "asgi"),
             },
         }
@@ -291,7 +295,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
     # work done and does nothing: apply_due_actions checks the version and the clock under the
     # room lock). kombu's default is an hour; a task held for its ETA longer than this
     # would come back while still waiting, so GAME_TASK_HORIZON_SECONDS stays below it.
-    else {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
+    else {
+        "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+        # Before every key the broker writes, so that deployments (or test runs) sharing
+        # one Redis database never take each other's tasks; as CHANNELS_PREFIX for notices.
+        "global_keyprefix": env_str("CELERY_KEY_PREFIX", ""),
+    }
 )
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
@@ -343,10 +352,13 @@ PUSH_SUBSCRIPTIONS_MAX = env_int("PUSH_SUBSCRIPTIONS_MAX", 10)
 PUSH_ENDPOINT_HOSTS = env_list("PUSH_ENDPOINT_HOSTS", [])
 # Tests only: endpoints on http://127.0.0.1 or localhost (a fake push service).
 PUSH_ALLOW_LOOPBACK = env_bool("PUSH_ALLOW_LOOPBACK", False)
-# E-mail: printed on the console unless EMAIL_HOST names an SMTP server.
-MAILERS = {
-    "default": (
-        {
+# E-mail: to the SMTP server EMAIL_HOST names; without one, printed on the console in
+# development and not sent at all in production, where no mailer is defined (`check
+# --deploy` refuses a console backend, which would lose every mail without a word).
+MAILERS: dict[str, dict[str, Any]]
+if env_str("EMAIL_HOST", ""):
+    MAILERS = {
+        "default": {
             "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
             "OPTIONS": {
                 "host": env_str("EMAIL_HOST", ""),
@@ -357,10 +369,9 @@ MAILERS = {
                 "timeout": env_int("EMAIL_TIMEOUT", 10),
             },
         }
-        if env_str("EMAIL_HOST", "")
-        else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
-    )
-}
+    }
+elif DEBUG:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 LOGGING = {

@@ -25,5 +25,7 @@ os.environ.setdefault("BOT_DELAY_SECONDS", "0")
 from .settings import *  # noqa: E402,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# A mailer as in development; the test runner swaps it for its mailbox (mail.outbox).
+MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 # Every table written in the tests proves it named each field it changed (games.store).
 TABLE_STORE_CHECK_WRITES = True

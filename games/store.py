@@ -35,7 +35,7 @@ from core.write_batch import WriteBatch
 from . import live, rules
 from .codes import is_room_code
 from .errors import not_found
-from .models import PUBLIC, Event, Room, RoomStatus, Round, Seat
+from .models import PUBLIC, Action, Event, Room, RoomStatus, Round, Seat
 from .rules.base import Event as RuleEvent
 from .rules.base import Game
 
@@ -173,10 +173,14 @@ class Table:
         service can forget it."""
         room = self.room
         waiting = set(self.to_act) if room.status == RoomStatus.PLAYING else set()
+        # A seat that acted and is waited for again (it won the trick, or passed last and
+        # leads) begins a new turn: its clock restarted and it may not have been the
+        # one who acted (a timeout, a moderator).
+        acted = {row.seat for row in self.writes.inserts if isinstance(row, Action)}
         now = timezone.now()
         for seat in self.seats:
             waits = seat.index in waiting and seat.user_id is not None and not seat.is_bot
-            if waits == (seat.turn_since is not None):
+            if waits == (seat.turn_since is not None) and not (waits and seat.index in acted):
                 continue
             seat.turn_since = now if waits else None
             self.save(seat, ["turn_since"])

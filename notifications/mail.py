@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import mailers, send_mail
+from django.core.mail.handler import DEFAULT_MAILER_ALIAS
 
 from .content import Notice
 
@@ -31,6 +32,11 @@ def text_of(notice: Notice) -> str:
             parts.append(f"and {notice.total - len(notice.lines)} more")
     parts.append("You receive this because the game waits for you. Turn these e-mails off in your settings.")
     return "\n\n".join(parts) + "\n"
+
+
+def configured() -> bool:
+    """Whether e-mail goes anywhere: production without EMAIL_HOST has no mailer."""
+    return DEFAULT_MAILER_ALIAS in mailers
 
 
 def mail_send(*, address: str, notice: Notice) -> bool:

@@ -77,8 +77,9 @@ class SocketPresence(models.Model):
 
 
 class TurnNotice(models.Model):
-    """The last turn of a player in a room that a notice was claimed for: one row per
-    player and room, moved on to each new turn, so that a turn is told at most once.
+    """The last turn of a player in a room that a notice was claimed for (by the turn's
+    `Seat.turn_since`): one row per player and room, moved on to each new turn, so that a
+    turn is told at most once.
 
     A scan claims a turn by moving `turn_since` to it (with `sent_at` null); the delivery
     takes the claim by setting `sent_at`, and only the one that sets it sends."""

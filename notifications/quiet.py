@@ -39,7 +39,13 @@ def zone_check(name: str) -> str:
 
 
 def is_quiet(*, start: time, end: time, zone: str, now: datetime) -> bool:
-    local = now.astimezone(zoneinfo.ZoneInfo(zone)).time().replace(second=0, microsecond=0, tzinfo=None)
+    try:
+        tz = zoneinfo.ZoneInfo(zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        # A zone the tz database of this machine no longer has (it was checked when it
+        # was set): better a notice in the night than none, or a scan that fails for all.
+        return False
+    local = now.astimezone(tz).time().replace(tzinfo=None)
     if start < end:
         return start <= local < end
     return local >= start or local < end

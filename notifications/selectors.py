@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q
 
 from accounts.models import User
-from games.models import Room, RoomStatus, Seat
+from games.models import RoomStatus, Seat
 
 from .models import NotificationSettings, PushSubscription, SocketPresence, TurnNotice
 from .quiet import hh_mm
@@ -83,10 +83,6 @@ def seats_waiting(
         seats = seats.filter(Q(turn_since__gt=after.turn_since) | Q(turn_since=after.turn_since, id__gt=after.seat_id))
     rows = seats.order_by("turn_since", "id").values_list("id", "user_id", "room_id", "turn_since")[:limit]
     return [WaitingSeat(seat_id=i, user_id=u, room_id=r, turn_since=t) for i, u, r, t in rows if t is not None]
-
-
-def room_codes(*, room_ids: list[int]) -> dict[int, str]:
-    return dict(Room.objects.filter(id__in=room_ids).values_list("id", "code"))
 
 
 def is_present(*, user_id: int, present_after: datetime) -> bool:

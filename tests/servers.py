@@ -64,22 +64,18 @@ def wait_until_serving(proc: subprocess.Popen[Any], url: str, what: str, log_nam
 
 
 @contextmanager
-def serving(
-    what: str, argv: list[str], *, port: int, env: dict[str, str], log_path: Path, start_seconds: float = 30
-) -> Iterator[str]:
-    """Run `argv` (a server listening on `port`) in a process group of its own, logging to
-    `log_path`; yield its URL once it answers, and stop it (and all it started) after."""
+def running(argv: list[str], *, env: dict[str, str], log_path: Path) -> Iterator[subprocess.Popen[Any]]:
+    """Run `argv` in a process group of its own, logging to `log_path`; stop it (and all it
+    started) after."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "w") as log:
         proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        url = f"http://127.0.0.1:{port}"
         try:
-            wait_until_serving(proc, url, what, str(log_path), seconds=start_seconds)
-            yield url
+            yield proc
         finally:
             # A server told to stop finishes what it is doing (run.sh waits for Celery);
             # whatever outlives it in its group is stopped after it.
-            proc.terminate()
+            tell_to_stop(proc)
             try:
                 proc.wait(40)
             except subprocess.TimeoutExpired:
@@ -88,3 +84,33 @@ def serving(
                 os.killpg(proc.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+            _told_to_stop.discard(proc.pid)
+
+
+_told_to_stop: set[int] = set()
+
+
+def tell_to_stop(proc: subprocess.Popen[Any]) -> None:
+    """Ask a process that `running` started to stop (SIGTERM, once), without waiting for
+    it: several then stop side by side, and `running` waits for each."""
+    if proc.pid in _told_to_stop or proc.poll() is not None:
+        return
+    _told_to_stop.add(proc.pid)
+    proc.terminate()
+    try:
+        # A paused process (SIGSTOP) acts on the signal only once it runs again.
+        os.killpg(proc.pid, signal.SIGCONT)
+    except ProcessLookupError:
+        pass
+
+
+@contextmanager
+def serving(
+    what: str, argv: list[str], *, port: int, env: dict[str, str], log_path: Path, start_seconds: float = 30
+) -> Iterator[str]:
+    """Run `argv` (a server listening on `port`) as `running` does; yield its URL once it
+    answers."""
+    with running(argv, env=env, log_path=log_path) as proc:
+        url = f"http://127.0.0.1:{port}"
+        wait_until_serving(proc, url, what, str(log_path), seconds=start_seconds)
+        yield url

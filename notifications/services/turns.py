@@ -1,7 +1,8 @@
 """Telling players away from the table that a game waits for them.
 
 A scan (`waiting_turns_claim`, Celery beat every NOTIFY_SCAN_SECONDS) finds the seats
-the game has waited for longer than NOTIFY_AFTER_SECONDS, skips players with a fresh
+the game has waited for longer than NOTIFY_AFTER_SECONDS (`Seat.turn_since`: a player
+who acts and is waited for again begins a new turn), skips players with a fresh
 ws/me/ socket (they hear their turns there) and players inside their quiet period (a
 later scan finds them once it ends, if the game still waits), and claims each turn for
 a notice. Then one delivery per player (`turn_notice_delivered`, a Celery task) takes
@@ -28,9 +29,8 @@ from django.db import connection, transaction
 from core.times import iso
 from games import selectors as game_selectors
 
-from .. import selectors
+from .. import mail, selectors
 from ..content import Notice, notice_for
-from ..mail import mail_send
 from ..models import TurnNotice
 from ..push import Outcome, push_send
 from ..quiet import is_quiet
@@ -99,18 +99,23 @@ def _quiet(preferences: selectors.Preferences, now: datetime) -> bool:
     return is_quiet(start=start, end=end, zone=zone, now=now)
 
 
-def _take(user_id: int, now: datetime) -> dict[int, datetime]:
-    """Take the player's claims not sent yet, marking them sent: {room id: turn since}.
-    A claim another delivery holds is skipped (that one sends it); one it took meanwhile
-    no longer matches once its update commits."""
+def _take(user_id: int, now: datetime) -> dict[str, datetime]:
+    """Take the player's claims not sent yet, marking them sent: {room code: turn since}.
+
+    A claim another transaction holds (a delivery taking it, or a scan whose upsert found
+    it already at its wait) is waited for, not skipped: once that one commits, a claim
+    taken by it no longer reads as unsent, and one a scan only looked at is taken here.
+    Rows are locked in the scan's order (player, room), so the two never wait in a circle.
+    """
     with transaction.atomic():
         rows = list(
-            TurnNotice.objects.select_for_update(skip_locked=True)
+            TurnNotice.objects.select_for_update(of=("self",))
             .filter(user_id=user_id, sent_at__isnull=True)
-            .values_list("id", "room_id", "turn_since")
+            .order_by("room_id")
+            .values_list("id", "room__code", "turn_since")
         )
-        TurnNotice.objects.filter(id__in=[row[0] for row in rows]).update(sent_at=now)
-    return {room_id: since for _, room_id, since in rows}
+        TurnNotice.objects.filter(id__in=[row[0] for row in rows], sent_at__isnull=True).update(sent_at=now)
+    return {code: since for _, code, since in rows}
 
 
 @dataclass
@@ -128,12 +133,11 @@ def turn_notice_delivered(*, user_id: int, now: datetime) -> Delivery:
     taken = _take(user_id, now)
     if not taken:
         return Delivery()
-    codes = selectors.room_codes(room_ids=list(taken))
-    since_by_code = {codes[room_id]: iso(since) for room_id, since in taken.items() if room_id in codes}
     user = selectors.user_of(user_id=user_id)
     if user is None:
         return Delivery()
-    # Only the turns still under way: a player who moved meanwhile hears nothing of it.
+    # Only the turns still under way: of a turn the player took meanwhile, nothing is said.
+    since_by_code = {code: iso(since) for code, since in taken.items()}
     turns = [t for t in game_selectors.turns_of(user=user) if since_by_code.get(t["code"]) == t["since"]]
     if not turns:
         return Delivery()
@@ -142,8 +146,9 @@ def turn_notice_delivered(*, user_id: int, now: datetime) -> Delivery:
     delivery = Delivery(notice=notice)
     if wanted.push:
         _push(delivery, user_id, notice, now)
-    if wanted.email and wanted.email_address and mail_send(address=wanted.email_address, notice=notice):
-        delivery.emailed_to = wanted.email_address
+    if wanted.email and wanted.email_address and mail.configured():
+        if mail.mail_send(address=wanted.email_address, notice=notice):
+            delivery.emailed_to = wanted.email_address
     return delivery
 
 

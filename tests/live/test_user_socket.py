@@ -1,0 +1,156 @@
+"""ws/me/: a player's own notices from every room they sit in — their turns beginning
+and their matches ending — against the real Redis channel layer, and through the
+database poll where the layer is in memory (the embedded start)."""
+
+from __future__ import annotations
+
+import pytest
+import pytest_asyncio
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+from django.test import override_settings
+from rest_framework.authtoken.models import Token
+
+from config.asgi import application
+from games import selectors
+from games.services import lobby, play, table_moderation
+from tests.api.helpers import concrete
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+HEADERS = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def close_thread_connections():
+    yield
+    await database_sync_to_async(connections.close_all)()
+
+
+def connect(token: str | None) -> WebsocketCommunicator:
+    return WebsocketCommunicator(application, "/ws/me/" + (f"?token={token}" if token else ""), headers=HEADERS)
+
+
+@database_sync_to_async
+def two_player_room(make_user):
+    """A Hearts room of two people and two computer players, in the lobby."""
+    host, guest = make_user(), make_user()
+    room = lobby.room_create(host=host, game="hearts", options={})
+    lobby.room_join(code=room.code, user=guest)
+    for _ in range(2):
+        lobby.room_add_bot(code=room.code, user=host)
+    return room.code, host, guest, Token.objects.create(user=host).key, Token.objects.create(user=guest).key
+
+
+@database_sync_to_async
+def start(code, user):
+    lobby.room_start(code=code, user=user)
+    return selectors.view_by_code(code=code, user=user)
+
+
+@database_sync_to_async
+def move(code, user):
+    """The user's first legal action; the room's view for them afterwards."""
+    view = selectors.view_by_code(code=code, user=user)
+    action = concrete(view["you"]["legal_actions"][0])
+    play.action_submit(code=code, user=user, version=view["version"], action=action, idempotency_key=None)
+    return selectors.view_by_code(code=code, user=user)
+
+
+@database_sync_to_async
+def turns(user):
+    return selectors.turns_of(user=user)
+
+
+async def test_a_turn_beginning_is_announced_to_that_player_only(make_user):
+    code, host, guest, host_token, guest_token = await two_player_room(make_user)
+    host_ws, guest_ws = connect(host_token), connect(guest_token)
+    assert (await host_ws.connect())[0] and (await guest_ws.connect())[0]
+    # Nothing while the room is in the lobby, whatever changes there.
+    assert await host_ws.receive_nothing(timeout=0.3)
+    view = await start(code, host)
+    # Everyone passes at once: both players' turns begin with the deal.
+    for ws, user in ((host_ws, host), (guest_ws, guest)):
+        notice = await ws.receive_json_from(timeout=3)
+        listed = await turns(user)
+        assert notice == {
+            "type": "your_turn",
+            "room": code,
+            "version": listed[0]["version"],
+            "deadline": listed[0]["deadline"],
+        }
+        assert notice["version"] >= view["version"]
+    # The host passes: nothing for either while the guest's turn goes on.
+    await move(code, host)
+    assert await host_ws.receive_nothing(timeout=0.3)
+    assert await guest_ws.receive_nothing(timeout=0.3)
+    await host_ws.disconnect()
+    await guest_ws.disconnect()
+
+
+async def test_match_over_reaches_every_seated_player(make_user):
+    code, host, guest, host_token, guest_token = await two_player_room(make_user)
+    await start(code, host)
+    host_ws, guest_ws = connect(host_token), connect(guest_token)
+    assert (await host_ws.connect())[0] and (await guest_ws.connect())[0]
+    await database_sync_to_async(table_moderation.room_close)(code=code, reason="Spam")
+    for ws in (host_ws, guest_ws):
+        assert await ws.receive_json_from(timeout=3) == {"type": "match_over", "room": code}
+        assert await ws.receive_nothing(timeout=0.3)
+    assert await turns(host) == [] and await turns(guest) == []
+    await host_ws.disconnect()
+    await guest_ws.disconnect()
+
+
+async def test_anonymous_and_bad_token_are_closed_with_4401():
+    for token in (None, "not-a-token"):
+        ws = connect(token)
+        connected, _ = await ws.connect()
+        assert connected
+        message = await ws.receive_output(timeout=3)
+        assert (message["type"], message["code"]) == ("websocket.close", 4401)
+
+
+async def test_sending_on_the_socket_does_nothing(make_user):
+    *_, host_token, _ = await two_player_room(make_user)
+    ws = connect(host_token)
+    assert (await ws.connect())[0]
+    await ws.send_json_to({"type": "ping"})
+    await ws.send_to(text_data="not json at all")
+    assert await ws.receive_nothing(timeout=0.3)
+    await ws.disconnect()
+
+
+@override_settings(
+    CHANNEL_LAYERS={"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}, LIVE_WATCH_SECONDS=0.1
+)
+async def test_without_redis_the_socket_reads_turns_and_ends_from_the_database(make_user):
+    code, host, _, host_token, _ = await two_player_room(make_user)
+    ws = connect(host_token)
+    assert (await ws.connect())[0]
+    # What the database says when the socket opens is known, not announced.
+    assert await ws.receive_nothing(timeout=0.4)
+    await start(code, host)
+    listed = await turns(host)
+    assert await ws.receive_json_from(timeout=3) == {
+        "type": "your_turn",
+        "room": code,
+        "version": listed[0]["version"],
+        "deadline": listed[0]["deadline"],
+    }
+    await database_sync_to_async(table_moderation.room_close)(code=code, reason="Spam")
+    assert await ws.receive_json_from(timeout=3) == {"type": "match_over", "room": code}
+    assert await ws.receive_nothing(timeout=0.4)
+    await ws.disconnect()
+
+
+async def test_a_frame_that_is_not_json_leaves_the_room_socket_serving(make_user):
+    code, _, _, host_token, _ = await two_player_room(make_user)
+    ws = WebsocketCommunicator(application, f"/ws/rooms/{code}/?token={host_token}", headers=HEADERS)
+    assert (await ws.connect())[0]
+    first = await ws.receive_json_from(timeout=3)
+    await ws.send_to(text_data="{not json")
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from(timeout=3) == {"type": "pong", "version": first["version"]}
+    await ws.disconnect()

@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from django.conf import settings as django_settings
+from django.utils import timezone
+
+from games.errors import ServiceError
+from games.models import Room, Seat
+from games.services import lobby
+from notifications import vapid
+from notifications.services import subscriptions, turns
+
+from .push_service import Browser, FakePushService, serve
+
+BASE_URL = "https://games.example.org"
+
+
+@pytest.fixture
+def push_service() -> Iterator[FakePushService]:
+    service = serve()
+    yield service
+    service.server.shutdown()
+    service.server.server_close()
+
+
+@pytest.fixture
+def push_on(settings: Any) -> str:
+    """Push configured with a fresh VAPID pair, subscriptions on 127.0.0.1 allowed (the
+    fake push service), and a public address for e-mails; the VAPID public key."""
+    public, private = vapid.generate()
+    settings.VAPID_PUBLIC_KEY = public
+    settings.VAPID_PRIVATE_KEY = private
+    settings.VAPID_SUBJECT = "mailto:ops@games.example.org"
+    settings.PUSH_ALLOW_LOOPBACK = True
+    settings.PUBLIC_BASE_URL = BASE_URL
+    return public
+
+
+def start_room(host: Any, game: str = "hearts", name: str = "", **options: Any) -> Room:
+    """A match of `game` under way: `host` and computer players in the other seats (they
+    move at once in the tests), with a long clock so that no turn times out."""
+    room = lobby.room_create(
+        host=host, game=game, name=name, options={"turn_seconds": 3600, "abandon_seconds": 7200, **options}
+    )
+    while True:
+        try:
+            lobby.room_add_bot(code=room.code, user=host)
+        except ServiceError as err:
+            assert err.code == "room_full", err.code
+            break
+    lobby.room_start(code=room.code, user=host)
+    room.refresh_from_db()
+    return room
+
+
+def waiting_since(user: Any, room: Room) -> datetime:
+    since = Seat.objects.get(room=room, user=user).turn_since
+    assert since is not None, "the game does not wait for this player"
+    return since
+
+
+def after_wait(seconds: float = 1) -> datetime:
+    """A moment when every turn begun so far has waited NOTIFY_AFTER_SECONDS and more."""
+    return timezone.now() + timedelta(seconds=django_settings.NOTIFY_AFTER_SECONDS + seconds)
+
+
+def subscribe(user: Any, service: FakePushService, path: str) -> Browser:
+    browser = Browser()
+    sub = browser.subscription(service.url(path))
+    subscriptions.push_subscription_save(
+        user=user, endpoint=sub["endpoint"], p256dh=sub["keys"]["p256dh"], auth=sub["keys"]["auth"]
+    )
+    return browser
+
+
+@pytest.fixture
+def notify() -> Callable[..., list[turns.Delivery]]:
+    """One scan and the deliveries it asks for, at `now`, as beat and the worker run them."""
+
+    def run(now: datetime | None = None) -> list[turns.Delivery]:
+        now = now or after_wait()
+        return [turns.turn_notice_delivered(user_id=u, now=now) for u in turns.waiting_turns_claim(now=now)]
+
+    return run
