@@ -94,8 +94,10 @@ def test_the_settings_are_read_saved_and_refused_next_to_the_field(
     # A phone in Paris: the quiet period's zone is the browser's own until one is saved.
     page = open_page(timezone_id="Europe/Paris")
     sign_up(page, "nadia")
-    page.get_by_role("navigation", name="Account").get_by_role("link", name="Notifications").click()
+    link = page.get_by_role("navigation", name="Account").get_by_role("link", name="Notifications")
+    link.click()
     expect(page).to_have_url(re.compile(r"/notifications$"))
+    expect(link).to_have_attribute("aria-current", "page")
     expect(page.get_by_role("heading", name="Notifications", level=1)).to_be_visible()
     expect(page).to_have_title("Notifications · Trick-taking tables")
     # What is sent and when, before anything is switched on.

@@ -96,6 +96,11 @@ async function route() {
   const match = location.pathname.match(/^\/join\/([^/]+)\/?$/);
   const code = match ? decodeURIComponent(match[1]) : null;
   app.title(code ? `Table ${code} · ${SITE_TITLE}` : SITE_TITLE, code);
+  // The top bar's link to the page on screen says so.
+  for (const link of account.querySelectorAll("a[href]")) {
+    if (link.getAttribute("href") === location.pathname) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
   if (code) page = new RoomPage(main, code, app);
   else if (/^\/notifications\/?$/.test(location.pathname)) page = new NotificationsPage(main, app);
   else page = new HomePage(main, app);
@@ -107,12 +112,14 @@ async function route() {
 }
 
 // The waiting rooms are watched while someone is signed in, and forgotten at sign-out.
-// Signed out however it happened (a ban, a sign-out elsewhere), this browser also stops
-// receiving the account's push notices: whoever uses it next must not see them.
+// Signed out however it happened (a ban, a sign-out elsewhere: the API's 401 dropped the
+// token), this browser also stops receiving the account's push notices: whoever uses it
+// next must not see them. A token the server could not be asked about is kept, and so
+// are its notices.
 function watchTurns() {
   app.turns.stop();
   if (app.user) app.turns.start();
-  else turnOff({ tellServer: false }).catch(() => {});
+  else if (!auth.token) turnOff({ tellServer: false }).catch(() => {});
 }
 
 window.addEventListener("auth-changed", async () => {
