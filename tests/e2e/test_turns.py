@@ -163,6 +163,57 @@ def test_the_list_and_the_title_follow_the_tables_live(
     assert bob.evaluate("window.__sameDocument === true"), "the page was reloaded"
 
 
+def test_the_list_catches_up_when_its_socket_drops_and_listens_again(
+    open_page: Callable[..., Any], live_url: str
+) -> None:
+    page = open_page(width=1280, height=900)  # a desktop
+    deaf = {"on": False}
+    sockets: list[Any] = []
+
+    def relay(ws: Any) -> None:
+        # Between the page and the server; while deaf, nothing from the server gets through.
+        server = ws.connect_to_server()
+        sockets.append(ws)
+        ws.on_message(server.send)
+        server.on_message(lambda message: None if deaf["on"] else ws.send(message))
+
+    page.route_web_socket(re.compile(r"/ws/me/"), relay)
+    sign_up(page, "dora")
+    panel = page.locator("section.turns")
+    expect(panel.locator("li")).to_have_text([EMPTY])
+    page.evaluate("window.__sameDocument = true")
+    deaf["on"] = True
+    with person(live_url, register="abel") as abel, person(live_url, token_of(page)) as dora:
+        first = abel.room("hearts", "Missed")
+        dora.call("POST", f"rooms/{first}/join", json={})
+        abel.bots(first, 2)
+        abel.call("POST", f"rooms/{first}/start")
+        assert [t["code"] for t in dora.call("GET", "me/turns")] == [first]
+        # The notice never reached the page, and nothing else tells it.
+        page.wait_for_timeout(1500)
+        expect(panel.locator("li")).to_have_text([EMPTY])
+
+        # The connection drops: the page asks at once, and connects again.
+        deaf["on"] = False
+        sockets[-1].close(code=1011, reason="going away")
+        expect(panel.locator(f"li.turn[data-room='{first}']")).to_be_visible(timeout=3000)
+        expect(page).to_have_title("(1) Trick-taking tables")
+        for _ in range(50):
+            if len(sockets) == 2:
+                break
+            page.wait_for_timeout(100)
+        assert len(sockets) == 2, "the page did not connect again"
+
+        # The new socket carries the next notice.
+        second = abel.room("hearts", "Heard")
+        dora.call("POST", f"rooms/{second}/join", json={})
+        abel.bots(second, 2)
+        abel.call("POST", f"rooms/{second}/start")
+        expect(panel.locator(f"li.turn[data-room='{second}']")).to_be_visible(timeout=3000)
+        expect(page).to_have_title("(2) Trick-taking tables")
+    assert page.evaluate("window.__sameDocument === true"), "the page was reloaded"
+
+
 def test_turns_come_and_go_with_the_clock_and_the_computer_players_under_make_run(
     make_run_page: Callable[..., Any], make_run: MakeRun
 ) -> None:
