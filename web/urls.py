@@ -6,5 +6,10 @@ urlpatterns = [
     path("", views.shell, name="web-home"),
     # The invite link the API hands out (`invite_url`) is also the table's own address.
     path("join/<str:code>", views.shell, name="web-join"),
+    # Notices (push and e-mail) link to a room as /rooms/<code>: the same page.
+    path("rooms/<str:code>", views.shell, name="web-room"),
+    path("notifications", views.shell, name="web-notifications"),
     path("favicon.ico", views.favicon, name="favicon"),
+    # The service worker's scope is the folder it is served from: the site's root.
+    path("sw.js", views.service_worker, name="web-service-worker"),
 ]

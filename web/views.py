@@ -13,11 +13,13 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 FAVICON = Path(__file__).resolve().parent / "static" / "web" / "favicon.ico"
+SERVICE_WORKER = Path(__file__).resolve().parent / "worker" / "sw.js"
 
 
 @require_safe
 def shell(request: HttpRequest, code: str | None = None) -> HttpResponse:
-    """The HTML shell for `/` and `/join/<code>`; the script reads the room from the path."""
+    """The HTML shell for `/`, `/join/<code>` (and `/rooms/<code>`, where notices link) and
+    `/notifications`; the script reads the page from the path."""
     # The API root comes from the URL conf, so the client never hard-codes where the API lives.
     api_root = reverse("games").removesuffix("games/")
     return render(request, "web/index.html", {"api_root": api_root, "room_code": code or ""})
@@ -34,3 +36,16 @@ def favicon(request: HttpRequest) -> HttpResponse:
     """`/favicon.ico`: browsers ask for it at the site's root whatever the page links, and
     anything that is not a page (the API's docs, a JSON answer) gets no <link rel=icon>."""
     return HttpResponse(_favicon_bytes(), content_type="image/x-icon")
+
+
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """`/sw.js`: the push notices' service worker. A worker's scope can be no wider than the
+    folder of its script unless the answer allows it, so it is served from the site's root,
+    with `Service-Worker-Allowed: /` saying so outright. `no-cache`: a browser asks again
+    before using a copy, so a new version reaches everyone at their next visit. Read at
+    each request (a few kilobytes, asked for rarely), so an edit shows without a restart."""
+    response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    response["Cache-Control"] = "no-cache"
+    return response

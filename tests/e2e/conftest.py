@@ -73,6 +73,27 @@ def make_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MakeRun]:
 
 
 @pytest.fixture
+def make_run_page(make_run: MakeRun) -> Iterator[Callable[..., Any]]:
+    """Pages of their own (own storage) at a given size; any script error fails the test."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/test.sh does)")
+    errors: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM)
+
+        def make(width: int, height: int) -> Any:
+            context = browser.new_context(viewport={"width": width, "height": height}, base_url=make_run.url)
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            return page
+
+        yield make
+        browser.close()
+    assert not errors, f"script errors in the page: {errors}"
+
+
+@pytest.fixture
 def browser(transactional_db: Any, live_url: str) -> Iterator[Any]:
     # Depends on transactional_db so that it is stopped before the flush (see above).
     if not Path(CHROMIUM).exists():
@@ -113,14 +134,18 @@ def shots(request: pytest.FixtureRequest) -> Shots:
 
 @pytest.fixture
 def open_page(browser: Any, live_url: str, shots: Shots) -> Iterator[Callable[..., Any]]:
-    """A new browser context (its own storage: its own signed-in user) with one page.
+    """A new browser context (its own storage: its own signed-in user) with one page, on
+    the live server unless `base_url` names another.
 
     Any script error in any page fails the test."""
     errors: list[str] = []
     contexts = []
 
-    def make(width: int = 390, height: int = 844) -> Any:
-        context = browser.new_context(viewport={"width": width, "height": height}, base_url=live_url)
+    def make(width: int = 390, height: int = 844, base_url: str | None = None, **options: Any) -> Any:
+        # `options` go to the browser context as they are (a time zone, permissions...).
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, base_url=base_url or live_url, **options
+        )
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)

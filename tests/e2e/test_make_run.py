@@ -10,17 +10,14 @@ without a reload and without the page falling back to polling.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from .conftest import (
     ARTIFACTS,
-    CHROMIUM,
     MakeRun,
     Shots,
     add_bots,
@@ -35,27 +32,6 @@ from .conftest import (
 SHOWN_WITHIN_MS = 2000
 
 
-@pytest.fixture
-def new_page(make_run: MakeRun) -> Iterator[Callable[..., Any]]:
-    """Pages of their own (own storage) at a given size; any script error fails the test."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/test.sh does)")
-    errors: list[str] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM)
-
-        def make(width: int, height: int) -> Any:
-            context = browser.new_context(viewport={"width": width, "height": height}, base_url=make_run.url)
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            return page
-
-        yield make
-        browser.close()
-    assert not errors, f"script errors in the page: {errors}"
-
-
 def wait_until_mine(api: httpx.Client, code: str, me: int) -> dict[str, Any]:
     """Poll the API (not the page) until the server says it is my turn to play a card,
     or the hand is over."""
@@ -68,8 +44,8 @@ def wait_until_mine(api: httpx.Client, code: str, me: int) -> dict[str, Any]:
     raise AssertionError("the computer players did not move within 30 s")
 
 
-def test_a_hand_against_computer_players_under_make_run(new_page: Callable[..., Any], make_run: MakeRun) -> None:
-    page = new_page(390, 844)
+def test_a_hand_against_computer_players_under_make_run(make_run_page: Callable[..., Any], make_run: MakeRun) -> None:
+    page = make_run_page(390, 844)
     shots = Shots(ARTIFACTS / "make_run_hand")
     sign_up(page, "newcomer")
     code = create_room(page, "hearts")
@@ -77,7 +53,7 @@ def test_a_hand_against_computer_players_under_make_run(new_page: Callable[..., 
     page.locator("[data-action=start]").click()
     token = token_of(page)
     # The same player also has the table open on a desktop: every open page follows.
-    desk = new_page(1280, 800)
+    desk = make_run_page(1280, 800)
     desk.add_init_script(f"localStorage.setItem('tt.token', {token!r})")
     desk.goto(f"/join/{code}")
     table(desk).wait_for()

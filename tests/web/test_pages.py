@@ -20,9 +20,12 @@ MODULES = [
     "home.js",
     "live.js",
     "lobby.js",
+    "notifications.js",
     "options.js",
+    "push.js",
     "room.js",
     "table.js",
+    "turns.js",
     "games/index.js",
     "games/hearts.js",
     "games/moon.js",
@@ -30,16 +33,17 @@ MODULES = [
 ]
 
 
-@pytest.mark.parametrize("path", ["/", "/join/ABC123"])
-def test_the_shell_is_served_at_home_and_invite_links(client, path):
+@pytest.mark.parametrize("path", ["/", "/join/ABC123", "/rooms/ABC123", "/notifications"])
+def test_the_shell_is_served_at_home_invite_links_and_settings(client, path):
     res = client.get(path)
     assert res.status_code == 200
     assert res["Content-Type"].startswith("text/html")
     html = res.content.decode()
     assert '<script type="module" src="/static/web/app.js"></script>' in html
     assert 'href="/static/web/style.css"' in html
-    # The client learns where the API is from the page, not from a constant.
+    # The client learns where the API and its service worker are from the page, not from a constant.
     assert 'data-api-root="/api/v1/"' in html
+    assert 'data-sw-url="/sw.js"' in html
 
 
 def test_an_invite_link_names_its_room_in_the_title(client):
@@ -51,6 +55,7 @@ def test_the_shell_needs_no_login_and_only_answers_reads(client):
     assert client.get("/").status_code == 200
     assert client.post("/").status_code == 405
     assert client.post("/join/ABC123").status_code == 405
+    assert client.post("/notifications").status_code == 405
 
 
 def test_the_api_and_admin_routes_are_untouched(client):
@@ -113,3 +118,20 @@ def test_the_site_icon_answers_at_the_root_and_from_the_page(client):
 def test_the_shell_has_one_live_region_for_turns_apart_from_the_toasts(client):
     html = client.get("/join/ABC123").content.decode()
     assert re.search(r'<div id="turn-announcer" class="sr-only" aria-live="polite"', html)
+
+
+def test_the_service_worker_is_served_from_the_root_for_the_whole_site(client):
+    res = client.get("/sw.js")
+    assert res.status_code == 200
+    # Browsers refuse a worker script with any other type.
+    assert res["Content-Type"] == "text/javascript; charset=utf-8"
+    assert res["Service-Worker-Allowed"] == "/"
+    # Asked again before each use: a new version is never held back by a cache.
+    assert res["Cache-Control"] == "no-cache"
+    source = res.content.decode()
+    for event in ("push", "notificationclick"):
+        assert f'addEventListener("{event}"' in source
+    # It must not stand between the page and the network.
+    assert 'addEventListener("fetch"' not in source
+    assert client.head("/sw.js").status_code == 200
+    assert client.post("/sw.js").status_code == 405

@@ -1,10 +1,16 @@
-// The web client's entry: who is signed in, which page the address shows, and toasts.
+// The web client's entry: who is signed in, which page the address shows, toasts, and
+// the rooms waiting for the player (their count in the document's title on every page).
 // Everything goes through the public API (api.js); nothing here is private to the server.
 
 import { api, auth } from "./api.js";
 import { h, replace } from "./dom.js";
 import { HomePage } from "./home.js";
+import { NotificationsPage } from "./notifications.js";
+import { turnOff } from "./push.js";
 import { RoomPage } from "./room.js";
+import { TurnsWatch } from "./turns.js";
+
+const SITE_TITLE = "Trick-taking tables";
 
 const main = document.getElementById("main");
 const account = document.getElementById("account");
@@ -13,6 +19,13 @@ const toasts = document.getElementById("toasts");
 const app = {
   user: null,
   catalogue: [],
+  turns: new TurnsWatch(),
+  // The page's own title; the count of waiting rooms goes in front of it, leaving out
+  // `room`, the room on screen (its turn is in plain view).
+  title(text = SITE_TITLE, room = null) {
+    title = { text, room };
+    showTitle();
+  },
   navigate(path) {
     if (path !== location.pathname) history.pushState({}, "", path);
     route();
@@ -25,6 +38,13 @@ const app = {
 };
 
 let page = null;
+let title = { text: SITE_TITLE, room: null };
+
+function showTitle() {
+  const waiting = app.user ? app.turns.count(title.room) : 0;
+  document.title = waiting ? `(${waiting}) ${title.text}` : title.text;
+}
+app.turns.subscribe(showTitle);
 
 async function loadUser() {
   if (!auth.token) {
@@ -46,12 +66,16 @@ function renderAccount() {
   replace(
     account,
     h("span", { class: "who" }, app.user.display_name || app.user.username, app.user.is_guest ? " (guest)" : ""),
+    h("a", { href: "/notifications", "data-link": "" }, "Notifications"),
     h(
       "button",
       {
         type: "button",
         class: "link",
         onclick: async () => {
+          // Notices for this account stop reaching this browser, and the server forgets
+          // it while the token still works. Best effort; signing out goes on regardless.
+          await turnOff().catch(() => {});
           try {
             await api("auth/logout", { method: "POST" });
           } finally {
@@ -66,8 +90,20 @@ function renderAccount() {
 
 async function route() {
   page?.destroy();
+  // A notice's link to a room (/rooms/<code>) shows the room at its own address.
+  const alias = location.pathname.match(/^\/rooms\/([^/]+)\/?$/);
+  if (alias) history.replaceState(history.state, "", `/join/${alias[1]}${location.search}${location.hash}`);
   const match = location.pathname.match(/^\/join\/([^/]+)\/?$/);
-  page = match ? new RoomPage(main, decodeURIComponent(match[1]), app) : new HomePage(main, app);
+  const code = match ? decodeURIComponent(match[1]) : null;
+  app.title(code ? `Table ${code} · ${SITE_TITLE}` : SITE_TITLE, code);
+  // The top bar's link to the page on screen says so.
+  for (const link of account.querySelectorAll("a[href]")) {
+    if (link.getAttribute("href") === location.pathname) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  if (code) page = new RoomPage(main, code, app);
+  else if (/^\/notifications\/?$/.test(location.pathname)) page = new NotificationsPage(main, app);
+  else page = new HomePage(main, app);
   try {
     await page.start();
   } catch (err) {
@@ -75,8 +111,20 @@ async function route() {
   }
 }
 
+// The waiting rooms are watched while someone is signed in, and forgotten at sign-out.
+// Signed out however it happened (a ban, a sign-out elsewhere: the API's 401 dropped the
+// token), this browser also stops receiving the account's push notices: whoever uses it
+// next must not see them. A token the server could not be asked about is kept, and so
+// are its notices.
+function watchTurns() {
+  app.turns.stop();
+  if (app.user) app.turns.start();
+  else if (!auth.token) turnOff({ tellServer: false }).catch(() => {});
+}
+
 window.addEventListener("auth-changed", async () => {
   await loadUser();
+  watchTurns();
   renderAccount();
   route();
 });
@@ -88,6 +136,16 @@ document.addEventListener("click", (event) => {
   app.navigate(link.getAttribute("href"));
 });
 
+// A clicked notification asks an open tab to show its page (see the service worker):
+// the page changes in place, as by a link.
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    const path = event.data?.type === "open" ? event.data.path : null;
+    if (typeof path === "string" && path.startsWith("/") && !path.startsWith("//")) app.navigate(path);
+  });
+  navigator.serviceWorker.startMessages();
+}
+
 async function boot() {
   try {
     [app.catalogue] = await Promise.all([api("games/"), loadUser()]);
@@ -95,6 +153,7 @@ async function boot() {
     replace(main, h("p", { class: "notice" }, `The server cannot be reached: ${err.message}`));
     return;
   }
+  watchTurns();
   renderAccount();
   await route();
 }

@@ -1,4 +1,5 @@
-// The start page: sign in, then create a room for any game, or find one to join.
+// The start page: sign in; then the tables waiting for the player's move, a form to
+// create a room for any game, and rooms to join.
 
 import { api } from "./api.js";
 import { authPanel } from "./auth.js";
@@ -6,6 +7,7 @@ import { h, replace } from "./dom.js";
 import { gameModule } from "./games/index.js";
 import { hostName } from "./lobby.js";
 import { optionsForm } from "./options.js";
+import { TurnsPanel } from "./turns.js";
 
 function roomItem(room, catalogue) {
   const game = catalogue.find((g) => g.key === room.game);
@@ -24,10 +26,11 @@ export class HomePage {
     this.app = app;
   }
 
-  destroy() {}
+  destroy() {
+    this.turns?.destroy();
+  }
 
   async start() {
-    document.title = "Trick-taking tables";
     if (!this.app.user) {
       replace(
         this.root,
@@ -44,11 +47,13 @@ export class HomePage {
     const mine = h("ul", { class: "room-list" }, h("li", {}, "Loading…"));
     const open = h("ul", { class: "room-list" }, h("li", {}, "Loading…"));
     const code = h("input", { name: "code", required: true, maxlength: 12, autocapitalize: "characters", "aria-label": "Room code" });
+    this.turns = new TurnsPanel(this.app);
     replace(
       this.root,
       h(
         "div",
         { class: "home" },
+        this.turns.el,
         create,
         h(
           "section",
@@ -73,6 +78,7 @@ export class HomePage {
         ),
       ),
     );
+    this.turns.start();
     const [mineRooms, openRooms] = await Promise.all([api("rooms/?mine=1"), api("rooms/")]);
     const catalogue = this.app.catalogue;
     replace(mine, mineRooms.results.length ? mineRooms.results.map((r) => roomItem(r, catalogue)) : h("li", {}, "None yet."));

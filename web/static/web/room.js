@@ -38,7 +38,6 @@ export class RoomPage {
       this.renderMissing(err.status === 404 ? undefined : err.message);
       return;
     }
-    document.title = `Table ${this.code} · Trick-taking tables`;
     this.game = gameModule(this.room.game);
     this.catalogue = this.app.catalogue.find((g) => g.key === this.room.game) ?? null;
     if (this.catalogue) this.catalogue.module = this.game;

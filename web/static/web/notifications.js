@@ -1,0 +1,314 @@
+// The notifications page (`/notifications`): what the server may send and when, push
+// notices on this device (an explicit opt-in, see push.js), and the account's settings
+// (`GET/PATCH me/notifications`): channels, e-mail address, quiet hours.
+
+import { api } from "./api.js";
+import { authPanel } from "./auth.js";
+import { h, replace } from "./dom.js";
+import { claimSubscription, pushUnsupported, turnOff, turnOn } from "./push.js";
+
+const DEFAULT_QUIET = { start: "22:00", end: "08:00" };
+
+function browserTimeZone() {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  } catch {
+    return "UTC";
+  }
+}
+
+// Every zone the browser knows (IANA names), with `wanted` among them even if it does not.
+function timeZones(wanted) {
+  const zones = new Set(typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : []);
+  zones.add("UTC");
+  if (wanted) zones.add(wanted);
+  return [...zones].sort();
+}
+
+// A labelled field with its own error line, tied to the input for screen readers.
+function field(id, label, input, hint = null) {
+  const error = h("p", { class: "form-error field-error", id: `${id}-error`, "data-error-for": id });
+  input.id = id;
+  input.setAttribute("aria-describedby", [hint ? `${id}-hint` : null, `${id}-error`].filter(Boolean).join(" "));
+  return h("div", { class: "field" }, h("label", { for: id }, label), input, hint && h("small", { id: `${id}-hint` }, hint), error);
+}
+
+function check(id, label, input, hint = null) {
+  input.id = id;
+  if (hint) input.setAttribute("aria-describedby", `${id}-hint`);
+  return h("div", { class: "field check" }, input, h("label", { for: id }, label), hint && h("small", { id: `${id}-hint` }, hint));
+}
+
+export class NotificationsPage {
+  constructor(root, app) {
+    this.root = root;
+    this.app = app;
+    this.settings = null;
+    this.publicKey = null;
+  }
+
+  destroy() {
+    this.gone = true;
+  }
+
+  async start() {
+    this.app.title("Notifications · Trick-taking tables");
+    if (!this.app.user) {
+      replace(this.root, h("div", { class: "home" }, h("section", { class: "intro" }, h("h1", {}, "Notifications"), h("p", {}, "Log in to choose how the tables reach you.")), authPanel()));
+      return;
+    }
+    replace(this.root, h("p", { class: "loading" }, "Loading…"));
+    let key;
+    try {
+      [this.settings, key] = await Promise.all([api("me/notifications"), api("push/key")]);
+    } catch (err) {
+      if (this.gone) return;
+      replace(this.root, h("section", { class: "panel" }, h("h1", {}, "Notifications"), h("p", { class: "form-error", role: "alert" }, `The settings could not be loaded: ${err.message}`)));
+      return;
+    }
+    if (this.gone) return;
+    this.publicKey = key?.public_key ?? null;
+    this.form = this.settingsForm();
+    this.device = h("section", { class: "panel device", "aria-labelledby": "device-title" });
+    replace(
+      this.root,
+      h(
+        "div",
+        { class: "settings" },
+        this.about(),
+        this.device,
+        this.form.el,
+      ),
+    );
+    this.form.fill(this.settings);
+    await this.renderDevice();
+  }
+
+  // What is sent, when, and what it says: plainly, before anything is switched on.
+  about() {
+    return h(
+      "section",
+      { class: "panel about", "aria-labelledby": "notifications-title" },
+      h("h1", { id: "notifications-title" }, "Notifications"),
+      h("p", {}, "When a game waits for your move and you are not on the site, the server can tell you:"),
+      h(
+        "ul",
+        {},
+        h("li", {}, "at most one notice for each of your turns;"),
+        h("li", {}, "one notice naming them all when several tables wait for you;"),
+        h("li", {}, "nothing during your quiet hours, if you set them."),
+      ),
+      h("p", {}, "A notice says which table waits and links to it. It never carries your cards, tiles, or anything else hidden at the table."),
+      h("p", { class: "meta" }, h("a", { href: "/", "data-link": "" }, "Back to your tables")),
+    );
+  }
+
+  // Push on this device: whether it can, whether it is on, and the one button.
+  async renderDevice() {
+    const why = pushUnsupported() ?? (this.publicKey ? null : "This server does not send push notifications (it has no push key set up).");
+    const title = h("h2", { id: "device-title" }, "Push notices on this device");
+    if (why) {
+      replace(this.device, title, h("p", { class: "push-unavailable" }, why));
+      return;
+    }
+    let subscription = null;
+    try {
+      subscription = await claimSubscription(this.publicKey);
+    } catch {
+      // Unreadable, or refused by the server: shown as off; turning on starts afresh.
+    }
+    if (this.gone) return;
+    const status = h("p", { class: "push-status", role: "status" });
+    const error = h("p", { class: "form-error", role: "alert", id: "push-error" });
+    const blocked = Notification.permission === "denied";
+    const button = h("button", { type: "button", class: subscription ? null : "primary", "aria-describedby": "push-error" }, subscription ? "Turn off on this device" : "Turn on notifications on this device");
+    if (subscription) {
+      status.textContent = this.settings.push
+        ? "On: this browser receives push notices."
+        : "This browser is ready, but push notices are switched off below.";
+    } else if (blocked) {
+      status.textContent = "Off: your browser blocks notifications from this site. Allow them in its site settings to turn them on here.";
+      button.disabled = true;
+    } else {
+      status.textContent = "Off on this browser.";
+    }
+    button.addEventListener("click", async () => {
+      error.textContent = "";
+      button.disabled = true;
+      try {
+        if (subscription) {
+          await turnOff();
+          this.app.toast("Push notices are off on this device.");
+        } else {
+          await turnOn(this.publicKey);
+          // Turning them on here means wanting them: the channel follows.
+          if (!this.settings.push) {
+            this.settings = await api("me/notifications", { method: "PATCH", body: { push: true } });
+            this.form.fill(this.settings);
+          }
+          this.app.toast("Push notices are on for this device.");
+        }
+      } catch (err) {
+        if (!this.gone) error.textContent = err.message;
+        button.disabled = false;
+        return;
+      }
+      if (!this.gone) await this.renderDevice();
+      this.device.querySelector("button")?.focus();
+    });
+    replace(
+      this.device,
+      title,
+      status,
+      h(
+        "p",
+        { class: "meta" },
+        subscription
+          ? "Turning them off here stops them on this browser at once and makes the server forget it. Logging out does the same."
+          : "Your browser asks for your permission first. The server then keeps only the address your browser's push service gives for this browser, to send the notices to.",
+      ),
+      button,
+      error,
+    );
+  }
+
+  settingsForm() {
+    // The account's push channel reaches every browser where it was turned on, so it can
+    // be chosen here even from a browser that cannot receive push itself; not at all
+    // where the server sends none.
+    const hasKey = Boolean(this.publicKey);
+    const push = h("input", { type: "checkbox", name: "push" });
+    const email = h("input", { type: "checkbox", name: "email" });
+    const address = h("input", { type: "email", name: "email_address", autocomplete: "email", maxlength: 254, inputmode: "email" });
+    const quietOn = h("input", { type: "checkbox", name: "quiet_on" });
+    const start = h("input", { type: "time", name: "quiet_start" });
+    const end = h("input", { type: "time", name: "quiet_end" });
+    const zone = h("select", { name: "quiet_timezone" });
+    const quietFields = h(
+      "div",
+      { class: "quiet-fields" },
+      field("quiet-start", "From", start),
+      field("quiet-end", "Until", end),
+      field("quiet-timezone", "Time zone", zone, "The clock the hours are read on."),
+    );
+    const quietError = h("p", { class: "form-error field-error", id: "quiet-error", "data-error-for": "quiet" });
+    const general = h("p", { class: "form-error", role: "alert" });
+    const saved = h("p", { class: "saved", role: "status" });
+    const submit = h("button", { type: "submit", class: "primary" }, "Save");
+    const showQuiet = () => {
+      quietFields.hidden = !quietOn.checked;
+      // Hidden fields are not asked for; shown ones must be filled.
+      for (const input of [start, end]) input.required = quietOn.checked;
+    };
+    quietOn.addEventListener("change", showQuiet);
+    const errorSlots = () => [...el.querySelectorAll("[data-error-for]")];
+    const clearErrors = () => {
+      general.textContent = "";
+      for (const slot of errorSlots()) slot.textContent = "";
+      for (const input of el.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
+    };
+    // An error's `attr` names the field ("email_address", "quiet.start"...): its text goes
+    // under that field; one the page cannot place goes above the button.
+    const INPUTS = {
+      push,
+      email,
+      email_address: address,
+      quiet: quietOn,
+      "quiet.start": start,
+      "quiet.end": end,
+      "quiet.timezone": zone,
+    };
+    const SLOTS = { email_address: "email_address", "quiet.start": "quiet-start", "quiet.end": "quiet-end", "quiet.timezone": "quiet-timezone" };
+    const showErrors = (errors) => {
+      let first = null;
+      for (const e of errors) {
+        const attr = e.attr ?? "";
+        const slotId = SLOTS[attr] ?? (attr.startsWith("quiet") ? "quiet" : null);
+        const slot = slotId && el.querySelector(`[data-error-for="${slotId}"]`);
+        const input = INPUTS[attr] ?? (attr.startsWith("quiet") ? quietOn : null);
+        if (slot) slot.textContent = [slot.textContent, e.detail].filter(Boolean).join(" ");
+        else general.textContent = [general.textContent, e.detail].filter(Boolean).join(" ");
+        if (input) {
+          input.setAttribute("aria-invalid", "true");
+          first ??= input;
+        }
+      }
+      (first ?? submit).focus();
+    };
+    const values = () => {
+      const body = {
+        email: email.checked,
+        email_address: address.value.trim(),
+        quiet: quietOn.checked ? { start: start.value, end: end.value, timezone: zone.value } : null,
+      };
+      if (hasKey) body.push = push.checked;
+      return body;
+    };
+    const el = h(
+      "form",
+      {
+        class: "panel stack settings-form",
+        "aria-labelledby": "settings-title",
+        onsubmit: async (event) => {
+          event.preventDefault();
+          clearErrors();
+          saved.textContent = "";
+          submit.disabled = true;
+          try {
+            this.settings = await api("me/notifications", { method: "PATCH", body: values() });
+            form.fill(this.settings);
+            saved.textContent = "Saved.";
+          } catch (err) {
+            if (err.errors?.length) showErrors(err.errors);
+            else general.textContent = err.message;
+          } finally {
+            submit.disabled = false;
+          }
+        },
+      },
+      h("h2", { id: "settings-title" }, "How to reach you"),
+      h(
+        "fieldset",
+        {},
+        h("legend", {}, "Send notices by"),
+        check(
+          "notify-push",
+          "Push notices",
+          push,
+          hasKey ? "To every browser where you turned them on (above)." : "Not available here (see above).",
+        ),
+        check("notify-email", "E-mail", email, "To the address below."),
+      ),
+      field("email_address", "E-mail address", address, "Used for these notices only."),
+      h(
+        "fieldset",
+        {},
+        h("legend", {}, "Quiet hours"),
+        check("quiet-on", "Send nothing during these hours", quietOn),
+        quietError,
+        quietFields,
+      ),
+      general,
+      submit,
+      saved,
+    );
+    push.disabled = !hasKey;
+    const form = {
+      el,
+      fill: (settings) => {
+        push.checked = hasKey && Boolean(settings.push);
+        email.checked = Boolean(settings.email);
+        address.value = settings.email_address ?? "";
+        const quiet = settings.quiet;
+        quietOn.checked = Boolean(quiet);
+        start.value = quiet?.start ?? DEFAULT_QUIET.start;
+        end.value = quiet?.end ?? DEFAULT_QUIET.end;
+        const tz = quiet?.timezone ?? browserTimeZone();
+        replace(zone, timeZones(tz).map((name) => h("option", { value: name, selected: name === tz }, name)));
+        zone.value = tz;
+        showQuiet();
+      },
+    };
+    return form;
+  }
+}

@@ -1,0 +1,299 @@
+// The rooms where the game waits for the signed-in player ("your turn"), kept fresh for
+// every page: the home page lists them, and the document's title carries their count.
+//
+// `GET me/turns` is the list; the player's own socket `ws/me/` says when it may have
+// changed (`your_turn` when a turn of theirs begins in any room, `match_over` when a match
+// of theirs ends) and nothing else, so every notice is answered by fetching the list again.
+// The socket does not say when a turn ends (the player moved in another tab or on another
+// device, or the clock ran out and the server moved for them), so the list is also fetched
+// when a listed deadline passes, when the tab is shown again, after every reconnect, and
+// now and then while the tab is visible.
+
+import { api, wsUrl } from "./api.js";
+import { h, replace } from "./dom.js";
+import { countdown } from "./format.js";
+import { FINAL_CLOSE } from "./live.js";
+
+const MAX_BACKOFF_MS = 30000;
+// While the socket is down the list is fetched this often instead.
+const POLL_MS = 10000;
+// The slow safety net while the socket is up and the tab visible (turns ending elsewhere).
+const REFRESH_MS = 60000;
+// The server acts for the player at a deadline; the list asks again this long after it...
+const AFTER_DEADLINE_MS = 1000;
+// ...and, while a passed deadline is still listed (the server not done yet), this often,
+// for at most a minute after the deadline.
+const RECHECK_MS = 3000;
+const RECHECK_FOR_MS = 60000;
+
+export class TurnsWatch {
+  constructor() {
+    this.turns = null; // null until the first answer
+    this.error = null;
+    this.listeners = new Set();
+    this.ws = null;
+    this.backoff = 1000;
+    this.timers = {};
+    this.stopped = true;
+    // Counts the stops, so that an answer asked for before a sign-out (or by the account
+    // signed in before) is dropped.
+    this.generation = 0;
+    this.onVisible = () => {
+      if (document.visibilityState === "visible") this.refresh();
+    };
+  }
+
+  // `listener(watch)` is called at every new answer (and at once, with what is known).
+  subscribe(listener) {
+    this.listeners.add(listener);
+    listener(this);
+    return () => this.listeners.delete(listener);
+  }
+
+  start() {
+    if (!this.stopped) return this;
+    this.stopped = false;
+    document.addEventListener("visibilitychange", this.onVisible);
+    // The socket's opening fetches the list (and, should it fail, polling does).
+    this.connect();
+    this.timers.safety = setInterval(() => {
+      if (document.visibilityState === "visible") this.refresh();
+    }, REFRESH_MS);
+    return this;
+  }
+
+  // Signed out: forget the list, close the socket, stop every timer.
+  stop() {
+    this.stopped = true;
+    this.generation += 1;
+    this.fetching = false;
+    this.again = false;
+    document.removeEventListener("visibilitychange", this.onVisible);
+    for (const timer of Object.values(this.timers)) {
+      clearTimeout(timer);
+      clearInterval(timer);
+    }
+    this.timers = {};
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.onopen = ws.onmessage = ws.onclose = null;
+      ws.close(1000);
+    }
+    this.turns = null;
+    this.error = null;
+    this.emit();
+  }
+
+  emit() {
+    for (const listener of this.listeners) listener(this);
+  }
+
+  // The rooms waiting for the player, leaving out `except` (the room on screen).
+  count(except = null) {
+    return (this.turns ?? []).filter((t) => t.code !== except).length;
+  }
+
+  // Notices and timers may ask at once: one request at a time, and one more after it if
+  // anything asked meanwhile, so the last answer is never older than the last notice.
+  async refresh() {
+    if (this.stopped) return;
+    if (this.fetching) {
+      this.again = true;
+      return;
+    }
+    this.fetching = true;
+    const generation = this.generation;
+    try {
+      do {
+        this.again = false;
+        try {
+          const turns = await api("me/turns");
+          if (generation !== this.generation) return;
+          this.turns = turns;
+          this.error = null;
+        } catch (err) {
+          // A 401 has already signed the browser out (api.js); anything else is shown
+          // beside the list as it last stood.
+          if (generation !== this.generation) return;
+          this.error = err.message;
+        }
+        this.watchDeadlines();
+        this.emit();
+      } while (this.again);
+    } finally {
+      if (generation === this.generation) this.fetching = false;
+    }
+  }
+
+  // Asks again just after the soonest deadline of the list (see AFTER_DEADLINE_MS).
+  watchDeadlines() {
+    clearTimeout(this.timers.deadline);
+    const now = Date.now();
+    const times = (this.turns ?? [])
+      .map((t) => (t.deadline ? Date.parse(t.deadline) : NaN))
+      .filter((t) => Number.isFinite(t) && t > now - RECHECK_FOR_MS);
+    if (!times.length) return;
+    const soonest = Math.min(...times);
+    const wait = soonest > now ? soonest - now + AFTER_DEADLINE_MS : RECHECK_MS;
+    // Beyond setTimeout's range (24.8 days) the safety net asks long before.
+    if (wait < 2 ** 31) this.timers.deadline = setTimeout(() => this.refresh(), wait);
+  }
+
+  connect() {
+    if (this.stopped) return;
+    let ws;
+    try {
+      ws = new WebSocket(wsUrl("ws/me/"));
+    } catch {
+      this.dropped();
+      return;
+    }
+    this.ws = ws;
+    // The server says nothing when the socket opens: whatever happened while it was down
+    // (or before it opened) is fetched now.
+    ws.onopen = () => {
+      this.backoff = 1000;
+      clearInterval(this.timers.poll);
+      this.timers.poll = null;
+      this.refresh();
+    };
+    ws.onmessage = (msg) => {
+      let data;
+      try {
+        data = JSON.parse(msg.data);
+      } catch {
+        return;
+      }
+      if (data.type === "your_turn" || data.type === "match_over") this.refresh();
+    };
+    ws.onclose = (event) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (FINAL_CLOSE[event.code]) {
+        // 4401: the socket no longer knows the token. The API decides: a 401 there signs
+        // the browser out (api.js); if it still answers, the list is polled instead.
+        this.poll();
+        return;
+      }
+      this.dropped();
+    };
+  }
+
+  // A dropped connection: poll while reconnecting with a growing delay.
+  dropped() {
+    if (this.stopped) return;
+    this.poll();
+    clearTimeout(this.timers.retry);
+    // Jitter, so a restarted server is not hit by every client in the same instant.
+    const delay = this.backoff * (0.75 + Math.random() * 0.5);
+    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+    this.timers.retry = setTimeout(() => this.connect(), delay);
+  }
+
+  poll() {
+    if (this.timers.poll || this.stopped) return;
+    this.refresh();
+    this.timers.poll = setInterval(() => this.refresh(), POLL_MS);
+  }
+}
+
+// Words for the phase a turn is in, as the player would say what they must do.
+const PHASES = {
+  pass: "pass cards",
+  remove: "remove cards",
+  bid: "bid",
+  call: "call partners",
+  trump: "choose trumps",
+  widow: "the widow",
+  play: "play",
+  moon_choice: "score the moon",
+  round_over: "next hand",
+};
+
+function turnWhen(turn, now) {
+  if (!turn.deadline) return "no clock";
+  if (Date.parse(turn.deadline) <= now) return "time is up";
+  return `${countdown(turn.deadline, now)} left`;
+}
+
+// Whether less than a minute is left: those are marked.
+function urgent(turn, now) {
+  return turn.deadline !== null && Date.parse(turn.deadline) - now < 60000;
+}
+
+// The home page's "Your turn" panel: the list, its countdowns, and a count for screen
+// readers that speaks when the number of waiting tables changes (not every second).
+export class TurnsPanel {
+  constructor(app) {
+    this.app = app;
+    this.list = h("ul", { class: "turn-list" }, h("li", { class: "empty" }, "Loading…"));
+    this.summary = h("p", { class: "meta turn-summary", role: "status" });
+    this.error = h("p", { class: "form-error", hidden: true });
+    this.el = h(
+      "section",
+      { class: "panel turns", "aria-labelledby": "turns-title" },
+      h(
+        "div",
+        { class: "panel-head" },
+        h("h2", { id: "turns-title" }, "Your turn"),
+        h("a", { href: "/notifications", "data-link": "" }, "Notifications"),
+      ),
+      this.summary,
+      this.list,
+      this.error,
+    );
+  }
+
+  start() {
+    this.unsubscribe = this.app.turns.subscribe((watch) => this.render(watch));
+    this.clock = setInterval(() => this.tick(), 1000);
+    // The page was (re)opened: its list is asked for now, not read from a while ago.
+    this.app.turns.refresh();
+    return this;
+  }
+
+  destroy() {
+    this.unsubscribe?.();
+    clearInterval(this.clock);
+  }
+
+  render(watch) {
+    const turns = watch.turns;
+    this.error.hidden = !watch.error;
+    this.error.textContent = watch.error ? `Your turns could not be fetched: ${watch.error}` : "";
+    if (turns === null) return;
+    const catalogue = this.app.catalogue;
+    const now = Date.now();
+    const items = turns.map((turn) => {
+      const game = catalogue.find((g) => g.key === turn.game)?.name ?? turn.game;
+      return h(
+        "li",
+        { class: "turn", "data-room": turn.code },
+        h("a", { href: `/join/${encodeURIComponent(turn.code)}`, "data-link": "" }, `${game}${turn.name ? ` · ${turn.name}` : ""}`),
+        h("span", { class: "meta" }, ` ${turn.code} · ${PHASES[turn.phase] ?? turn.phase} · `),
+        h(
+          "span",
+          { class: `turn-clock${urgent(turn, now) ? " urgent" : ""}` },
+          turn.deadline ? h("time", { datetime: turn.deadline }, turnWhen(turn, now)) : turnWhen(turn, now),
+        ),
+      );
+    });
+    replace(this.list, items.length ? items : h("li", { class: "empty" }, "No table is waiting for you right now."));
+    const said = turns.length === 0 ? "" : turns.length === 1 ? "1 table is waiting for you." : `${turns.length} tables are waiting for you.`;
+    // Written only when it changes, so the live region speaks once per change.
+    if (this.summary.textContent !== said) this.summary.textContent = said;
+  }
+
+  tick() {
+    const now = Date.now();
+    for (const item of this.list.querySelectorAll("li.turn")) {
+      const turn = this.app.turns.turns?.find((t) => t.code === item.dataset.room);
+      const clock = item.querySelector(".turn-clock");
+      if (!turn || !clock) continue;
+      clock.classList.toggle("urgent", urgent(turn, now));
+      const time = clock.querySelector("time");
+      if (time) time.textContent = turnWhen(turn, now);
+    }
+  }
+}
