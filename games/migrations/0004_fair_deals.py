@@ -16,7 +16,7 @@ def commit_lobby_seeds(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0002_seat_turn_since'),
+        ('games', '0003_round_task_due_at'),
     ]
 
     operations = [
