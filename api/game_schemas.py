@@ -17,7 +17,7 @@ from typing import Any
 
 from games import rules
 from games.models import RoomStatus
-from games.rules import cards, dominoes, hearts, kali_tidi, moon
+from games.rules import cards, dominoes, fairness, hearts, kali_tidi, moon
 from games.rules.base import COMPLETE, MATCH_OVER
 
 from .serializers import POSITIVE_INT_MAX
@@ -309,6 +309,15 @@ TRUMP: dict[str, Schema] = {
     "kali_tidi": nullable(CARD_SUIT),
 }
 EXTRA_COMPONENTS: Schema = {
+    "FairnessCommitment": {
+        "type": "object",
+        "properties": {
+            "algorithm": {"type": "string", "enum": [fairness.ALGORITHM]},
+            "commitment": {"type": "string", "description": "SHA-256 (hex) of the 64 characters of the server seed."},
+            "hand": {"type": "integer", "description": "The hand whose deal the seed shuffles."},
+        },
+        "required": ["algorithm", "commitment", "hand"],
+    },
     "HeartsReceived": {
         "type": "object",
         "properties": {"from": SEAT_NUMBER, "cards": CARDS},
@@ -403,9 +412,10 @@ def view_component(game: rules.Game) -> Schema:
             "display_name": {"type": "string"},
             "is_bot": {"type": "boolean"},
             "team": nullable({"type": "integer", "description": "Where the team is public."}),
+            "client_seed": {"type": "string", "description": "The player's public seed for the next deal."},
             **_of(SEAT_FIELDS, game),
         },
-        "required": ["seat", "user", "display_name", "is_bot", "team"],
+        "required": ["seat", "user", "display_name", "is_bot", "team", "client_seed"],
     }
     you = {
         "type": "object",
@@ -425,6 +435,12 @@ def view_component(game: rules.Game) -> Schema:
         "status": {"type": "string", "enum": list(RoomStatus.values)},
         "status_reason": {"type": "string"},
         "deadline": nullable({"type": "string", "format": "date-time"}),
+        "fairness": {
+            "nullable": True,
+            "description": "The commitment to the server seed of the next hand to be dealt (during a hand: "
+            "of that hand's).",
+            "allOf": [{"$ref": "#/components/schemas/FairnessCommitment"}],
+        },
         "phase": {"type": "string", "enum": phases(game)},
         "round": {"type": "integer"},
         "dealer": nullable(SEAT_NUMBER),

@@ -19,6 +19,7 @@ from accounts.models import User
 from games import rules, selectors
 from games.models import Room
 from games.rules.errors import shown_name
+from games.rules.fairness import ALGORITHM, CLIENT_SEED_MAX
 
 # The largest value of the integer columns that versions and sequence numbers live in.
 POSITIVE_INT_MAX = 2**31 - 1
@@ -201,6 +202,16 @@ class TeamSerializer(StrictSerializer):
     team = WholeNumberField(low=0, high=1, required=False, allow_null=True)
 
 
+class ClientSeedSerializer(StrictSerializer):
+    client_seed = StrictCharField(
+        max_length=CLIENT_SEED_MAX,
+        allow_blank=True,
+        trim_whitespace=False,
+        validators=[RegexValidator(r"^[ -~]*$", "Printable ASCII characters only.")],
+        help_text="Your part in the next deal's shuffle: 0 to 64 printable ASCII characters, public.",
+    )
+
+
 class ActionSerializer(StrictSerializer):
     version = WholeNumberField()
     action = serializers.DictField()
@@ -255,10 +266,34 @@ class EventSerializer(serializers.Serializer[Any]):
     type = serializers.CharField(help_text="What happened; the other fields depend on it")
 
 
+class DealSerializer(serializers.Serializer[Any]):
+    redeal = serializers.IntegerField(help_text="0 for the hand's first deal; Moon counts its all-pass redeals")
+    hands = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Each seat's hand in seat order, its cards or tiles in the order dealt",
+    )
+    widow = serializers.ListField(child=serializers.CharField(), help_text="What was left over (Moon's widow)")
+
+
+class RevealedFairnessSerializer(serializers.Serializer[Any]):
+    algorithm = serializers.ChoiceField(choices=[ALGORITHM])
+    game = serializers.CharField()
+    code = serializers.CharField(help_text="The room's code, as the shuffle's message has it")
+    hand = serializers.IntegerField()
+    commitment = serializers.CharField(help_text="SHA-256 (hex) of `server_seed`, as shown before the hand")
+    server_seed = serializers.CharField(help_text="64 lowercase hex characters")
+    client_seeds = serializers.ListField(child=serializers.CharField(allow_blank=True), help_text="In seat order")
+    deals = DealSerializer(many=True)
+
+
 class RoundSummarySerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    fairness = RevealedFairnessSerializer(
+        allow_null=True,
+        help_text="The hand's seeds and deals, for anyone to check (null for hands dealt before deals were provable)",
+    )
 
 
 class TurnSerializer(serializers.Serializer[Any]):
@@ -277,6 +312,7 @@ class SeatSerializer(serializers.Serializer[Any]):
     display_name = serializers.CharField()
     is_bot = serializers.BooleanField()
     team = serializers.IntegerField(allow_null=True)
+    client_seed = serializers.CharField(help_text="The player's public seed for the next deal (may be empty)")
 
 
 def invite_url(room: Room, request: HttpRequest) -> str:

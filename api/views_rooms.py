@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 
 from games import rules, selectors
 from games.errors import RULE_CODES
-from games.services import lobby, play
+from games.services import lobby, play, seeds
 
 from .auth import signed_in_user
 from .game_schemas import ACTION_REQUEST_REF, GAME_VIEW_REF
@@ -29,6 +29,7 @@ from .inputs import IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY
 from .schema import answers
 from .serializers import (
     ActionSerializer,
+    ClientSeedSerializer,
     EventSerializer,
     EventsQuerySerializer,
     GameSerializer,
@@ -128,6 +129,27 @@ class StartView(APIView):
     def post(self, request: Request, code: str) -> Response:
         table = lobby.room_start(code=code, user=signed_in_user(request))
         return Response(selectors.table_view(table=table, user=signed_in_user(request)))
+
+
+class ClientSeedView(APIView):
+    @extend_schema(
+        request=ClientSeedSerializer,
+        responses={200: SeatSerializer},
+        summary="Set your client seed for the next deal",
+        description=(
+            "Your part in the shuffle of the next hand to be dealt (see Provably fair deals in the "
+            "description): in the lobby, or between hands once the next hand's server seed is committed. "
+            "It is public. During a hand: 409 `already_dealt`."
+        ),
+    )
+    @answers("room_closed", "not_seated", "not_playing", "already_dealt", "invalid")
+    def put(self, request: Request, code: str) -> Response:
+        data = ClientSeedSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seat = seeds.client_seed_set(
+            code=code, user=signed_in_user(request), client_seed=data.validated_data["client_seed"]
+        )
+        return Response(selectors.seat_public(seat))
 
 
 class StateView(APIView):

@@ -144,6 +144,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "already_seated": (409, "You already have a seat in this room."),
     "not_finished": (409, "The hand or match is not finished yet."),
     "not_playing": (409, "The room is not being played."),
+    "already_dealt": (409, "The hand in play is dealt: a client seed counts from the next hand, set between hands."),
     "seats_not_filled": (409, "Every seat must be taken before the start."),
     "team_full": (409, "The team asked for already has all its players."),
     "teams_not_filled": (409, "The lobby teams must have the sizes the room declares before the start."),

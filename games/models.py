@@ -37,6 +37,10 @@ class Room(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The server seed of the hand to be dealt next (games.rules.fairness), drawn before
+    # its players may set their own seeds; only its commitment is shown until that hand
+    # is over. Empty while a hand is in play and after the match.
+    next_server_seed = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         indexes = [models.Index(fields=["status", "public", "-created_at"])]
@@ -60,6 +64,8 @@ class Seat(models.Model):
     # Since when the game waits for this seat's player; null when it does not (kept by
     # games.store at every change: "your turn" lists and notices read it).
     turn_since = models.DateTimeField(null=True, blank=True)
+    # The player's public part in the next deal's shuffle (games.rules.fairness).
+    client_seed = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["room", "index"]
@@ -99,6 +105,10 @@ class Round(models.Model):
     number = models.PositiveIntegerField()
     seed = models.BigIntegerField()
     carry = models.JSONField(null=True, blank=True)
+    # What the hand's deals follow from (games.rules.fairness); empty for hands dealt
+    # before deals were provable, which follow `seed` alone. Secret until the hand ends.
+    server_seed = models.CharField(max_length=64, blank=True, default="")
+    client_seeds = models.JSONField(null=True, blank=True)
     state = models.JSONField()
     # Number of actions applied in this hand (= the last Action.seq).
     version = models.PositiveIntegerField(default=0)

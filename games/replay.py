@@ -1,4 +1,4 @@
-"""Rebuilding a hand from its seed, its carry and its actions, to check the stored state."""
+"""Rebuilding a hand from its seeds, its carry and its actions, to check the stored state."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 from . import rules
 from .models import Round
+from .rules import fairness
 from .rules.errors import RuleError
 
 
@@ -21,7 +22,11 @@ class ReplayReport:
 def round_replay(*, round_: Round) -> ReplayReport:
     room = round_.room
     game = rules.get(room.game)
-    state = game.new_round(options=room.options, players=room.seats.count(), seed=round_.seed, carry=round_.carry)
+    fair = None
+    if round_.server_seed:
+        fair = fairness.Inputs(round_.server_seed, room.code, round_.number, tuple(round_.client_seeds or ()))
+    players = room.seats.count()
+    state = game.new_round(options=room.options, players=players, seed=round_.seed, carry=round_.carry, fair=fair)
     actions = list(round_.actions.order_by("seq"))
     for action in actions:
         try:

@@ -19,6 +19,7 @@ from . import store
 from .codes import is_room_code
 from .errors import not_found
 from .models import PUBLIC, Event, Room, RoomStatus, Round, Seat
+from .rules import fairness
 from .store import Table
 
 
@@ -117,6 +118,38 @@ def seat_public(seat: Seat) -> dict[str, Any]:
         "display_name": seat.display_name,
         "is_bot": seat.is_bot,
         "team": seat.team,
+        "client_seed": seat.client_seed,
+    }
+
+
+def fairness_committed(table: Table) -> dict[str, Any] | None:
+    """The commitment to the seed of the next hand to be dealt, or, while a hand is in
+    play (and after the match), to that hand's seed. Never the seed itself."""
+    room, round_ = table.room, table.round
+    if room.next_server_seed:
+        seed, hand = room.next_server_seed, 1 if round_ is None else round_.number + 1
+    elif round_ is not None and round_.server_seed:
+        seed, hand = round_.server_seed, round_.number
+    else:
+        return None
+    return {"algorithm": fairness.ALGORITHM, "commitment": fairness.commitment(seed), "hand": hand}
+
+
+def fairness_revealed(round_: Round) -> dict[str, Any] | None:
+    """A finished hand's seeds and every deal made in it, for anyone to check; None for
+    hands dealt before deals were provable (or forced by a test)."""
+    fair = round_.state.get("fair") if isinstance(round_.state, dict) else None
+    if round_.result is None or not round_.server_seed or fair is None:
+        return None
+    return {
+        "algorithm": fairness.ALGORITHM,
+        "game": round_.state.get("game"),
+        "code": fair["code"],
+        "hand": fair["hand"],
+        "commitment": fairness.commitment(round_.server_seed),
+        "server_seed": round_.server_seed,
+        "client_seeds": list(fair["client_seeds"]),
+        "deals": fair["deals"],
     }
 
 
@@ -132,6 +165,7 @@ def table_view(*, table: Table, user: User | None) -> dict[str, Any]:
         "status": room.status,
         "status_reason": room.status_reason,
         "deadline": iso(round_.deadline_at) if round_ and room.status == RoomStatus.PLAYING else None,
+        "fairness": fairness_committed(table),
     }
     if round_ is None:
         view: dict[str, Any] = {
@@ -173,9 +207,15 @@ def events_for(*, room: Room, user: User | None, after: int = 0, limit: int = 50
 
 
 def rounds_summary(*, room: Room) -> list[dict[str, Any]]:
-    """Finished hands, each as the engine's public result."""
+    """Finished hands, each as the engine's public result with its deals revealed."""
     return [
-        {"round": r.number, "started_at": iso(r.started_at), "finished_at": iso(r.finished_at), **(r.result or {})}
+        {
+            "round": r.number,
+            "started_at": iso(r.started_at),
+            "finished_at": iso(r.finished_at),
+            **(r.result or {}),
+            "fairness": fairness_revealed(r),
+        }
         for r in room.rounds.filter(result__isnull=False).order_by("number")
     ]
 

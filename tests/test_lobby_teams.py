@@ -39,7 +39,7 @@ class TeamsGame(Game):
     def first_carry(self, *, options, players, host_seat, teams, seed):
         return {"host": host_seat, "teams": teams}
 
-    def new_round(self, *, options, players, seed, carry, deal=None):
+    def new_round(self, *, options, players, seed, carry, deal=None, fair=None):
         return {"phase": "waiting", "players": players, "carry": carry, "ready": []}
 
     def to_act(self, state):

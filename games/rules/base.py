@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from .errors import RuleError, shown_name
+from .fairness import Inputs
 from .options import TIMING_OPTIONS, OptionSet, check_timing
 
 State = dict[str, Any]
@@ -115,9 +116,13 @@ class Game(ABC):
         seed: int,
         carry: dict[str, Any] | None,
         deal: Any = None,
+        fair: Inputs | None = None,
     ) -> State:
         """The opening state of a hand. `carry` comes from the previous hand (None for
-        the first); `deal` overrides the shuffle (tests use fixed deals)."""
+        the first); `deal` overrides the shuffle (tests use fixed deals). With `fair`,
+        every deal of the hand follows the public algorithm of `fairness` and is kept
+        in the state's `fair` (server-side only: views and events never show it);
+        without it (engine tests, hands from before), the shuffle follows `seed`."""
 
     # -- play -----------------------------------------------------------------------
 

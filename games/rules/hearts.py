@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import cards, hearts_bot, tricks
+from . import cards, fairness, hearts_bot, tricks
 from .base import (
     COMPLETE,
     MATCH_OVER,
@@ -283,6 +283,7 @@ class Hearts(Game):
         seed: int,
         carry: dict[str, Any] | None = None,
         deal: Any = None,
+        fair: fairness.Inputs | None = None,
     ) -> State:
         if players != PLAYERS:
             raise RuleError("invalid", "Hearts is played by four.", "players")
@@ -291,11 +292,14 @@ class Hearts(Game):
         number = int(carry.get("round", 1))
         scores = [int(s) for s in carry.get("scores", [0] * PLAYERS)]
         dealer = int(carry.get("dealer", 0)) % PLAYERS
-        hands = (
-            self._check_deal(deal)
-            if deal is not None
-            else cards.deal(cards.shuffled(cards.deck(), random.Random(seed)), PLAYERS)
-        )
+        dealt = None
+        if deal is not None:
+            hands = self._check_deal(deal)
+        elif fair is not None:
+            dealt = fairness.dealt(fairness.card_deck(1), fair, 0, PLAYERS, HAND_SIZE)
+            hands = [cards.sorted_hand(h) for h in dealt["hands"]]
+        else:
+            hands = cards.deal(cards.shuffled(cards.deck(), random.Random(seed)), PLAYERS)
         direction = pass_direction(number, opts["fourth_hand"])
         state: State = {
             "game": self.key,
@@ -321,6 +325,8 @@ class Hearts(Game):
             "result": None,
             "ready": [],
         }
+        if fair is not None and dealt is not None:
+            state["fair"] = {**fair.as_json(), "deals": [dealt]}
         if direction == "hold":
             self._start_play(state)
         return state

@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from . import cards, kali_tidi_bot, tricks
+from . import cards, fairness, kali_tidi_bot, tricks
 from .base import (
     ROUND_OVER,
     Action,
@@ -278,6 +278,7 @@ class KaliTidi(Game):
         seed: int,
         carry: dict[str, Any] | None = None,
         deal: Any = None,
+        fair: fairness.Inputs | None = None,
     ) -> State:
         opts = self.game_options(options)
         if players is not None and players != opts["players"]:
@@ -323,6 +324,9 @@ class KaliTidi(Game):
             "ready": [],
             "deal": deal,
         }
+        if fair is not None and deal is None:
+            # Kept for the deal, which may wait for the removal of cards.
+            state["fair"] = {**fair.as_json(), "deals": []}
         if remove_count:
             # In random mode the drawn first bidder removes; otherwise the host.
             state["remover"] = state["first_bidder"] if opts["team_mode"] == RANDOM else state["host"]
@@ -348,6 +352,12 @@ class KaliTidi(Game):
             ):
                 raise RuleError("invalid", "A deal gives every player the same number of the deck's cards.", "deal")
             hands = [cards.sorted_hand(h) for h in deal]
+        elif "fair" in state:
+            fair = state["fair"]
+            deck = fairness.card_deck(state["options"]["decks"], state["removed"])
+            dealt = fairness.dealt(deck, fairness.Inputs.from_json(fair), 0, players, len(deck) // players)
+            hands = [cards.sorted_hand(h) for h in dealt["hands"]]
+            state["fair"] = {**fair, "deals": [*fair["deals"], dealt]}
         else:
             pack = cards.shuffled(list(stock.elements()), random.Random(state["seed"]))
             hands = cards.deal(pack, players)

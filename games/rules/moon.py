@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import dominoes, moon_bot
+from . import dominoes, fairness, moon_bot
 from .base import (
     COMPLETE,
     MATCH_OVER,
@@ -124,6 +124,15 @@ def deal_rng(seed: int, redeals: int) -> random.Random:
     # A string seed is hashed with SHA-512, so the same seed and counter always give the
     # same shuffle (unlike hash()), and each redeal gets its own stream.
     return random.Random(f"moon:{seed}:{redeals}")
+
+
+def _fair_deal(fair: dict[str, Any], players: int, redeal: int) -> tuple[list[list[str]], list[str], dict[str, Any]]:
+    """A deal by the public algorithm, and the hand's fairness record with it added (a
+    new record: a state is never changed in place)."""
+    deck = fairness.domino_deck(leave_out=() if players == 4 else [f"{a}-0" for a in range(1, 7)])
+    dealt = fairness.dealt(deck, fairness.Inputs.from_json(fair), redeal, players, HAND_SIZE)
+    hands = [dominoes.sorted_hand(h) for h in dealt["hands"]]
+    return hands, list(dealt["widow"]), {**fair, "deals": [*fair["deals"], dealt]}
 
 
 def first_dealer(seed: int, players: int) -> int:
@@ -240,6 +249,7 @@ class Moon(Game):
         seed: int,
         carry: dict[str, Any] | None = None,
         deal: Any = None,
+        fair: fairness.Inputs | None = None,
     ) -> State:
         """The opening state of a hand. `deal` forces the hands: one list of 7 tiles per
         seat; with three players the one tile of the cut deck left over is the widow."""
@@ -250,11 +260,15 @@ class Moon(Game):
         number = int(carry.get("round", 1))
         scores = [int(s) for s in carry.get("scores", [0] * players)]
         dealer = int(carry["dealer"]) % players if "dealer" in carry else first_dealer(seed, players)
+        fair_state = None
         if deal is not None:
             hands, rest = self._check_deal(deal, players)
+        elif fair is not None:
+            fair_state = {**fair.as_json(), "deals": []}
+            hands, rest, fair_state = _fair_deal(fair_state, players, 0)
         else:
             hands, rest = dominoes.deal(dominoes.shuffled(deck_for(players), deal_rng(seed, 0)), players, HAND_SIZE)
-        return {
+        state: State = {
             "game": self.key,
             "players": players,
             "options": opts,
@@ -282,6 +296,9 @@ class Moon(Game):
             "result": None,
             "ready": [],
         }
+        if fair_state is not None:
+            state["fair"] = fair_state
+        return state
 
     @staticmethod
     def _check_deal(deal: Any, players: int) -> tuple[list[list[str]], list[str]]:
@@ -410,8 +427,11 @@ class Moon(Game):
         players = state["players"]
         state["redeals"] += 1
         state["dealer"] = (state["dealer"] + 1) % players
-        tiles = dominoes.shuffled(deck_for(players), deal_rng(state["seed"], state["redeals"]))
-        hands, rest = dominoes.deal(tiles, players, HAND_SIZE)
+        if "fair" in state:
+            hands, rest, state["fair"] = _fair_deal(state["fair"], players, state["redeals"])
+        else:
+            tiles = dominoes.shuffled(deck_for(players), deal_rng(state["seed"], state["redeals"]))
+            hands, rest = dominoes.deal(tiles, players, HAND_SIZE)
         state["hands"] = hands
         state["widow"] = rest[0] if rest else None
         state["bids"] = [None] * players

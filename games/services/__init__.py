@@ -2,6 +2,7 @@
 
 - `lobby`: making a room, taking and leaving seats, computer players, the start;
 - `play`: actions, the computer players' moves, and the loop that acts when time is due;
+- `seeds`: the players' seeds for the next deal (provably fair deals);
 - `clock`: when the server must next act in a hand, and the task that will;
 - `table_moderation`: what moderators do to a table (moderation.services records why).
 

@@ -13,6 +13,7 @@ from .. import rules, store
 from ..codes import new_code
 from ..errors import ServiceError, not_host, not_seated
 from ..models import Room, RoomStatus, Seat
+from ..rules import fairness
 from ..rules.errors import RuleError
 from ..store import Table
 from . import clock, play
@@ -30,6 +31,8 @@ def room_create(*, host: User, game: str, options: dict[str, Any] | None, name: 
     lobby_teams = game_rules.lobby_teams(checked)
     for _ in range(10):
         room = Room(code=new_code(), game=game, name=name, options=checked, public=public, host=host)
+        # The first hand's seed, committed before anyone may set a client seed.
+        room.next_server_seed = fairness.new_server_seed()
         room.scores = [0] * seats
         if store.room_insert(room):
             break

@@ -23,6 +23,7 @@ from accounts.models import User
 from .. import selectors, store, timing
 from ..errors import ServiceError, not_seated
 from ..models import Action, IdempotentRequest, RoomStatus, Round
+from ..rules import fairness
 from ..rules.base import ROUND_OVER
 from ..rules.errors import RuleError
 from ..store import Table
@@ -48,14 +49,23 @@ def round_begin(table: Table, *, number: int, carry: dict[str, Any] | None, deal
     room = table.room
     seed = new_seed()
     players = len(table.seats)
+    # The seed committed for this hand (shown before its players could set theirs);
+    # rooms made before deals were provable draw one now.
+    server_seed = room.next_server_seed or fairness.new_server_seed()
+    room.next_server_seed = ""
+    table.save(room, ["next_server_seed"])
+    client_seeds = [s.client_seed for s in table.seats]
+    fair = fairness.Inputs(server_seed, room.code, number, tuple(client_seeds))
     if number == 1:
         host_seat = next(s.index for s in table.seats if s.user_id == room.host_id)
         teams = [s.team for s in table.seats]
         carry = table.rules.first_carry(
             options=room.options, players=players, host_seat=host_seat, teams=teams, seed=seed
         )
-    state = table.rules.new_round(options=room.options, players=players, seed=seed, carry=carry, deal=deal)
-    round_ = Round(number=number, seed=seed, carry=carry, state=state)
+    state = table.rules.new_round(options=room.options, players=players, seed=seed, carry=carry, deal=deal, fair=fair)
+    round_ = Round(
+        number=number, seed=seed, carry=carry, state=state, server_seed=server_seed, client_seeds=client_seeds
+    )
     table.begin_round(round_)
     table.log({"type": "round_started", "round": number}, round_number=number)
     return round_
@@ -163,6 +173,10 @@ def apply(
         room.scores = result.get("scores", room.scores)
         table.save(round_, ["result", "finished_at"])
         table.save(room, ["scores"])
+        if not game_rules.is_match_over(round_.state):
+            # The next hand's seed is fixed now, before its players may set theirs.
+            room.next_server_seed = fairness.new_server_seed()
+            table.save(room, ["next_server_seed"])
     if game_rules.is_match_over(round_.state):
         # The engine's own match_over event has told everyone; the room just closes.
         room.status = RoomStatus.FINISHED

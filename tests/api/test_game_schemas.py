@@ -60,10 +60,12 @@ def _as_served(game: rules.Game, view: dict[str, Any]) -> dict[str, Any]:
     """The engine's view with what games.selectors.table_view adds: the room's facts, and
     each seat's public facts under its game facts."""
     seats = [
-        {"seat": i, "user": None, "display_name": "Bot", "is_bot": True, "team": None, **facts}
+        {"seat": i, "user": None, "display_name": "Bot", "is_bot": True, "team": None, "client_seed": "", **facts}
         for i, facts in enumerate(view["seats"])
     ]
+    fairness = {"algorithm": "hmac-sha256-fisher-yates-v1", "commitment": "0" * 64, "hand": 1}
     room = {"code": "ABCDEF", "version": 7, "status": "playing", "status_reason": "", "deadline": None}
+    room["fairness"] = fairness
     return {**room, **view, "seats": seats}
 
 

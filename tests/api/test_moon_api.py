@@ -108,7 +108,12 @@ def test_widow_and_discard_reach_only_the_bidder(moon_table, api_client, make_us
         assert discard not in tiles_in(mine) | tiles_in(log)
     assert discard not in tiles_in(spectator.get(f"/api/v1/rooms/{code}/state").json())
     assert discard not in tiles_in(spectator.get(f"/api/v1/rooms/{code}/events").json())
-    assert discard not in tiles_in(spectator.get(f"/api/v1/rooms/{code}/rounds").json())
+    # After the hand its deals are revealed whole, by design (provably fair deals): the
+    # widow dealt is public then; the summary itself still does not name the discard.
+    summary = [
+        {k: v for k, v in r.items() if k != "fairness"} for r in spectator.get(f"/api/v1/rooms/{code}/rounds").json()
+    ]
+    assert discard not in tiles_in(summary)
 
 
 def test_moon_errors_over_http(moon_table):

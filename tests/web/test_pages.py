@@ -16,6 +16,7 @@ MODULES = [
     "cards.js",
     "dom.js",
     "dominoes.js",
+    "fairness.js",
     "format.js",
     "home.js",
     "live.js",

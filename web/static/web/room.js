@@ -5,6 +5,7 @@ import { api, ApiError } from "./api.js";
 import { authPanel } from "./auth.js";
 import { focusKey, h, replace, restoreFocus } from "./dom.js";
 import { gameModule } from "./games/index.js";
+import { verifyRounds } from "./fairness.js";
 import { renderLobby } from "./lobby.js";
 import { RoomLive } from "./live.js";
 import { TableView } from "./table.js";
@@ -174,7 +175,7 @@ export class RoomPage {
     const scored = view.last_round?.round;
     const known = this.rounds.at(-1)?.round ?? 0;
     if ((scored && scored > known) || (!this.rounds.length && view.round > 1)) {
-      this.rounds = await api(`rooms/${encodeURIComponent(this.code)}/rounds`);
+      this.rounds = await verifyRounds(await api(`rooms/${encodeURIComponent(this.code)}/rounds`));
     }
   }
 

@@ -637,6 +637,7 @@ export class TableView {
           "section",
           { class: "results", "aria-label": "Result of the hand" },
           h("h2", {}, `Hand ${last.round ?? view.round} result`),
+          dealCheck(rounds.find((r) => r.round === (last.round ?? view.round))),
           game.resultSummary?.(last, names, view, extras.events ?? [], this.ctx) ?? null,
           h(
             "div",
@@ -686,7 +687,7 @@ export class TableView {
                   h(
                     "tr",
                     {},
-                    h("th", { scope: "row" }, r.round),
+                    h("th", { scope: "row" }, r.round, r.verified === false ? h("span", { class: "deal-check bad", title: "The deal did not verify" }, " ✗") : null),
                     game.roundColumns ? h("td", { class: "contract" }, game.roundColumns(r, names)) : null,
                     view.seats.map((_, i) => h("td", {}, game.sheetCell?.(r, i) ?? [`${signed(r.points?.[i])} `, h("small", {}, `(${r.scores?.[i]})`)])),
                   ),
@@ -776,4 +777,14 @@ export function seatPlaces(n, viewer) {
       .forEach((p, index) => (p.index = index));
   }
   return places;
+}
+
+// Whether the browser found the hand's revealed deal to be the one its seeds give
+// (web/static/web/fairness.js); nothing for hands that cannot be checked.
+function dealCheck(round) {
+  if (round?.verified === true) {
+    return h("p", { class: "deal-check ok", title: "The revealed server seed matches its commitment and gives these deals" }, "Deal verified ✓");
+  }
+  if (round?.verified === false) return h("p", { class: "deal-check bad", role: "alert" }, "Deal NOT verified ✗");
+  return null;
 }

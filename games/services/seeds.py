@@ -1,0 +1,42 @@
+"""Players' seeds: each seated player's public part in the shuffle of the next deal
+(games.rules.fairness)."""
+
+from __future__ import annotations
+
+from accounts.models import User
+
+from .. import store
+from ..errors import ServiceError, not_seated
+from ..models import RoomStatus, Seat
+from ..rules import fairness
+from .guards import require_open
+
+
+def client_seed_set(*, code: str, user: User, client_seed: str) -> Seat:
+    """Set the caller's client seed for the next deal: in the lobby, or between hands
+    while the next hand's server seed is committed and its cards not yet dealt."""
+    if not fairness.is_client_seed(client_seed):
+        raise ServiceError(
+            "invalid",
+            f"A client seed is 0 to {fairness.CLIENT_SEED_MAX} printable ASCII characters.",
+            400,
+            "client_seed",
+        )
+    with store.locked(code) as table:
+        require_open(table)
+        seat = table.seat_of(user)
+        if seat is None:
+            raise not_seated()
+        room = table.room
+        if room.status == RoomStatus.FINISHED:
+            raise ServiceError("not_playing", "The match is over.", 409)
+        if not room.next_server_seed:
+            # A hand is in play: its deal is fixed, and the next hand's seed is not yet
+            # drawn, which must come before the seeds it is mixed with.
+            raise ServiceError("already_dealt", "This hand is dealt; set your seed between hands.", 409)
+        if seat.client_seed != client_seed:
+            seat.client_seed = client_seed
+            table.save(seat, ["client_seed"])
+            table.touch()
+            table.log({"type": "client_seed", "seat": seat.index, "client_seed": client_seed})
+        return seat
