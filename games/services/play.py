@@ -22,11 +22,12 @@ from accounts.models import User
 
 from .. import selectors, store, timing
 from ..errors import ServiceError, not_seated
-from ..models import Action, IdempotentRequest, RoomStatus, Round
+from ..models import Action, IdempotentRequest, Room, RoomStatus, Round
 from ..rules.base import ROUND_OVER
 from ..rules.errors import RuleError
+from ..signals import seat_handed_over
 from ..store import Table
-from . import clock
+from . import clock, handover
 from .guards import require_playing
 
 logger = logging.getLogger(__name__)
@@ -112,6 +113,12 @@ def _action_submit(*, code: str, user: User, version: Any, action: Any, idempote
                 return _replay(earlier, request_hash)
         room = table.room
         require_playing(table)
+        if seat.is_bot:
+            raise ServiceError(
+                "seat_held_by_computer",
+                "A computer player holds your seat since you were away; reclaim it to play.",
+                409,
+            )
         if version != room.version:
             raise ServiceError(
                 "stale_version", f"The room is at version {room.version}; fetch the state and retry.", 409, "version"
@@ -229,8 +236,17 @@ def _act_when_due(table: Table, *, version: int | None, now: datetime) -> bool:
         round_ = table.round
         due = timing.due_now(table, now=now)
         if due.abandoned is not None:
-            _abandon(table, due.abandoned)
-            return True
+            if table.room.options.get("on_abandon") != "bot":
+                _abandon(table, due.abandoned)
+                return True
+            before = timing.turn_of(table)
+            _idle_to_bot(table, due.abandoned)
+            if table.room.status != RoomStatus.PLAYING:
+                return True
+            bots_advance(table)
+            timing.plan(table, before=before, now=now)
+            acted = True
+            continue
         if due.bots:
             seat, by_bot, automatic = due.bots[0], True, False
             action = table.rules.bot_action(round_.state, seat)
@@ -251,14 +267,31 @@ def _act_when_due(table: Table, *, version: int | None, now: datetime) -> bool:
     return acted
 
 
-def _abandon(table: Table, seat: int) -> None:
+def _idle_to_bot(table: Table, index: int) -> None:
+    """A computer player takes the seat of a player idle past `abandon_seconds` and
+    keeps it for them (`on_abandon: bot`); the match is abandoned once no person is
+    left playing. Expects the room lock held."""
+    seat = table.seat_at(index)
+    assert seat is not None and seat.user is not None
+    name = seat.user.shown_name
+    reason = f"{name} did not play for too long; a computer player plays on until they come back."
+    event = {"type": "seat_to_bot", "seat": index, "name": name, "idle": True, "reason": reason}
+    handover.seat_to_bot(table, seat, event, keep_owner=True)
+    seat_handed_over.send(sender=Room, room=table.room, seat=index, user=seat.user, kind="to_bot")
+    if handover.everyone_away(table):
+        _abandon(table, index, "Every seat is played by a computer player; the match was abandoned.")
+
+
+def _abandon(table: Table, seat: int, reason: str | None = None) -> None:
     room, round_ = table.room, table.round
     assert round_ is not None
-    # People read the reason on the table: the player's name, not a seat index.
-    idle = table.seat_at(seat)
-    who = idle.user.shown_name if idle is not None and idle.user is not None else f"The player in seat {seat + 1}"
+    if reason is None:
+        # People read the reason on the table: the player's name, not a seat index.
+        idle = table.seat_at(seat)
+        who = idle.user.shown_name if idle is not None and idle.user is not None else f"The player in seat {seat + 1}"
+        reason = f"{who} did not play for too long; the match was abandoned."
     room.status = RoomStatus.ABANDONED
-    room.status_reason = f"{who} did not play for too long; the match was abandoned."
+    room.status_reason = reason
     room.finished_at = timezone.now()
     table.save(room, ["status", "status_reason", "finished_at"])
     table.touch()
