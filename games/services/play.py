@@ -28,6 +28,7 @@ from ..rules.errors import RuleError
 from ..signals import seat_handed_over
 from ..store import Table
 from . import clock, handover
+from . import forced as forced_
 from .guards import require_playing
 
 logger = logging.getLogger(__name__)
@@ -138,10 +139,18 @@ def _action_submit(*, code: str, user: User, version: Any, action: Any, idempote
 
 
 def apply(
-    table: Table, seat: int, action: Any, *, user: User | None, by_bot: bool = False, automatic: bool = False
+    table: Table,
+    seat: int,
+    action: Any,
+    *,
+    user: User | None,
+    by_bot: bool = False,
+    automatic: bool = False,
+    forced: bool = False,
 ) -> None:
     """Run one action through the engine and record it; when it completes the hand, the
-    next one is dealt. Expects the room lock held.
+    next one is dealt. Expects the room lock held. A `forced` play (the player's only
+    legal action, made for them) says so in its public event.
 
     The round's state and version are named to the table here; its timing by the
     caller's `clock.plan`, once per request however many actions it applied.
@@ -162,7 +171,7 @@ def apply(
         )
     )
     table.touch()
-    table.log_events(round_.number, applied.events)
+    table.log_events(round_.number, forced_.marked(applied.events, seat) if forced else applied.events)
     result = game_rules.result(round_.state)
     if result is not None and round_.result is None:
         round_.result = result
@@ -182,24 +191,36 @@ def apply(
 
 
 def bots_advance(table: Table) -> None:
-    """Let computer players act at once where they should. Expects the room lock held.
+    """Let computer players act at once where they should, and make the forced plays
+    of the players who asked for them. Expects the room lock held.
 
-    With a bot delay configured they move later through the worker (`due_actions_apply`),
-    except between hands, where they are ready at once.
+    With a bot delay configured computer players move later through the worker
+    (`due_actions_apply`), except between hands, where they are ready at once. A
+    forced play is made at once whatever the delay, in the request or task whose
+    change forced it: there is nothing to think over, and a delay would only hold the
+    table up (and tell no one anything the `forced` mark does not). Each may lead to
+    the other, or to another player's forced play: the loop runs until neither is due.
     """
     bots = table.bots
-    if not bots:
+    forcing = forced_.anyone_opted_in(table)
+    if not bots and not forcing:
         return
     for _ in range(MAX_BOT_STEPS):
         round_ = table.round
         if table.room.status != RoomStatus.PLAYING or round_ is None:
             return
-        if not timing.bots_inline() and round_.state.get("phase") != ROUND_OVER:
+        inline = timing.bots_inline() or round_.state.get("phase") == ROUND_OVER
+        due = [s for s in table.to_act if s in bots] if inline else []
+        if due:
+            apply(table, due[0], table.rules.bot_action(round_.state, due[0]), user=None, by_bot=True)
+            continue
+        found = forced_.forced_play(table) if forcing else None
+        if found is None:
             return
-        due = [s for s in table.to_act if s in bots]
-        if not due:
-            return
-        apply(table, due[0], table.rules.bot_action(round_.state, due[0]), user=None, by_bot=True)
+        seat, action = found
+        apply(table, seat.index, action, user=seat.user, forced=True)
+        seat.last_acted_at = timezone.now()
+        table.save(seat, ["last_acted_at"])
     raise RuntimeError(f"computer players did not yield in room {table.room.code}")
 
 
