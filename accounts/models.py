@@ -38,6 +38,9 @@ class User(AbstractUser):
     # A ban also clears is_active, which is what keeps the account out everywhere.
     banned_at = models.DateTimeField(null=True, blank=True)
     ban_reason = models.CharField(max_length=500, blank=True)
+    # The server plays for them when their only legal action is one play (a card, a
+    # tile); others can see such a play was forced (games.services.forced).
+    auto_play_forced = models.BooleanField(default=False)
     # Derived from the username (accounts.usernames) whenever it is set, and unique, so
     # the database itself refuses a second `Alice` or a lookalike (a Cyrillic A). Null only
     # for accounts older than these rules whose name collided with an earlier account's

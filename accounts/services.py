@@ -63,3 +63,10 @@ def tokens_revoke_for_ban(*, user: User) -> None:
 
 def banned_tokens_forget(*, user: User) -> None:
     BannedToken.objects.filter(user=user).delete()
+
+
+def user_settings_update(*, user: User, auto_play_forced: bool) -> User:
+    """Change the account's own settings (those the player chooses at /me)."""
+    user.auto_play_forced = auto_play_forced
+    user.save(update_fields=["auto_play_forced"])
+    return user

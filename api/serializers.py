@@ -122,7 +122,19 @@ class QueryFlagField(serializers.Field[bool, str, bool, Any]):
 class UserSerializer(serializers.ModelSerializer[User]):
     class Meta:
         model = User
-        fields = ["id", "username", "display_name", "is_guest"]
+        fields = ["id", "username", "display_name", "is_guest", "auto_play_forced"]
+        extra_kwargs = {
+            "auto_play_forced": {
+                "help_text": "The server plays for you when your only legal action is one play (a card, a "
+                "tile); the other players then see that the play was forced."
+            }
+        }
+
+
+class MeUpdateSerializer(StrictSerializer):
+    auto_play_forced = StrictBooleanField(
+        help_text="Have the server make your play when it is your only legal action; others see it was forced."
+    )
 
 
 def _refuse_misleading(value: str) -> None:

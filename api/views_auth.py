@@ -22,6 +22,7 @@ from .serializers import (
     AuthAnswerSerializer,
     GuestSerializer,
     LoginSerializer,
+    MeUpdateSerializer,
     RegisterSerializer,
     TokenAnswerSerializer,
     UserSerializer,
@@ -93,3 +94,12 @@ class MeView(APIView):
     @extend_schema(responses=UserSerializer)
     def get(self, request: Request) -> Response:
         return Response(UserSerializer(signed_in_user(request)).data)
+
+    @extend_schema(request=MeUpdateSerializer, responses=UserSerializer, summary="Change your own settings")
+    def patch(self, request: Request) -> Response:
+        data = MeUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = services.user_settings_update(
+            user=signed_in_user(request), auto_play_forced=data.validated_data["auto_play_forced"]
+        )
+        return Response(UserSerializer(user).data)

@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 
 from games import rules, selectors
 from games.errors import RULE_CODES
-from games.services import lobby, play, seeds
+from games.services import lobby, play, reclaim, seeds
 
 from .auth import signed_in_user
 from .game_schemas import ACTION_REQUEST_REF, GAME_VIEW_REF
@@ -152,6 +152,24 @@ class ClientSeedView(APIView):
         return Response(selectors.seat_public(seat))
 
 
+class ReclaimView(APIView):
+    @extend_schema(
+        request=None,
+        responses={200: GAME_VIEW_REF},
+        summary="Take back your seat from the computer player who held it while you were away",
+        description=(
+            "In a room whose `on_abandon` is `bot`, a player who runs past `abandon_seconds` has a computer "
+            "player take their seat; the seat still names them, and they alone may take it back, at any "
+            "time while the match is played. Answers the caller's view."
+        ),
+    )
+    @answers("not_seated", "room_closed", "not_playing", "nothing_to_reclaim")
+    def post(self, request: Request, code: str) -> Response:
+        user = signed_in_user(request)
+        table = reclaim.seat_reclaim(code=code, user=user)
+        return Response(selectors.table_view(table=table, user=user))
+
+
 class StateView(APIView):
     @extend_schema(responses={200: GAME_VIEW_REF}, summary="The caller's view of the room")
     def get(self, request: Request, code: str) -> Response:
@@ -184,7 +202,15 @@ class ActionsView(APIView):
         summary="Play: apply one action and answer with the caller's new view",
         description=f"The body may be at most {settings.API_MAX_ACTION_BYTES} bytes long (413 beyond).",
     )
-    @answers(*RULE_CODES, "not_seated", "room_closed", "not_playing", "stale_version", "idempotency_key_reused")
+    @answers(
+        *RULE_CODES,
+        "not_seated",
+        "room_closed",
+        "not_playing",
+        "seat_held_by_computer",
+        "stale_version",
+        "idempotency_key_reused",
+    )
     def post(self, request: Request, code: str) -> Response:
         key = idempotency_key(request.headers.get(IDEMPOTENCY_KEY_HEADER))
         data = ActionSerializer(data=request.data)

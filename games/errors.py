@@ -150,6 +150,11 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "teams_not_filled": (409, "The lobby teams must have the sizes the room declares before the start."),
     "room_closed": (409, "The room was closed or abandoned."),
     "too_many_push_subscriptions": (409, "The account has as many push subscriptions as it may; remove one first."),
+    "seat_held_by_computer": (
+        409,
+        "A computer player holds your seat since you were away (on_abandon: bot); POST reclaim to play again.",
+    ),
+    "nothing_to_reclaim": (409, "You play your seat yourself: no computer player holds it for you."),
     "body_too_large": (413, "The body is longer than the endpoint takes (see Limits)."),
     "uri_too_long": (414, "The path and query are longer than the API reads (see Limits)."),
     "unsupported_media_type": (415, "The body is not sent as JSON (Content-Type: application/json)."),

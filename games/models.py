@@ -93,7 +93,8 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
-        if self.is_bot:
+        # A seat a computer player holds for a person who was away still names them.
+        if self.is_bot and self.user_id is None:
             return f"Computer {self.index + 1}"
         return self.user.shown_name if self.user is not None else ""
 

@@ -189,6 +189,10 @@ def table_view(*, table: Table, user: User | None) -> dict[str, Any]:
         view["to_act"] = []
         if "you" in view:
             view["you"]["legal_actions"] = []
+    elif mine is not None and mine.is_bot and "you" in view:
+        # A computer player holds the caller's seat while they are away: it acts, they
+        # may only reclaim the seat.
+        view["you"]["legal_actions"] = []
     view["seats"] = [{**seat_public(s), **facts} for s, facts in zip(seats, view["seats"], strict=True)]
     return {**base, **view}
 

@@ -43,8 +43,9 @@ from .models import PUBLIC, Action, Event, Room, RoomStatus, Round, Seat
 from .rules.base import Event as RuleEvent
 from .rules.base import Game
 
-# Only what a seat's public facts need; any other field of the user loads on demand.
-_USER_FIELDS = ("id", "username", "display_name")
+# Only what a seat's public facts and its play need (a forced play's setting, read at
+# every move); any other field of the user loads on demand.
+_USER_FIELDS = ("id", "username", "display_name", "auto_play_forced")
 _SEAT_USER_FIELD = Seat._meta.get_field("user")
 _SEAT_ROOM_FIELD = Seat._meta.get_field("room")
 _ROUND_ROOM_FIELD = Round._meta.get_field("room")

@@ -133,6 +133,14 @@ TIMING_OPTIONS: tuple[Option, ...] = (
         kind="integer",
     ),
     Option(
+        "on_abandon",
+        "end",
+        "What happens when a player runs past abandon_seconds: 'end' abandons the match; "
+        "'bot' gives their seat to a computer player, who plays on until they reclaim it "
+        "(the match is abandoned once every seat is a computer player's).",
+        choices=("end", "bot"),
+    ),
+    Option(
         "between_rounds_seconds",
         20,
         "Pause after a hand before the next one starts.",

@@ -22,12 +22,14 @@ from accounts.models import User
 
 from .. import selectors, store, timing
 from ..errors import ServiceError, not_seated
-from ..models import Action, IdempotentRequest, RoomStatus, Round
+from ..models import Action, IdempotentRequest, Room, RoomStatus, Round
 from ..rules import fairness
 from ..rules.base import ROUND_OVER
 from ..rules.errors import RuleError
+from ..signals import seat_handed_over
 from ..store import Table
-from . import clock
+from . import clock, handover
+from . import forced as forced_
 from .guards import require_playing
 
 logger = logging.getLogger(__name__)
@@ -122,6 +124,12 @@ def _action_submit(*, code: str, user: User, version: Any, action: Any, idempote
                 return _replay(earlier, request_hash)
         room = table.room
         require_playing(table)
+        if seat.is_bot:
+            raise ServiceError(
+                "seat_held_by_computer",
+                "A computer player holds your seat since you were away; reclaim it to play.",
+                409,
+            )
         if version != room.version:
             raise ServiceError(
                 "stale_version", f"The room is at version {room.version}; fetch the state and retry.", 409, "version"
@@ -141,10 +149,18 @@ def _action_submit(*, code: str, user: User, version: Any, action: Any, idempote
 
 
 def apply(
-    table: Table, seat: int, action: Any, *, user: User | None, by_bot: bool = False, automatic: bool = False
+    table: Table,
+    seat: int,
+    action: Any,
+    *,
+    user: User | None,
+    by_bot: bool = False,
+    automatic: bool = False,
+    forced: bool = False,
 ) -> None:
     """Run one action through the engine and record it; when it completes the hand, the
-    next one is dealt. Expects the room lock held.
+    next one is dealt. Expects the room lock held. A `forced` play (the player's only
+    legal action, made for them) says so in its public event.
 
     The round's state and version are named to the table here; its timing by the
     caller's `clock.plan`, once per request however many actions it applied.
@@ -165,7 +181,7 @@ def apply(
         )
     )
     table.touch()
-    table.log_events(round_.number, applied.events)
+    table.log_events(round_.number, forced_.marked(applied.events, seat) if forced else applied.events)
     result = game_rules.result(round_.state)
     if result is not None and round_.result is None:
         round_.result = result
@@ -189,24 +205,36 @@ def apply(
 
 
 def bots_advance(table: Table) -> None:
-    """Let computer players act at once where they should. Expects the room lock held.
+    """Let computer players act at once where they should, and make the forced plays
+    of the players who asked for them. Expects the room lock held.
 
-    With a bot delay configured they move later through the worker (`due_actions_apply`),
-    except between hands, where they are ready at once.
+    With a bot delay configured computer players move later through the worker
+    (`due_actions_apply`), except between hands, where they are ready at once. A
+    forced play is made at once whatever the delay, in the request or task whose
+    change forced it: there is nothing to think over, and a delay would only hold the
+    table up (and tell no one anything the `forced` mark does not). Each may lead to
+    the other, or to another player's forced play: the loop runs until neither is due.
     """
     bots = table.bots
-    if not bots:
+    forcing = forced_.anyone_opted_in(table)
+    if not bots and not forcing:
         return
     for _ in range(MAX_BOT_STEPS):
         round_ = table.round
         if table.room.status != RoomStatus.PLAYING or round_ is None:
             return
-        if not timing.bots_inline() and round_.state.get("phase") != ROUND_OVER:
+        inline = timing.bots_inline() or round_.state.get("phase") == ROUND_OVER
+        due = [s for s in table.to_act if s in bots] if inline else []
+        if due:
+            apply(table, due[0], table.rules.bot_action(round_.state, due[0]), user=None, by_bot=True)
+            continue
+        found = forced_.forced_play(table) if forcing else None
+        if found is None:
             return
-        due = [s for s in table.to_act if s in bots]
-        if not due:
-            return
-        apply(table, due[0], table.rules.bot_action(round_.state, due[0]), user=None, by_bot=True)
+        seat, action = found
+        apply(table, seat.index, action, user=seat.user, forced=True)
+        seat.last_acted_at = timezone.now()
+        table.save(seat, ["last_acted_at"])
     raise RuntimeError(f"computer players did not yield in room {table.room.code}")
 
 
@@ -243,8 +271,17 @@ def _act_when_due(table: Table, *, version: int | None, now: datetime) -> bool:
         round_ = table.round
         due = timing.due_now(table, now=now)
         if due.abandoned is not None:
-            _abandon(table, due.abandoned)
-            return True
+            if table.room.options.get("on_abandon") != "bot":
+                _abandon(table, due.abandoned)
+                return True
+            before = timing.turn_of(table)
+            _idle_to_bot(table, due.abandoned)
+            if table.room.status != RoomStatus.PLAYING:
+                return True
+            bots_advance(table)
+            timing.plan(table, before=before, now=now)
+            acted = True
+            continue
         if due.bots:
             seat, by_bot, automatic = due.bots[0], True, False
             action = table.rules.bot_action(round_.state, seat)
@@ -265,14 +302,31 @@ def _act_when_due(table: Table, *, version: int | None, now: datetime) -> bool:
     return acted
 
 
-def _abandon(table: Table, seat: int) -> None:
+def _idle_to_bot(table: Table, index: int) -> None:
+    """A computer player takes the seat of a player idle past `abandon_seconds` and
+    keeps it for them (`on_abandon: bot`); the match is abandoned once no person is
+    left playing. Expects the room lock held."""
+    seat = table.seat_at(index)
+    assert seat is not None and seat.user is not None
+    name = seat.user.shown_name
+    reason = f"{name} did not play for too long; a computer player plays on until they come back."
+    event = {"type": "seat_to_bot", "seat": index, "name": name, "idle": True, "reason": reason}
+    handover.seat_to_bot(table, seat, event, keep_owner=True)
+    seat_handed_over.send(sender=Room, room=table.room, seat=index, user=seat.user, kind="to_bot")
+    if handover.everyone_away(table):
+        _abandon(table, index, "Every seat is played by a computer player; the match was abandoned.")
+
+
+def _abandon(table: Table, seat: int, reason: str | None = None) -> None:
     room, round_ = table.room, table.round
     assert round_ is not None
-    # People read the reason on the table: the player's name, not a seat index.
-    idle = table.seat_at(seat)
-    who = idle.user.shown_name if idle is not None and idle.user is not None else f"The player in seat {seat + 1}"
+    if reason is None:
+        # People read the reason on the table: the player's name, not a seat index.
+        idle = table.seat_at(seat)
+        who = idle.user.shown_name if idle is not None and idle.user is not None else f"The player in seat {seat + 1}"
+        reason = f"{who} did not play for too long; the match was abandoned."
     room.status = RoomStatus.ABANDONED
-    room.status_reason = f"{who} did not play for too long; the match was abandoned."
+    room.status_reason = reason
     room.finished_at = timezone.now()
     table.save(room, ["status", "status_reason", "finished_at"])
     table.touch()

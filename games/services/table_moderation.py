@@ -13,7 +13,7 @@ from .. import store, timing
 from ..errors import ServiceError, not_seated
 from ..models import RoomStatus, Seat
 from ..store import Table
-from . import clock, play
+from . import clock, handover, play
 from .guards import require_lobby, require_open
 from .lobby import host_pass_on, seat_vacate
 
@@ -48,19 +48,17 @@ def seat_give_to_bot(*, code: str, index: int, reason: str = "", banned: bool = 
         if room.status == RoomStatus.FINISHED:
             raise ServiceError("not_playing", "The match is over.", 409)
         seat = table.seat_at(index)
-        if seat is None or seat.is_bot or seat.user is None:
+        # A seat a computer player already holds for an idle player is taken from them
+        # for good all the same (they may no longer reclaim it).
+        if seat is None or seat.user is None:
             raise ServiceError("invalid", "That seat has no human player.", 400, "seat")
-        name, leaving = seat.user.shown_name, seat.user_id
-        seat.user = None
-        seat.is_bot = True
-        table.save(seat, ["user", "is_bot"])
-        table.touch()
-        event: dict[str, Any] = {"type": "seat_to_bot", "seat": index, "name": name}
+        event: dict[str, Any] = {"type": "seat_to_bot", "seat": index, "name": seat.user.shown_name}
         if reason:
             event["reason"] = reason
         if banned:
             event["banned"] = True
-        table.log(event)
+        leaving = seat.user_id
+        handover.seat_to_bot(table, seat, event, keep_owner=False)
         host_pass_on(table, leaving)
         if room.status == RoomStatus.PLAYING and table.round is not None:
             before = timing.turn_of(table)

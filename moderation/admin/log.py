@@ -14,7 +14,7 @@ class ModerationEntryAdmin(ReadOnlyAdmin):
     which room it concerned, and what the action did under its reason.
     """
 
-    list_display = ("when", "moderator", "kind", "concerning", "reason_text")
+    list_display = ("when", "by", "kind", "concerning", "reason_text")
     list_display_links = ("when",)
     list_filter = ("kind", "created_at")
     search_fields = ("moderator__username", "target_user__username", "room__code", "reason")
@@ -28,6 +28,11 @@ class ModerationEntryAdmin(ReadOnlyAdmin):
     @admin.display(description="when (UTC)", ordering="created_at")
     def when(self, entry: ModerationEntry) -> str:
         return f"{entry.created_at:%Y-%m-%d %H:%M}"
+
+    @admin.display(description="moderator", ordering="moderator__username")
+    def by(self, entry: ModerationEntry) -> str:
+        # No moderator: the server handed the seat over by the room's own rule.
+        return entry.moderator.username if entry.moderator else "the server (room rule)"
 
     @admin.display(description="concerning")
     def concerning(self, entry: ModerationEntry) -> str:

@@ -7,6 +7,7 @@ them and keeps the log). Seats are numbered from 1, as the players see them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin
@@ -25,6 +26,16 @@ from ..display import action_text, seat_in, seat_label, state_html, text
 
 # Rooms whose players get at most this long per turn count as live tables.
 LIVE_TURN_SECONDS = 300
+
+# The room's log events that hand a seat over, and how the room's page words each.
+HANDOVER_EVENTS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "seat_to_bot": lambda d: (
+        f"{d.get('name', '')} away, a computer player holds the seat for them"
+        if d.get("idle")
+        else f"{d.get('name', '')} out{' (banned)' if d.get('banned') else ''}, a computer player plays on"
+    ),
+    "seat_reclaimed": lambda d: f"{d.get('name', '')} back, took the seat back",
+}
 
 
 class SeatInline(ReadOnlyInline):
@@ -88,6 +99,7 @@ class RoomAdmin(ReadOnlyAdmin):
         "finished_at",
         "options_text",
         "scores_text",
+        "handovers",
         "action_log",
     )
     readonly_fields = fields
@@ -133,6 +145,29 @@ class RoomAdmin(ReadOnlyAdmin):
         names = seat_names(room)
         return format_html_join(
             "", "<div>{}: {}</div>", ((seat_in(i, names), score) for i, score in enumerate(room.scores))
+        )
+
+    @admin.display(description="Seats handed over")
+    def handovers(self, room: Room) -> str:
+        """Every seat that changed hands during the match, from the room's own log: a
+        moderator's or a ban's, a player away (on_abandon: bot), a player back."""
+        rows = Event.objects.filter(room=room, data__type__in=HANDOVER_EVENTS).order_by("seq")
+        names = seat_names(room)
+        return (
+            format_html_join(
+                "",
+                "<div>{} {}: {}{}</div>",
+                (
+                    (
+                        f"{e.created_at:%Y-%m-%d %H:%M:%S}",
+                        seat_in(e.data["seat"], names),
+                        HANDOVER_EVENTS[e.data["type"]](e.data),
+                        f" ({e.data['reason']})" if e.data.get("reason") else "",
+                    )
+                    for e in rows
+                ),
+            )
+            or "-"
         )
 
     @admin.display(description="Action log (every hand, hidden cards included)")

@@ -75,9 +75,14 @@ def test_the_statuses_the_issue_found_undocumented_are_documented(api_client):
     assert _error_codes(doc, ops["POST /api/v1/auth/token"], "401") == {"authentication_failed", "banned"}
     actions = ops["POST /api/v1/rooms/{code}/actions"]
     assert {"not_seated", "permission_denied"} == _error_codes(doc, actions, "403")
-    assert {"stale_version", "not_your_turn", "wrong_phase", "room_closed", "not_playing"} == _error_codes(
-        doc, actions, "409"
-    )
+    assert {
+        "stale_version",
+        "not_your_turn",
+        "wrong_phase",
+        "room_closed",
+        "not_playing",
+        "seat_held_by_computer",
+    } == _error_codes(doc, actions, "409")
     assert {"must_follow_suit", "unknown_action", "parse_error", "invalid"} <= _error_codes(doc, actions, "400")
     assert {"room_full", "already_started", "already_seated"} <= _error_codes(
         doc, ops["POST /api/v1/rooms/{code}/join"], "409"

@@ -43,9 +43,12 @@ export function describeCommonEvent(e, names) {
       return `A computer player took seat ${e.seat + 1}.`;
     // A moderator's doing carries the moderator's reason, for the table and the player concerned.
     case "seat_to_bot":
+      if (e.idle) return `${e.name ?? who(e.seat)} was away too long; a computer player plays the seat until they come back.`;
       if (e.banned) return `${e.name ?? who(e.seat)} was banned by a moderator (${e.reason}); a computer player took over the seat.`;
       if (e.reason) return `A moderator gave ${e.name ?? who(e.seat)}'s seat to a computer player: ${e.reason}`;
       return `A computer player took over ${e.name ?? who(e.seat)}'s seat.`;
+    case "seat_reclaimed":
+      return `${e.name ?? who(e.seat)} is back and plays their seat again.`;
     case "removed":
       if (e.banned) return `${e.name ?? who(e.seat)} was banned by a moderator (${e.reason}) and lost the seat.`;
       return `A moderator took ${e.name ?? who(e.seat)}'s seat away: ${e.reason}`;

@@ -206,6 +206,18 @@ export class RoomPage {
       );
     } else {
       this.table.render(this.root, view, { catalogue: this.catalogue, events: this.events, rounds: this.rounds, liveStatus: this.liveStatus });
+      // A computer player holds the seat since its player was away (on_abandon: bot).
+      const mine = view.you ? view.seats[view.you.seat] : null;
+      if (view.status === "playing" && mine?.is_bot) {
+        this.root.prepend(
+          h(
+            "p",
+            { class: "away", role: "status" },
+            "A computer player is playing your seat while you were away. ",
+            h("button", { type: "button", onclick: () => this.lobbyAct("reclaim") }, "Take my seat back"),
+          ),
+        );
+      }
     }
     restoreFocus(this.root, key);
     // A keyboard player whose button went away (a card played) lands on the next choice.

@@ -163,7 +163,7 @@ export default {
     const who = (s) => names[s];
     switch (e.type) {
       case "play":
-        return `${who(e.seat)} played ${cardText(e.card)}.`;
+        return `${who(e.seat)} played ${cardText(e.card)}${e.forced ? " (forced)" : ""}.`;
       case "passed":
         return `${who(e.seat)} chose cards to pass.`;
       case "pass_chosen":

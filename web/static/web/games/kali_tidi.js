@@ -209,7 +209,7 @@ export default {
     const who = (s) => names[s];
     switch (e.type) {
       case "play":
-        return `${who(e.seat)} played ${cardText(e.card)}.`;
+        return `${who(e.seat)} played ${cardText(e.card)}${e.forced ? " (forced)" : ""}.`;
       case "cards_removed":
         return `${who(e.seat)} removed ${e.cards.map(cardText).join(" ")} from the deck.`;
       case "partners_called":

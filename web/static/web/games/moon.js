@@ -146,7 +146,7 @@ export default {
     const who = (s) => names[s];
     switch (e.type) {
       case "play":
-        return `${who(e.seat)} played ${tileName(e.tile)}.`;
+        return `${who(e.seat)} played ${tileName(e.tile)}${e.forced ? " (forced)" : ""}.`;
       case "bid":
         return `${who(e.seat)} bid ${bidText(e.value)}.`;
       case "bid_won":

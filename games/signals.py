@@ -1,0 +1,12 @@
+"""What games tell the rest of the project without importing it (moderation sits above
+games and records these in its log)."""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+# A seat changed hands by the server's own rule, not a moderator's decision (a
+# moderator's is logged by moderation itself). Sent under the room's lock, inside its
+# transaction, with `room`, `seat` (index), `user` (the seat's person) and `kind`:
+# "to_bot" (idle past abandon_seconds, a computer player plays on) or "reclaimed".
+seat_handed_over = Signal()
