@@ -19,14 +19,21 @@ class ReplayReport:
     rebuilt: dict[str, Any] | None
 
 
-def round_replay(*, round_: Round) -> ReplayReport:
+def round_dealt(*, round_: Round, players: int) -> dict[str, Any]:
+    """The hand as it was dealt, rebuilt from what its row keeps (seeds and carry)."""
     room = round_.room
-    game = rules.get(room.game)
     fair = None
     if round_.server_seed:
         fair = fairness.Inputs(round_.server_seed, room.code, round_.number, tuple(round_.client_seeds or ()))
-    players = room.seats.count()
-    state = game.new_round(options=room.options, players=players, seed=round_.seed, carry=round_.carry, fair=fair)
+    return rules.get(room.game).new_round(
+        options=room.options, players=players, seed=round_.seed, carry=round_.carry, fair=fair
+    )
+
+
+def round_replay(*, round_: Round) -> ReplayReport:
+    room = round_.room
+    game = rules.get(room.game)
+    state = round_dealt(round_=round_, players=room.seats.count())
     actions = list(round_.actions.order_by("seq"))
     for action in actions:
         try:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
-from games import rules
+from games import replay, rules
 from games.models import Action, Event, Room, Round
 from games.services import play
 
@@ -70,7 +70,7 @@ def check_every_play(code: str, opted_in: set[int]) -> int:
     public_plays = iter(play_events)
     forced = 0
     for round_ in Round.objects.filter(room=room).order_by("number"):
-        state = game.new_round(options=room.options, players=4, seed=round_.seed, carry=round_.carry)
+        state = replay.round_dealt(round_=round_, players=4)
         for action in Action.objects.filter(round=round_).order_by("seq"):
             legal = game.legal_actions(state, action.seat)
             if action.payload["type"] == "play":
