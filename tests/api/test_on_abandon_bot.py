@@ -93,7 +93,7 @@ def test_an_idle_player_is_replaced_the_match_goes_on_and_they_reclaim_the_seat(
         "display_name": users[away].shown_name,
         "is_bot": True,
         "team": None,
-            "client_seed": "",
+        "client_seed": "",
     }
     # The away player still sees their seat, and may not act in it.
     mine = state(clients[away], code)
