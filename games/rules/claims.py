@@ -35,7 +35,7 @@ TRICK_PLAY = "play"
 # Plays the search may try before it gives up on proving a claim: a few tenths of a
 # second at worst, so a claim never holds up the room. Replaying a hand runs the same
 # search again, so lowering it could refuse on replay a claim accepted in play.
-NODE_BUDGET = 20_000
+NODE_BUDGET = 3_000
 
 NOT_CERTAIN = "claim_not_certain"
 NOT_CERTAIN_DETAIL = "Not every remaining trick is certain to be yours: play on."
