@@ -94,10 +94,12 @@ class _Search:
         return False
 
 
-def is_certain(state: State, side: Collection[int], *, plays: Plays, step: Step, budget: int = NODE_BUDGET) -> bool:
+def is_certain(
+    state: State, side: Collection[int], *, plays: Plays, step: Step, budget: int | None = None
+) -> bool:
     """Every sequence of legal plays from `state` gives every remaining trick to `side`,
-    as proved within `budget` plays."""
-    search = _Search(side, plays, step, budget)
+    as proved within `budget` plays (default `NODE_BUDGET`)."""
+    search = _Search(side, plays, step, NODE_BUDGET if budget is None else budget)
     try:
         return not search.can_lose(state)
     except _OutOfBudget:
@@ -111,7 +113,7 @@ def apply_claim(
     *,
     plays: Plays,
     step: Step,
-    budget: int = NODE_BUDGET,
+    budget: int | None = None,
 ) -> Applied:
     """`seat` claims the rest for `side` (which holds it): refused unless certain, else
     played out to the end of the hand. Pure: `state` is not modified."""
