@@ -94,9 +94,7 @@ class _Search:
         return False
 
 
-def is_certain(
-    state: State, side: Collection[int], *, plays: Plays, step: Step, budget: int | None = None
-) -> bool:
+def is_certain(state: State, side: Collection[int], *, plays: Plays, step: Step, budget: int | None = None) -> bool:
     """Every sequence of legal plays from `state` gives every remaining trick to `side`,
     as proved within `budget` plays (default `NODE_BUDGET`)."""
     search = _Search(side, plays, step, NODE_BUDGET if budget is None else budget)
