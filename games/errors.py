@@ -58,6 +58,7 @@ RULE_CODES = frozenset(
         "wrong_count",
         "card_has_points",
         "not_callable",
+        "claim_not_certain",
         "unknown_action",
         "invalid",
         *CONFLICT_RULE_CODES,
@@ -85,6 +86,11 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "wrong_count": (400, "The wrong number of cards."),
     "card_has_points": (400, "Only zero-point cards may be removed."),
     "not_callable": (400, "Nobody else holds that card."),
+    "claim_not_certain": (
+        400,
+        "A claim of the remaining tricks was refused: it is not certain (or too long to prove) that "
+        "your side takes every one whatever anyone plays. Nothing changed; play on.",
+    ),
     "unknown_action": (400, "The action's type is not known or the action is malformed."),
     "invalid": (
         400,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import cards, fairness, hearts_bot, tricks
+from . import cards, claims, fairness, hearts_bot, tricks
 from .base import (
     COMPLETE,
     MATCH_OVER,
@@ -58,7 +58,7 @@ PASS_OFFSET = {"left": 1, "right": 3, "across": 2}
 # Which action type each phase accepts; anything else known is "wrong_phase".
 PHASE_ACTION = {
     PASS: ("pass_cards",),
-    PLAY: ("play",),
+    PLAY: ("play", claims.CLAIM),
     MOON_CHOICE: ("moon_choice",),
     ROUND_OVER: ("next_round",),
 }
@@ -66,6 +66,7 @@ PHASE_ACTION = {
 ACTION_FIELDS = {
     "pass_cards": frozenset({"cards", "to"}),
     "play": frozenset({"card"}),
+    claims.CLAIM: frozenset(),
     "moon_choice": frozenset({"choice"}),
     "next_round": frozenset(),
 }
@@ -195,6 +196,11 @@ def legal_cards(state: State, seat: int) -> list[str]:
         if safe:
             return safe
     return following
+
+
+def _plays(state: State) -> list[Action]:
+    """The plays open to the seat to act, in the order of its hand."""
+    return [{"type": "play", "card": c} for c in legal_cards(state, state["turn"])]
 
 
 def shooter_of(state: State) -> int | None:
@@ -372,7 +378,7 @@ class Hearts(Game):
                 template["to"] = [s for s in range(PLAYERS) if s != seat]
             return [template]
         if phase == PLAY:
-            return [{"type": "play", "card": c} for c in legal_cards(state, seat)]
+            return [*_plays(state), claims.claim_action()]
         if phase == MOON_CHOICE:
             return [{"type": "moon_choice", "choice": c} for c in MOON_CHOICES]
         if phase == ROUND_OVER:
@@ -394,6 +400,9 @@ class Hearts(Game):
             return self._apply_play(state, seat, action)
         if kind == "moon_choice":
             return self._apply_moon_choice(state, seat, action)
+        if kind == claims.CLAIM:
+            # No partnerships in Hearts: the claimant alone must take every trick.
+            return claims.apply_claim(state, seat, [seat], plays=_plays, step=self._apply_play)
         return apply_next_round(state, seat, _copy)
 
     # passing

@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from . import cards, fairness, kali_tidi_bot, tricks
+from . import cards, claims, fairness, kali_tidi_bot, tricks
 from .base import (
     ROUND_OVER,
     Action,
@@ -48,7 +48,7 @@ PHASE_ACTION = {
     BID: ("bid", "pass"),
     CALL: ("call_partners",),
     TRUMP: ("trump",),
-    PLAY: ("play",),
+    PLAY: ("play", claims.CLAIM),
     ROUND_OVER: ("next_round",),
 }
 # The fields of each action besides its type.
@@ -59,6 +59,7 @@ ACTION_FIELDS = {
     "call_partners": frozenset({"cards"}),
     "trump": frozenset({"suit"}),
     "play": frozenset({"card"}),
+    claims.CLAIM: frozenset(),
     "next_round": frozenset(),
 }
 ACTION_TYPES = frozenset(t for types in PHASE_ACTION.values() for t in types)
@@ -177,6 +178,11 @@ def legal_cards(state: State, seat: int) -> list[str]:
     led = suit_of(state, state["trick"][0]["card"])
     following = [c for c in hand if suit_of(state, c) == led]
     return sorted(set(following or hand), key=cards.sort_key)
+
+
+def _plays(state: State) -> list[Action]:
+    """The plays open to the seat to act, each card once, in card order."""
+    return [{"type": "play", "card": c} for c in legal_cards(state, state["turn"])]
 
 
 def callable_cards(state: State, seat: int) -> list[str]:
@@ -389,7 +395,7 @@ class KaliTidi(Game):
         if phase == TRUMP:
             return [{"type": "trump", "suit": s} for s in cards.SUITS]
         if phase == PLAY:
-            return [{"type": "play", "card": c} for c in legal_cards(state, seat)]
+            return [*_plays(state), claims.claim_action()]
         if phase == ROUND_OVER:
             return [{"type": "next_round"}]
         return []
@@ -428,6 +434,8 @@ class KaliTidi(Game):
             return self._apply_trump(state, seat, action)
         if kind == "play":
             return self._apply_play(state, seat, action)
+        if kind == claims.CLAIM:
+            return claims.apply_claim(state, seat, self.claim_side(state, seat), plays=_plays, step=self._apply_play)
         return apply_next_round(state, seat, _copy)
 
     @staticmethod
@@ -587,6 +595,16 @@ class KaliTidi(Game):
         events.append(Event({"type": "trick_won", "seat": winner, "points": points}))
         if not any(state["hands"]):
             self._score(state, events)
+
+    def claim_side(self, state: State, seat: int) -> list[int]:
+        """Who may take tricks for `seat`'s claim: its team, or in cards mode the bidder and
+        the partners revealed so far for either of them. An unrevealed partner is no side
+        of anyone's as far as a claim goes: counting it would tell the table who it is."""
+        if state["options"]["team_mode"] != CARDS:
+            team = state["teams"][seat]
+            return [s for s in range(state["players"]) if state["teams"][s] == team]
+        bidding = sorted({state["bidder"], *state["partners"]})
+        return bidding if seat in bidding else [seat]
 
     def sides(self, state: State) -> tuple[list[int], list[int]]:
         """(bidding side, other side) as seats; in cards mode as revealed so far."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import dominoes, fairness, moon_bot
+from . import claims, dominoes, fairness, moon_bot
 from .base import (
     COMPLETE,
     MATCH_OVER,
@@ -58,7 +58,7 @@ PHASE_ACTIONS = {
     BID: frozenset({"bid", "pass"}),
     TRUMP: frozenset({"trump"}),
     WIDOW: frozenset({"widow"}),
-    PLAY: frozenset({"play"}),
+    PLAY: frozenset({"play", claims.CLAIM}),
     ROUND_OVER: frozenset({"next_round"}),
 }
 # The fields of each action besides its type.
@@ -68,6 +68,7 @@ ACTION_FIELDS = {
     "trump": frozenset({"suit"}),
     "widow": frozenset({"take", "discard"}),
     "play": frozenset({"tile"}),
+    claims.CLAIM: frozenset(),
     "next_round": frozenset(),
 }
 ACTION_TYPES = frozenset().union(*PHASE_ACTIONS.values())
@@ -169,6 +170,11 @@ def legal_tiles(state: State, seat: int) -> list[str]:
         return list(hand)
     led = dominoes.led_suit(trick[0]["tile"], trump)
     return dominoes.legal_follow(hand, led, trump, trump_instead=state["options"]["trump_instead_of_follow"])
+
+
+def _plays(state: State) -> list[Action]:
+    """The plays open to the seat to act, in the order of its hand."""
+    return [{"type": "play", "tile": t} for t in legal_tiles(state, state["turn"])]
 
 
 def hand_points(state: State) -> tuple[list[int], bool]:
@@ -340,7 +346,7 @@ class Moon(Game):
                 actions.append({"type": "widow", "take": False})
             return actions
         if phase == PLAY:
-            return [{"type": "play", "tile": t} for t in legal_tiles(state, seat)]
+            return [*_plays(state), claims.claim_action()]
         if phase == ROUND_OVER:
             return [{"type": "next_round"}]
         return []
@@ -365,6 +371,10 @@ class Moon(Game):
             return self._apply_widow(state, seat, action)
         if kind == "play":
             return self._apply_play(state, seat, action)
+        if kind == claims.CLAIM:
+            # The partnerships of four players are fixed and public.
+            side = sides(state["players"])[side_of(seat, state["players"])] if state["players"] == 4 else [seat]
+            return claims.apply_claim(state, seat, side, plays=_plays, step=self._apply_play)
         return apply_next_round(state, seat, _copy)
 
     # bidding

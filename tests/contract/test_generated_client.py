@@ -142,7 +142,8 @@ class Player:
     def choose(self, view: Any) -> Any:
         """An action body built from one of the view's typed legal actions."""
         game = view.game.value
-        legal = self.rng.choice(view.you.legal_actions)
+        # A claim at random is mostly refused: play on instead.
+        legal = self.rng.choice([a for a in view.you.legal_actions if a.type_.value != "claim"])
         kind = legal.type_.value
         # Each game's model has only its own fields, and leaves an absent one UNSET (falsy).
         choices, to = getattr(legal, "choices", None), getattr(legal, "to", None)

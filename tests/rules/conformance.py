@@ -9,11 +9,14 @@ cost (how often each runs is the game's `Profile`'s to say):
   tile is somewhere, once); exactly the seats in `to_act` have legal actions, and nobody
   acts only once the hand is complete or the match over; the chosen action (a random
   legal one, or the computer player's, which must be one of the legal actions) is
-  accepted; no event shows a piece to a viewer who may not know it; some viewers' views
+  accepted — but a claim, which may be refused as not certain, changing nothing (a
+  refused claimant plays on); an accepted claim is the very plays its events name,
+  played one by one; no event shows a piece to a viewer who may not know it; some viewers' views
   (in turn, or all of them) name no piece the viewer may not know, have the right
   `to_act`, a `you` exactly for a seat, and `you.legal_actions` as `legal_actions` says;
 - every step of "deep" hands: besides, the state survives a JSON round trip, every
-  viewer's view is walked, every legal action of every seat to act is accepted, and
+  viewer's view is walked, every legal action of every seat to act is accepted (a
+  claim or refused as not certain), and
   applying them leaves the input state unchanged;
 - when a hand is scored, and once it is complete: the state survives JSON and every
   view is walked; the result says the match is over exactly at `match_over`, with
@@ -37,6 +40,8 @@ from typing import Any
 
 from games.rules import Applied, Game
 from games.rules.base import COMPLETE, MATCH_OVER, ROUND_OVER
+from games.rules.claims import CLAIM, NOT_CERTAIN_DETAIL
+from games.rules.errors import RuleError
 from tests.rules.support import pieces_in
 
 MAX_STEPS = 5000  # a hand longer than this never ends
@@ -158,6 +163,7 @@ class Hand:
         self.viewers: tuple[int | None, ...] = (*range(self.players), None)
         self.start_scores = list(self.state["scores"])
         self.actions: list[tuple[int, dict[str, Any]]] = []
+        self.claims = 0  # claims accepted
         self.tracker = profile.tracker(self)
 
     # -- invariants of one state --------------------------------------------------------------
@@ -233,9 +239,10 @@ class Hand:
             for seat in to_act:
                 for template in legal[seat]:
                     action = concrete(game, template, rng)
-                    applied = game.apply(state, seat, action)  # every legal action is accepted
-                    if seat == mover:
-                        outcomes.append((action, applied))
+                    # Every legal action is accepted, but a claim that is not certain.
+                    maybe = self.try_claim(seat) if action["type"] == CLAIM else game.apply(state, seat, action)
+                    if seat == mover and maybe is not None:
+                        outcomes.append((action, maybe))
             if chosen is None:
                 action, applied = rng.choice(outcomes)
             else:
@@ -250,12 +257,55 @@ class Hand:
                 viewer = self.viewers[steps // profile.view_stride % len(self.viewers)]
                 self.check_view(viewer, to_act, legal)
             action = chosen if chosen is not None else concrete(game, rng.choice(legal[mover]), rng)
-            applied = game.apply(state, mover, action)
-        self.tracker.learn(state, mover, action, applied)
+            claimed = self.try_claim(mover) if action["type"] == CLAIM else None
+            if claimed is not None:
+                applied = claimed
+            else:
+                if action["type"] == CLAIM:
+                    # Refused: play on, as the claimant would.
+                    action = concrete(game, rng.choice([t for t in legal[mover] if t["type"] != CLAIM]), rng)
+                applied = game.apply(state, mover, action)
+        if action["type"] == CLAIM:
+            self.learn_claim(mover, applied)
+        else:
+            self.tracker.learn(state, mover, action, applied)
         self.actions.append((mover, action))
         self.state = applied.state
         self.check_events(applied.events)
         profile.after_step(self, applied)
+
+    def try_claim(self, seat: int) -> Applied | None:
+        """`seat` claims the rest: played out, or refused as not certain (None) with
+        nothing changed."""
+        before = json.dumps(self.state, sort_keys=True)
+        try:
+            applied = self.game.apply(self.state, seat, {"type": CLAIM})
+        except RuleError as err:
+            assert err.code == "claim_not_certain", err.code
+            assert err.attr is None and err.detail == NOT_CERTAIN_DETAIL, err
+            assert json.dumps(self.state, sort_keys=True) == before, "a refused claim changed the state"
+            return None
+        assert applied.state["phase"] != "play", "a claim ends the trick play"
+        return applied
+
+    def learn_claim(self, seat: int, applied: Applied) -> None:
+        """A claim played out is the plays its events name, played one by one: the same
+        states and events as normal play. The tracker learns them so."""
+        assert applied.events[0].data == {"type": "claimed", "seat": seat}
+        state = self.state
+        events = []
+        for event in applied.events[1:]:
+            if event.data["type"] != "play":
+                continue
+            player = event.data["seat"]
+            play = {k: v for k, v in event.data.items() if k != "seat"}
+            step = self.game.apply(state, player, play)
+            self.tracker.learn(state, player, play, step)
+            events.extend(e.data for e in step.events)
+            state = step.state
+        assert state == applied.state
+        assert events == [e.data for e in applied.events[1:]]
+        self.claims += 1
 
     def scored_now(self) -> bool:
         """The hand has just been scored: the between-hands phase with nobody ready yet."""
@@ -372,6 +422,7 @@ def play_run(profile: Profile, run: Run) -> Counter[str]:
             hand.check_replay()
         profile.tally(stats, hand)
         stats["hands"] += 1
+        stats["claims"] += hand.claims
         if state["phase"] == MATCH_OVER:
             stats["matches"] += 1
             carry = first_carry(game, options, players, seed)

@@ -98,3 +98,13 @@ def redeal_hidden(
         size = len(state["hands"][s])
         hidden["hands"][s], pool = sorted(pool[:size]), pool[size:]
     return hidden, pool
+
+
+# The claim as every trick-play position lists it for the player to act.
+CLAIM = {"type": "claim"}
+
+
+def without_claim(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The legal actions but the claim: what a random player picks from, since a claim
+    it makes at random is most often refused."""
+    return [a for a in legal if a["type"] != "claim"]

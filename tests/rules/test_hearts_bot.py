@@ -9,7 +9,7 @@ import pytest
 
 from games.rules import hearts_bot
 from games.rules.hearts_bot import Table
-from tests.rules.support import bot_choice, check_bot_matches, check_bot_refuses, redeal_hidden
+from tests.rules.support import bot_choice, check_bot_matches, check_bot_refuses, redeal_hidden, without_claim
 
 from .test_hearts_rules import SUITS_DEAL, G, act, concrete, play_out, start
 
@@ -241,7 +241,7 @@ def test_bot_takes_clearly_fewer_points_than_random_players():
             if seat == bot:
                 action = G.bot_action(state, seat)
             else:
-                action = concrete(rng.choice(G.legal_actions(state, seat)), rng)
+                action = concrete(rng.choice(without_claim(G.legal_actions(state, seat))), rng)
             state = act(state, seat, action)
         points = G.result(state)["points"]
         bot_points += points[bot]
@@ -265,7 +265,7 @@ def test_bot_scores_well_with_sweedo_rules():
             if seat == bot:
                 action = G.bot_action(state, seat)
             else:
-                action = concrete(rng.choice(G.legal_actions(state, seat)), rng)
+                action = concrete(rng.choice(without_claim(G.legal_actions(state, seat))), rng)
             state = act(state, seat, action)
         points = G.result(state)["points"]
         bot_points += points[bot]

@@ -17,7 +17,7 @@ from games import rules
 from games.rules.base import Event
 from games.rules.cards import deck, sorted_hand
 from games.rules.errors import RuleError
-from tests.rules.support import refused, top_up
+from tests.rules.support import CLAIM, refused, top_up
 
 G = rules.get("hearts")
 CARD_RE = re.compile(r'"([2-9TJQKA][CDHS])"')
@@ -76,7 +76,7 @@ def code(state: dict[str, Any], seat: Any, action: Any) -> str:
 
 
 def legal_cards(state: dict[str, Any], seat: int) -> list[str]:
-    return [a["card"] for a in G.legal_actions(state, seat)]
+    return [a["card"] for a in G.legal_actions(state, seat) if a["type"] == "play"]
 
 
 def play_first(state: dict[str, Any], count: int) -> dict[str, Any]:
@@ -370,7 +370,7 @@ def test_funky_pass_errors():
 def test_two_of_clubs_leads():
     state = start(DEAL_B)
     assert G.to_act(state) == [0]
-    assert G.legal_actions(state, 0) == [{"type": "play", "card": "2C"}]
+    assert G.legal_actions(state, 0) == [{"type": "play", "card": "2C"}, CLAIM]
     for card in ("4C", "AS", "9H"):
         assert code(state, 0, {"type": "play", "card": card}) == "must_lead_two_of_clubs"
 
@@ -557,14 +557,14 @@ def test_apply_does_not_change_its_input():
         state, frozen = new, copy.deepcopy(new)
     while state["phase"] == "play":
         (seat,) = G.to_act(state)
-        new = act(state, seat, G.legal_actions(state, seat)[-1])
+        new = act(state, seat, {"type": "play", "card": legal_cards(state, seat)[-1]})
         assert state == frozen
         state, frozen = new, copy.deepcopy(new)
 
 
 def test_legal_actions_only_for_seats_to_act():
     state = start(DEAL_B)
-    assert G.legal_actions(state, 0) == [{"type": "play", "card": "2C"}]
+    assert G.legal_actions(state, 0) == [{"type": "play", "card": "2C"}, CLAIM]
     assert [G.legal_actions(state, s) for s in (1, 2, 3)] == [[], [], []]
     state = start(DEAL_B, hand=1)
     for seat in range(4):
@@ -619,7 +619,7 @@ def test_view_during_play():
     view = G.view(state, 3)
     assert view["trick"] == [{"seat": 0, "card": "2C"}, {"seat": 1, "card": "AC"}, {"seat": 2, "card": "JD"}]
     assert view["led_suit"] == "C" and view["to_act"] == [3]
-    assert view["you"]["legal_actions"] == [{"type": "play", "card": "3C"}]
+    assert view["you"]["legal_actions"] == [{"type": "play", "card": "3C"}, CLAIM]
     assert [s["cards_left"] for s in view["seats"]] == [12, 12, 12, 13]
     assert cards_in(view) == set(DEAL_B[3]) | {"2C", "AC", "JD"}
     assert json.loads(json.dumps(view)) == view

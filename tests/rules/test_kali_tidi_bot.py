@@ -6,6 +6,7 @@ import random
 
 from games.rules import kali_tidi_bot as bot
 from games.rules.base import COMPLETE, MATCH_OVER
+from tests.rules.support import without_claim
 
 from .test_kali_tidi_rules import G, act, auction, deal_of, mover, start
 
@@ -67,7 +68,7 @@ def play_match(seed: int, bot_team: int) -> list[int]:
         if teams[seat] == bot_team or state["phase"] == "round_over":
             action = G.bot_action(state, seat)
         else:
-            options = G.legal_actions(state, seat)
+            options = without_claim(G.legal_actions(state, seat))
             action = dict(rng.choice(options))
         state = act(state, seat, action)
     raise AssertionError("the match did not end")

@@ -289,7 +289,7 @@ def test_three_of_spades_is_the_highest_trump_and_only_a_trump():
     # Without the option 3♠ is a plain spade.
     off = three_player_play(deal, trump="H")
     off = act(off, 0, {"type": "play", "card": "AS"})
-    assert "3S" in [a["card"] for a in G.legal_actions(off, 1)]
+    assert {"type": "play", "card": "3S"} in G.legal_actions(off, 1)
 
 
 def test_trump_errors():
@@ -373,7 +373,7 @@ def play_until(state, seat: int, card: str):
     """Play on (first legal card each) until `seat` may play `card`, then play it."""
     for _ in range(200):
         who = mover(state)
-        legal = [a["card"] for a in G.legal_actions(state, who)]
+        legal = [a["card"] for a in G.legal_actions(state, who) if a["type"] == "play"]
         if who == seat and card in legal:
             return act(state, who, {"type": "play", "card": card})
         choice = next((c for c in legal if not (who == seat and c == card)), legal[0])

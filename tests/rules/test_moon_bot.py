@@ -12,7 +12,7 @@ from games.rules.moon import deck_for
 from games.rules.moon_bot import Table
 from tests.rules.profiles import MOON_COMBOS as COMBOS
 from tests.rules.profiles import MOON_HAND
-from tests.rules.support import bot_choice, check_bot_matches, check_bot_refuses, redeal_hidden
+from tests.rules.support import bot_choice, check_bot_matches, check_bot_refuses, redeal_hidden, without_claim
 
 from .test_moon_rules import DEAL_A, G, act, auction, start
 
@@ -242,7 +242,7 @@ def play_match(players: int, bots: set[int], seed: int) -> list[int]:
             )
             continue
         seat = G.to_act(state)[0]
-        action = G.bot_action(state, seat) if seat in bots else rng.choice(G.legal_actions(state, seat))
+        action = G.bot_action(state, seat) if seat in bots else rng.choice(without_claim(G.legal_actions(state, seat)))
         state = act(state, seat, action)
     raise AssertionError("the match did not end")
 

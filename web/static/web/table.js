@@ -295,8 +295,10 @@ export class TableView {
     const handCodes = new Set(this.handItems(view));
     const handKeyed = game.handActions ? game.handActions(view, this.ctx) : null;
     const templates = legal.filter(isTemplate);
+    const claim = legal.find((a) => a.type === "claim");
     const rest = legal.filter(
-      (a) => !isTemplate(a) && !(itemOf(a) !== null && handCodes.has(itemOf(a))) && !(handKeyed && handKeyed.taken(a)),
+      (a) =>
+        a !== claim && !isTemplate(a) && !(itemOf(a) !== null && handCodes.has(itemOf(a))) && !(handKeyed && handKeyed.taken(a)),
     );
     const parts = [];
     for (const template of templates) {
@@ -306,10 +308,22 @@ export class TableView {
     const custom = game.panel?.(view, names, rest, this.ctx);
     if (custom) parts.push(custom);
     else if (rest.length) parts.push(this.genericButtons(view, names, rest));
+    if (claim) parts.push(this.claimButton(claim));
     const waiting = view.you && !legal.length ? game.waitingText?.(view, names) : null;
     const pending = game.pendingNote?.(view, names);
     if (!parts.length && !waiting && !pending) return null;
     return h("section", { class: "actions", "aria-label": "Your move" }, pending, waiting && h("p", { class: "waiting" }, waiting), parts);
+  }
+
+  // Offered at every turn of trick play, whatever the hands: the server proves the claim
+  // or refuses it ("not certain"), and the refusal shows as any refused move does.
+  claimButton(claim) {
+    const ask = () => {
+      if (window.confirm("Claim the rest? The server plays out the hand if every remaining trick is certain to be yours.")) {
+        this.ctx.act(claim);
+      }
+    };
+    return h("div", { class: "button-row claim" }, h("button", { type: "button", "data-action": "claim", "data-focus": "claim", onclick: ask }, "Claim the rest"));
   }
 
   genericButtons(view, names, actions) {

@@ -1,0 +1,125 @@
+"""Claiming the rest of a hand: the player to act in trick play says every remaining
+trick is theirs (their side's), whatever anyone plays.
+
+The engine knows every hand, so it proves the claim by searching every sequence of
+legal plays by every player from the current position — the claimant's own plays
+included, so that any play-out of an accepted claim wins every trick. If one sequence
+gives a trick to anyone off the claimant's side, or the search needs more than
+`NODE_BUDGET` plays to decide, the claim is refused with the one answer
+`claim_not_certain`: a refusal tells nobody anything but "not certain" — not which
+line loses, not how far the search got. A certain claim is played out at once as
+ordinary plays, each player's first legal play in turn, so that events, scoring and
+replay are those of normal play.
+
+The claimant's side is the claimant and those whose partnership with them is public
+when they claim: a fixed partnership or team, or in Kali Tidi's `cards` mode the
+bidder and the partners revealed so far. A partner nobody else knows of counts as an
+opponent, so that an accepted or refused claim cannot tell the table who it is.
+
+Every game plugs in its own legal plays and its own play transition; the search reads
+only what every trick-taking state here has: `phase`, `turn`, `hands`, `trick`,
+`tricks_played` and `last_trick["winner"]`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import Any
+
+from .base import Action, Applied, Event, State
+from .errors import RuleError
+
+CLAIM = "claim"
+# Trick play is this phase in every game.
+TRICK_PLAY = "play"
+# Plays the search may try before it gives up on proving a claim: a few tenths of a
+# second at worst, so a claim never holds up the room. Replaying a hand runs the same
+# search again, so lowering it could refuse on replay a claim accepted in play.
+NODE_BUDGET = 3_000
+
+NOT_CERTAIN = "claim_not_certain"
+NOT_CERTAIN_DETAIL = "Not every remaining trick is certain to be yours: play on."
+
+Plays = Callable[[State], list[Action]]
+Step = Callable[[State, int, Action], Applied]
+Position = tuple[Any, ...]
+
+
+def claim_action() -> Action:
+    """The claim as `legal_actions` lists it: in every trick-play position of the player
+    to act, so that its presence says nothing about the hands."""
+    return {"type": CLAIM}
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _position(state: State) -> Position:
+    """What decides the rest of the hand from here. Everything else the search could
+    reach differently (hearts broken, a partner revealed) follows from which pieces each
+    seat has played, which the hands left say."""
+    hands = tuple(tuple(sorted(hand)) for hand in state["hands"])
+    trick = tuple(tuple(sorted(play.items())) for play in state["trick"])
+    return hands, trick, state["turn"]
+
+
+class _Search:
+    def __init__(self, side: Collection[int], plays: Plays, step: Step, budget: int) -> None:
+        self.side = frozenset(side)
+        self.plays = plays
+        self.step = step
+        self.budget = budget
+        self.nodes = 0
+        self.safe: set[Position] = set()
+
+    def can_lose(self, state: State) -> bool:
+        """Some sequence of legal plays from `state` gives a trick to the other side."""
+        if state["phase"] != TRICK_PLAY:
+            return False
+        key = _position(state)
+        if key in self.safe:
+            return False
+        seat = state["turn"]
+        for action in self.plays(state):
+            self.nodes += 1
+            if self.nodes > self.budget:
+                raise _OutOfBudget
+            after = self.step(state, seat, action).state
+            if after["tricks_played"] != state["tricks_played"] and after["last_trick"]["winner"] not in self.side:
+                return True
+            if self.can_lose(after):
+                return True
+        self.safe.add(key)
+        return False
+
+
+def is_certain(state: State, side: Collection[int], *, plays: Plays, step: Step, budget: int | None = None) -> bool:
+    """Every sequence of legal plays from `state` gives every remaining trick to `side`,
+    as proved within `budget` plays (default `NODE_BUDGET`)."""
+    search = _Search(side, plays, step, NODE_BUDGET if budget is None else budget)
+    try:
+        return not search.can_lose(state)
+    except _OutOfBudget:
+        return False
+
+
+def apply_claim(
+    state: State,
+    seat: int,
+    side: Collection[int],
+    *,
+    plays: Plays,
+    step: Step,
+    budget: int | None = None,
+) -> Applied:
+    """`seat` claims the rest for `side` (which holds it): refused unless certain, else
+    played out to the end of the hand. Pure: `state` is not modified."""
+    if not is_certain(state, side, plays=plays, step=step, budget=budget):
+        raise RuleError(NOT_CERTAIN, NOT_CERTAIN_DETAIL)
+    events = [Event({"type": "claimed", "seat": seat})]
+    while state["phase"] == TRICK_PLAY:
+        applied = step(state, state["turn"], plays(state)[0])
+        state = applied.state
+        events.extend(applied.events)
+    return Applied(state, events)

@@ -1,0 +1,148 @@
+"""Claiming the rest over HTTP: at every trick-play turn of a hand the player to act
+claims; refusals change nothing anyone can see and all read alike, and the accepted
+claim ends the hand as playing it out would, and replays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import rules
+from games.models import Room, Round
+from games.replay import round_replay
+from games.rules import claims
+
+from .helpers import act, concrete, error_code, state
+
+pytestmark = pytest.mark.django_db
+
+CLAIM = {"type": "claim"}
+REFUSAL = {
+    "type": "client_error",
+    "errors": [{"code": "claim_not_certain", "detail": claims.NOT_CERTAIN_DETAIL, "attr": None}],
+}
+
+
+def human_table(api_client, make_user, game: str, options: dict[str, Any]) -> tuple[str, dict[int, Any], Any]:
+    """A started room with a human in every seat: (code, {seat: client}, a spectator's client)."""
+    users = [make_user()]
+    host = api_client(users[0])
+    res = host.post("/api/v1/rooms/", {"game": game, "options": options}, format="json")
+    assert res.status_code == 201, res.content
+    code = res.json()["code"]
+    clients = {0: host}
+    for seat in range(1, rules.get(game).seat_count(rules.get(game).validate_options(options))):
+        client = api_client(make_user())
+        assert client.post(f"/api/v1/rooms/{code}/join", {}, format="json").json()["seat"] == seat
+        clients[seat] = client
+    assert host.post(f"/api/v1/rooms/{code}/start").status_code == 200
+    return code, clients, api_client(make_user())
+
+
+def seen(clients: dict[int, Any], spectator: Any, code: str) -> list[Any]:
+    """Everything every viewer can read of the room: its view and its event log."""
+    out = []
+    for client in [*clients.values(), spectator]:
+        out.append(state(client, code))
+        res = client.get(f"/api/v1/rooms/{code}/events?after=0")
+        assert res.status_code == 200
+        out.append(res.json())
+    return out
+
+
+def current_round(code: str) -> Round:
+    return Round.objects.filter(room=Room.objects.get(code=code)).order_by("-number").first()
+
+
+def first_plays_to_end(game: Any, hand: dict[str, Any]) -> dict[str, Any]:
+    while hand["phase"] == "play":
+        seat = hand["turn"]
+        first = next(a for a in game.legal_actions(hand, seat) if a["type"] == "play")
+        hand = game.apply(hand, seat, first).state
+    return hand
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("hearts", {}),
+        ("moon", {"players": 4}),
+        ("moon", {"players": 3}),
+        ("kali_tidi", {"players": 4, "team_mode": "random"}),
+        ("kali_tidi", {"players": 4, "team_mode": "cards"}),
+    ],
+)
+def test_claims_through_a_hand(api_client, make_user, game, options):
+    engine = rules.get(game)
+    code, clients, spectator = human_table(api_client, make_user, game, options)
+    refusals = 0
+    for _ in range(400):
+        view = state(clients[0], code)
+        (seat,) = view["to_act"][:1] or [None]
+        mine = state(clients[seat], code)
+        legal = mine["you"]["legal_actions"]
+        if view["phase"] != "play":
+            assert CLAIM not in legal
+            # Outside trick play a claim is refused by phase, and a player not to act by turn.
+            assert error_code(act(clients[seat], code, mine["version"], CLAIM)) == "wrong_phase"
+            # The highest bid ends an auction at once (Moon's all-pass would redeal forever).
+            res = act(clients[seat], code, mine["version"], concrete(legal[-1 if view["phase"] == "bid" else 0]))
+            assert res.status_code == 200, res.content
+            continue
+        assert legal[-1] == CLAIM
+        other = next(s for s in clients if s != seat)
+        assert CLAIM not in state(clients[other], code)["you"]["legal_actions"]
+        res = act(clients[other], code, mine["version"], CLAIM)
+        assert (res.status_code, error_code(res)) == (409, "not_your_turn")
+        before = seen(clients, spectator, code)
+        stored = current_round(code).state
+        res = act(clients[seat], code, mine["version"], CLAIM)
+        if res.status_code == 400:
+            # Refused: the one answer, whatever the reason, and nothing changed for anyone.
+            assert res.json() == REFUSAL
+            assert seen(clients, spectator, code) == before
+            refusals += 1
+            res = act(clients[seat], code, mine["version"], concrete(legal[0]))
+            assert res.status_code == 200, res.content
+            continue
+        assert res.status_code == 200, res.content
+        after = current_round(code)
+        # Played out as normal play would have, each player's first legal play.
+        assert after.state == first_plays_to_end(engine, stored)
+        assert after.state["phase"] in ("round_over", "match_over", "moon_choice")
+        events = clients[0].get(f"/api/v1/rooms/{code}/events?after=0").json()
+        claimed = [e for e in events if e.get("type") == "claimed"]
+        assert len(claimed) == 1 and claimed[0]["seat"] == seat
+        assert after.actions.order_by("-seq").first().payload == CLAIM
+        report = round_replay(round_=after)
+        assert report.matches, report.detail
+        assert refusals > 0
+        return
+    raise AssertionError("no claim was accepted")
+
+
+def test_a_refusal_reads_the_same_when_only_the_budget_stopped_the_proof(api_client, make_user, monkeypatch):
+    """In the last trick, once the player who will take it is to act, its claim is
+    certain; with no budget to prove it, it is refused exactly as an uncertain claim is."""
+    code, clients, spectator = human_table(api_client, make_user, "hearts", {})
+    engine = rules.get("hearts")
+    for _ in range(100):
+        view = state(clients[0], code)
+        seat = view["to_act"][0]
+        mine = state(clients[seat], code)
+        if view["phase"] == "play" and view["tricks_played"] == 12:
+            winner = first_plays_to_end(engine, current_round(code).state)["last_trick"]["winner"]
+            if seat == winner:
+                break
+        res = act(clients[seat], code, mine["version"], concrete(mine["you"]["legal_actions"][0]))
+        assert res.status_code == 200
+    before = seen(clients, spectator, code)
+    monkeypatch.setattr(claims, "NODE_BUDGET", 0)
+    res = act(clients[seat], code, mine["version"], CLAIM)
+    assert (res.status_code, res.json()) == (400, REFUSAL)
+    assert seen(clients, spectator, code) == before
+    monkeypatch.setattr(claims, "NODE_BUDGET", 3000)
+    res = act(clients[seat], code, mine["version"], CLAIM)
+    assert res.status_code == 200, res.content
+    assert res.json()["phase"] in ("round_over", "match_over", "moon_choice")
