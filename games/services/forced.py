@@ -13,6 +13,7 @@ from typing import Any
 
 from ..models import RoomStatus, Seat
 from ..rules.base import Event
+from ..rules.claims import CLAIM
 from ..store import Table
 
 # The fields of a play, whatever the game calls the piece.
@@ -35,7 +36,9 @@ def forced_play(table: Table) -> tuple[Seat, dict[str, Any]] | None:
         seat = table.seat_at(index)
         if seat is None or not _opted_in(seat):
             continue
-        legal = table.rules.legal_actions(round_.state, index)
+        # A claim of the rest is listed in every trick-play position (listing it only
+        # where it holds would tell about the hands), so it is no alternative here.
+        legal = [a for a in table.rules.legal_actions(round_.state, index) if a.get("type") != CLAIM]
         if len(legal) == 1 and legal[0].get("type") == "play":
             return seat, {k: v for k, v in legal[0].items() if k in _PLAY_FIELDS}
     return None
