@@ -94,12 +94,13 @@ def test_the_settings_are_read_saved_and_refused_next_to_the_field(
     # A phone in Paris: the quiet period's zone is the browser's own until one is saved.
     page = open_page(timezone_id="Europe/Paris")
     sign_up(page, "nadia")
-    link = page.get_by_role("navigation", name="Account").get_by_role("link", name="Notifications")
+    link = page.get_by_role("navigation", name="Account").get_by_role("link", name="Settings")
     link.click()
     expect(page).to_have_url(re.compile(r"/notifications$"))
     expect(link).to_have_attribute("aria-current", "page")
-    expect(page.get_by_role("heading", name="Notifications", level=1)).to_be_visible()
-    expect(page).to_have_title("Notifications · Trick-taking tables")
+    expect(page.get_by_role("heading", name="Settings", level=1)).to_be_visible()
+    expect(page.get_by_role("heading", name="Notifications", level=2)).to_be_visible()
+    expect(page).to_have_title("Settings · Trick-taking tables")
     # What is sent and when, before anything is switched on.
     about = page.locator(".about")
     expect(about).to_contain_text("at most one notice for each of your turns")
@@ -263,7 +264,7 @@ def test_push_opt_in_the_worker_and_opt_out(
     url, public_key = push_server
     page = open_page(width=1280, height=900, base_url=url)
     sign_up(page, "petra")
-    page.get_by_role("navigation", name="Account").get_by_role("link", name="Notifications").click()
+    page.get_by_role("navigation", name="Account").get_by_role("link", name="Settings").click()
     device = page.locator(".device")
     expect(device).to_contain_text("Off on this browser.")
     expect(device).to_contain_text("Your browser asks for your permission first")
@@ -356,7 +357,7 @@ def test_push_opt_in_the_worker_and_opt_out(
     shown_when(page, lambda shown: shown == [])  # and the notice is closed
 
     # Turned off: the browser's subscription and the server's copy both go.
-    page.get_by_role("navigation", name="Account").get_by_role("link", name="Notifications").click()
+    page.get_by_role("navigation", name="Account").get_by_role("link", name="Settings").click()
     page.get_by_role("button", name="Turn off on this device").click()
     expect(device.get_by_role("status")).to_have_text("Off on this browser.")
     assert subscriptions_of("petra") == []
@@ -431,7 +432,7 @@ def test_the_settings_and_the_worker_under_make_run(make_run_page: Callable[...,
     is served there as in production, and shows what is pushed to it."""
     page = make_run_page(390, 844)
     sign_up(page, "rhea")
-    page.get_by_role("navigation", name="Account").get_by_role("link", name="Notifications").click()
+    page.get_by_role("navigation", name="Account").get_by_role("link", name="Settings").click()
     expect(page.locator(".device")).to_contain_text(NO_KEY)
     page.get_by_label("Send nothing during these hours").check()
     page.get_by_label("From").fill("23:00")
@@ -470,3 +471,20 @@ def test_the_settings_and_the_worker_under_make_run(make_run_page: Callable[...,
         "tag": "turns",
         "data": {"url": f"{make_run.url}/", "rooms": ["A", "B"]},
     }
+
+
+def test_the_forced_plays_setting_says_what_it_shows_and_is_kept(open_page: Callable[..., Any], live_url: str) -> None:
+    page = open_page()
+    sign_up(page, "forcia")
+    page.get_by_role("navigation", name="Account").get_by_role("link", name="Settings").click()
+    box = page.get_by_role("checkbox", name="Play my forced moves for me")
+    expect(box).not_to_be_checked()
+    expect(box).to_have_accessible_description(re.compile("The other players can then see that the move was forced"))
+    with page.expect_response(lambda r: r.url.endswith("/api/v1/me") and r.request.method == "PATCH") as saved:
+        box.check()
+    assert saved.value.status == 200
+    me = httpx.get(f"{live_url}/api/v1/me", headers={"Authorization": f"Token {token_of(page)}"}).json()
+    assert me["auto_play_forced"] is True
+    # A fresh page reads it back from the server.
+    page.reload()
+    expect(page.get_by_role("checkbox", name="Play my forced moves for me")).to_be_checked()

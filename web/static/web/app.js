@@ -66,8 +66,7 @@ function renderAccount() {
   replace(
     account,
     h("span", { class: "who" }, app.user.display_name || app.user.username, app.user.is_guest ? " (guest)" : ""),
-    h("a", { href: "/notifications", "data-link": "" }, "Notifications"),
-    forcedPlaysSetting(),
+    h("a", { href: "/notifications", "data-link": "" }, "Settings"),
     h(
       "button",
       {
@@ -85,35 +84,6 @@ function renderAccount() {
         },
       },
       "Log out",
-    ),
-  );
-}
-
-// The account's one game setting, with what it costs said plainly beside it.
-function forcedPlaysSetting() {
-  const box = h("input", {
-    type: "checkbox",
-    id: "auto-play-forced",
-    checked: app.user.auto_play_forced,
-    onchange: async () => {
-      try {
-        app.user = await api("me", { method: "PATCH", body: { auto_play_forced: box.checked } });
-      } catch (err) {
-        box.checked = app.user.auto_play_forced;
-        app.toast(err.message, "error");
-      }
-    },
-  });
-  return h(
-    "label",
-    { class: "setting" },
-    box,
-    " Play my forced moves for me",
-    h(
-      "small",
-      {},
-      " When your only legal move is a single card or tile, the server plays it for you at once. " +
-        "The other players can then see that the move was forced.",
     ),
   );
 }

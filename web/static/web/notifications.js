@@ -52,9 +52,9 @@ export class NotificationsPage {
   }
 
   async start() {
-    this.app.title("Notifications · Trick-taking tables");
+    this.app.title("Settings · Trick-taking tables");
     if (!this.app.user) {
-      replace(this.root, h("div", { class: "home" }, h("section", { class: "intro" }, h("h1", {}, "Notifications"), h("p", {}, "Log in to choose how the tables reach you.")), authPanel()));
+      replace(this.root, h("div", { class: "home" }, h("section", { class: "intro" }, h("h1", {}, "Settings"), h("p", {}, "Log in to choose how the tables reach you and how you play.")), authPanel()));
       return;
     }
     replace(this.root, h("p", { class: "loading" }, "Loading…"));
@@ -63,7 +63,7 @@ export class NotificationsPage {
       [this.settings, key] = await Promise.all([api("me/notifications"), api("push/key")]);
     } catch (err) {
       if (this.gone) return;
-      replace(this.root, h("section", { class: "panel" }, h("h1", {}, "Notifications"), h("p", { class: "form-error", role: "alert" }, `The settings could not be loaded: ${err.message}`)));
+      replace(this.root, h("section", { class: "panel" }, h("h1", {}, "Settings"), h("p", { class: "form-error", role: "alert" }, `The settings could not be loaded: ${err.message}`)));
       return;
     }
     if (this.gone) return;
@@ -75,9 +75,11 @@ export class NotificationsPage {
       h(
         "div",
         { class: "settings" },
+        h("h1", {}, "Settings"),
         this.about(),
         this.device,
         this.form.el,
+        this.atTheTable(),
       ),
     );
     this.form.fill(this.settings);
@@ -89,7 +91,7 @@ export class NotificationsPage {
     return h(
       "section",
       { class: "panel about", "aria-labelledby": "notifications-title" },
-      h("h1", { id: "notifications-title" }, "Notifications"),
+      h("h2", { id: "notifications-title" }, "Notifications"),
       h("p", {}, "When a game waits for your move and you are not on the site, the server can tell you:"),
       h(
         "ul",
@@ -100,6 +102,35 @@ export class NotificationsPage {
       ),
       h("p", {}, "A notice says which table waits and links to it. It never carries your cards, tiles, or anything else hidden at the table."),
       h("p", { class: "meta" }, h("a", { href: "/", "data-link": "" }, "Back to your tables")),
+    );
+  }
+
+  // The account's one game setting, with what it costs said plainly beside it.
+  atTheTable() {
+    const app = this.app;
+    const box = h("input", {
+      type: "checkbox",
+      checked: app.user.auto_play_forced,
+      onchange: async () => {
+        try {
+          app.user = await api("me", { method: "PATCH", body: { auto_play_forced: box.checked } });
+        } catch (err) {
+          box.checked = app.user.auto_play_forced;
+          app.toast(err.message, "error");
+        }
+      },
+    });
+    return h(
+      "section",
+      { class: "panel", "aria-labelledby": "table-settings-title" },
+      h("h2", { id: "table-settings-title" }, "At the table"),
+      check(
+        "auto-play-forced",
+        "Play my forced moves for me",
+        box,
+        "When your only legal move is a single card or tile, the server plays it for you at once. " +
+          "The other players can then see that the move was forced.",
+      ),
     );
   }
 
