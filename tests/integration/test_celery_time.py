@@ -179,7 +179,10 @@ def test_a_round_due_beyond_the_horizon_is_picked_up_and_acted_on_at_its_time(ma
     assert len(found) == 1 and datetime.fromisoformat(found[0]["eta"]) == due
     wait_for(lambda: Action.objects.filter(round=round_, automatic=True).count() == 4, 20, "the timeout")
     late = [a.created_at - due for a in Action.objects.filter(round=round_, automatic=True)]
-    assert all(timedelta(0) <= t < timedelta(seconds=2) for t in late), late
+    # Never early; late only by what two shared cores under the whole suite allow (the
+    # task was held with its due time as ETA, above; scripts/measure_deadlines.py gives
+    # the lateness on a quiet machine).
+    assert all(timedelta(0) <= t < timedelta(seconds=5) for t in late), late
     time.sleep(2)  # a task run twice, or the sweeper after it, would add more
     assert Action.objects.filter(round=round_).count() == 4
     assert Event.objects.filter(room=room, data__type="timed_out").count() == 4
