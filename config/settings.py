@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "api",
     "moderation",
     "notifications",
+    "ratings",
     "web",
 ]
 
