@@ -123,3 +123,20 @@ def test_any_name_is_a_player_or_not_found(api_client, make_user, name):
     assert res.status_code in (200, 404), (name, res.status_code)
     if res.status_code == 404:
         assert _error(res)["code"] == "not_found"
+
+
+def test_matches_page_reads_in_a_fixed_number_of_queries(api_client, history, make_user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    a, b, c, d = history["users"]
+    client = api_client(a)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get("/api/v1/players/Player0/matches").status_code == 200
+        return len(ctx.captured_queries)
+
+    before = queries()
+    play_out(room_ready("hearts", {"target": 20}, [a, b, c, d]), [a, b, c, d], seed=9)
+    assert queries() == before

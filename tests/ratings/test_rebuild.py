@@ -83,3 +83,26 @@ def test_abandoned_and_closed_matches_do_not_count(make_user):
     assert not Placing.objects.exists() and not Rating.objects.exists()
     call_command("rebuild_ratings", stdout=StringIO())
     assert not Placing.objects.exists() and not Rating.objects.exists()
+
+
+def test_a_room_of_people_may_play_unrated(make_user):
+    a, b, c = (make_user() for _ in range(3))
+    room = play_out(room_ready("moon", {"players": 3, "rated": False}, [a, b, c]), [a, b, c], seed=11)
+    assert room.status == RoomStatus.FINISHED and room.options["rated"] is False
+    assert Placing.objects.filter(room=room).count() == 3
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
+
+
+def test_a_rated_kali_tidi_match_with_hidden_partners_rates_the_last_hand_sides(make_user):
+    people = [make_user() for _ in range(4)]
+    options = {"players": 5, "team_mode": "cards", "target": 5, "rated": True}
+    room = play_out(room_ready("kali_tidi", options, people, bots=1), people, seed=12)
+    last = room.rounds.filter(result__isnull=False).order_by("-number").first()
+    bidding = set(last.result["bidding_side"])
+    changes = {c.seat: c for c in RatingChange.objects.filter(room=room)}
+    assert set(changes) == {0, 1, 2, 3}
+    # Partners on a side move together: the same place, and the same direction.
+    places = {p.seat: p.place for p in Placing.objects.filter(room=room)}
+    for side in (bidding, set(range(5)) - bidding):
+        assert len({places[s] for s in side}) == 1
+        assert len({changes[s].mu_after > changes[s].mu_before for s in side if s in changes}) <= 1
