@@ -140,3 +140,21 @@ def test_matches_page_reads_in_a_fixed_number_of_queries(api_client, history, ma
     before = queries()
     play_out(room_ready("hearts", {"target": 20}, [a, b, c, d]), [a, b, c, d], seed=9)
     assert queries() == before
+
+
+@pytest.mark.parametrize("value", ["yes", 1, [True]])
+def test_the_rated_option_takes_only_true_false_or_null(api_client, make_user, value):
+    res = api_client(make_user()).post("/api/v1/rooms/", {"game": "hearts", "options": {"rated": value}}, format="json")
+    assert res.status_code == 400
+    assert (_error(res)["code"], _error(res)["attr"]) == ("invalid", "rated")
+
+
+def test_the_rated_option_is_fixed_by_the_seats_at_the_start(api_client, make_user):
+    host = make_user()
+    client = api_client(host)
+    code = client.post("/api/v1/rooms/", {"game": "moon", "options": {"players": 3}}, format="json").json()["code"]
+    assert client.get(f"/api/v1/rooms/{code}/").json()["options"]["rated"] is None
+    for _ in range(2):
+        assert client.post(f"/api/v1/rooms/{code}/bots", {}, format="json").status_code in (200, 201)
+    assert client.post(f"/api/v1/rooms/{code}/start", {}, format="json").status_code == 200
+    assert client.get(f"/api/v1/rooms/{code}/").json()["options"]["rated"] is False
