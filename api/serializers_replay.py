@@ -48,6 +48,9 @@ class ReplayActionSerializer(serializers.Serializer[Any]):
     trick_winner = serializers.IntegerField(
         allow_null=True, help_text="The seat that took the trick this action completed, else null"
     )
+    trump = serializers.JSONField(
+        allow_null=True, help_text="The trumps named so far (a suit, or Moon's number), as in the game view"
+    )
 
 
 class ReplayHandSerializer(serializers.Serializer[Any]):

@@ -142,4 +142,5 @@ def _table_after(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any
         "hands": [list(h) for h in after.get("hands", [])],
         "trick": [dict(p) for p in trick],
         "trick_winner": winner,
+        "trump": after.get("trump"),
     }

@@ -24,6 +24,7 @@ MODULES = [
     "notifications.js",
     "options.js",
     "push.js",
+    "replay.js",
     "room.js",
     "table.js",
     "turns.js",
@@ -34,7 +35,7 @@ MODULES = [
 ]
 
 
-@pytest.mark.parametrize("path", ["/", "/join/ABC123", "/rooms/ABC123", "/notifications"])
+@pytest.mark.parametrize("path", ["/", "/join/ABC123", "/rooms/ABC123", "/notifications", "/replay/ABC123"])
 def test_the_shell_is_served_at_home_invite_links_and_settings(client, path):
     res = client.get(path)
     assert res.status_code == 200

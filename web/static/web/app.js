@@ -7,6 +7,7 @@ import { h, replace } from "./dom.js";
 import { HomePage } from "./home.js";
 import { NotificationsPage } from "./notifications.js";
 import { turnOff } from "./push.js";
+import { ReplayPage } from "./replay.js";
 import { RoomPage } from "./room.js";
 import { TurnsWatch } from "./turns.js";
 
@@ -101,7 +102,9 @@ async function route() {
     if (link.getAttribute("href") === location.pathname) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
+  const replay = location.pathname.match(/^\/replay\/([^/]+)\/?$/);
   if (code) page = new RoomPage(main, code, app);
+  else if (replay) page = new ReplayPage(main, decodeURIComponent(replay[1]), app);
   else if (/^\/notifications\/?$/.test(location.pathname)) page = new NotificationsPage(main, app);
   else page = new HomePage(main, app);
   try {
