@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from . import views_auth, views_me, views_notifications, views_rooms
+from . import views_auth, views_me, views_notifications, views_players, views_rooms
 from .inputs import RoomCodeConverter
 
 register_converter(RoomCodeConverter, "room_code")
@@ -16,6 +16,9 @@ urlpatterns = [
     path("me/push-subscriptions", views_notifications.PushSubscriptionsView.as_view(), name="me-push-subscriptions"),
     path("push/key", views_notifications.PushKeyView.as_view(), name="push-key"),
     path("games/", views_rooms.GamesView.as_view(), name="games"),
+    path("players/<str:username>", views_players.PlayerView.as_view(), name="player"),
+    path("players/<str:username>/matches", views_players.PlayerMatchesView.as_view(), name="player-matches"),
+    path("leaderboard", views_players.LeaderboardView.as_view(), name="leaderboard"),
     path("rooms/", views_rooms.RoomListView.as_view(), name="rooms"),
     path("rooms/<room_code:code>/", views_rooms.RoomDetailView.as_view(), name="room"),
     path("rooms/<room_code:code>/qr.svg", views_rooms.RoomQRView.as_view(), name="room-qr"),

@@ -138,8 +138,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "not_host": (403, "Only the host may do that."),
     "not_found": (
         404,
-        "No such room, no such push subscription of yours, or nothing at this address (a room code that cannot "
-        "exist included).",
+        "No such room, no such player, no such push subscription of yours, or nothing at this address (a room "
+        "code that cannot exist included).",
     ),
     "method_not_allowed": (405, "The method is not allowed on this path; the Allow header lists those that are."),
     "not_your_turn": (409, "It is not your turn (checked before the phase)."),

@@ -10,3 +10,9 @@ from django.dispatch import Signal
 # transaction, with `room`, `seat` (index), `user` (the seat's person) and `kind`:
 # "to_bot" (idle past abandon_seconds, a computer player plays on) or "reclaimed".
 seat_handed_over = Signal()
+
+# A match came to its end (the room is FINISHED with its final scores). Sent under the
+# room's lock, inside its transaction, with `room`, `seats` (the table's, by index) and
+# `result` (the engine's result of the hand that ended it), so what follows from the
+# end (ratings) commits or rolls back with it.
+match_finished = Signal()

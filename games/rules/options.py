@@ -148,6 +148,14 @@ TIMING_OPTIONS: tuple[Option, ...] = (
         maximum=WEEK,
         kind="integer",
     ),
+    Option(
+        "rated",
+        None,
+        "Whether the finished match changes its players' ratings; null: rated when every "
+        "seat is a person at the start. In a rated room computer players count as "
+        "opponents of a fixed rating. Fixed when the match starts.",
+        kind="boolean",
+    ),
 )
 
 

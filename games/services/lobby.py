@@ -165,7 +165,11 @@ def room_start(*, code: str, user: User) -> Table:
             raise ServiceError("teams_not_filled", f"The teams must have {' and '.join(map(str, sizes))} players.", 409)
         room.status = RoomStatus.PLAYING
         room.started_at = timezone.now()
-        table.save(room, ["status", "started_at"])
+        if room.options.get("rated") is None:
+            # Decided by the seats as the match starts, so a match's rating never
+            # depends on who sat down or left in the lobby afterwards (none can).
+            room.options = {**room.options, "rated": not any(s.is_bot for s in table.seats)}
+        table.save(room, ["status", "started_at", "options"])
         table.touch()
         table.log({"type": "started"})
         play.round_begin(table, number=1, carry=None)

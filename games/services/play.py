@@ -26,7 +26,7 @@ from ..models import Action, IdempotentRequest, Room, RoomStatus, Round
 from ..rules import fairness
 from ..rules.base import ROUND_OVER
 from ..rules.errors import RuleError
-from ..signals import seat_handed_over
+from ..signals import match_finished, seat_handed_over
 from ..store import Table
 from . import clock, handover
 from . import forced as forced_
@@ -198,6 +198,7 @@ def apply(
         room.status = RoomStatus.FINISHED
         room.finished_at = timezone.now()
         table.save(room, ["status", "finished_at"])
+        match_finished.send(sender=Room, room=room, seats=table.seats, result=round_.result)
     if game_rules.is_complete(round_.state):
         round_.deadline_at = round_.bots_due_at = round_.due_at = None
         table.save(round_, ["deadline_at", "bots_due_at", "due_at"])

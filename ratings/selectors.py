@@ -1,0 +1,122 @@
+"""Reads of ratings: a player's profile, the leaderboard, a player's finished matches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Prefetch, QuerySet
+
+from accounts.models import User
+from games import rules
+from games.errors import ServiceError
+from games.models import RoomStatus, Seat
+
+from .models import Placing, Rating, RatingChange
+from .skill import Skill
+
+# accounts.models.User.username's max_length.
+USERNAME_MAX_LENGTH = 150
+
+
+def player_get(*, username: str) -> User:
+    """The player by name, compared as sign-in compares names."""
+    # PostgreSQL refuses NUL in text, and no name holds it or runs longer.
+    if "\x00" in username or len(username) > USERNAME_MAX_LENGTH:
+        raise ServiceError("not_found", "No such player.", 404)
+    try:
+        return User.objects.get_by_natural_key(username)
+    except User.DoesNotExist:
+        raise ServiceError("not_found", "No such player.", 404) from None
+
+
+def player_profile(*, user: User) -> dict[str, Any]:
+    ratings = {
+        r.game: {"mu": r.mu, "sigma": r.sigma, "shown": r.shown, "matches": r.matches}
+        for r in Rating.objects.filter(user=user).order_by("game")
+    }
+    placings = Placing.objects.filter(user=user, room__status=RoomStatus.FINISHED)
+    return {
+        "username": user.username,
+        "display_name": user.shown_name,
+        "ratings": ratings,
+        "matches": {
+            "played": placings.count(),
+            "won": placings.filter(won=True).count(),
+            "abandoned": Seat.objects.filter(user=user, room__status=RoomStatus.ABANDONED).count(),
+        },
+    }
+
+
+def leaderboard_min_matches() -> int:
+    return int(settings.LEADERBOARD_MIN_MATCHES)
+
+
+def leaderboard(*, game: str) -> QuerySet[Rating]:
+    """The game's rated players with enough rated matches, best shown rating first."""
+    if game not in {g.key for g in rules.all_games()}:
+        raise ServiceError("invalid", "No such game.", 400, "game")
+    return (
+        Rating.objects.filter(game=game, matches__gte=leaderboard_min_matches())
+        .select_related("user")
+        .order_by("-shown", "user_id")
+    )
+
+
+def leaderboard_row(rating: Rating, rank: int) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "username": rating.user.username,
+        "display_name": rating.user.shown_name,
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+        "shown": rating.shown,
+        "matches": rating.matches,
+    }
+
+
+def matches_of(*, user: User) -> QuerySet[Placing]:
+    """The player's finished matches, newest first, with everything a row shows."""
+    return (
+        Placing.objects.filter(user=user, room__status=RoomStatus.FINISHED)
+        .select_related("room")
+        .prefetch_related(
+            Prefetch("room__placings", queryset=Placing.objects.select_related("user").order_by("seat")),
+            Prefetch("room__rating_changes", queryset=RatingChange.objects.filter(user=user)),
+        )
+        .order_by("-room__finished_at", "-room_id")
+    )
+
+
+def match_row(placing: Placing) -> dict[str, Any]:
+    room = placing.room
+    change = next(iter(room.rating_changes.all()), None)
+    players = [
+        {
+            "seat": p.seat,
+            # As the table names a computer player's seat (games.models.Seat).
+            "display_name": p.user.shown_name if p.user is not None else f"Computer {p.seat + 1}",
+            "username": p.user.username if p.user is not None else None,
+            "score": p.score,
+        }
+        for p in room.placings.all()
+    ]
+    return {
+        "code": room.code,
+        "game": room.game,
+        "name": room.name,
+        "finished_at": room.finished_at,
+        "rated": change is not None,
+        "seat": placing.seat,
+        "place": placing.place,
+        "score": placing.score,
+        "players": players,
+        "rating_change": None
+        if change is None
+        else {
+            "mu_before": change.mu_before,
+            "mu_after": change.mu_after,
+            "shown_before": Skill(change.mu_before, change.sigma_before).shown,
+            "shown_after": Skill(change.mu_after, change.sigma_after).shown,
+        },
+    }

@@ -1,0 +1,50 @@
+"""Where each seat finished a match: its side and its place, from the engine's result
+of the hand that ended it. Plain Python, so the live update and the rebuild share it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+# Hearts counts penalty points: the lowest total wins. The others count points won.
+LOWEST_WINS = frozenset({"hearts"})
+
+
+@dataclass(frozen=True)
+class Side:
+    seats: tuple[int, ...]
+    place: int  # 1 is first; sides that tie share a place
+
+
+def sides_of(result: dict[str, Any], players: int) -> list[tuple[int, ...]]:
+    """The sides that played the match out, as the engine's result tells them.
+
+    Moon's four players have fixed partnerships (`teams`); Kali Tidi names the bidding
+    side and the other (whole teams in teams and random modes; in cards mode the
+    bidder with the partners the last hand revealed). Everyone else plays alone.
+    """
+    teams = result.get("teams")
+    if teams:
+        return [tuple(sorted(t)) for t in teams]
+    if "bidding_side" in result and "other_side" in result:
+        return [tuple(sorted(s)) for s in (result["bidding_side"], result["other_side"]) if s]
+    return [(s,) for s in range(players)]
+
+
+def standings(game: str, result: dict[str, Any], players: int) -> list[Side]:
+    """The sides in order of finish. The engine's winners come first (Moon's bidder
+    side may win without the highest total); the rest by their best member's total."""
+    scores: list[int] = list(result["scores"])
+    winners = set(result.get("winners") or ())
+    sign = 1 if game in LOWEST_WINS else -1
+
+    def key(side: tuple[int, ...]) -> tuple[int, int]:
+        best = min(sign * scores[s] for s in side)
+        return (0 if winners & set(side) else 1, best)
+
+    ordered = sorted(sides_of(result, players), key=key)
+    out: list[Side] = []
+    for i, side in enumerate(ordered):
+        place = out[-1].place if out and key(side) == key(ordered[i - 1]) else i + 1
+        out.append(Side(side, place))
+    return out

@@ -1,0 +1,125 @@
+"""Profiles, players' matches and the leaderboard, as a client reads them."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.models import RoomStatus
+from games.services import lobby
+from ratings.models import Rating
+
+from .play import play_out, room_ready
+
+pytestmark = pytest.mark.django_db
+
+
+def _error(res):
+    body = res.json()
+    assert set(body) == {"type", "errors"}, body
+    return body["errors"][0]
+
+
+@pytest.fixture
+def history(make_user):
+    """Two finished matches (one rated between people, one unrated with computer
+    players), and a room still playing."""
+    a, b, c, d = (make_user(f"Player{i}") for i in range(4))
+    rated = play_out(room_ready("moon", {"players": 4}, [a, b, c, d]), [a, b, c, d], seed=7)
+    unrated = play_out(room_ready("moon", {"players": 3}, [a], bots=2), [a], seed=8)
+    playing = room_ready("hearts", {}, [a, b, c, d])
+    assert rated.status == unrated.status == RoomStatus.FINISHED
+    return {"users": (a, b, c, d), "rated": rated, "unrated": unrated, "playing": playing}
+
+
+def test_profile(api_client, history):
+    a = history["users"][0]
+    res = api_client(a).get("/api/v1/players/player0")  # names compare as sign-in does
+    assert res.status_code == 200, res.content
+    body = res.json()
+    rating = Rating.objects.get(user=a, game="moon")
+    assert body["username"] == "Player0" and body["display_name"] == a.shown_name
+    assert body["ratings"] == {
+        "moon": {"mu": rating.mu, "sigma": rating.sigma, "shown": rating.mu - 3 * rating.sigma, "matches": 1}
+    }
+    won = sum(1 for room in (history["rated"], history["unrated"]) if room.placings.get(user=a).won)
+    assert body["matches"] == {"played": 2, "won": won, "abandoned": 0}
+
+
+def test_unknown_player_is_not_found(api_client, make_user):
+    client = api_client(make_user())
+    for path in ("/api/v1/players/nobody", "/api/v1/players/nobody/matches"):
+        res = client.get(path)
+        assert res.status_code == 404
+        assert _error(res)["code"] == "not_found"
+
+
+def test_matches_newest_first_with_rating_changes(api_client, history):
+    a = history["users"][0]
+    res = api_client(a).get("/api/v1/players/Player0/matches")
+    assert res.status_code == 200, res.content
+    body = res.json()
+    assert body["count"] == 2  # the match still playing is not there
+    newest, oldest = body["results"]
+    assert (newest["code"], oldest["code"]) == (history["unrated"].code, history["rated"].code)
+    assert newest["rated"] is False and newest["rating_change"] is None
+    assert [p["username"] for p in newest["players"]] == ["Player0", None, None]
+    assert oldest["rated"] is True and oldest["game"] == "moon" and oldest["seat"] == 0
+    change = history["rated"].rating_changes.get(user=a)
+    assert oldest["rating_change"] == {
+        "mu_before": change.mu_before,
+        "mu_after": change.mu_after,
+        "shown_before": change.mu_before - 3 * change.sigma_before,
+        "shown_after": change.mu_after - 3 * change.sigma_after,
+    }
+    scores = history["rated"].scores
+    assert [(p["seat"], p["score"]) for p in oldest["players"]] == list(enumerate(scores))
+    # Partners share their side's place; the winners' side is first.
+    assert oldest["place"] == (
+        1 if oldest["seat"] in history["rated"].placings.filter(won=True).values_list("seat", flat=True) else 2
+    )
+
+
+def test_leaderboard(api_client, history, settings):
+    settings.LEADERBOARD_MIN_MATCHES = 1
+    users = history["users"]
+    client = api_client(users[0])
+    res = client.get("/api/v1/leaderboard", {"game": "moon"})
+    assert res.status_code == 200, res.content
+    rows = res.json()["results"]
+    assert [r["rank"] for r in rows] == [1, 2, 3, 4]
+    assert [r["shown"] for r in rows] == sorted((r["shown"] for r in rows), reverse=True)
+    assert {r["username"] for r in rows} == {u.username for u in users}
+    assert all(r["matches"] == 1 and r["shown"] == r["mu"] - 3 * r["sigma"] for r in rows)
+    # Too few rated matches: not listed; a game nobody was rated in: empty.
+    settings.LEADERBOARD_MIN_MATCHES = 2
+    assert client.get("/api/v1/leaderboard", {"game": "moon"}).json()["results"] == []
+    assert client.get("/api/v1/leaderboard", {"game": "hearts"}).json()["count"] == 0
+
+
+@pytest.mark.parametrize("query", [{"game": "chess"}, {}, {"game": ""}])
+def test_leaderboard_refuses_an_unknown_game(api_client, make_user, query):
+    res = api_client(make_user()).get("/api/v1/leaderboard", query)
+    assert res.status_code == 400
+    error = _error(res)
+    assert (error["code"], error["attr"]) in {("invalid", "game"), ("required", "game"), ("blank", "game")}
+
+
+def test_profile_of_a_player_without_matches(api_client, make_user):
+    user = make_user("loner")
+    lobby.room_create(host=user, game="hearts", options={})
+    body = api_client(user).get("/api/v1/players/loner").json()
+    assert body["ratings"] == {} and body["matches"] == {"played": 0, "won": 0, "abandoned": 0}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.text(min_size=1, max_size=60).filter(lambda s: "/" not in s and "?" not in s and "#" not in s))
+def test_any_name_is_a_player_or_not_found(api_client, make_user, name):
+    from urllib.parse import quote
+
+    client = api_client(make_user())
+    res = client.get("/api/v1/players/" + quote(name, safe=""))
+    assert res.status_code in (200, 404), (name, res.status_code)
+    if res.status_code == 404:
+        assert _error(res)["code"] == "not_found"
