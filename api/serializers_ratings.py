@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from .serializers import QuerySerializer, StrictCharField
+from .serializers import GameKeyField, QuerySerializer
 
 
 class RatingSerializer(serializers.Serializer[Any]):
@@ -30,7 +30,7 @@ class ProfileSerializer(serializers.Serializer[Any]):
 
 
 class LeaderboardQuerySerializer(QuerySerializer):
-    game = StrictCharField(max_length=20, help_text="The game's key (`hearts`, `moon`, `kali_tidi`)")
+    game = GameKeyField(max_length=20, help_text="The game's key (`hearts`, `moon`, `kali_tidi`)")
 
 
 class LeaderboardRowSerializer(serializers.Serializer[Any]):

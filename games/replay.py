@@ -70,7 +70,9 @@ def match_replay(*, code: str) -> dict[str, Any]:
     if room.status != RoomStatus.FINISHED:
         raise ServiceError("match_not_over", "The replay is available once the match is over.", 409)
     seats = list(room.seats.select_related("user").order_by("index"))
-    rounds = room.rounds.filter(result__isnull=False).prefetch_related("actions").order_by("number")
+    rounds = (
+        room.rounds.filter(result__isnull=False).select_related("room").prefetch_related("actions").order_by("number")
+    )
     return {
         "code": room.code,
         "game": room.game,
