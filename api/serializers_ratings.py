@@ -4,25 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import rules
-
-from .serializers import QuerySerializer, StrictCharField
-
-GAME_KEYS = sorted(g.key for g in rules.all_games())
-
-
-@extend_schema_field({"type": "string", "enum": GAME_KEYS})
-class GameChoiceField(StrictCharField):
-    """A game's key; the schema lists them, so a client never has to guess."""
-
-    def to_internal_value(self, data: Any) -> str:
-        value = super().to_internal_value(data)
-        if value not in GAME_KEYS:
-            raise serializers.ValidationError("No such game.", code="invalid")
-        return value
+from .serializers import GameKeyField, QuerySerializer
 
 
 class RatingSerializer(serializers.Serializer[Any]):
@@ -46,7 +30,7 @@ class ProfileSerializer(serializers.Serializer[Any]):
 
 
 class LeaderboardQuerySerializer(QuerySerializer):
-    game = GameChoiceField(max_length=20, help_text="The game's key")
+    game = GameKeyField(max_length=20, help_text="The game's key (`hearts`, `moon`, `kali_tidi`)")
 
 
 class LeaderboardRowSerializer(serializers.Serializer[Any]):

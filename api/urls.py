@@ -32,4 +32,5 @@ urlpatterns = [
     path("rooms/<room_code:code>/actions", views_rooms.ActionsView.as_view(), name="room-actions"),
     path("rooms/<room_code:code>/events", views_rooms.EventsView.as_view(), name="room-events"),
     path("rooms/<room_code:code>/rounds", views_rooms.RoundsView.as_view(), name="room-rounds"),
+    path("rooms/<room_code:code>/replay", views_rooms.ReplayView.as_view(), name="room-replay"),
 ]

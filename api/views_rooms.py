@@ -1,6 +1,6 @@
 """Rooms: the lobby, the game view, actions, the event log and the hand summaries.
 
-Views parse, call one service or selector, and serialize; nothing else.
+Views parse, call one service or selector (or the replay), and serialize; nothing else.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import rules, selectors
+from games import replay, rules, selectors
 from games.errors import RULE_CODES
 from games.services import lobby, play, reclaim, seeds
 
@@ -41,6 +41,7 @@ from .serializers import (
     TeamSerializer,
     invite_url,
 )
+from .serializers_replay import ReplaySerializer
 
 # What the lobby's services refuse before anything else: a room no longer open, a game
 # already under way.
@@ -241,3 +242,18 @@ class RoundsView(APIView):
     def get(self, request: Request, code: str) -> Response:
         room = selectors.room_for_play(code=code)
         return Response(selectors.rounds_summary(room=room))
+
+
+class ReplayView(APIView):
+    @extend_schema(
+        responses=ReplaySerializer,
+        summary="A finished match's replay: every hand's deal and every action, face up",
+        description=(
+            "Once the match is finished: each hand as dealt and each action in order, with every seat's "
+            "hand and the trick on the table after it. Before the end the answer is 409 `match_not_over` "
+            "whoever asks, seated or not; an abandoned or closed match has none (409 `room_closed`)."
+        ),
+    )
+    @answers("match_not_over", "room_closed")
+    def get(self, request: Request, code: str) -> Response:
+        return Response(replay.match_replay(code=code))

@@ -149,6 +149,10 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "already_started": (409, "The game has already started."),
     "already_seated": (409, "You already have a seat in this room."),
     "not_finished": (409, "The hand or match is not finished yet."),
+    "match_not_over": (
+        409,
+        "The match is not over: its replay, like anything of its deals and plays, is given only once it is finished.",
+    ),
     "not_playing": (409, "The room is not being played."),
     "already_dealt": (409, "The hand in play is dealt: a client seed counts from the next hand, set between hands."),
     "seats_not_filled": (409, "Every seat must be taken before the start."),

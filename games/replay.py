@@ -1,12 +1,16 @@
-"""Rebuilding a hand from its seeds, its carry and its actions, to check the stored state."""
+"""Rebuilding a hand from its seeds, its carry and its actions: to check the stored
+state, and to show a finished match's hands and plays (the replay)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from . import rules
-from .models import Round
+from core.times import iso
+
+from . import rules, selectors
+from .errors import ServiceError
+from .models import RoomStatus, Round
 from .rules import fairness
 from .rules.errors import RuleError
 
@@ -54,3 +58,91 @@ def _own_fields(game: rules.Game, payload: Any) -> Any:
     kind = payload.get("type")
     fields = game.action_fields.get(kind, frozenset()) if isinstance(kind, str) else frozenset()
     return {k: v for k, v in payload.items() if k == "type" or k in fields}
+
+
+def match_replay(*, code: str) -> dict[str, Any]:
+    """A finished match whole: every hand as dealt and every action in order, each with
+    every seat's hand and the table after it. Hidden information, so only once the match
+    is finished; an abandoned or closed match was never played out and stays hidden."""
+    room = selectors.room_for_play(code=code)
+    if room.status in (RoomStatus.ABANDONED, RoomStatus.CLOSED):
+        raise ServiceError("room_closed", "The match was abandoned or closed: it has no replay.", 409)
+    if room.status != RoomStatus.FINISHED:
+        raise ServiceError("match_not_over", "The replay is available once the match is over.", 409)
+    seats = list(room.seats.select_related("user").order_by("index"))
+    rounds = (
+        room.rounds.filter(result__isnull=False).select_related("room").prefetch_related("actions").order_by("number")
+    )
+    return {
+        "code": room.code,
+        "game": room.game,
+        "name": room.name,
+        "options": room.options,
+        "finished_at": iso(room.finished_at),
+        "scores": room.scores,
+        "players": [
+            {
+                "seat": s.index,
+                "display_name": s.display_name,
+                "username": s.user.username if s.user is not None else None,
+                "is_bot": s.is_bot,
+            }
+            for s in seats
+        ],
+        "hands": [_hand_replay(round_=r, players=len(seats)) for r in rounds],
+    }
+
+
+def _hand_replay(*, round_: Round, players: int) -> dict[str, Any]:
+    game = rules.get(round_.room.game)
+    state = round_dealt(round_=round_, players=players)
+    # Kali Tidi deals once the cards to leave out are removed: the deal is the first
+    # state in which anyone holds something.
+    deal = _deal_of(state)
+    steps = []
+    for action in sorted(round_.actions.all(), key=lambda a: a.seq):
+        before = state
+        state = game.apply(state, action.seat, _own_fields(game, action.payload)).state
+        if deal is None:
+            deal = _deal_of(state)
+        steps.append(
+            {
+                "seq": action.seq,
+                "seat": action.seat,
+                "action": action.payload,
+                "automatic": action.automatic,
+                "by_bot": action.by_bot,
+                **_table_after(before, state),
+            }
+        )
+    return {
+        "round": round_.number,
+        "deal": deal or {"hands": [[] for _ in range(players)], "widow": []},
+        "actions": steps,
+        "result": round_.result,
+    }
+
+
+def _deal_of(state: dict[str, Any]) -> dict[str, Any] | None:
+    hands = state.get("hands") or []
+    if not any(hands):
+        return None
+    widow = state.get("widow")
+    return {"hands": [list(h) for h in hands], "widow": [] if widow is None else [widow]}
+
+
+def _table_after(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """Every seat's hand and the trick on the table after an action. A play that ends a
+    trick leaves it whole here with its winner, as a player sees it before it is taken."""
+    won = after.get("last_trick")
+    if won is not None and won != before.get("last_trick"):
+        trick, winner = won.get("cards", won.get("tiles", [])), won["winner"]
+    else:
+        trick, winner = after.get("trick", []), None
+    return {
+        "phase": after.get("phase"),
+        "hands": [list(h) for h in after.get("hands", [])],
+        "trick": [dict(p) for p in trick],
+        "trick_winner": winner,
+        "trump": after.get("trump"),
+    }

@@ -9,6 +9,10 @@ urlpatterns = [
     # Notices (push and e-mail) link to a room as /rooms/<code>: the same page.
     path("rooms/<str:code>", views.shell, name="web-room"),
     path("notifications", views.shell, name="web-notifications"),
+    # A finished match's replay (web/static/web/replay.js).
+    path("replay/<str:code>", views.shell, name="web-replay"),
+    path("players/<str:username>", views.shell, name="web-player"),
+    path("leaderboard", views.shell, name="web-leaderboard"),
     path("favicon.ico", views.favicon, name="favicon"),
     # The service worker's scope is the folder it is served from: the site's root.
     path("sw.js", views.service_worker, name="web-service-worker"),

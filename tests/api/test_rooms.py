@@ -112,7 +112,7 @@ def test_listing_public_and_mine(api_client, make_user):
 
 def test_unknown_room_is_404(api_client, make_user):
     client = api_client(make_user())
-    for path in ("", "state", "events", "rounds", "qr.svg"):
+    for path in ("", "state", "events", "rounds", "replay", "qr.svg"):
         res = client.get(f"/api/v1/rooms/NOPE42/{path}")
         assert res.status_code == 404, path
     assert error_code(client.post("/api/v1/rooms/NOPE42/join", {}, format="json")) == "not_found"

@@ -31,6 +31,7 @@ ROOM_ENDPOINTS = [
     ("POST", "actions"),
     ("GET", "events"),
     ("GET", "rounds"),
+    ("GET", "replay"),
 ]
 
 

@@ -19,11 +19,14 @@ MODULES = [
     "fairness.js",
     "format.js",
     "home.js",
+    "leaderboard.js",
     "live.js",
     "lobby.js",
     "notifications.js",
     "options.js",
+    "players.js",
     "push.js",
+    "replay.js",
     "room.js",
     "table.js",
     "turns.js",
@@ -34,7 +37,10 @@ MODULES = [
 ]
 
 
-@pytest.mark.parametrize("path", ["/", "/join/ABC123", "/rooms/ABC123", "/notifications"])
+@pytest.mark.parametrize(
+    "path",
+    ["/", "/join/ABC123", "/rooms/ABC123", "/notifications", "/replay/ABC123", "/players/ann", "/leaderboard"],
+)
 def test_the_shell_is_served_at_home_invite_links_and_settings(client, path):
     res = client.get(path)
     assert res.status_code == 200

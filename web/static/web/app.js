@@ -5,8 +5,11 @@
 import { api, auth } from "./api.js";
 import { h, replace } from "./dom.js";
 import { HomePage } from "./home.js";
+import { LeaderboardPage } from "./leaderboard.js";
 import { NotificationsPage } from "./notifications.js";
+import { ProfilePage } from "./players.js";
 import { turnOff } from "./push.js";
+import { ReplayPage } from "./replay.js";
 import { RoomPage } from "./room.js";
 import { TurnsWatch } from "./turns.js";
 
@@ -65,7 +68,7 @@ function renderAccount() {
   }
   replace(
     account,
-    h("span", { class: "who" }, app.user.display_name || app.user.username, app.user.is_guest ? " (guest)" : ""),
+    h("a", { class: "who", href: `/players/${encodeURIComponent(app.user.username)}`, "data-link": "" }, app.user.display_name || app.user.username, app.user.is_guest ? " (guest)" : ""),
     h("a", { href: "/notifications", "data-link": "" }, "Settings"),
     h(
       "button",
@@ -101,7 +104,12 @@ async function route() {
     if (link.getAttribute("href") === location.pathname) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
+  const replay = location.pathname.match(/^\/replay\/([^/]+)\/?$/);
+  const player = location.pathname.match(/^\/players\/([^/]+)\/?$/);
   if (code) page = new RoomPage(main, code, app);
+  else if (replay) page = new ReplayPage(main, decodeURIComponent(replay[1]), app);
+  else if (player) page = new ProfilePage(main, decodeURIComponent(player[1]), app);
+  else if (/^\/leaderboard\/?$/.test(location.pathname)) page = new LeaderboardPage(main, app);
   else if (/^\/notifications\/?$/.test(location.pathname)) page = new NotificationsPage(main, app);
   else page = new HomePage(main, app);
   try {

@@ -149,6 +149,8 @@ export class TableView {
       { class: "banner match-over", role: "status" },
       h("strong", {}, "Match over. "),
       winners.length ? `${listNames(winners, names)} ${winners.length === 1 && names[winners[0]] !== "You" ? "wins" : "win"}!` : "",
+      // Only a finished match has a replay; an abandoned or closed one keeps its hands hidden.
+      view.status === "finished" ? [" ", h("a", { href: `/replay/${encodeURIComponent(view.code)}`, "data-link": "", class: "replay-link" }, "Watch the replay")] : null,
     );
   }
 

@@ -1,0 +1,71 @@
+"""The replay of a finished match, as the OpenAPI document describes it (the answer is
+built by games.replay; these serializers only document it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+HAND = serializers.ListField(child=serializers.CharField())
+
+
+class ReplayPlayerSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    display_name = serializers.CharField()
+    username = serializers.CharField(allow_null=True, help_text="null for a computer player's seat")
+    is_bot = serializers.BooleanField(help_text="A computer player held the seat when the match ended")
+
+
+class ReplayDealSerializer(serializers.Serializer[Any]):
+    hands = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Each seat's hand as first dealt, in seat order (Kali Tidi: once the left-out cards are removed)",
+    )
+    widow = serializers.ListField(child=serializers.CharField(), help_text="Moon's widow; empty in the other games")
+
+
+class ReplayPlaySerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    card = serializers.CharField(required=False, help_text="Hearts and Kali Tidi")
+    tile = serializers.CharField(required=False, help_text="Moon")
+
+
+class ReplayActionSerializer(serializers.Serializer[Any]):
+    seq = serializers.IntegerField(help_text="The action's order within the hand, from 1")
+    seat = serializers.IntegerField()
+    action = serializers.DictField(help_text="The action as the engine applied it (the shapes of the actions endpoint)")
+    automatic = serializers.BooleanField(help_text="The server acted for the seat: its time ran out, or a forced play")
+    by_bot = serializers.BooleanField(help_text="A computer player chose it")
+    phase = serializers.CharField(help_text="The hand's phase after the action")
+    hands = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Every seat's hand after the action, face up",
+    )
+    trick = ReplayPlaySerializer(
+        many=True, help_text="The cards or tiles on the table after the action; a trick just completed stays whole"
+    )
+    trick_winner = serializers.IntegerField(
+        allow_null=True, help_text="The seat that took the trick this action completed, else null"
+    )
+    trump = serializers.JSONField(
+        allow_null=True, help_text="The trumps named so far (a suit, or Moon's number), as in the game view"
+    )
+
+
+class ReplayHandSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    deal = ReplayDealSerializer()
+    actions = ReplayActionSerializer(many=True)
+    result = serializers.DictField(help_text="The hand's result, as `rounds` gives it")
+
+
+class ReplaySerializer(serializers.Serializer[Any]):
+    code = serializers.CharField()
+    game = serializers.CharField()
+    name = serializers.CharField(help_text="The room's name, possibly empty")
+    options = serializers.DictField(help_text="The room's options, complete")
+    finished_at = serializers.DateTimeField(allow_null=True)
+    scores = serializers.ListField(child=serializers.IntegerField(), help_text="The match totals, in seat order")
+    players = ReplayPlayerSerializer(many=True)
+    hands = ReplayHandSerializer(many=True, help_text="Every hand played, in order")
