@@ -53,11 +53,12 @@ def leaderboard_min_matches() -> int:
 
 
 def leaderboard(*, game: str) -> QuerySet[Rating]:
-    """The game's rated players with enough rated matches, best shown rating first."""
+    """The game's rated players with enough rated matches, best shown rating first.
+    Banned accounts are left out (their ratings stay, should the ban be lifted)."""
     if game not in {g.key for g in rules.all_games()}:
         raise ServiceError("invalid", "No such game.", 400, "game")
     return (
-        Rating.objects.filter(game=game, matches__gte=leaderboard_min_matches())
+        Rating.objects.filter(game=game, matches__gte=leaderboard_min_matches(), user__banned_at__isnull=True)
         .select_related("user")
         .order_by("-shown", "user_id")
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -92,6 +93,12 @@ def test_leaderboard(api_client, history, settings):
     assert [r["shown"] for r in rows] == sorted((r["shown"] for r in rows), reverse=True)
     assert {r["username"] for r in rows} == {u.username for u in users}
     assert all(r["matches"] == 1 and r["shown"] == r["mu"] - 3 * r["sigma"] for r in rows)
+    # A banned account is left out; the others keep their order.
+    banned = users[1]
+    banned.banned_at = timezone.now()
+    banned.save(update_fields=["banned_at"])
+    after = client.get("/api/v1/leaderboard", {"game": "moon"}).json()["results"]
+    assert [r["username"] for r in after] == [r["username"] for r in rows if r["username"] != banned.username]
     # Too few rated matches: not listed; a game nobody was rated in: empty.
     settings.LEADERBOARD_MIN_MATCHES = 2
     assert client.get("/api/v1/leaderboard", {"game": "moon"}).json()["results"] == []
