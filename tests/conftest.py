@@ -18,6 +18,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
     if IN_CI and report.skipped and not hasattr(report, "wasxfail"):
         report.outcome = "failed"
         report.longrepr = f"skipped in CI, which is not allowed: {report.longrepr}"
+    if report.failed:
+        # A server the test used may have died under it: its log says why.
+        from tests.servers import died_servers
+
+        for title, tail in died_servers():
+            report.sections.append((title, tail))
 
 
 @pytest.fixture

@@ -70,9 +70,11 @@ def running(argv: list[str], *, env: dict[str, str], log_path: Path) -> Iterator
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "w") as log:
         proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        _running[proc.pid] = (proc, log_path)
         try:
             yield proc
         finally:
+            del _running[proc.pid]
             # A server told to stop finishes what it is doing (run.sh waits for Celery);
             # whatever outlives it in its group is stopped after it.
             tell_to_stop(proc)
@@ -88,6 +90,21 @@ def running(argv: list[str], *, env: dict[str, str], log_path: Path) -> Iterator
 
 
 _told_to_stop: set[int] = set()
+# What `running` has started and not yet stopped, with its log: a failing test reports
+# those that ended on their own (see died_servers), whose log is otherwise out of sight.
+_running: dict[int, tuple[subprocess.Popen[Any], Path]] = {}
+
+
+def died_servers(lines: int = 60) -> list[tuple[str, str]]:
+    """(title, last lines of the log) of each process `running` started that has exited
+    although nobody told it to stop."""
+    died = []
+    for pid, (proc, log_path) in list(_running.items()):
+        if pid in _told_to_stop or proc.poll() is None:
+            continue
+        tail = "\n".join(log_path.read_text(errors="replace").splitlines()[-lines:])
+        died.append((f"{' '.join(map(str, proc.args))} exited with {proc.returncode}; {log_path} ends", tail))
+    return died
 
 
 def tell_to_stop(proc: subprocess.Popen[Any]) -> None:
