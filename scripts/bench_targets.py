@@ -191,7 +191,9 @@ class GameTable(Table):
         t0 = time.perf_counter()
         _, view = await self.client.call("GET", f"/api/v1/rooms/{self.code}/state", self.auth(seat))
         get_ms = (time.perf_counter() - t0) * 1000
-        legal = view.get("you", {}).get("legal_actions") or []
+        # Not the claim, listed at every trick: a player claims once a hand at most, and
+        # a refused claim (most of them here) is a search, not a move.
+        legal = [a for a in view.get("you", {}).get("legal_actions") or [] if a.get("type") != "claim"]
         if not legal:
             self.to_act = view["to_act"] if view["status"] == "playing" else []
             return Move(get_ms, None, "none")
