@@ -13,6 +13,7 @@ MODULES = [
     "app.js",
     "api.js",
     "auth.js",
+    "backoff.js",
     "cards.js",
     "dom.js",
     "dominoes.js",

@@ -14,9 +14,9 @@
 // room). Any other close is a dropped connection worth retrying.
 
 import { wsUrl } from "./api.js";
+import { Backoff } from "./backoff.js";
 
 const POLL_MS = 3000;
-const MAX_BACKOFF_MS = 30000;
 // Tests shorten the quiet check through a global set before the page loads.
 const CHECK_MS = globalThis.ttLiveCheckMs ?? 10000;
 const REPLY_MS = Math.max(CHECK_MS / 2, 1000);
@@ -28,7 +28,7 @@ export class RoomLive {
     this.onChange = onChange;
     this.onStatus = onStatus;
     this.ws = null;
-    this.backoff = 1000;
+    this.backoff = new Backoff();
     this.pollTimer = null;
     this.retryTimer = null;
     this.quietTimer = null;
@@ -78,7 +78,7 @@ export class RoomLive {
         return;
       }
       if (this.status !== "live") {
-        this.backoff = 1000;
+        this.backoff.reset();
         this.stopPolling();
         this.setStatus("live");
       }
@@ -134,13 +134,10 @@ export class RoomLive {
   scheduleRetry() {
     this.setStatus("polling");
     clearTimeout(this.retryTimer);
-    // Jitter, so a restarted server is not hit by every client in the same instant.
-    const delay = this.backoff * (0.75 + Math.random() * 0.5);
-    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       this.connect();
-    }, delay);
+    }, this.backoff.next());
   }
 
   // Polling alone, without reconnecting: for a socket refused while the API still answers.

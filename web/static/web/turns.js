@@ -10,11 +10,11 @@
 // now and then while the tab is visible.
 
 import { api, wsUrl } from "./api.js";
+import { Backoff } from "./backoff.js";
 import { h, replace } from "./dom.js";
 import { countdown } from "./format.js";
 import { FINAL_CLOSE } from "./live.js";
 
-const MAX_BACKOFF_MS = 30000;
 // While the socket is down the list is fetched this often instead.
 const POLL_MS = 10000;
 // The slow safety net while the socket is up and the tab visible (turns ending elsewhere).
@@ -32,7 +32,7 @@ export class TurnsWatch {
     this.error = null;
     this.listeners = new Set();
     this.ws = null;
-    this.backoff = 1000;
+    this.backoff = new Backoff();
     this.timers = {};
     this.stopped = true;
     // Counts the stops, so that an answer asked for before a sign-out (or by the account
@@ -153,7 +153,7 @@ export class TurnsWatch {
     // The server says nothing when the socket opens: whatever happened while it was down
     // (or before it opened) is fetched now.
     ws.onopen = () => {
-      this.backoff = 1000;
+      this.backoff.reset();
       clearInterval(this.timers.poll);
       this.timers.poll = null;
       this.refresh();
@@ -185,10 +185,7 @@ export class TurnsWatch {
     if (this.stopped) return;
     this.poll();
     clearTimeout(this.timers.retry);
-    // Jitter, so a restarted server is not hit by every client in the same instant.
-    const delay = this.backoff * (0.75 + Math.random() * 0.5);
-    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
-    this.timers.retry = setTimeout(() => this.connect(), delay);
+    this.timers.retry = setTimeout(() => this.connect(), this.backoff.next());
   }
 
   poll() {
