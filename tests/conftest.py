@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
@@ -71,3 +72,14 @@ def moderators_group(db: Any) -> Any:
         for app, codename in migration.PERMISSIONS:
             group.permissions.add(Permission.objects.get(content_type__app_label=app, codename=codename))
     return group
+
+
+@pytest_asyncio.fixture
+async def close_thread_connections() -> Any:
+    """For async tests: database_sync_to_async runs in a worker thread whose connection
+    outlives the test; closed here, or the test database cannot be dropped at the end."""
+    from channels.db import database_sync_to_async
+    from django.db import connections
+
+    yield
+    await database_sync_to_async(connections.close_all)()

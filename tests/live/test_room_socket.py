@@ -4,27 +4,18 @@ hear, and catching up after a reconnect."""
 from __future__ import annotations
 
 import pytest
-import pytest_asyncio
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connections
 from rest_framework.authtoken.models import Token
 
-from config.asgi import application
 from games.services import lobby
+from tests.sockets import room_socket
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def close_thread_connections():
-    # database_sync_to_async runs in a worker thread whose connection outlives the
-    # test; close it, or the test database cannot be dropped at the end.
-    yield
-    await database_sync_to_async(connections.close_all)()
-
-
-HEADERS = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("close_thread_connections"),
+]
 
 
 @database_sync_to_async
@@ -35,14 +26,9 @@ def make_room(make_user):
     return room, other_room, host, other, Token.objects.create(user=host).key, Token.objects.create(user=other).key
 
 
-def connect(code: str, token: str | None) -> WebsocketCommunicator:
-    path = f"/ws/rooms/{code}/" + (f"?token={token}" if token else "")
-    return WebsocketCommunicator(application, path, headers=HEADERS)
-
-
 async def test_listener_hears_each_change_of_its_room_only(make_user):
     room, other_room, host, other, token, _ = await make_room(make_user)
-    ws = connect(room.code, token)
+    ws = room_socket(room.code, token)
     connected, _ = await ws.connect()
     assert connected
     assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 0}
@@ -75,14 +61,14 @@ async def refused_with(ws: WebsocketCommunicator) -> tuple[int, str]:
 async def test_anonymous_and_bad_token_are_closed_with_4401(make_user):
     room, *_ = await make_room(make_user)
     for token in (None, "not-a-token"):
-        ws = connect(room.code, token)
+        ws = room_socket(room.code, token)
         assert await refused_with(ws) == (4401, "unauthenticated")
         await ws.wait()
 
 
 async def test_unknown_room_is_closed_with_4404(make_user):
     _, _, _, _, token, _ = await make_room(make_user)
-    ws = connect("NOPE99", token)
+    ws = room_socket("NOPE99", token)
     assert await refused_with(ws) == (4404, "no such room")
     await ws.wait()
 
@@ -91,14 +77,14 @@ async def test_a_code_that_cannot_exist_is_closed_with_4404_without_a_query(make
     _, _, _, _, token, _ = await make_room(make_user)
     # A NUL would reach PostgreSQL (which refuses it) if the code were looked up.
     for code in ("AB\x00CD", "\x00", "ABCDEFG"):
-        ws = connect(code, token)
+        ws = room_socket(code, token)
         assert await refused_with(ws) == (4404, "no such room")
         await ws.wait()
 
 
 async def test_a_refused_listener_hears_no_changes(make_user):
     room, _, host, _, _, _ = await make_room(make_user)
-    ws = connect(room.code, None)
+    ws = room_socket(room.code, None)
     assert (await refused_with(ws))[0] == 4401
     # Not in the room's group: a change after the refusal reaches nobody on this socket.
     await database_sync_to_async(lobby.room_add_bot)(code=room.code, user=host)
@@ -108,14 +94,14 @@ async def test_a_refused_listener_hears_no_changes(make_user):
 
 async def test_reconnect_tells_the_current_version(make_user):
     room, _, host, _, token, _ = await make_room(make_user)
-    ws = connect(room.code, token)
+    ws = room_socket(room.code, token)
     await ws.connect()
     await ws.receive_json_from(timeout=3)
     await ws.disconnect()
     # Changes while disconnected are not lost: the new socket opens with the version.
     await database_sync_to_async(lobby.room_add_bot)(code=room.code, user=host)
     await database_sync_to_async(lobby.room_add_bot)(code=room.code, user=host)
-    ws = connect(room.code, token)
+    ws = room_socket(room.code, token)
     assert (await ws.connect())[0]
     assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 2}
     await ws.send_json_to({"type": "ping"})

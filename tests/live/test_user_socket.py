@@ -5,31 +5,20 @@ database poll where the layer is in memory (the embedded start)."""
 from __future__ import annotations
 
 import pytest
-import pytest_asyncio
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.db import connections
 from django.test import override_settings
 from rest_framework.authtoken.models import Token
 
-from config.asgi import application
 from games import selectors
 from games.services import lobby, play, table_moderation
 from tests.api.helpers import concrete
+from tests.sockets import room_socket, user_socket
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-HEADERS = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def close_thread_connections():
-    yield
-    await database_sync_to_async(connections.close_all)()
-
-
-def connect(token: str | None) -> WebsocketCommunicator:
-    return WebsocketCommunicator(application, "/ws/me/" + (f"?token={token}" if token else ""), headers=HEADERS)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("close_thread_connections"),
+]
 
 
 @database_sync_to_async
@@ -65,7 +54,7 @@ def turns(user):
 
 async def test_a_turn_beginning_is_announced_to_that_player_only(make_user):
     code, host, guest, host_token, guest_token = await two_player_room(make_user)
-    host_ws, guest_ws = connect(host_token), connect(guest_token)
+    host_ws, guest_ws = user_socket(host_token), user_socket(guest_token)
     assert (await host_ws.connect())[0] and (await guest_ws.connect())[0]
     # Nothing while the room is in the lobby, whatever changes there.
     assert await host_ws.receive_nothing(timeout=0.3)
@@ -92,7 +81,7 @@ async def test_a_turn_beginning_is_announced_to_that_player_only(make_user):
 async def test_match_over_reaches_every_seated_player(make_user):
     code, host, guest, host_token, guest_token = await two_player_room(make_user)
     await start(code, host)
-    host_ws, guest_ws = connect(host_token), connect(guest_token)
+    host_ws, guest_ws = user_socket(host_token), user_socket(guest_token)
     assert (await host_ws.connect())[0] and (await guest_ws.connect())[0]
     await database_sync_to_async(table_moderation.room_close)(code=code, reason="Spam")
     for ws in (host_ws, guest_ws):
@@ -105,7 +94,7 @@ async def test_match_over_reaches_every_seated_player(make_user):
 
 async def test_anonymous_and_bad_token_are_closed_with_4401():
     for token in (None, "not-a-token"):
-        ws = connect(token)
+        ws = user_socket(token)
         connected, _ = await ws.connect()
         assert connected
         message = await ws.receive_output(timeout=3)
@@ -114,7 +103,7 @@ async def test_anonymous_and_bad_token_are_closed_with_4401():
 
 async def test_sending_on_the_socket_does_nothing(make_user):
     *_, host_token, _ = await two_player_room(make_user)
-    ws = connect(host_token)
+    ws = user_socket(host_token)
     assert (await ws.connect())[0]
     await ws.send_json_to({"type": "ping"})
     await ws.send_to(text_data="not json at all")
@@ -127,7 +116,7 @@ async def test_sending_on_the_socket_does_nothing(make_user):
 )
 async def test_without_redis_the_socket_reads_turns_and_ends_from_the_database(make_user):
     code, host, _, host_token, _ = await two_player_room(make_user)
-    ws = connect(host_token)
+    ws = user_socket(host_token)
     assert (await ws.connect())[0]
     # What the database says when the socket opens is known, not announced.
     assert await ws.receive_nothing(timeout=0.4)
@@ -147,7 +136,7 @@ async def test_without_redis_the_socket_reads_turns_and_ends_from_the_database(m
 
 async def test_a_frame_that_is_not_json_leaves_the_room_socket_serving(make_user):
     code, _, _, host_token, _ = await two_player_room(make_user)
-    ws = WebsocketCommunicator(application, f"/ws/rooms/{code}/?token={host_token}", headers=HEADERS)
+    ws = room_socket(code, host_token)
     assert (await ws.connect())[0]
     first = await ws.receive_json_from(timeout=3)
     await ws.send_to(text_data="{not json")

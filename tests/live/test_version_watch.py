@@ -8,29 +8,23 @@ from __future__ import annotations
 import time
 
 import pytest
-import pytest_asyncio
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.db import connections
 from django.test import override_settings
 from rest_framework.authtoken.models import Token
 
-from config.asgi import application
 from games.services import lobby
 from tests.elsewhere import add_bot_elsewhere
 from tests.servers import database_url
+from tests.sockets import room_socket
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("close_thread_connections"),
+]
 
-HEADERS = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 WATCH_SECONDS = 0.2
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def close_thread_connections():
-    yield
-    await database_sync_to_async(connections.close_all)()
 
 
 @pytest.fixture(autouse=True)
@@ -50,13 +44,9 @@ def make_room(make_user):
     return room, host, Token.objects.create(user=host).key
 
 
-def connect(code: str, token: str) -> WebsocketCommunicator:
-    return WebsocketCommunicator(application, f"/ws/rooms/{code}/?token={token}", headers=HEADERS)
-
-
 async def test_a_change_made_by_another_process_is_announced_within_the_interval(make_user):
     room, host, token = await make_room(make_user)
-    ws, other = connect(room.code, token), connect(room.code, token)
+    ws, other = room_socket(room.code, token), room_socket(room.code, token)
     assert (await ws.connect())[0] and (await other.connect())[0]
     assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 0}
     assert await other.receive_json_from(timeout=3) == {"type": "changed", "version": 0}
@@ -76,7 +66,7 @@ async def test_a_change_made_by_another_process_is_announced_within_the_interval
 
 async def test_a_change_of_this_process_is_announced_at_once_and_not_twice(make_user):
     room, host, token = await make_room(make_user)
-    ws = connect(room.code, token)
+    ws = room_socket(room.code, token)
     assert (await ws.connect())[0]
     await ws.receive_json_from(timeout=3)
     await database_sync_to_async(lobby.room_add_bot)(code=room.code, user=host)
@@ -92,7 +82,7 @@ async def test_a_change_of_this_process_is_announced_at_once_and_not_twice(make_
 async def test_the_ping_answer_tells_a_version_that_was_never_announced(make_user):
     room, host, token = await make_room(make_user)
     with override_settings(LIVE_WATCH_SECONDS=0):  # no watch: the notice is lost for good
-        ws = connect(room.code, token)
+        ws = room_socket(room.code, token)
         assert (await ws.connect())[0]
         await ws.receive_json_from(timeout=3)
         await database_sync_to_async(add_bot_in_another_process)(room.code, host.username)

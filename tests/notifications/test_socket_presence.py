@@ -6,28 +6,20 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-import pytest_asyncio
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.db import connections
 from rest_framework.authtoken.models import Token
 
-from config.asgi import application
 from notifications.models import SocketPresence, TurnNotice
 from notifications.services import turns
+from tests.sockets import user_socket
 
 from .conftest import after_wait, start_room, subscribe
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-HEADERS = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def close_thread_connections():
-    # database_sync_to_async runs in a worker thread whose connection outlives the test.
-    yield
-    await database_sync_to_async(connections.close_all)()
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("close_thread_connections"),
+]
 
 
 @database_sync_to_async
@@ -51,7 +43,7 @@ def presences() -> list[tuple[int, object]]:
 
 async def test_no_notice_while_the_socket_is_open_and_one_after_it_closed(push_on, push_service, make_user):
     player, token = await waiting_player(make_user, push_service)
-    ws = WebsocketCommunicator(application, f"/ws/me/?token={token}", headers=HEADERS)
+    ws = user_socket(token)
     connected, _ = await ws.connect()
     assert connected
     assert [user_id for user_id, _ in await presences()] == [player.pk]
@@ -69,7 +61,7 @@ async def test_no_notice_while_the_socket_is_open_and_one_after_it_closed(push_o
 async def test_an_open_socket_refreshes_its_presence(push_on, push_service, make_user, settings):
     settings.NOTIFY_PRESENCE_REFRESH_SECONDS = 0.2
     _, token = await waiting_player(make_user, push_service)
-    ws = WebsocketCommunicator(application, f"/ws/me/?token={token}", headers=HEADERS)
+    ws = user_socket(token)
     assert (await ws.connect())[0]
     [(_, first)] = await presences()
     await asyncio.sleep(0.6)
@@ -80,7 +72,7 @@ async def test_an_open_socket_refreshes_its_presence(push_on, push_service, make
 
 
 async def test_a_refused_socket_marks_nobody_present(make_user):
-    ws = WebsocketCommunicator(application, "/ws/me/?token=not-a-token", headers=HEADERS)
+    ws = user_socket("not-a-token")
     assert (await ws.connect())[0]
     message = await ws.receive_output(timeout=3)
     assert message["type"] == "websocket.close" and message["code"] == 4401
