@@ -133,7 +133,8 @@ class UserSerializer(serializers.ModelSerializer[User]):
 
 class MeUpdateSerializer(StrictSerializer):
     auto_play_forced = StrictBooleanField(
-        help_text="Have the server make your play when it is your only legal action; others see it was forced."
+        help_text="Have the server make your play when it is your only legal action; others see it was forced. "
+        "Turned on, it also makes at once any such play that waits for you now."
     )
 
 

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from accounts import selectors, services
 from accounts.authentication import banned
+from games.services import play
 
 from .auth import signed_in_user
 from .schema import answers
@@ -102,4 +103,7 @@ class MeView(APIView):
         user = services.user_settings_update(
             user=signed_in_user(request), auto_play_forced=data.validated_data["auto_play_forced"]
         )
+        if user.auto_play_forced:
+            # A forced play already waiting is made now, not at its room's next change.
+            play.forced_plays_make(user=user)
         return Response(UserSerializer(user).data)

@@ -134,3 +134,36 @@ def test_forced_plays_follow_computer_players_on_a_delay(hearts_table):
                 round_ = Round.objects.filter(room__code=code).order_by("-number").first()
                 assert play.due_actions_apply(code=code, now=round_.bots_due_at)
         assert check_every_play(code, {0, 1}) > 0
+
+
+def test_turning_it_on_makes_the_forced_play_that_waits_now(hearts_table):
+    """A player facing a forced play who then asks for forced plays does not wait for
+    the room's next change: the play is made in the same request, marked forced."""
+    code, clients, _users = hearts_table()
+    rng = random.Random(5)
+    # Nobody has opted in: play on until a seat's only legal action is a play.
+    for _ in range(200):
+        view = state(clients[0], code)
+        assert view["round"] == 1 and view["status"] == "playing"
+        seat = view["to_act"][0]
+        mine = state(clients[seat], code)
+        legal = [a for a in mine["you"]["legal_actions"] if a["type"] != "claim"]
+        if len(legal) == 1 and legal[0]["type"] == "play":
+            break
+        res = act(clients[seat], code, mine["version"], concrete(rng.choice(legal), rng))
+        assert res.status_code == 200, res.content
+    else:
+        raise AssertionError("no forced play came up")
+    # Others who opt in change nothing here.
+    other = (seat + 1) % 4
+    opt_in(clients[other])
+    assert state(clients[0], code)["version"] == mine["version"]
+    opt_in(clients[seat])
+    after = state(clients[seat], code)
+    assert after["version"] > mine["version"]
+    made = [e for e in clients[other].get(f"/api/v1/rooms/{code}/events").json() if e["type"] == "play"][-1:]
+    assert made and made[0]["seat"] == seat and made[0]["card"] == legal[0]["card"] and made[0]["forced"] is True
+    last = Action.objects.filter(round__room__code=code).order_by("-round__number", "-seq").first()
+    assert last is not None and last.seat == seat and last.payload == {"type": "play", "card": legal[0]["card"]}
+    # Recorded as the player's own action.
+    assert last.user is not None and not last.automatic and not last.by_bot
