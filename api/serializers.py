@@ -43,6 +43,13 @@ class WholeNumberField(serializers.IntegerField):
         # Query parameters are text; in a JSON body the document promises an integer.
         self.text = text
 
+    def get_value(self, dictionary: Any) -> Any:
+        # DRF skips an empty value of an optional field in a query string, as an empty
+        # form input; `?after=` is given, and is not a number.
+        if self.text and hasattr(dictionary, "getlist"):
+            return dictionary.get(self.field_name, serializers.empty)
+        return super().get_value(dictionary)
+
     def validate_empty_values(self, data: Any) -> tuple[bool, Any]:
         # null, where not allowed, is a value of the wrong type like any other.
         if data is None and not self.allow_null:

@@ -340,15 +340,16 @@ def test_a_body_sent_in_chunks_is_bounded_too(table: Table) -> None:
 
 
 @pytest.mark.parametrize(
-    "after", ["²", "¹²", "٣", "-1", "+1", "1.0", "1e3", " 1", "99999999999999999999999", "2147483648"]
+    # Empty: given, and not a number (the document says an integer; leave it out for 0).
+    "after",
+    ["", "²", "¹²", "٣", "-1", "+1", "1.0", "1e3", " 1", "99999999999999999999999", "2147483648"],
 )
 def test_events_after_is_ascii_digits_in_range(table: Table, after: str) -> None:
     refused(table, "GET", table.path("events"), params={"after": after}, status=400, code="invalid", attr="after")
 
 
 def test_events_after_in_range_still_answers(table: Table) -> None:
-    # An empty value is no value, as in any form: from the start.
-    for after in ("0", "2147483647", "007", ""):
+    for after in ("0", "2147483647", "007"):
         assert table.clients[0].get(table.path("events"), params={"after": after}).status_code == 200
 
 
