@@ -123,9 +123,9 @@ class EmailConfirmationRequestView(APIView):
         summary="Mail the link that confirms the caller's e-mail address again",
         description=(
             "No body (or `{}`). Queues a mail to the caller's current `email_address` with a link that confirms "
-            "it (valid for EMAIL_CONFIRMATION_MAX_AGE_SECONDS, three days unless configured); the answer is the settings. At "
-            "most one link per EMAIL_CONFIRMATION_RESEND_SECONDS (five minutes unless configured) goes to an "
-            "account, this endpoint and changes of address together."
+            "it (valid for EMAIL_CONFIRMATION_MAX_AGE_SECONDS, three days unless configured); the answer is the "
+            "settings. At most one link per EMAIL_CONFIRMATION_RESEND_SECONDS (five minutes unless configured) "
+            "goes to an account, this endpoint and changes of address together."
         ),
     )
     @answers("no_email_address", "already_confirmed", "confirmation_sent_recently")
