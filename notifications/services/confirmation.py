@@ -114,7 +114,8 @@ def confirmation_resend(*, user: User, now: datetime) -> selectors.Preferences:
         minutes = max(1, round(settings.EMAIL_CONFIRMATION_RESEND_SECONDS / 60))
         raise ServiceError(
             "confirmation_sent_recently",
-            f"A link was sent less than {minutes} minutes ago; look for it, or ask again later.",
+            f"A link was sent less than {minutes} minute{'s' if minutes != 1 else ''} ago; look for it, "
+            "or ask again later.",
             429,
         )
     _link_queue(row, now)
