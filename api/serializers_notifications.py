@@ -20,6 +20,8 @@ from notifications.services.subscriptions import EXPIRATION_MAX_MS
 from .serializers import StrictBooleanField, StrictCharField, StrictSerializer
 
 HH_MM_PATTERN = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
+# A signed token for a 254-character address is under 450 characters.
+TOKEN_MAX = 512
 
 
 @extend_schema_field(
@@ -104,4 +106,20 @@ class NotificationSettingsSerializer(serializers.Serializer[Any]):
     push = serializers.BooleanField()
     email = serializers.BooleanField()
     email_address = serializers.CharField(help_text="Where e-mail notices go; empty for nowhere")
+    email_confirmed = serializers.BooleanField(
+        help_text="Whether the link mailed to email_address was opened; e-mail notices go only to a confirmed one"
+    )
     quiet = QuietAnswerSerializer(allow_null=True)
+
+
+class EmailConfirmationResendSerializer(StrictSerializer):
+    """No field: the link goes to the account's current address."""
+
+
+class EmailConfirmationTokenSerializer(StrictSerializer):
+    token = StrictCharField(max_length=TOKEN_MAX, help_text="The token of the link mailed (after its #)")
+
+
+class EmailConfirmationAnswerSerializer(serializers.Serializer[Any]):
+    email_address = serializers.CharField(help_text="The address now confirmed")
+    confirmed = serializers.BooleanField()

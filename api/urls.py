@@ -13,6 +13,12 @@ urlpatterns = [
     path("me", views_auth.MeView.as_view(), name="me"),
     path("me/turns", views_me.TurnsView.as_view(), name="me-turns"),
     path("me/notifications", views_notifications.NotificationSettingsView.as_view(), name="me-notifications"),
+    path(
+        "me/notifications/email-confirmation",
+        views_notifications.EmailConfirmationRequestView.as_view(),
+        name="me-email-confirmation",
+    ),
+    path("email-confirmations", views_notifications.EmailConfirmationView.as_view(), name="email-confirmations"),
     path("me/push-subscriptions", views_notifications.PushSubscriptionsView.as_view(), name="me-push-subscriptions"),
     path("push/key", views_notifications.PushKeyView.as_view(), name="push-key"),
     path("games/", views_rooms.GamesView.as_view(), name="games"),

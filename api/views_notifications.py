@@ -3,6 +3,7 @@ push subscriptions, and what the caller wants sent (README, Notifications)."""
 
 from __future__ import annotations
 
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
@@ -11,11 +12,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from notifications import selectors, vapid
-from notifications.services import preferences, subscriptions
+from notifications.services import confirmation, preferences, subscriptions
 
 from .auth import signed_in_user
 from .schema import answers
 from .serializers_notifications import (
+    EmailConfirmationAnswerSerializer,
+    EmailConfirmationResendSerializer,
+    EmailConfirmationTokenSerializer,
     NotificationSettingsChangeSerializer,
     NotificationSettingsSerializer,
     PushEndpointSerializer,
@@ -85,7 +89,9 @@ class NotificationSettingsView(APIView):
         description=(
             "A turn that waits for the caller more than a minute while no `ws/me/` socket of theirs is open is "
             "told once, by push and by e-mail as chosen here (several rooms at once make one digest), except "
-            "inside the quiet period. `email_address` is the account's own address until one is set here."
+            "inside the quiet period. `email_address` is the account's own address until one is set here; "
+            "e-mail notices go to it only once `email_confirmed`, that is once the link mailed to it was opened "
+            "(`POST email-confirmations`)."
         ),
     )
     def get(self, request: Request) -> Response:
@@ -95,7 +101,12 @@ class NotificationSettingsView(APIView):
         request=NotificationSettingsChangeSerializer,
         responses=NotificationSettingsSerializer,
         summary="Change any of the caller's notification settings",
-        description="Fields left out stay as they are; the answer is the whole new settings.",
+        description=(
+            "Fields left out stay as they are; the answer is the whole new settings. A new `email_address` that "
+            "is not confirmed yet is mailed a link to confirm it (after the answer, by the worker), unless a link "
+            "went to the account less than EMAIL_CONFIRMATION_RESEND_SECONDS ago: the address is saved all the "
+            "same, and `POST me/notifications/email-confirmation` sends the link later."
+        ),
     )
     @answers("bad_email_address", "bad_time", "bad_time_zone", "quiet_period_empty")
     def patch(self, request: Request) -> Response:
@@ -103,3 +114,45 @@ class NotificationSettingsView(APIView):
         data.is_valid(raise_exception=True)
         changed = preferences.preferences_update(user=signed_in_user(request), changes=dict(data.validated_data))
         return Response(changed.as_dict())
+
+
+class EmailConfirmationRequestView(APIView):
+    @extend_schema(
+        request=EmailConfirmationResendSerializer,
+        responses={202: NotificationSettingsSerializer},
+        summary="Mail the link that confirms the caller's e-mail address again",
+        description=(
+            "No body (or `{}`). Queues a mail to the caller's current `email_address` with a link that confirms "
+            "it (valid for EMAIL_CONFIRMATION_MAX_AGE_SECONDS, three days unless configured); the answer is the "
+            "settings. At most one link per EMAIL_CONFIRMATION_RESEND_SECONDS (five minutes unless configured) "
+            "goes to an account, this endpoint and changes of address together."
+        ),
+    )
+    @answers("no_email_address", "already_confirmed", "confirmation_sent_recently")
+    def post(self, request: Request) -> Response:
+        EmailConfirmationResendSerializer(data=request.data).is_valid(raise_exception=True)
+        wanted = confirmation.confirmation_resend(user=signed_in_user(request), now=timezone.now())
+        return Response(wanted.as_dict(), status=status.HTTP_202_ACCEPTED)
+
+
+class EmailConfirmationView(APIView):
+    # The link may be opened on any device, signed in or not: the token says who.
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        request=EmailConfirmationTokenSerializer,
+        responses=EmailConfirmationAnswerSerializer,
+        summary="Confirm an e-mail address with the token of the link mailed to it",
+        description=(
+            "The token is what follows `#` in the link. It confirms the address it was made for while that is "
+            "still its account's `email_address` and the token is younger than EMAIL_CONFIRMATION_MAX_AGE_SECONDS; "
+            "a token confirmed already confirms again. Any other token answers `bad_confirmation_token`, the same "
+            "whatever is wrong with it."
+        ),
+    )
+    @answers("bad_confirmation_token")
+    def post(self, request: Request) -> Response:
+        data = EmailConfirmationTokenSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        address = confirmation.email_confirm(token=data.validated_data["token"])
+        return Response(EmailConfirmationAnswerSerializer({"email_address": address, "confirmed": True}).data)

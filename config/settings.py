@@ -393,6 +393,10 @@ if env_str("EMAIL_HOST", ""):
 elif DEBUG:
     MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+# Notices go only to an address confirmed by the link mailed to it (double opt-in): how
+# long such a link works, and how often one may be mailed to an account at most.
+EMAIL_CONFIRMATION_MAX_AGE_SECONDS = env_int("EMAIL_CONFIRMATION_MAX_AGE_SECONDS", 3 * 24 * 3600)
+EMAIL_CONFIRMATION_RESEND_SECONDS = env_int("EMAIL_CONFIRMATION_RESEND_SECONDS", 300)
 
 LOGGING = {
     "version": 1,

@@ -110,6 +110,11 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     ),
     "bad_push_key": (400, "keys.p256dh is not an uncompressed P-256 point (65 bytes) or keys.auth not 16 bytes."),
     "bad_email_address": (400, "The e-mail address is not one."),
+    "bad_confirmation_token": (
+        400,
+        "The e-mail confirmation token does not work: tampered with, expired, or for an address the account no "
+        "longer has (one answer for all).",
+    ),
     "bad_time": (400, "A time of day is not HH:MM from 00:00 to 23:59 (attr names it)."),
     "bad_time_zone": (400, "The time zone is not an IANA name such as Europe/Paris."),
     "quiet_period_empty": (400, "The quiet period ends when it starts."),
@@ -165,10 +170,16 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
         "A computer player holds your seat since you were away (on_abandon: bot); POST reclaim to play again.",
     ),
     "nothing_to_reclaim": (409, "You play your seat yourself: no computer player holds it for you."),
+    "no_email_address": (409, "There is no e-mail address to confirm; set one first."),
+    "already_confirmed": (409, "The e-mail address is confirmed already."),
     "body_too_large": (413, "The body is longer than the endpoint takes (see Limits)."),
     "uri_too_long": (414, "The path and query are longer than the API reads (see Limits)."),
     "unsupported_media_type": (415, "The body is not sent as JSON (Content-Type: application/json)."),
     "idempotency_key_reused": (422, "This Idempotency-Key was used for a different request."),
+    "confirmation_sent_recently": (
+        429,
+        "A confirmation link was sent to the account less than EMAIL_CONFIRMATION_RESEND_SECONDS ago; ask again later.",
+    ),
     "throttled": (429, "Too many requests; retry after the Retry-After header's seconds."),
     "server_busy": (503, "No room code could be allocated; retry."),
     "server_error": (500, "Something failed on the server."),

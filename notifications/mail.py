@@ -39,6 +39,40 @@ def configured() -> bool:
     return DEFAULT_MAILER_ALIAS in mailers
 
 
+def _lifetime(seconds: int) -> str:
+    for unit, name in ((24 * 3600, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= unit and seconds % unit == 0:
+            count = seconds // unit
+            return f"{count} {name}" + ("s" if count != 1 else "")
+    return f"{seconds} seconds"
+
+
+def confirmation_text(*, link: str, max_age_seconds: int) -> str:
+    """The confirmation mail: the link and why it came, and nothing of any game."""
+    return (
+        "Someone asked for notices of the game server to be sent to this address.\n\n"
+        f"If it was you, open this link to confirm it:\n\n{link}\n\n"
+        f"The link works for {_lifetime(max_age_seconds)}. If it was not you, ignore this e-mail: "
+        "nothing else is sent to this address unless it is confirmed.\n"
+    )
+
+
+def confirmation_send(*, address: str, path: str, max_age_seconds: int) -> bool:
+    """Mail `address` the link to `path` that confirms it; False when there is no mailer,
+    no public address to link to, or the mail server refused or failed."""
+    link = _link(path)
+    if not configured() or not link:
+        logger.warning("no confirmation link mailed: no mailer, or no PUBLIC_BASE_URL to link to")
+        return False
+    try:
+        text = confirmation_text(link=link, max_age_seconds=max_age_seconds)
+        send_mail("Confirm your e-mail address", text, None, [address])
+    except Exception:  # SMTP errors are many; the player can ask for the link again
+        logger.exception("could not send a confirmation link by e-mail")
+        return False
+    return True
+
+
 def mail_send(*, address: str, notice: Notice) -> bool:
     """Send the notice to `address`; False when the mail server refused it or failed."""
     try:

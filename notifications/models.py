@@ -25,6 +25,13 @@ class NotificationSettings(models.Model):
     email = models.BooleanField(default=True)
     # Null: the account's own e-mail field, whatever it becomes; "" is "no address".
     email_address = models.EmailField(null=True, blank=True)  # noqa: DJ001
+    # The address the player proved they read (by opening the link mailed to it): notices
+    # are mailed only while the address above (or the account's) is this one, so that no
+    # one can make the server mail a stranger.
+    email_confirmed_address = models.EmailField(blank=True, default="")
+    # When the last confirmation link was queued: at most one per
+    # EMAIL_CONFIRMATION_RESEND_SECONDS, however often it is asked for.
+    email_confirmation_sent_at = models.DateTimeField(null=True, blank=True)
     # A quiet period is the three together, or none of them.
     quiet_start = models.TimeField(null=True, blank=True)
     quiet_end = models.TimeField(null=True, blank=True)

@@ -23,23 +23,38 @@ class Preferences:
     # What the player gave, or the account's own address; "" for none.
     email_address: str
     quiet: tuple[Any, Any, str] | None
+    # Whether the player opened a link mailed to `email_address`; e-mail notices go only
+    # to a confirmed address.
+    email_confirmed: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         quiet = None
         if self.quiet is not None:
             start, end, zone = self.quiet
             quiet = {"start": hh_mm(start), "end": hh_mm(end), "timezone": zone}
-        return {"push": self.push, "email": self.email, "email_address": self.email_address, "quiet": quiet}
+        return {
+            "push": self.push,
+            "email": self.email,
+            "email_address": self.email_address,
+            "email_confirmed": self.email_confirmed,
+            "quiet": quiet,
+        }
+
+
+def address_of(user: User, row: NotificationSettings | None) -> str:
+    """Where e-mail notices go: the address the player gave, else the account's own."""
+    return user.email if row is None or row.email_address is None else row.email_address
 
 
 def _preferences(user: User, row: NotificationSettings | None) -> Preferences:
     if row is None:
         return Preferences(push=True, email=True, email_address=user.email, quiet=None)
-    address = user.email if row.email_address is None else row.email_address
+    address = address_of(user, row)
     quiet = None
     if row.quiet_start is not None and row.quiet_end is not None:
         quiet = (row.quiet_start, row.quiet_end, row.quiet_timezone)
-    return Preferences(push=row.push, email=row.email, email_address=address, quiet=quiet)
+    confirmed = bool(address) and address == row.email_confirmed_address
+    return Preferences(push=row.push, email=row.email, email_address=address, quiet=quiet, email_confirmed=confirmed)
 
 
 def preferences_of(*, user: User) -> Preferences:

@@ -8,7 +8,7 @@ from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
 
-from .services import turns
+from .services import confirmation, turns
 
 
 @shared_task(name="notifications.notify_waiting_turns", ignore_result=True)
@@ -25,3 +25,10 @@ def notify_waiting_turns() -> int:
 def deliver_turn_notice(user_id: int) -> int:
     """One notice (or a digest) to one player, by push and e-mail; how many pushes went."""
     return turns.turn_notice_delivered(user_id=user_id, now=timezone.now()).pushed
+
+
+@shared_task(name=confirmation.SEND_EMAIL_CONFIRMATION, ignore_result=True)
+def send_email_confirmation(user_id: int) -> bool:
+    """Mail the link that confirms the player's current address (queued after commit by
+    a change of address, or a request for the link again); whether a mail went."""
+    return confirmation.confirmation_mail_send(user_id=user_id)

@@ -9,6 +9,8 @@ urlpatterns = [
     # Notices (push and e-mail) link to a room as /rooms/<code>: the same page.
     path("rooms/<str:code>", views.shell, name="web-room"),
     path("notifications", views.shell, name="web-notifications"),
+    # The link mailed to confirm an e-mail address; its token follows the "#".
+    path("confirm-email", views.shell, name="web-confirm-email"),
     # A finished match's replay (web/static/web/replay.js).
     path("replay/<str:code>", views.shell, name="web-replay"),
     path("players/<str:username>", views.shell, name="web-player"),

@@ -19,8 +19,8 @@ SERVICE_WORKER = Path(__file__).resolve().parent / "worker" / "sw.js"
 @require_safe
 def shell(request: HttpRequest, code: str | None = None, username: str | None = None) -> HttpResponse:
     """The HTML shell for `/`, `/join/<code>` (and `/rooms/<code>`, where notices link) and
-    `/notifications`, `/replay/<code>`, `/players/<username>` and `/leaderboard`; the script
-    reads the page from the path."""
+    `/notifications`, `/confirm-email`, `/replay/<code>`, `/players/<username>` and
+    `/leaderboard`; the script reads the page from the path."""
     # The API root comes from the URL conf, so the client never hard-codes where the API lives.
     api_root = reverse("games").removesuffix("games/")
     return render(request, "web/index.html", {"api_root": api_root, "room_code": code or ""})

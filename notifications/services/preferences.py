@@ -7,6 +7,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.models import User
 from games.errors import ServiceError
@@ -14,6 +15,7 @@ from games.errors import ServiceError
 from .. import selectors
 from ..models import NotificationSettings
 from ..quiet import time_of, zone_check
+from . import confirmation
 
 EMAIL_MAX = NotificationSettings._meta.get_field("email_address").max_length or 254
 FIELDS = frozenset({"push", "email", "email_address", "quiet"})
@@ -35,7 +37,8 @@ def _address(value: str) -> str:
 def preferences_update(*, user: User, changes: dict[str, Any]) -> selectors.Preferences:
     """Apply any of `push`, `email` (bools), `email_address` (an address or "" for none)
     and `quiet` (None, or `{"start": "HH:MM", "end": "HH:MM", "timezone": IANA name}`);
-    everything is checked before anything is written."""
+    everything is checked before anything is written. A new address gets its
+    confirmation link (services.confirmation), queued after commit."""
     unknown = set(changes) - FIELDS
     if unknown:
         raise ServiceError("invalid", "This field is not part of the settings.", 400, sorted(unknown)[0])
@@ -72,7 +75,11 @@ def preferences_update(*, user: User, changes: dict[str, Any]) -> selectors.Pref
         return selectors.preferences_of(user=user)
     NotificationSettings.objects.get_or_create(user=user)
     row = NotificationSettings.objects.select_for_update().get(user=user)
+    before = selectors.address_of(user, row)
     for name, value in fields.items():
         setattr(row, name, value)
     row.save(update_fields=list(fields))
+    if "email_address" in fields:
+        # A new address is not mailed any notice until its owner opens the link sent to it.
+        confirmation.confirmation_after_change(user=user, row=row, before=before, now=timezone.now())
     return selectors.preferences_of(user=user)

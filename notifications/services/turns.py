@@ -146,7 +146,8 @@ def turn_notice_delivered(*, user_id: int, now: datetime) -> Delivery:
     delivery = Delivery(notice=notice)
     if wanted.push:
         _push(delivery, user_id, notice, now)
-    if wanted.email and wanted.email_address and mail.configured():
+    # Only to an address its owner confirmed: anyone may type any address in the settings.
+    if wanted.email and wanted.email_address and wanted.email_confirmed and mail.configured():
         if mail.mail_send(address=wanted.email_address, notice=notice):
             delivery.emailed_to = wanted.email_address
     return delivery

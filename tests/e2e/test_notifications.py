@@ -24,6 +24,7 @@ from typing import Any
 
 import httpx
 import pytest
+from django.core import signing
 from django.db import connections
 from playwright.sync_api import expect
 
@@ -115,7 +116,13 @@ def test_the_settings_are_read_saved_and_refused_next_to_the_field(
     # What the server holds (its defaults: both channels on, no address, no quiet hours),
     # read into the form.
     token = token_of(page)
-    assert settings_of(live_url, token) == {"push": True, "email": True, "email_address": "", "quiet": None}
+    assert settings_of(live_url, token) == {
+        "push": True,
+        "email": True,
+        "email_address": "",
+        "email_confirmed": False,
+        "quiet": None,
+    }
     expect(page.get_by_label("E-mail", exact=True)).to_be_checked()
     expect(page.get_by_label("E-mail address")).to_have_value("")
     expect(page.get_by_label("Send nothing during these hours")).not_to_be_checked()
@@ -135,8 +142,14 @@ def test_the_settings_are_read_saved_and_refused_next_to_the_field(
         "push": True,
         "email": False,
         "email_address": "nadia@example.org",
+        "email_confirmed": False,
         "quiet": {"start": "22:30", "end": "07:15", "timezone": "Europe/Paris"},
     }
+    # Not mailed until confirmed; saving it sent the link, so another must wait.
+    expect(page.locator(".email-status")).to_contain_text("Not confirmed: we sent a link to nadia@example.org")
+    page.get_by_role("button", name="Send the link again").click()
+    expect(page.locator("#confirm-error")).to_contain_text("A link was sent less than 5 minutes ago")
+    shots(page, "address-not-confirmed")
 
     # Another zone, read back after a reload (from the server, not from the page).
     page.get_by_label("Time zone").select_option("America/Chicago")
@@ -181,6 +194,18 @@ def test_the_settings_are_read_saved_and_refused_next_to_the_field(
     expect(page.locator(".field-error:not(:empty)")).to_have_count(0)
     assert settings_of(live_url, token)["email_address"] == "nadia@example.net"
     assert settings_of(live_url, token)["quiet"]["end"] == "06:00"
+
+    # The link mailed (its token made here as the server makes it) confirms the address.
+    user_id = httpx.get(f"{live_url}/api/v1/me", headers={"Authorization": f"Token {token}"}).json()["id"]
+    link_token = signing.dumps({"u": user_id, "a": "nadia@example.net"}, salt="notifications.email-confirmation")
+    page.goto(f"/confirm-email#{link_token}")
+    expect(page.get_by_role("heading", name="Address confirmed")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/confirm-email$"))  # the token leaves the address bar
+    shots(page, "address-confirmed")
+    assert settings_of(live_url, token)["email_confirmed"] is True
+    page.goto("/notifications")
+    expect(page.locator(".email-status")).to_have_text("Confirmed: e-mail notices go to nadia@example.net.")
+    expect(page.get_by_role("button", name="Send the link again")).to_be_hidden()
 
 
 def test_a_browser_without_push_is_told_so(open_page: Callable[..., Any], push_server: tuple[str, str]) -> None:

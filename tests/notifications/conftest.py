@@ -11,8 +11,8 @@ from django.utils import timezone
 from games.errors import ServiceError
 from games.models import Room, Seat
 from games.services import lobby
-from notifications import vapid
-from notifications.services import subscriptions, turns
+from notifications import selectors, vapid
+from notifications.services import confirmation, subscriptions, turns
 
 from .push_service import Browser, FakePushService, serve
 
@@ -66,6 +66,12 @@ def waiting_since(user: Any, room: Room) -> datetime:
 def after_wait(seconds: float = 1) -> datetime:
     """A moment when every turn begun so far has waited NOTIFY_AFTER_SECONDS and more."""
     return timezone.now() + timedelta(seconds=django_settings.NOTIFY_AFTER_SECONDS + seconds)
+
+
+def confirm_email(user: Any) -> str:
+    """Confirm the player's current address as the link mailed to it does; the address."""
+    address = selectors.preferences_of(user=user).email_address
+    return confirmation.email_confirm(token=confirmation.confirmation_token(user_id=user.pk, address=address))
 
 
 def subscribe(user: Any, service: FakePushService, path: str) -> Browser:

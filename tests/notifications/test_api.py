@@ -262,7 +262,7 @@ def test_delete_needs_a_body_naming_the_endpoint(api_client, make_user):
 def test_settings_default_and_change_by_parts(api_client, make_user):
     user = make_user(email="me@example.org")
     client = api_client(user)
-    defaults = {"push": True, "email": True, "email_address": "me@example.org", "quiet": None}
+    defaults = {"push": True, "email": True, "email_address": "me@example.org", "email_confirmed": False, "quiet": None}
     assert client.get(SETTINGS).json() == defaults
     assert not NotificationSettings.objects.exists()
 
@@ -272,12 +272,18 @@ def test_settings_default_and_change_by_parts(api_client, make_user):
     res = client.patch(SETTINGS, {"quiet": quiet}, format="json")
     assert res.json() == {**defaults, "push": False, "quiet": quiet}
     res = client.patch(SETTINGS, {"email_address": "", "email": False}, format="json")
-    assert res.json() == {"push": False, "email": False, "email_address": "", "quiet": quiet}
+    assert res.json() == {"push": False, "email": False, "email_address": "", "email_confirmed": False, "quiet": quiet}
     # The account's own address no longer counts once one (even none) is given here.
     type(user).objects.filter(pk=user.pk).update(email="new@example.org")
     assert client.get(SETTINGS).json()["email_address"] == ""
     res = client.patch(SETTINGS, {"quiet": None, "email_address": "Elsewhere@Example.org"}, format="json")
-    assert res.json() == {"push": False, "email": False, "email_address": "Elsewhere@Example.org", "quiet": None}
+    assert res.json() == {
+        "push": False,
+        "email": False,
+        "email_address": "Elsewhere@Example.org",
+        "email_confirmed": False,
+        "quiet": None,
+    }
     assert client.patch(SETTINGS, {}, format="json").json() == client.get(SETTINGS).json()
     # Settings are each account's own.
     assert api_client(make_user()).get(SETTINGS).json()["push"] is True

@@ -225,3 +225,66 @@ def test_arbitrary_settings(api_client, make_user, body):
         assert now == {**was, **(body or {})}
         return
     check_refusal(res, SETTINGS, "patch", before)
+
+
+RESEND = "/api/v1/me/notifications/email-confirmation"
+CONFIRM = "/api/v1/email-confirmations"
+
+
+def _token_bent(token: str, at: int, char: str) -> str:
+    at %= len(token)
+    return token[:at] + char + token[at + 1 :]
+
+
+@HYPOTHESIS
+@given(body=st.one_of(st.just({}), JSON, st.dictionaries(TEXT, JSON, max_size=3), RAW))
+def test_arbitrary_bodies_asking_for_the_link_again(api_client, make_user, body):
+    user = make_user(email="me@example.org")
+    client = api_client(user)
+    was = client.get(SETTINGS).json()
+    before = snapshot()
+    res = send(client, "post", RESEND, body)
+    assert res.status_code < 500, res.content[:300]
+    if res.status_code == 202:
+        # Nothing but no body, or an empty object, asks for the link.
+        assert body in ({}, b""), body
+        assert res.json() == was
+        assert NotificationSettings.objects.get(user=user).email_confirmation_sent_at is not None
+        return
+    check_refusal(res, RESEND, "post", before)
+
+
+@HYPOTHESIS
+@given(
+    how=st.sampled_from(["valid", "bent", "other", "text", "json", "raw", "extra"]),
+    at=st.integers(min_value=0, max_value=500),
+    char=st.sampled_from(["A", "_", "-", ":", ".", "=", "\x00", "é", " "]),
+    value=st.one_of(TEXT, JSON),
+    raw=RAW,
+)
+def test_arbitrary_confirmation_tokens(api_client, make_user, how, at, char, value, raw):
+    from notifications.services import confirmation
+
+    user = make_user(email="me@example.org")
+    token = confirmation.confirmation_token(user_id=user.pk, address="me@example.org")
+    body: Any = {
+        "valid": {"token": token},
+        "bent": {"token": _token_bent(token, at, char)},
+        "other": {"token": confirmation.confirmation_token(user_id=user.pk, address="other@example.org")},
+        "text": {"token": value},
+        "json": value,
+        "raw": raw,
+        "extra": {"token": token, str(value): value},
+    }[how]
+    before = snapshot()
+    res = send(api_client(), "post", CONFIRM, body)
+    assert res.status_code < 500, res.content[:300]
+    if res.status_code == 200:
+        # Only the very token made for the account's address confirms it.
+        assert body == {"token": token}, body
+        assert res.json() == {"email_address": "me@example.org", "confirmed": True}
+        assert NotificationSettings.objects.get(user=user).email_confirmed_address == "me@example.org"
+        return
+    check_refusal(res, CONFIRM, "post", before)
+    if how in ("bent", "other"):
+        assert [e["code"] for e in res.json()["errors"]] in (["bad_confirmation_token"], ["invalid_character"])

@@ -17,7 +17,7 @@ from games import selectors as game_selectors
 from notifications.models import PushSubscription, SocketPresence, TurnNotice
 from notifications.services import preferences, presence, turns
 
-from .conftest import BASE_URL, after_wait, start_room, subscribe, waiting_since
+from .conftest import BASE_URL, after_wait, confirm_email, start_room, subscribe, waiting_since
 from .play import act_and_wait_again, act_once
 from .push_service import vapid_claims
 
@@ -86,6 +86,7 @@ def test_a_turn_is_told_once_and_the_next_turn_again(push_on, push_service, make
 
 def test_several_rooms_make_one_digest_by_push_and_by_mail(push_on, push_service, make_user, notify):
     player = make_user(email="player@example.org")
+    confirm_email(player)
     rooms = [
         start_room(player, "hearts", name="Alpha"),
         start_room(player, "moon"),
@@ -118,6 +119,7 @@ def test_several_rooms_make_one_digest_by_push_and_by_mail(push_on, push_service
 
 def test_one_room_by_mail_to_the_address_given_or_the_account_s(push_on, make_user, notify):
     player = make_user(email="account@example.org")
+    confirm_email(player)
     room = start_room(player, name="Evening")
     notify()
     [email] = mail.outbox
@@ -127,6 +129,7 @@ def test_one_room_by_mail_to_the_address_given_or_the_account_s(push_on, make_us
     assert f"{BASE_URL}/rooms/{room.code}\n" in email.body
 
     preferences.preferences_update(user=player, changes={"email_address": "elsewhere@example.org"})
+    confirm_email(player)
     act_and_wait_again(player, room)
     notify()
     assert mail.outbox[-1].to == ["elsewhere@example.org"]
@@ -139,6 +142,7 @@ def test_one_room_by_mail_to_the_address_given_or_the_account_s(push_on, make_us
 
 def test_channels_switched_off_send_nothing(push_on, push_service, make_user, notify):
     player = make_user(email="player@example.org")
+    confirm_email(player)
     room = start_room(player)
     subscribe(player, push_service, "/push/off")
     preferences.preferences_update(user=player, changes={"push": False})
@@ -192,6 +196,7 @@ def test_an_expired_subscription_is_removed_unsent(push_on, push_service, make_u
 def test_without_vapid_keys_nothing_is_pushed_and_mail_still_goes(push_on, push_service, make_user, notify, settings):
     settings.VAPID_PRIVATE_KEY = ""
     player = make_user(email="player@example.org")
+    confirm_email(player)
     start_room(player)
     subscribe(player, push_service, "/push/nokeys")
     [delivery] = notify()
@@ -249,6 +254,7 @@ def test_nothing_inside_the_quiet_period_and_the_turn_told_after_it(push_on, pus
 
 def test_a_banned_player_hears_nothing(push_on, push_service, make_user, notify):
     player = make_user(email="player@example.org")
+    confirm_email(player)
     start_room(player)
     subscribe(player, push_service, "/push/banned")
     type(player).objects.filter(pk=player.pk).update(is_active=False)
@@ -269,6 +275,7 @@ def test_a_turn_over_before_the_delivery_is_not_told(push_on, push_service, make
 
 def test_a_delivery_run_twice_sends_once(push_on, push_service, make_user):
     player = make_user(email="player@example.org")
+    confirm_email(player)
     start_room(player)
     subscribe(player, push_service, "/push/twice")
     now = after_wait()
@@ -283,6 +290,7 @@ def test_no_notice_holds_a_card_or_a_tile(push_on, push_service, make_user, noti
     """Real hands: after each of the player's turns, the notice says where and until
     when, and nothing of any hand (the texts are built from the room's name alone)."""
     player = make_user(email="player@example.org")
+    confirm_email(player)
     room = start_room(player, game, name="Table one")
     second = start_room(player, game)
     browser = subscribe(player, push_service, "/push/cards")

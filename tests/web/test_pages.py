@@ -15,6 +15,7 @@ MODULES = [
     "auth.js",
     "backoff.js",
     "cards.js",
+    "confirm.js",
     "dom.js",
     "dominoes.js",
     "fairness.js",
@@ -40,7 +41,16 @@ MODULES = [
 
 @pytest.mark.parametrize(
     "path",
-    ["/", "/join/ABC123", "/rooms/ABC123", "/notifications", "/replay/ABC123", "/players/ann", "/leaderboard"],
+    [
+        "/",
+        "/join/ABC123",
+        "/rooms/ABC123",
+        "/notifications",
+        "/confirm-email",
+        "/replay/ABC123",
+        "/players/ann",
+        "/leaderboard",
+    ],
 )
 def test_the_shell_is_served_at_home_invite_links_and_settings(client, path):
     res = client.get(path)

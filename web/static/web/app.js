@@ -3,6 +3,7 @@
 // Everything goes through the public API (api.js); nothing here is private to the server.
 
 import { api, auth } from "./api.js";
+import { ConfirmEmailPage } from "./confirm.js";
 import { h, replace } from "./dom.js";
 import { HomePage } from "./home.js";
 import { LeaderboardPage } from "./leaderboard.js";
@@ -111,6 +112,7 @@ async function route() {
   else if (player) page = new ProfilePage(main, decodeURIComponent(player[1]), app);
   else if (/^\/leaderboard\/?$/.test(location.pathname)) page = new LeaderboardPage(main, app);
   else if (/^\/notifications\/?$/.test(location.pathname)) page = new NotificationsPage(main, app);
+  else if (/^\/confirm-email\/?$/.test(location.pathname)) page = new ConfirmEmailPage(main, app);
   else page = new HomePage(main, app);
   try {
     await page.start();

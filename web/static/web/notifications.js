@@ -1,6 +1,7 @@
 // The notifications page (`/notifications`): what the server may send and when, push
 // notices on this device (an explicit opt-in, see push.js), and the account's settings
-// (`GET/PATCH me/notifications`): channels, e-mail address, quiet hours.
+// (`GET/PATCH me/notifications`): channels, e-mail address (mailed only once confirmed,
+// by the link sent to it: see confirm.js), quiet hours.
 
 import { api } from "./api.js";
 import { authPanel } from "./auth.js";
@@ -215,6 +216,31 @@ export class NotificationsPage {
     const start = h("input", { type: "time", name: "quiet_start" });
     const end = h("input", { type: "time", name: "quiet_end" });
     const zone = h("select", { name: "quiet_timezone" });
+    // Whether the saved address is confirmed, and the link again when it is not.
+    const confirmStatus = h("p", { class: "meta email-status", role: "status" });
+    const confirmError = h("p", { class: "form-error", role: "alert", id: "confirm-error" });
+    const again = h("button", { type: "button", "aria-describedby": "confirm-error" }, "Send the link again");
+    const showConfirmation = (settings) => {
+      const where = settings.email_address ?? "";
+      again.hidden = !where || settings.email_confirmed;
+      if (!where) confirmStatus.textContent = "";
+      else if (settings.email_confirmed) confirmStatus.textContent = `Confirmed: e-mail notices go to ${where}.`;
+      else confirmStatus.textContent = `Not confirmed: we sent a link to ${where}. Nothing is e-mailed there until it is opened.`;
+    };
+    again.addEventListener("click", async () => {
+      confirmError.textContent = "";
+      again.disabled = true;
+      try {
+        this.settings = await api("me/notifications/email-confirmation", { method: "POST", body: {} });
+        showConfirmation(this.settings);
+        this.app.toast(`A new link is on its way to ${this.settings.email_address}.`);
+      } catch (err) {
+        // 409 (no address, or confirmed already) and 429 (a link went minutes ago) say why.
+        if (!this.gone) confirmError.textContent = err.message;
+      } finally {
+        again.disabled = false;
+      }
+    });
     const quietFields = h(
       "div",
       { class: "quiet-fields" },
@@ -310,7 +336,8 @@ export class NotificationsPage {
         ),
         check("notify-email", "E-mail", email, "To the address below."),
       ),
-      field("email_address", "E-mail address", address, "Used for these notices only."),
+      field("email_address", "E-mail address", address, "Used for these notices only, once you confirm it by the link we e-mail to it."),
+      h("div", { class: "email-confirmation" }, confirmStatus, again, confirmError),
       h(
         "fieldset",
         {},
@@ -330,6 +357,8 @@ export class NotificationsPage {
         push.checked = hasKey && Boolean(settings.push);
         email.checked = Boolean(settings.email);
         address.value = settings.email_address ?? "";
+        showConfirmation(settings);
+        confirmError.textContent = "";
         const quiet = settings.quiet;
         quietOn.checked = Boolean(quiet);
         start.value = quiet?.start ?? DEFAULT_QUIET.start;

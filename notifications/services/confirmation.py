@@ -1,0 +1,157 @@
+"""Double opt-in for the address e-mail notices go to: notices are mailed only to an
+address whose owner opened the link mailed to it, so that nobody can make the server
+mail a stranger by typing the stranger's address.
+
+The link carries a token signed with the server's SECRET_KEY (django.core.signing) that
+names the account and the address; it works for EMAIL_CONFIRMATION_MAX_AGE_SECONDS, and
+only while that address is still the account's. At most one link is mailed to an account
+per EMAIL_CONFIRMATION_RESEND_SECONDS, whether asked for again or set off by a change of
+address: that caps what anyone can make the server mail through one account.
+
+Nothing is mailed inside a request: the link is queued after commit (a Celery task,
+notifications.tasks), which signs the address the account has when it runs.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+from celery import current_app
+from django.conf import settings
+from django.core import signing
+from django.db import transaction
+
+from accounts.models import User
+from games.errors import ServiceError
+
+from .. import mail, selectors
+from ..models import NotificationSettings
+
+logger = logging.getLogger(__name__)
+
+SALT = "notifications.email-confirmation"
+# The task that mails the link (notifications/tasks.py). Queued by name: services sit
+# below the tasks and do not import them.
+SEND_EMAIL_CONFIRMATION = "notifications.send_email_confirmation"
+# Where the web client reads the token, from the URL's fragment: a fragment is never
+# sent to the server, so the token stays out of every access log on the way.
+CONFIRM_PATH = "/confirm-email#"
+
+
+def confirmation_token(*, user_id: int, address: str) -> str:
+    return signing.dumps({"u": user_id, "a": address}, salt=SALT)
+
+
+def _bad_token() -> ServiceError:
+    # One answer whatever failed, so that the link tells nothing about the account.
+    return ServiceError(
+        "bad_confirmation_token",
+        "This confirmation link does not work (it is mistyped, too old, or for an address changed since); "
+        "ask for a new one in your settings.",
+        400,
+        "token",
+    )
+
+
+def _token_read(token: str) -> tuple[int, str]:
+    try:
+        data: Any = signing.loads(token, salt=SALT, max_age=settings.EMAIL_CONFIRMATION_MAX_AGE_SECONDS)
+    except signing.BadSignature:  # SignatureExpired included
+        raise _bad_token() from None
+    if not isinstance(data, dict):
+        raise _bad_token()
+    user_id, address = data.get("u"), data.get("a")
+    if isinstance(user_id, bool) or not isinstance(user_id, int) or not isinstance(address, str) or not address:
+        raise _bad_token()
+    return user_id, address
+
+
+def _queue(user_id: int) -> None:
+    try:
+        current_app.send_task(SEND_EMAIL_CONFIRMATION, args=(user_id,))
+    except Exception:  # the broker is down: the player can ask for the link again
+        logger.exception("could not queue the confirmation link of account %s", user_id)
+
+
+def _sent_recently(row: NotificationSettings, now: datetime) -> bool:
+    sent = row.email_confirmation_sent_at
+    return sent is not None and now - sent < timedelta(seconds=settings.EMAIL_CONFIRMATION_RESEND_SECONDS)
+
+
+def _link_queue(row: NotificationSettings, now: datetime) -> None:
+    """Count a link as sent now and queue it after commit. Expects the row locked."""
+    row.email_confirmation_sent_at = now
+    row.save(update_fields=["email_confirmation_sent_at"])
+    transaction.on_commit(partial(_queue, row.user_id))
+
+
+def confirmation_after_change(*, user: User, row: NotificationSettings, before: str, now: datetime) -> bool:
+    """After the account's address changed from `before` (the row locked and saved):
+    queue a link to the new one, unless it is empty, unchanged, confirmed already, or a
+    link went out too recently (the address stays; asking again later sends it).
+    Whether a link was queued."""
+    address = selectors.address_of(user, row)
+    if not address or address == before or address == row.email_confirmed_address or _sent_recently(row, now):
+        return False
+    _link_queue(row, now)
+    return True
+
+
+@transaction.atomic
+def confirmation_resend(*, user: User, now: datetime) -> selectors.Preferences:
+    """Queue the link to the account's current address again; the settings."""
+    NotificationSettings.objects.get_or_create(user=user)
+    row = NotificationSettings.objects.select_for_update().get(user=user)
+    address = selectors.address_of(user, row)
+    if not address:
+        raise ServiceError("no_email_address", "There is no e-mail address to confirm; set one first.", 409)
+    if address == row.email_confirmed_address:
+        raise ServiceError("already_confirmed", "This e-mail address is confirmed already.", 409)
+    if _sent_recently(row, now):
+        minutes = max(1, round(settings.EMAIL_CONFIRMATION_RESEND_SECONDS / 60))
+        raise ServiceError(
+            "confirmation_sent_recently",
+            f"A link was sent less than {minutes} minute{'s' if minutes != 1 else ''} ago; look for it, "
+            "or ask again later.",
+            429,
+        )
+    _link_queue(row, now)
+    return selectors.preferences_of(user=user)
+
+
+@transaction.atomic
+def email_confirm(*, token: str) -> str:
+    """Mark the token's address confirmed, if it is still its account's; the address."""
+    user_id, address = _token_read(token)
+    user = selectors.user_of(user_id=user_id)
+    if user is None:
+        raise _bad_token()
+    NotificationSettings.objects.get_or_create(user=user)
+    row = NotificationSettings.objects.select_for_update().get(user=user)
+    if selectors.address_of(user, row) != address:
+        raise _bad_token()  # the row made above is rolled back with the error
+    if row.email_confirmed_address != address:
+        row.email_confirmed_address = address
+        row.save(update_fields=["email_confirmed_address"])
+    return address
+
+
+def confirmation_mail_send(*, user_id: int) -> bool:
+    """Mail the link for the account's address as it is now (a task queued earlier may
+    run after a change: it confirms only the current address), unless there is none or
+    it is confirmed already. Whether a mail went."""
+    user = selectors.user_of(user_id=user_id)
+    if user is None:
+        return False
+    wanted = selectors.preferences_of(user=user)
+    if not wanted.email_address or wanted.email_confirmed:
+        return False
+    token = confirmation_token(user_id=user.pk, address=wanted.email_address)
+    return mail.confirmation_send(
+        address=wanted.email_address,
+        path=CONFIRM_PATH + token,
+        max_age_seconds=settings.EMAIL_CONFIRMATION_MAX_AGE_SECONDS,
+    )
