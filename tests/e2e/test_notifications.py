@@ -146,7 +146,7 @@ def test_the_settings_are_read_saved_and_refused_next_to_the_field(
         "quiet": {"start": "22:30", "end": "07:15", "timezone": "Europe/Paris"},
     }
     # Not mailed until confirmed; saving it sent the link, so another must wait.
-    expect(page.locator(".email-status")).to_contain_text("Not confirmed: we sent a link to nadia@example.org")
+    expect(page.locator(".email-status")).to_contain_text("Not confirmed: open the link e-mailed to nadia@example.org")
     page.get_by_role("button", name="Send the link again").click()
     expect(page.locator("#confirm-error")).to_contain_text("A link was sent less than 5 minutes ago")
     shots(page, "address-not-confirmed")

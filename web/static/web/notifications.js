@@ -225,7 +225,8 @@ export class NotificationsPage {
       again.hidden = !where || settings.email_confirmed;
       if (!where) confirmStatus.textContent = "";
       else if (settings.email_confirmed) confirmStatus.textContent = `Confirmed: e-mail notices go to ${where}.`;
-      else confirmStatus.textContent = `Not confirmed: we sent a link to ${where}. Nothing is e-mailed there until it is opened.`;
+      // Not "we sent": an address the account came with has had no link until asked for.
+      else confirmStatus.textContent = `Not confirmed: open the link e-mailed to ${where}. Nothing else is e-mailed there until then.`;
     };
     again.addEventListener("click", async () => {
       confirmError.textContent = "";
