@@ -18,6 +18,8 @@ class GameError(APIException):
     def __init__(self, err: ServiceError) -> None:
         super().__init__(detail=ErrorDetail(err.detail, code=err.code), code=err.code)
         self.status_code = err.status
+        # The handler writes Retry-After from `wait`, as for DRF's own throttles.
+        self.wait = err.retry_after
 
 
 class ApiExceptionHandler(ExceptionHandler):

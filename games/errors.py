@@ -12,12 +12,16 @@ CONFLICT_RULE_CODES = frozenset({"not_your_turn", "wrong_phase"})
 
 
 class ServiceError(Exception):
-    def __init__(self, code: str, detail: str, status: int = 400, attr: str | None = None) -> None:
+    def __init__(
+        self, code: str, detail: str, status: int = 400, attr: str | None = None, *, retry_after: int | None = None
+    ) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
         self.status = status
         self.attr = attr
+        # Seconds until asking again can succeed: the answer's Retry-After header.
+        self.retry_after = retry_after
 
     @classmethod
     def from_rule(cls, err: RuleError) -> ServiceError:
@@ -178,7 +182,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "idempotency_key_reused": (422, "This Idempotency-Key was used for a different request."),
     "confirmation_sent_recently": (
         429,
-        "A confirmation link was sent to the account less than EMAIL_CONFIRMATION_RESEND_SECONDS ago; ask again later.",
+        "A confirmation link was sent to the account less than EMAIL_CONFIRMATION_RESEND_SECONDS ago; ask again "
+        "after the Retry-After header's seconds.",
     ),
     "throttled": (429, "Too many requests; retry after the Retry-After header's seconds."),
     "server_busy": (503, "No room code could be allocated; retry."),

@@ -15,6 +15,7 @@ notifications.tasks), which signs the address the account has when it runs.
 from __future__ import annotations
 
 import logging
+import math
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -76,9 +77,17 @@ def _queue(user_id: int) -> None:
         logger.exception("could not queue the confirmation link of account %s", user_id)
 
 
-def _sent_recently(row: NotificationSettings, now: datetime) -> bool:
+def _wait(row: NotificationSettings, now: datetime) -> int:
+    """Whole seconds until another link may go to the account; 0 when it may now."""
     sent = row.email_confirmation_sent_at
-    return sent is not None and now - sent < timedelta(seconds=settings.EMAIL_CONFIRMATION_RESEND_SECONDS)
+    if sent is None:
+        return 0
+    left = sent + timedelta(seconds=settings.EMAIL_CONFIRMATION_RESEND_SECONDS) - now
+    return max(0, math.ceil(left.total_seconds()))
+
+
+def _sent_recently(row: NotificationSettings, now: datetime) -> bool:
+    return _wait(row, now) > 0
 
 
 def _link_queue(row: NotificationSettings, now: datetime) -> None:
@@ -117,6 +126,7 @@ def confirmation_resend(*, user: User, now: datetime) -> selectors.Preferences:
             f"A link was sent less than {minutes} minute{'s' if minutes != 1 else ''} ago; look for it, "
             "or ask again later.",
             429,
+            retry_after=_wait(row, now),
         )
     _link_queue(row, now)
     return selectors.preferences_of(user=user)
