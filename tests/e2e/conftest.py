@@ -246,24 +246,49 @@ def deal_hand(code: str, deal: list[list[str]], dealer: int | None = None) -> No
     from games.models import Action, Room
 
     def work() -> None:
+        with transaction.atomic():
+            room = Room.objects.select_for_update().get(code=code)
+            round_ = room.rounds.order_by("-number").first()
+            game = rules.get(room.game)
+            carry = dict(round_.carry or {})
+            if dealer is not None:
+                carry["dealer"] = dealer
+            round_.state = game.new_round(
+                options=room.options, players=len(deal), seed=round_.seed, carry=carry, deal=deal
+            )
+            round_.save(update_fields=["state"])
+            Action.objects.filter(round=round_).delete()
+            room.version += 1
+            room.save(update_fields=["version"])
+            live.announce_after_commit(room)
+
+    orm(work)
+
+
+def orm(work: Callable[[], Any]) -> Any:
+    """Run ORM work in a thread of its own (Playwright's event loop holds this one, and
+    Django's ORM refuses to share it), closing that thread's connection after."""
+
+    def run() -> Any:
         try:
-            with transaction.atomic():
-                room = Room.objects.select_for_update().get(code=code)
-                round_ = room.rounds.order_by("-number").first()
-                game = rules.get(room.game)
-                carry = dict(round_.carry or {})
-                if dealer is not None:
-                    carry["dealer"] = dealer
-                round_.state = game.new_round(
-                    options=room.options, players=len(deal), seed=round_.seed, carry=carry, deal=deal
-                )
-                round_.save(update_fields=["state"])
-                Action.objects.filter(round=round_).delete()
-                room.version += 1
-                room.save(update_fields=["version"])
-                live.announce_after_commit(room)
+            return work()
         finally:
             connections.close_all()
 
     with ThreadPoolExecutor(1) as pool:
-        pool.submit(work).result()
+        return pool.submit(run).result()
+
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def new_match(live_url: str, token: str, game: str, options: dict[str, Any], bots: int) -> str:
+    """A started room of `game` for the token's player and `bots` computer players."""
+    headers = {"Authorization": f"Token {token}"}
+    with httpx.Client(base_url=f"{live_url}/api/v1/", headers=headers, timeout=30) as client:
+        code = client.post("rooms/", json={"game": game, "options": options}).json()["code"]
+        for _ in range(bots):
+            assert client.post(f"rooms/{code}/bots", json={}).status_code == 201
+        assert client.post(f"rooms/{code}/start").status_code == 200
+    return code

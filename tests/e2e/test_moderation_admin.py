@@ -12,16 +12,13 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 import pytest
-from django.db import connections
 from playwright.sync_api import expect, sync_playwright
 
-from .conftest import ARTIFACTS, CHROMIUM, ROOT, Shots
+from .conftest import ARTIFACTS, CHROMIUM, ROOT, Shots, orm
 
 PASSWORD = "correct-horse-9"  # make_user's
 VIEWPORTS = {"phone": (390, 844), "desktop": (1280, 900)}
@@ -30,19 +27,6 @@ LONG_REASON = (
     "A test table left running since the last release: nobody has sat at it for weeks, "
     "and its computer players keep the worker busy."
 )
-
-
-def orm(work: Callable[[], Any]) -> Any:
-    """Run ORM work in a thread of its own (Playwright's loop holds this one)."""
-
-    def run() -> Any:
-        try:
-            return work()
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(run).result()
 
 
 def started(users: list[Any], bots: int) -> Any:

@@ -19,19 +19,17 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 import pytest
 from django.core import signing
-from django.db import connections
 from playwright.sync_api import expect
 
 from notifications import vapid
 from tests.servers import database_url, free_port, server_env, serving
 
-from .conftest import ARTIFACTS, MakeRun, sign_up, token_of
+from .conftest import ARTIFACTS, MakeRun, orm, sign_up, token_of
 
 NO_KEY = "This server does not send push notifications"
 
@@ -51,18 +49,11 @@ def push_server(django_db_setup: Any, django_db_blocker: Any) -> Iterator[tuple[
 
 
 def subscriptions_of(username: str) -> list[str]:
-    """The endpoints the server holds for `username`. The ORM runs in a thread of its own:
-    Playwright's event loop holds this one."""
+    """The endpoints the server holds for `username`."""
     from notifications.models import PushSubscription
 
-    def work() -> list[str]:
-        try:
-            return list(PushSubscription.objects.filter(user__username=username).values_list("endpoint", flat=True))
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(work).result()
+    endpoints = PushSubscription.objects.filter(user__username=username).values_list("endpoint", flat=True)
+    return orm(lambda: list(endpoints))
 
 
 def settings_of(url: str, token: str) -> dict[str, Any]:

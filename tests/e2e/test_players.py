@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import play_by_api, sign_up, token_of
-from .test_replay import DESKTOP, PHONE, new_match
+from .conftest import DESKTOP, PHONE, new_match, orm, play_by_api, sign_up, token_of
 
 
 def rate(ratings: list[tuple[str, str, float, int]]) -> None:
     """Hearts ratings as the ratings app keeps them (username, display name, shown,
     matches); enough rated matches to make the leaderboard takes too long to play here.
-    In a thread: the ORM refuses Playwright's."""
+    """
     from accounts.models import User
     from ratings.models import Rating
 
@@ -26,8 +24,7 @@ def rate(ratings: list[tuple[str, str, float, int]]) -> None:
             )
             Rating.objects.create(user=user, game="hearts", mu=shown + 6, sigma=2, shown=shown, matches=matches)
 
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(work).result()
+    orm(work)
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])

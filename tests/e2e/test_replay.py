@@ -3,37 +3,17 @@ trick by trick, in every game, at a phone's size and on a desktop."""
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
-import httpx
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import play_by_api, sign_up, token_of
-
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-
-
-def new_match(live_url: str, token: str, game: str, options: dict, bots: int) -> str:
-    headers = {"Authorization": f"Token {token}"}
-    with httpx.Client(base_url=f"{live_url}/api/v1/", headers=headers, timeout=30) as client:
-        code = client.post("rooms/", json={"game": game, "options": options}).json()["code"]
-        for _ in range(bots):
-            assert client.post(f"rooms/{code}/bots", json={}).status_code == 201
-        assert client.post(f"rooms/{code}/start").status_code == 200
-    return code
+from .conftest import DESKTOP, PHONE, new_match, orm, play_by_api, sign_up, token_of
 
 
 def end_match_here(code: str) -> None:
-    """The match ends after its finished hands (a thread: the ORM refuses Playwright's)."""
+    """The match ends after its finished hands."""
     from games.models import Room
 
-    def work() -> None:
-        Room.objects.filter(code=code).update(status="finished")
-
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(work).result()
+    orm(lambda: Room.objects.filter(code=code).update(status="finished"))
 
 
 def step_through(page, seats: int, per_trick: int) -> None:
