@@ -43,13 +43,6 @@ class WholeNumberField(serializers.IntegerField):
         # Query parameters are text; in a JSON body the document promises an integer.
         self.text = text
 
-    def get_value(self, dictionary: Any) -> Any:
-        # DRF skips an empty value of an optional field in a query string, as an empty
-        # form input; `?after=` is given, and is not a number.
-        if self.text and hasattr(dictionary, "getlist"):
-            return dictionary.get(self.field_name, serializers.empty)
-        return super().get_value(dictionary)
-
     def validate_empty_values(self, data: Any) -> tuple[bool, Any]:
         # null, where not allowed, is a value of the wrong type like any other.
         if data is None and not self.allow_null:
@@ -114,11 +107,6 @@ class QueryFlagField(serializers.Field[bool, str, bool, Any]):
 
     READS = {"1": True, "true": True, "0": False, "false": False}
     default_error_messages = {"invalid": "Send 1 or true, 0 or false."}
-
-    def get_value(self, dictionary: Any) -> Any:
-        # DRF skips an empty value of an optional field in a query string, as an empty
-        # form input; `?mine=` says neither yes nor no.
-        return dictionary.get(self.field_name, serializers.empty)
 
     def to_internal_value(self, data: Any) -> bool:
         if data not in self.READS:
@@ -240,7 +228,8 @@ class ActionSerializer(StrictSerializer):
 class QuerySerializer(serializers.Serializer[Any]):
     """Query parameters, each given at most once: a QueryDict would keep the last of a
     repeated one (`?after=5&after=`), so the request would mean something other than
-    what was sent."""
+    what was sent. An empty one (`?after=`, `?mine=`) is given, and read as its value:
+    DRF would skip an empty optional field of a QueryDict, as of an empty form input."""
 
     def to_internal_value(self, data: Any) -> Any:
         if hasattr(data, "getlist"):
@@ -248,6 +237,8 @@ class QuerySerializer(serializers.Serializer[Any]):
             for name in self.fields.keys():
                 if len(data.getlist(name)) > 1:
                     raise serializers.ValidationError({name: ["Give this parameter once."]}, code="invalid")
+            # Each given once: a plain dict, which DRF's fields read as it is.
+            data = data.dict()
         return super().to_internal_value(data)
 
 

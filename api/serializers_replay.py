@@ -7,8 +7,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-HAND = serializers.ListField(child=serializers.CharField())
-
 
 class ReplayPlayerSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()

@@ -328,7 +328,7 @@ CELERY_BEAT_SCHEDULE = {
 # Computer players move this long after their turn starts (0: at once, in the request).
 BOT_DELAY_SECONDS = float(env_str("BOT_DELAY_SECONDS", "1.0"))
 # Rated matches a player needs in a game before the leaderboard lists them.
-LEADERBOARD_MIN_MATCHES = int(env_str("LEADERBOARD_MIN_MATCHES", "5"))
+LEADERBOARD_MIN_MATCHES = env_int("LEADERBOARD_MIN_MATCHES", 5)
 # Schedule deadline tasks after each change; the sweeper alone would also do, slower.
 GAME_TASKS_ENABLED = env_bool("GAME_TASKS_ENABLED", True)
 # Only for due times at most this far ahead (games.timing.task_horizon): at most half

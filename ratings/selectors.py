@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from accounts.models import User
 from games import rules
@@ -15,8 +15,7 @@ from games.models import RoomStatus, Seat
 from .models import Placing, Rating, RatingChange
 from .skill import Skill
 
-# accounts.models.User.username's max_length.
-USERNAME_MAX_LENGTH = 150
+USERNAME_MAX_LENGTH = User._meta.get_field("username").max_length or 150
 
 
 def player_get(*, username: str) -> User:
@@ -35,21 +34,19 @@ def player_profile(*, user: User) -> dict[str, Any]:
         r.game: {"mu": r.mu, "sigma": r.sigma, "shown": r.shown, "matches": r.matches}
         for r in Rating.objects.filter(user=user).order_by("game")
     }
-    placings = Placing.objects.filter(user=user, room__status=RoomStatus.FINISHED)
+    placings = Placing.objects.filter(user=user, room__status=RoomStatus.FINISHED).aggregate(
+        played=Count("id"), won=Count("id", filter=Q(won=True))
+    )
     return {
         "username": user.username,
         "display_name": user.shown_name,
         "ratings": ratings,
         "matches": {
-            "played": placings.count(),
-            "won": placings.filter(won=True).count(),
+            "played": placings["played"],
+            "won": placings["won"],
             "abandoned": Seat.objects.filter(user=user, room__status=RoomStatus.ABANDONED).count(),
         },
     }
-
-
-def leaderboard_min_matches() -> int:
-    return int(settings.LEADERBOARD_MIN_MATCHES)
 
 
 def leaderboard(*, game: str) -> QuerySet[Rating]:
@@ -58,7 +55,7 @@ def leaderboard(*, game: str) -> QuerySet[Rating]:
     if game not in {g.key for g in rules.all_games()}:
         raise ServiceError("invalid", "No such game.", 400, "game")
     return (
-        Rating.objects.filter(game=game, matches__gte=leaderboard_min_matches(), user__banned_at__isnull=True)
+        Rating.objects.filter(game=game, matches__gte=settings.LEADERBOARD_MIN_MATCHES, user__banned_at__isnull=True)
         .select_related("user")
         .order_by("-shown", "user_id")
     )

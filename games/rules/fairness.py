@@ -30,7 +30,6 @@ from . import cards
 
 ALGORITHM = "hmac-sha256-fisher-yates-v1"
 CLIENT_SEED_MAX = 64
-_SEED = re.compile(r"[0-9a-f]{64}")
 # Printable ASCII: space to tilde.
 _CLIENT_SEED = re.compile(f"[ -~]{{0,{CLIENT_SEED_MAX}}}")
 _WORD = 2**32
@@ -39,10 +38,6 @@ _WORD = 2**32
 def new_server_seed() -> str:
     """32 random bytes as 64 lowercase hex characters."""
     return secrets.token_hex(32)
-
-
-def is_server_seed(value: object) -> bool:
-    return isinstance(value, str) and _SEED.fullmatch(value) is not None
 
 
 def is_client_seed(value: object) -> bool:

@@ -27,11 +27,6 @@ def seat_to_bot(table: Table, seat: Seat, event: dict[str, Any], *, keep_owner: 
     table.log(event)
 
 
-def is_away(seat: Seat) -> bool:
-    """Whether a computer player holds this seat for a person who may reclaim it."""
-    return seat.is_bot and seat.user_id is not None
-
-
 def everyone_away(table: Table) -> bool:
     """Every seat is played by a computer player: the match plays for nobody."""
     return all(s.is_bot for s in table.seats)

@@ -183,17 +183,18 @@ def apply(
     table.touch()
     table.log_events(round_.number, forced_.marked(applied.events, seat) if forced else applied.events)
     result = game_rules.result(round_.state)
+    over = game_rules.is_match_over(round_.state)
     if result is not None and round_.result is None:
         round_.result = result
         round_.finished_at = timezone.now()
         room.scores = result.get("scores", room.scores)
         table.save(round_, ["result", "finished_at"])
         table.save(room, ["scores"])
-        if not game_rules.is_match_over(round_.state):
+        if not over:
             # The next hand's seed is fixed now, before its players may set theirs.
             room.next_server_seed = fairness.new_server_seed()
             table.save(room, ["next_server_seed"])
-    if game_rules.is_match_over(round_.state):
+    if over:
         # The engine's own match_over event has told everyone; the room just closes.
         room.status = RoomStatus.FINISHED
         room.finished_at = timezone.now()

@@ -86,10 +86,6 @@ def _wait(row: NotificationSettings, now: datetime) -> int:
     return max(0, math.ceil(left.total_seconds()))
 
 
-def _sent_recently(row: NotificationSettings, now: datetime) -> bool:
-    return _wait(row, now) > 0
-
-
 def _link_queue(row: NotificationSettings, now: datetime) -> None:
     """Count a link as sent now and queue it after commit. Expects the row locked."""
     row.email_confirmation_sent_at = now
@@ -97,36 +93,34 @@ def _link_queue(row: NotificationSettings, now: datetime) -> None:
     transaction.on_commit(partial(_queue, row.user_id))
 
 
-def confirmation_after_change(*, user: User, row: NotificationSettings, before: str, now: datetime) -> bool:
+def confirmation_after_change(*, user: User, row: NotificationSettings, before: str, now: datetime) -> None:
     """After the account's address changed from `before` (the row locked and saved):
     queue a link to the new one, unless it is empty, unchanged, confirmed already, or a
-    link went out too recently (the address stays; asking again later sends it).
-    Whether a link was queued."""
+    link went out too recently (the address stays; asking again later sends it)."""
     address = selectors.address_of(user, row)
-    if not address or address == before or address == row.email_confirmed_address or _sent_recently(row, now):
-        return False
+    if not address or address == before or address == row.email_confirmed_address or _wait(row, now):
+        return
     _link_queue(row, now)
-    return True
 
 
 @transaction.atomic
 def confirmation_resend(*, user: User, now: datetime) -> selectors.Preferences:
     """Queue the link to the account's current address again; the settings."""
-    NotificationSettings.objects.get_or_create(user=user)
-    row = NotificationSettings.objects.select_for_update().get(user=user)
+    row, _ = NotificationSettings.objects.select_for_update().get_or_create(user=user)
     address = selectors.address_of(user, row)
     if not address:
         raise ServiceError("no_email_address", "There is no e-mail address to confirm; set one first.", 409)
     if address == row.email_confirmed_address:
         raise ServiceError("already_confirmed", "This e-mail address is confirmed already.", 409)
-    if _sent_recently(row, now):
+    wait = _wait(row, now)
+    if wait:
         minutes = max(1, round(settings.EMAIL_CONFIRMATION_RESEND_SECONDS / 60))
         raise ServiceError(
             "confirmation_sent_recently",
             f"A link was sent less than {minutes} minute{'s' if minutes != 1 else ''} ago; look for it, "
             "or ask again later.",
             429,
-            retry_after=_wait(row, now),
+            retry_after=wait,
         )
     _link_queue(row, now)
     return selectors.preferences_of(user=user)
@@ -139,8 +133,7 @@ def email_confirm(*, token: str) -> str:
     user = selectors.user_of(user_id=user_id)
     if user is None:
         raise _bad_token()
-    NotificationSettings.objects.get_or_create(user=user)
-    row = NotificationSettings.objects.select_for_update().get(user=user)
+    row, _ = NotificationSettings.objects.select_for_update().get_or_create(user=user)
     if selectors.address_of(user, row) != address:
         raise _bad_token()  # the row made above is rolled back with the error
     if row.email_confirmed_address != address:

@@ -73,8 +73,7 @@ def preferences_update(*, user: User, changes: dict[str, Any]) -> selectors.Pref
             fields.update(quiet_start=start, quiet_end=end, quiet_timezone=zone)
     if not fields:
         return selectors.preferences_of(user=user)
-    NotificationSettings.objects.get_or_create(user=user)
-    row = NotificationSettings.objects.select_for_update().get(user=user)
+    row, _ = NotificationSettings.objects.select_for_update().get_or_create(user=user)
     before = selectors.address_of(user, row)
     for name, value in fields.items():
         setattr(row, name, value)

@@ -147,7 +147,7 @@ def turn_notice_delivered(*, user_id: int, now: datetime) -> Delivery:
     if wanted.push:
         _push(delivery, user_id, notice, now)
     # Only to an address its owner confirmed: anyone may type any address in the settings.
-    if wanted.email and wanted.email_address and wanted.email_confirmed and mail.configured():
+    if wanted.email and wanted.email_confirmed and mail.configured():
         if mail.mail_send(address=wanted.email_address, notice=notice):
             delivery.emailed_to = wanted.email_address
     return delivery
