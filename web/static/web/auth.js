@@ -1,7 +1,7 @@
 // Sign up, log in, or play as a guest: each ends with a token kept in localStorage.
 
 import { api, auth } from "./api.js";
-import { h } from "./dom.js";
+import { h, replace } from "./dom.js";
 
 function field(label, input, hint) {
   return h("label", { class: "field" }, h("span", { class: "field-label" }, label), input, hint && h("small", {}, hint));
@@ -118,4 +118,10 @@ export function authPanel({ guestFirst = false, intro = null } = {}) {
   const panel = h("section", { class: "panel auth" }, notice, intro, tabs, body);
   queueMicrotask(() => show(order[0]));
   return panel;
+}
+
+// A page that needs an account, shown to a visitor who has none: what it is, and the
+// way in.
+export function signedOutPage(root, title, text) {
+  replace(root, h("div", { class: "home" }, h("section", { class: "intro" }, h("h1", {}, title), h("p", {}, text)), authPanel()));
 }

@@ -2,7 +2,7 @@
 // first, a page at a time; the game is chosen from the catalogue and kept in the address.
 
 import { api } from "./api.js";
-import { authPanel } from "./auth.js";
+import { signedOutPage } from "./auth.js";
 import { h, replace } from "./dom.js";
 import { pager } from "./players.js";
 
@@ -23,7 +23,7 @@ export class LeaderboardPage {
   async start() {
     this.app.title("Leaderboard · Trick-taking tables");
     if (!this.app.user) {
-      replace(this.root, h("div", { class: "home" }, h("section", { class: "intro" }, h("h1", {}, "Leaderboard"), h("p", {}, "Log in to see the leaderboard.")), authPanel()));
+      signedOutPage(this.root, "Leaderboard", "Log in to see the leaderboard.");
       return;
     }
     await this.load();

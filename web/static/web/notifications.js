@@ -4,7 +4,7 @@
 // by the link sent to it: see confirm.js), quiet hours.
 
 import { api } from "./api.js";
-import { authPanel } from "./auth.js";
+import { signedOutPage } from "./auth.js";
 import { h, replace } from "./dom.js";
 import { claimSubscription, pushUnsupported, turnOff, turnOn } from "./push.js";
 
@@ -55,7 +55,7 @@ export class NotificationsPage {
   async start() {
     this.app.title("Settings · Trick-taking tables");
     if (!this.app.user) {
-      replace(this.root, h("div", { class: "home" }, h("section", { class: "intro" }, h("h1", {}, "Settings"), h("p", {}, "Log in to choose how the tables reach you and how you play.")), authPanel()));
+      signedOutPage(this.root, "Settings", "Log in to choose how the tables reach you and how you play.");
       return;
     }
     replace(this.root, h("p", { class: "loading" }, "Loading…"));

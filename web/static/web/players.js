@@ -2,7 +2,7 @@
 // their finished matches, newest first, each linked to its table and its replay.
 
 import { api } from "./api.js";
-import { authPanel } from "./auth.js";
+import { signedOutPage } from "./auth.js";
 import { h, replace } from "./dom.js";
 
 const shown = (x) => x.toFixed(1);
@@ -26,7 +26,7 @@ export class ProfilePage {
   async start() {
     this.app.title(`${this.username} · Trick-taking tables`);
     if (!this.app.user) {
-      replace(this.root, h("div", { class: "home" }, h("section", { class: "intro" }, h("h1", {}, "Players"), h("p", {}, "Log in to see the players' pages.")), authPanel()));
+      signedOutPage(this.root, "Players", "Log in to see the players' pages.");
       return;
     }
     replace(this.root, h("p", { class: "loading" }, "Loading…"));

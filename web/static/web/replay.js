@@ -3,7 +3,7 @@
 // table and who took it. Drawn with the game modules' own pieces, so every game shows.
 
 import { api } from "./api.js";
-import { authPanel } from "./auth.js";
+import { signedOutPage } from "./auth.js";
 import { h, replace } from "./dom.js";
 import { gameModule } from "./games/index.js";
 
@@ -23,7 +23,7 @@ export class ReplayPage {
   async start() {
     this.app.title(`Replay ${this.code} · Trick-taking tables`);
     if (!this.app.user) {
-      replace(this.root, h("div", { class: "home" }, h("section", { class: "intro" }, h("h1", {}, "Replay"), h("p", {}, "Log in to watch the replay.")), authPanel()));
+      signedOutPage(this.root, "Replay", "Log in to watch the replay.");
       return;
     }
     replace(this.root, h("p", { class: "loading" }, "Loading…"));
