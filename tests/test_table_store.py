@@ -20,6 +20,7 @@ from games.errors import ServiceError
 from games.models import Action, Event, Room, Round, Seat
 from games.rules import fairness
 from games.services import lobby, play, table_moderation
+from tests.rules.support import without_claim
 
 pytestmark = pytest.mark.django_db
 
@@ -214,7 +215,7 @@ def play_a_match(users: list[Any], monkeypatch) -> str:
             continue
         legal = selectors.view_by_code(code=room.code, user=user)["you"]["legal_actions"]
         # A claim at random is mostly refused: random players play on.
-        template = rng.choice([a for a in legal if a["type"] != "claim"])
+        template = rng.choice(without_claim(legal))
         if "choices" in template:
             template = {"type": template["type"], "cards": sorted(template["choices"])[: template["count"]]}
         play.action_submit(code=room.code, user=user, version=view["version"], action=template)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tests.rules.support import without_claim
+
 
 def concrete(template: dict[str, Any], rng: random.Random | None = None) -> dict[str, Any]:
     """Turn a legal action (possibly a multi-card template) into a submittable action."""
@@ -49,9 +51,7 @@ def play_one(clients: dict[int, Any], code: str, rng: random.Random) -> dict[str
     legal = mine["you"]["legal_actions"]
     assert legal, f"seat {seat} is to act but has no legal action"
     # A claim at random is mostly refused (tests/api/test_claims.py): random players play on.
-    res = act(
-        clients[seat], code, mine["version"], concrete(rng.choice([a for a in legal if a["type"] != "claim"]), rng)
-    )
+    res = act(clients[seat], code, mine["version"], concrete(rng.choice(without_claim(legal)), rng))
     assert res.status_code == 200, res.content
     return res.json()
 
@@ -64,6 +64,13 @@ def play_to_end(clients: dict[int, Any], code: str, seed: int = 0, max_moves: in
             return view
         play_one(clients, code, rng)
     raise AssertionError("the match did not end")
+
+
+def errors(res: Any) -> list[tuple[str, str | None]]:
+    """(code, attr) of each error of an answer in the API's error shape."""
+    body = res.json()
+    assert set(body) == {"type", "errors"}, body
+    return [(e["code"], e["attr"]) for e in body["errors"]]
 
 
 def error_code(res: Any) -> str:

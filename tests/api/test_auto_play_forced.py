@@ -12,6 +12,7 @@ from django.test import override_settings
 from games import replay, rules
 from games.models import Action, Event, Room, Round
 from games.services import play
+from tests.rules.support import without_claim
 
 from .helpers import act, concrete, error_code, state
 
@@ -72,7 +73,7 @@ def check_every_play(code: str, opted_in: set[int]) -> int:
     for round_ in Round.objects.filter(room=room).order_by("number"):
         state = replay.round_dealt(round_=round_, players=4)
         for action in Action.objects.filter(round=round_).order_by("seq"):
-            legal = [a for a in game.legal_actions(state, action.seat) if a["type"] != "claim"]
+            legal = without_claim(game.legal_actions(state, action.seat))
             if action.payload["type"] == "play":
                 event = next(public_plays).data
                 assert (event["seat"], event["card"]) == (action.seat, action.payload["card"])
@@ -100,7 +101,7 @@ def test_forced_plays_are_made_for_those_who_asked_and_chain(hearts_table):
             break
         seat = view["to_act"][0]
         mine = state(clients[seat], code)
-        legal = [a for a in mine["you"]["legal_actions"] if a["type"] != "claim"]
+        legal = without_claim(mine["you"]["legal_actions"])
         if seat in opted_in and len(legal) == 1 and legal[0]["type"] == "play":
             raise AssertionError(f"seat {seat} was left a forced play to make: {legal}")
         res = act(clients[seat], code, mine["version"], concrete(rng.choice(legal), rng))
@@ -125,7 +126,7 @@ def test_forced_plays_follow_computer_players_on_a_delay(hearts_table):
             humans = [s for s in view["to_act"] if s in clients]
             if humans:
                 mine = state(clients[humans[0]], code)
-                legal = [a for a in mine["you"]["legal_actions"] if a["type"] != "claim"]
+                legal = without_claim(mine["you"]["legal_actions"])
                 assert not (len(legal) == 1 and legal[0]["type"] == "play"), legal
                 res = act(clients[humans[0]], code, mine["version"], concrete(rng.choice(legal), rng))
                 assert res.status_code == 200, res.content
@@ -147,7 +148,7 @@ def test_turning_it_on_makes_the_forced_play_that_waits_now(hearts_table):
         assert view["round"] == 1 and view["status"] == "playing"
         seat = view["to_act"][0]
         mine = state(clients[seat], code)
-        legal = [a for a in mine["you"]["legal_actions"] if a["type"] != "claim"]
+        legal = without_claim(mine["you"]["legal_actions"])
         if len(legal) == 1 and legal[0]["type"] == "play":
             break
         res = act(clients[seat], code, mine["version"], concrete(rng.choice(legal), rng))

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from tests.rules.support import without_claim
+
 from .helpers import act, concrete, error_code, play_to_end, state
 
 pytestmark = pytest.mark.django_db
@@ -124,7 +126,7 @@ def test_hidden_partner_is_hidden_from_everyone_else_until_revealed(api_client, 
             clients[seat],
             code,
             mine["version"],
-            concrete(rng.choice([a for a in mine["you"]["legal_actions"] if a["type"] != "claim"]), rng),
+            concrete(rng.choice(without_claim(mine["you"]["legal_actions"])), rng),
         )
         assert res.status_code == 200, res.content
         log = spectator.get(f"/api/v1/rooms/{code}/events").json()

@@ -11,6 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.services import table_moderation
+from tests.rules.support import without_claim
 
 from .helpers import act, concrete, state
 
@@ -49,7 +50,7 @@ def test_turns_follow_the_game_move_by_move(hearts_table):
             clients[mover],
             code,
             views[mover]["version"],
-            concrete(rng.choice([a for a in legal if a["type"] != "claim"]), rng),
+            concrete(rng.choice(without_claim(legal)), rng),
         )
         assert res.status_code == 200, res.content
         # A seat that acts and is waited for again (it took the trick) begins a new turn.

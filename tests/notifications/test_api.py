@@ -10,6 +10,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from notifications.models import NotificationSettings, PushSubscription
+from tests.api.helpers import errors
 
 from .push_service import Browser, b64url
 
@@ -18,12 +19,6 @@ pytestmark = pytest.mark.django_db
 SUBS = "/api/v1/me/push-subscriptions"
 SETTINGS = "/api/v1/me/notifications"
 ENDPOINT = "https://fcm.googleapis.com/fcm/send/abc:def-123"
-
-
-def errors(res: Any) -> list[tuple[str, str | None]]:
-    body = res.json()
-    assert set(body) == {"type", "errors"}, body
-    return [(e["code"], e["attr"]) for e in body["errors"]]
 
 
 def subscription(endpoint: str = ENDPOINT, **keys: str) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from django.utils import timezone
 import notifications.tasks
 from notifications.models import NotificationSettings
 from notifications.services import confirmation, preferences, turns
+from tests.api.helpers import errors
 
 from .conftest import BASE_URL, after_wait, confirm_email, start_room
 from .play import act_and_wait_again
@@ -47,12 +48,6 @@ def queued(monkeypatch: pytest.MonkeyPatch, push_on: str) -> list[tuple[str, tup
 
     monkeypatch.setattr(current_app, "send_task", send_task)
     return sent
-
-
-def errors(res: Any) -> list[tuple[str, str | None]]:
-    body = res.json()
-    assert set(body) == {"type", "errors"}, body
-    return [(e["code"], e["attr"]) for e in body["errors"]]
 
 
 def token_in(message: Any) -> str:

@@ -9,6 +9,7 @@ from accounts.models import User
 from games import selectors
 from games.models import Room
 from games.services import lobby, play
+from tests.rules.support import without_claim
 
 
 def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -47,7 +48,7 @@ def play_out(room: Room, people: list[User], seed: int, max_moves: int = 4000) -
         for user in people:
             view = selectors.view_by_code(code=room.code, user=user)
             if view["you"]["seat"] in view["to_act"] and view["you"]["legal_actions"]:
-                legal = [a for a in view["you"]["legal_actions"] if a["type"] != "claim"]
+                legal = without_claim(view["you"]["legal_actions"])
                 action = concrete(rng.choice(legal), rng)
                 play.action_submit(code=room.code, user=user, version=view["version"], action=action)
                 break
