@@ -19,7 +19,7 @@ from accounts.models import User
 from games import rules, selectors
 from games.models import Room
 from games.rules.errors import shown_name
-from games.rules.fairness import ALGORITHM, CLIENT_SEED_MAX
+from games.rules.fairness import ALGORITHM, CLIENT_SEED_CHARACTER, CLIENT_SEED_MAX
 
 # The largest value of the integer columns that versions and sequence numbers live in.
 POSITIVE_INT_MAX = 2**31 - 1
@@ -215,7 +215,7 @@ class ClientSeedSerializer(StrictSerializer):
         max_length=CLIENT_SEED_MAX,
         allow_blank=True,
         trim_whitespace=False,
-        validators=[RegexValidator(r"^[ -~]*$", "Printable ASCII characters only.")],
+        validators=[RegexValidator(f"^{CLIENT_SEED_CHARACTER}*$", "Printable ASCII characters only.")],
         help_text="Your part in the next deal's shuffle: 0 to 64 printable ASCII characters, public.",
     )
 

@@ -59,25 +59,26 @@ def confirmation_text(*, link: str, max_age_seconds: int) -> str:
 
 def confirmation_send(*, address: str, path: str, max_age_seconds: int) -> bool:
     """Mail `address` the link to `path` that confirms it; False when there is no mailer,
-    no public address to link to, or the mail server refused or failed."""
+    no public address to link to, or the mail server refused or failed (the player can
+    ask for the link again)."""
     link = _link(path)
     if not configured() or not link:
         logger.warning("no confirmation link mailed: no mailer, or no PUBLIC_BASE_URL to link to")
         return False
-    try:
-        text = confirmation_text(link=link, max_age_seconds=max_age_seconds)
-        send_mail("Confirm your e-mail address", text, None, [address])
-    except Exception:  # SMTP errors are many; the player can ask for the link again
-        logger.exception("could not send a confirmation link by e-mail")
-        return False
-    return True
+    text = confirmation_text(link=link, max_age_seconds=max_age_seconds)
+    return _sent("Confirm your e-mail address", text, address, "a confirmation link")
 
 
 def mail_send(*, address: str, notice: Notice) -> bool:
-    """Send the notice to `address`; False when the mail server refused it or failed."""
+    """Send the notice to `address`; False when the mail server refused it or failed
+    (the next turn tries again)."""
+    return _sent(notice.title, text_of(notice), address, "a notice")
+
+
+def _sent(subject: str, text: str, address: str, what: str) -> bool:
     try:
-        send_mail(notice.title, text_of(notice), None, [address])
-    except Exception:  # SMTP errors are many (OSError, smtplib's); the next turn tries again
-        logger.exception("could not send a notice by e-mail")
+        send_mail(subject, text, None, [address])
+    except Exception:  # SMTP errors are many (OSError, smtplib's)
+        logger.exception("could not send %s by e-mail", what)
         return False
     return True

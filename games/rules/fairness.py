@@ -30,8 +30,9 @@ from . import cards
 
 ALGORITHM = "hmac-sha256-fisher-yates-v1"
 CLIENT_SEED_MAX = 64
-# Printable ASCII: space to tilde.
-_CLIENT_SEED = re.compile(f"[ -~]{{0,{CLIENT_SEED_MAX}}}")
+# What a client seed is made of: printable ASCII, space to tilde.
+CLIENT_SEED_CHARACTER = "[ -~]"
+_CLIENT_SEED = re.compile(f"{CLIENT_SEED_CHARACTER}{{0,{CLIENT_SEED_MAX}}}")
 _WORD = 2**32
 
 

@@ -136,8 +136,6 @@ def _action_submit(*, code: str, user: User, version: Any, action: Any, idempote
             )
         before = timing.turn_of(table)
         apply(table, seat.index, action, user=user)
-        seat.last_acted_at = timezone.now()
-        table.save(seat, ["last_acted_at"])
         bots_advance(table)
         clock.plan(table, before=before)
         view = selectors.table_view(table=table, user=user)
@@ -180,6 +178,12 @@ def apply(
             round=round_, seq=round_.version, seat=seat, user=user, payload=action, by_bot=by_bot, automatic=automatic
         )
     )
+    if user is not None:
+        # A person's own action (a forced play included) counts against abandonment.
+        acting = table.seat_at(seat)
+        assert acting is not None
+        acting.last_acted_at = timezone.now()
+        table.save(acting, ["last_acted_at"])
     table.touch()
     table.log_events(round_.number, forced_.marked(applied.events, seat) if forced else applied.events)
     result = game_rules.result(round_.state)
@@ -235,8 +239,6 @@ def bots_advance(table: Table) -> None:
             return
         seat, action = found
         apply(table, seat.index, action, user=seat.user, forced=True)
-        seat.last_acted_at = timezone.now()
-        table.save(seat, ["last_acted_at"])
     raise RuntimeError(f"computer players did not yield in room {table.room.code}")
 
 
