@@ -438,6 +438,9 @@ def registration_id(page: Any, cdp: Any, scope: str) -> str:
     for _ in range(50):
         found = [r for r in registrations if r["scopeURL"] == scope and not r["isDeleted"]]
         if found:
+            # A push to a registration whose worker is not active yet is dropped: wait
+            # for it (on a busy machine the worker may still be installing).
+            page.evaluate("navigator.serviceWorker.ready.then(() => true)")
             return found[-1]["registrationId"]
         page.wait_for_timeout(100)
     raise AssertionError(f"no worker registration for {scope}: {registrations}")

@@ -195,8 +195,10 @@ def test_a_sweedo_hearts_table_at_the_size_of(open_page, live_url, shots, size):
     sweedo = ("Sweedo", "J♦ {m}10", "no trick {m}5", "moon needs J♦ too: shooter {m}36, or {m}10 and others +26")
     for words in (*sweedo, "funky pass"):
         expect(rules).to_contain_text(words.format(m=MINUS))
-    # The first screen holds the turn, the table and all thirteen cards.
+    # The first screen holds the turn, the table and all thirteen cards (measured once
+    # the live link has settled: its status line is part of the screen).
     expect(page.locator(".hand .piece")).to_have_count(13)
+    expect(page.locator("[data-live]").first).to_have_text("live")
     shots(page, "pass")
     assert in_viewport(page, ".hand-area"), box(page, ".hand-area")
     assert in_viewport(page, ".house-rules"), box(page, ".house-rules")
