@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "notifications",
     "ratings",
     "web",
+    "uptime",
 ]
 
 MIDDLEWARE = [
@@ -354,6 +355,16 @@ TABLE_STORE_PORTABLE = False
 # games.store checks at each flush that every field changed was named to `save`, from a
 # copy of each row taken when it was read (the tests turn it on; it costs a deep copy).
 TABLE_STORE_CHECK_WRITES = False
+
+# -- uptime: the heartbeat of the processes serving the API (uptime/heartbeat.py) ----
+# Each such process beats this often; 0 turns the heartbeat and outage accounting off.
+UPTIME_HEARTBEAT_SECONDS = float(env_str("UPTIME_HEARTBEAT_SECONDS", "2"))
+# No beat for longer than this is an outage: the clocks of the turns it overlapped are
+# extended by it, and no clock runs out while it lasts.
+UPTIME_OUTAGE_AFTER_SECONDS = float(env_str("UPTIME_OUTAGE_AFTER_SECONDS", "6"))
+# The ASGI application beats too (development's runserver serves the API over ASGI;
+# production's daphne serves only the sockets, so it must not speak for the API).
+UPTIME_ASGI_BEATS = env_bool("UPTIME_ASGI_BEATS", False)
 
 # -- notifications when a player is away (README "Notifications") -----------------
 # A turn is told once it has waited this long with no ws/me/ socket of its player open.

@@ -19,7 +19,7 @@ from games import selectors, store
 from games.errors import ServiceError
 from games.models import Action, Event, Room, Round, Seat
 from games.rules import fairness
-from games.services import lobby, play, table_moderation
+from games.services import due, lobby, play, table_moderation
 from tests.rules.support import without_claim
 
 pytestmark = pytest.mark.django_db
@@ -204,7 +204,7 @@ def play_a_match(users: list[Any], monkeypatch) -> str:
             continue  # the room changed: read the view again
         if step % 7 == 3:
             round_ = selectors.current_round(room=Room.objects.get(code=room.code))
-            play.due_actions_apply(code=room.code, now=round_.deadline_at)
+            due.due_actions_apply(code=room.code, now=round_.deadline_at)
             continue
         seat = rng.choice(view["to_act"])
         user = next(

@@ -130,9 +130,9 @@ def test_a_move_after_the_pickup_leaves_its_task_stale_and_the_next_is_queued_fo
     assert sent == [(room.code, first, due), (room.code, first + 1, due)]
     # At the due time the stale task does nothing, the current one acts, and a
     # duplicate of it (Redis delivering it again) does nothing.
-    assert play.due_actions_apply(code=room.code, version=first, now=due) is False
-    assert play.due_actions_apply(code=room.code, version=first + 1, now=due) is True
-    assert play.due_actions_apply(code=room.code, version=first + 1, now=due + timedelta(seconds=1)) is False
+    assert due.due_actions_apply(code=room.code, version=first, now=due) is False
+    assert due.due_actions_apply(code=room.code, version=first + 1, now=due) is True
+    assert due.due_actions_apply(code=room.code, version=first + 1, now=due + timedelta(seconds=1)) is False
     assert Action.objects.filter(round=round_, automatic=True).count() == 3
     assert Event.objects.filter(room=room, data__type="timed_out").count() == 3
 
@@ -235,8 +235,8 @@ def test_a_move_that_waited_for_a_pickups_lock_writes_its_own_due_time_and_task(
     assert (room.version, round_.due_at, round_.task_due_at) == (first + 1, due, None)
     assert clock.due_tasks_queue(now=due - HORIZON / 2) == 1
     assert sent == [(room.code, first + 1, due)]
-    assert play.due_actions_apply(code=room.code, version=first, now=due) is False
-    assert play.due_actions_apply(code=room.code, version=first + 1, now=due) is True
+    assert due.due_actions_apply(code=room.code, version=first, now=due) is False
+    assert due.due_actions_apply(code=room.code, version=first + 1, now=due) is True
     assert Action.objects.filter(round=round_, automatic=True).count() == 3
 
 
