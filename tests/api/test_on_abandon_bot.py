@@ -13,7 +13,7 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Room, Round
+from games.models import Room, Round, Seat
 from games.services import due
 from moderation.models import ModerationEntry
 
@@ -41,9 +41,9 @@ def run_until_handed_over(code: str) -> tuple[dict[str, Any], Any]:
 
 
 def only_seat_0_sleeps(code: str, clients: dict[int, Any]) -> tuple[dict[str, Any], Any]:
-    """Everyone but seat 0 passes their cards now; the match is then aged past
+    """Everyone but seat 0 passes their cards now; seat 0's turn is then aged past
     abandon_seconds (the one write made around the services: the clock cannot be
-    moved for requests), so that seat 0 alone has been idle that long."""
+    moved for requests), so that seat 0 alone has waited that long."""
     for seat, client in clients.items():
         if seat != 0:
             mine = state(client, code)
@@ -51,7 +51,7 @@ def only_seat_0_sleeps(code: str, clients: dict[int, Any]) -> tuple[dict[str, An
             res = act(client, code, mine["version"], {"type": "pass_cards", "cards": cards})
             assert res.status_code == 200, res.content
     now = timezone.now()
-    Room.objects.filter(code=code).update(started_at=now - timedelta(hours=1))
+    Seat.objects.filter(room__code=code, index=0).update(turn_since=now - timedelta(hours=1))
     due.due_actions_apply(code=code, now=now)
     room = Room.objects.get(code=code)
     [handed] = [e.data for e in room.events.order_by("seq") if e.data["type"] == "seat_to_bot"]

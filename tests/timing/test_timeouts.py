@@ -109,7 +109,7 @@ def test_idle_player_abandons_the_match(table):
     idle = next(
         s for s in room.seats.all() if s.index == Event.objects.get(room=room, data__type="abandoned").data["seat"]
     )
-    assert room.status_reason.startswith(f"{idle.user.shown_name} did not play for too long")
+    assert room.status_reason.startswith(f"{idle.user.shown_name} did not play in time")
     assert t >= start + timedelta(seconds=150)
     assert Event.objects.filter(room=room, data__type="abandoned").exists()
     view = selectors.view_by_code(code=room.code, user=users[1])
@@ -287,7 +287,7 @@ def test_a_table_that_fails_does_not_hold_up_the_sweep(table, monkeypatch):
             raise RuntimeError("a bug in one room")
         return real(table, **kwargs)
 
-    monkeypatch.setattr(play, "_act_when_due", failing_for_the_first)
+    monkeypatch.setattr(due, "_act_when_due", failing_for_the_first)
     assert due.overdue_sweep(now=later) == 1
     assert Action.objects.filter(round__room=second, automatic=True).exists()
     assert not Action.objects.filter(round__room=first, automatic=True).exists()
