@@ -436,7 +436,7 @@ def view_component(game: rules.Game) -> Schema:
         "status_reason": {
             "type": "string",
             "description": "Why the match ended as it did, said to the reader: the player whose idleness "
-            "abandoned it reads \"You did not play in time\", the others their name.",
+            'abandoned it reads "You did not play in time", the others their name.',
         },
         "deadline": nullable(
             {
