@@ -13,7 +13,7 @@ from django.db import connection, transaction
 
 from notifications import selectors
 from notifications.models import TurnNotice
-from notifications.services import turns
+from notifications.services import claims, turns
 
 from .conftest import after_wait, start_room, subscribe
 
@@ -42,8 +42,8 @@ def test_a_scan_waits_for_the_claims_of_one_under_way_and_claims_nothing_twice(p
     def first() -> list[int]:
         # A scan that has claimed and not yet committed.
         with transaction.atomic():
-            seats = selectors.seats_waiting(waited_before=now, present_after=now, after=None, limit=turns.BATCH)
-            mine = turns._claim(seats, now)
+            seats = selectors.seats_waiting(waited_before=now, present_after=now, after=None, limit=claims.BATCH)
+            mine = claims.claim(TurnNotice, seats, now)
             claimed.set()
             assert release.wait(10)
         return sorted({user_id for user_id, _ in mine})
@@ -124,7 +124,7 @@ def test_a_delivery_waits_for_the_claims_another_one_is_taking_and_sends_none_of
     def first() -> dict:
         # A delivery that took the claims and has not committed yet.
         with transaction.atomic():
-            mine = turns._take(player.pk, now)
+            mine = claims.take(TurnNotice, player.pk, now)
             taken.set()
             assert release.wait(10)
         return mine
@@ -149,14 +149,14 @@ def test_a_delivery_waits_for_a_scan_that_only_looked_at_its_claims(push_on, pus
     start_room(player)
     subscribe(player, push_service, "/push/looked")
     now = after_wait()
-    seats = selectors.seats_waiting(waited_before=now, present_after=now, after=None, limit=turns.BATCH)
+    seats = selectors.seats_waiting(waited_before=now, present_after=now, after=None, limit=claims.BATCH)
     assert turns.waiting_turns_claim(now=now) == [player.pk]
     looked = threading.Event()
     release = threading.Event()
 
     def second_scan() -> list:
         with transaction.atomic():
-            claimed = turns._claim(seats, now)
+            claimed = claims.claim(TurnNotice, seats, now)
             looked.set()
             assert release.wait(10)
         return claimed
