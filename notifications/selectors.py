@@ -156,8 +156,8 @@ def seats_due(
             room__options__turn_seconds__gte=clock_min_seconds,
         )
         .annotate(due=due, phase=Subquery(hand.annotate(phase=KT("state__phase")).values("phase")[:1]))
-        .filter(due__gt=now)
-        .filter(Q(due__lte=due_before) | Q(Exists(quiet), due__lte=quiet_due_before))
+        .filter(due__gt=now, due__lte=quiet_due_before)
+        .filter(Q(due__lte=due_before) | Exists(quiet))
         .exclude(phase=ROUND_OVER)
         .filter(~Exists(reminded), ~Exists(present))
     )
