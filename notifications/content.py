@@ -66,8 +66,8 @@ def _described(turn: dict[str, Any], now: datetime, joiner: str) -> str:
 
 
 def _reminded(turn: dict[str, Any], now: datetime) -> str:
-    """ "2 hours left to play in room ABC123, Hearts" (the room's name, if it has one, for
-    its game's)."""
+    """A reminder's words for one room: "2 hours left to play in room ABC123, Hearts"
+    (the room's name, if it has one, for its game's)."""
     deadline = _deadline(turn)
     place = f"room {turn['code']}, {_label(turn)}"
     if deadline is None or deadline <= now:

@@ -73,19 +73,18 @@ def reminders_claim(*, now: datetime) -> list[int]:
     longest = timedelta(seconds=settings.NOTIFY_REMINDER_BEFORE_SECONDS)
     if longest <= timedelta(0):
         return []
+    bounds = {
+        "now": now,
+        "waited_before": now - timedelta(seconds=settings.NOTIFY_AFTER_SECONDS),
+        "present_after": now - timedelta(seconds=settings.NOTIFY_PRESENCE_TTL_SECONDS),
+        # The window is at most `longest`; moved before a quiet period, it reaches further.
+        "due_before": now + longest,
+        "quiet_due_before": now + longest + QUIET_REACH,
+    }
     players: set[int] = set()
     after = None
     while True:
-        seats = selectors.seats_due(
-            now=now,
-            waited_before=now - timedelta(seconds=settings.NOTIFY_AFTER_SECONDS),
-            present_after=now - timedelta(seconds=settings.NOTIFY_PRESENCE_TTL_SECONDS),
-            due_before=now + longest,
-            quiet_due_before=now + longest + QUIET_REACH,
-            clock_min_seconds=CLOCK_MIN_SECONDS,
-            after=after,
-            limit=claims.BATCH,
-        )
+        seats = selectors.seats_due(**bounds, clock_min_seconds=CLOCK_MIN_SECONDS, after=after, limit=claims.BATCH)
         if not seats:
             break
         after = seats[-1]
