@@ -369,6 +369,10 @@ UPTIME_ASGI_BEATS = env_bool("UPTIME_ASGI_BEATS", False)
 # -- notifications when a player is away (README "Notifications") -----------------
 # A turn is told once it has waited this long with no ws/me/ socket of its player open.
 NOTIFY_AFTER_SECONDS = env_int("NOTIFY_AFTER_SECONDS", 60)
+# On turn clocks of an hour or more, one reminder per turn once the time left falls under
+# a quarter of the clock, at most this long (a one-day clock: 6 h before; one hour: 15
+# min); 0: no reminders (notifications.services.reminders).
+NOTIFY_REMINDER_BEFORE_SECONDS = env_int("NOTIFY_REMINDER_BEFORE_SECONDS", 6 * 3600)
 # An open ws/me/ socket says so this often; one unheard of for the TTL is gone.
 NOTIFY_PRESENCE_REFRESH_SECONDS = float(env_str("NOTIFY_PRESENCE_REFRESH_SECONDS", "60"))
 NOTIFY_PRESENCE_TTL_SECONDS = float(env_str("NOTIFY_PRESENCE_TTL_SECONDS", "150"))
