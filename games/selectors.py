@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.fields.json import KT
 
 from accounts.models import User
@@ -246,6 +246,14 @@ def rooms_overdue(*, now: datetime, limit: int = 500) -> list[str]:
         .order_by("due_at")
         .values_list("room__code", flat=True)[:limit]
     )
+
+
+def rooms_owed_an_outage(*, started: datetime, ended: datetime) -> list[str]:
+    """The codes of rooms in play whose clock was still running when an outage began and
+    that have not been given it yet (uptime.Outage), soonest due first."""
+    owed = Round.objects.filter(room__status=RoomStatus.PLAYING, deadline_at__gt=started, started_at__lt=ended)
+    owed = owed.filter(Q(outages_until__isnull=True) | Q(outages_until__lt=ended))
+    return list(owed.order_by("due_at").values_list("room__code", flat=True))
 
 
 def turns_of(*, user: User) -> list[dict[str, Any]]:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from celery import shared_task
 
+from uptime.heartbeat import OUTAGE_CREDIT
+
 from . import selectors
-from .services import clock, due
+from .services import clock, due, timekeeper
 
 
 @shared_task(name=clock.APPLY_DUE_ACTIONS, ignore_result=True)
@@ -26,6 +30,14 @@ def round_due(round_id: int, version: int) -> bool:
 def sweep_overdue() -> int:
     """The safety net for lost or failed tasks: acts at every overdue table."""
     return due.overdue_sweep()
+
+
+@shared_task(name=OUTAGE_CREDIT, ignore_result=True)
+def credit_outage(started: str, ended: str) -> int:
+    """Sent by the heartbeat that saw an outage end: the tables in play get it back now."""
+    return timekeeper.outage_credit_everywhere(
+        started=datetime.fromisoformat(started), ended=datetime.fromisoformat(ended)
+    )
 
 
 @shared_task(name="games.queue_due_tasks", ignore_result=True)

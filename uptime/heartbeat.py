@@ -17,7 +17,9 @@ import os
 import threading
 import time
 from datetime import datetime, timedelta
+from functools import partial
 
+from celery import current_app
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
@@ -27,6 +29,9 @@ from .models import Heartbeat, Outage
 logger = logging.getLogger(__name__)
 
 _ROW = 1
+# The task that gives an outage back to the tables in play at once (games/tasks.py),
+# sent by name: the games are above this app.
+OUTAGE_CREDIT = "games.credit_outage"
 
 
 def interval() -> float:
@@ -52,8 +57,16 @@ def beat(*, now: datetime | None = None) -> Outage | None:
         if now - last <= outage_after():
             return None
         outage = Outage.objects.create(started_at=last, ended_at=now)
+        transaction.on_commit(partial(_announce, outage.started_at, outage.ended_at))
     logger.warning("no process served the API from %s to %s (%.1f s)", last, now, outage.seconds)
     return outage
+
+
+def _announce(started: datetime, ended: datetime) -> None:
+    try:
+        current_app.send_task(OUTAGE_CREDIT, args=(started.isoformat(), ended.isoformat()))
+    except Exception:  # the broker is down: each table gets it at its next change or due time
+        logger.exception("could not send the outage's credit; the tables will take it as they move")
 
 
 def serving(*, now: datetime | None = None) -> bool:

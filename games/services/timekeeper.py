@@ -22,7 +22,8 @@ from django.utils import timezone
 
 from uptime import heartbeat
 
-from .. import live, store, timing
+from .. import live, selectors, store, timing
+from ..errors import ServiceError
 from ..models import RoomStatus, Round
 from ..store import Table
 from . import clock, moves
@@ -123,6 +124,22 @@ def credit_outages(table: Table) -> None:
     table.save(round_, fields)
     if "deadline_at" in fields:
         table.touch()
+
+
+def outage_credit_everywhere(*, started: datetime, ended: datetime) -> int:
+    """Give an outage back now to every table in play it overlapped, each under its own
+    lock, so that their players see the new deadlines at once rather than at the old
+    ones (the tables' next change or due time would give it all the same). Returns how
+    many tables were given it."""
+    given = 0
+    for code in selectors.rooms_owed_an_outage(started=started, ended=ended):
+        try:
+            with changing(code):
+                given += 1
+        except ServiceError as err:
+            if err.code != "not_found":  # the room is gone since the list was read
+                raise
+    return given
 
 
 def _to_act(table: Table, status: str, round_: Round | None, state: dict[str, Any] | None) -> list[int]:

@@ -13,7 +13,7 @@ from django.db import connection
 
 from games import selectors, timing
 from games.models import Action, Seat
-from games.services import due, play
+from games.services import due, play, timekeeper
 from uptime import heartbeat
 from uptime.models import Heartbeat, Outage
 
@@ -148,3 +148,26 @@ def test_an_outage_before_a_turn_began_gives_it_nothing(table):
         play.action_submit(code=room.code, user=users[0], version=room.version, action=action)
         assert selectors.current_round(room=room).deadline_at == T0 + timedelta(seconds=91)
         assert Seat.objects.get(room=room, index=1).idle_seconds == 0
+
+
+def test_the_tables_in_play_are_given_an_outage_at_once(table):
+    """The heartbeat that sees an outage end sends the tables their time back at once:
+    their players see the new deadline without waiting for the old one."""
+    with time_machine.travel(T0, tick=False) as clock:
+        heartbeat.beat(now=T0)
+        live, _ = table(turn_seconds=60)
+        clock.move_to(T0 + timedelta(seconds=5))
+        short, _ = table(turn_seconds=5)  # runs out before the outage begins
+        for second in range(2, 13, 2):
+            assert heartbeat.beat(now=T0 + timedelta(seconds=second)) is None
+        clock.move_to(T0 + timedelta(seconds=40))
+        outage = heartbeat.beat(now=T0 + timedelta(seconds=40))
+        assert outage is not None
+        given = timekeeper.outage_credit_everywhere(started=outage.started_at, ended=outage.ended_at)
+        assert given == 1
+        assert selectors.current_round(room=live).deadline_at == T0 + timedelta(seconds=60 + 28)
+        assert selectors.current_round(room=short).deadline_at == T0 + timedelta(seconds=10)
+        # Given once: the next change of the table gives nothing more.
+        assert timekeeper.outage_credit_everywhere(started=outage.started_at, ended=outage.ended_at) == 0
+        assert due.due_actions_apply(code=live.code, now=T0 + timedelta(seconds=41)) is False
+        assert selectors.current_round(room=live).deadline_at == T0 + timedelta(seconds=88)
