@@ -52,3 +52,18 @@ def test_rooms_filter_live_and_play_by_move(client, make_user):
     daily_page = client.get(url + "?pace=by_move").content.decode()
     assert live.code in live_page and daily.code not in live_page
     assert daily.code in daily_page and live.code not in daily_page
+
+
+def test_operators_see_the_outages_the_heartbeat_recorded_and_cannot_edit_them(client, make_user):
+    from datetime import UTC, datetime, timedelta
+
+    from uptime.models import Outage
+
+    began = datetime(2031, 5, 1, 3, 0, 0, tzinfo=UTC)
+    outage = Outage.objects.create(started_at=began, ended_at=began + timedelta(seconds=14, milliseconds=600))
+    client.force_login(make_user("operator", is_staff=True, is_superuser=True))
+    listing = client.get("/admin/uptime/outage/")
+    assert listing.status_code == 200
+    assert "14.6" in listing.content.decode()
+    assert client.post(f"/admin/uptime/outage/{outage.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert Outage.objects.filter(pk=outage.pk).exists()

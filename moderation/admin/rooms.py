@@ -41,7 +41,7 @@ HANDOVER_EVENTS: dict[str, Callable[[dict[str, Any]], str]] = {
 class SeatInline(ReadOnlyInline):
     model = Seat
     extra = 0
-    fields = ("number", "user", "is_bot", "team", "joined_at", "last_acted_at")
+    fields = ("number", "user", "is_bot", "team", "joined_at", "last_acted_at", "turn_since", "idle_seconds")
     readonly_fields = fields
 
     @admin.display(description="seat")
