@@ -433,8 +433,30 @@ def view_component(game: rules.Game) -> Schema:
         "game": {"type": "string", "enum": [game.key]},
         "version": {"type": "integer", "description": "Send it with your next action."},
         "status": {"type": "string", "enum": list(RoomStatus.values)},
-        "status_reason": {"type": "string"},
-        "deadline": nullable({"type": "string", "format": "date-time"}),
+        "status_reason": {
+            "type": "string",
+            "description": "Why the match ended as it did, said to the reader: the player whose idleness "
+            'abandoned it reads "You did not play in time", the others their name.',
+        },
+        "deadline": nullable(
+            {
+                "type": "string",
+                "format": "date-time",
+                "description": "When the turn clock runs out and the server acts for the players to act "
+                "(in the pause between hands: when the next hand is dealt). Every turn has its own, the "
+                "same seat's next turn included; extended by any outage of the server.",
+            }
+        ),
+        "abandon_deadline": nullable(
+            {
+                "type": "string",
+                "format": "date-time",
+                "description": "Only in your own view, while the game waits for you outside the pause "
+                "between hands: when, if you do not act, your own waiting time (the turns since your last "
+                "action, never others' time or the server's outages) reaches abandon_seconds and the match "
+                "is abandoned or your seat handed to a computer player (options.on_abandon). Null otherwise.",
+            }
+        ),
         "fairness": {
             "nullable": True,
             "description": "The commitment to the server seed of the next hand to be dealt (during a hand: "

@@ -13,9 +13,16 @@ django_asgi = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from api.routing import websocket_urlpatterns  # noqa: E402
 from api.ws_auth import token_or_session_auth  # noqa: E402
+
+if settings.UPTIME_ASGI_BEATS:
+    # Development's server answers the API here: it speaks for it in the heartbeat.
+    from uptime import heartbeat
+
+    heartbeat.start()
 
 application = ProtocolTypeRouter(
     {

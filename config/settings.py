@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "notifications",
     "ratings",
     "web",
+    "uptime",
 ]
 
 MIDDLEWARE = [
@@ -355,9 +356,23 @@ TABLE_STORE_PORTABLE = False
 # copy of each row taken when it was read (the tests turn it on; it costs a deep copy).
 TABLE_STORE_CHECK_WRITES = False
 
+# -- uptime: the heartbeat of the processes serving the API (uptime/heartbeat.py) ----
+# Each such process beats this often; 0 turns the heartbeat and outage accounting off.
+UPTIME_HEARTBEAT_SECONDS = float(env_str("UPTIME_HEARTBEAT_SECONDS", "2"))
+# No beat for longer than this is an outage: the clocks of the turns it overlapped are
+# extended by it, and no clock runs out while it lasts.
+UPTIME_OUTAGE_AFTER_SECONDS = float(env_str("UPTIME_OUTAGE_AFTER_SECONDS", "6"))
+# The ASGI application beats too (development's runserver serves the API over ASGI;
+# production's daphne serves only the sockets, so it must not speak for the API).
+UPTIME_ASGI_BEATS = env_bool("UPTIME_ASGI_BEATS", False)
+
 # -- notifications when a player is away (README "Notifications") -----------------
 # A turn is told once it has waited this long with no ws/me/ socket of its player open.
 NOTIFY_AFTER_SECONDS = env_int("NOTIFY_AFTER_SECONDS", 60)
+# On turn clocks of an hour or more, one reminder per turn once the time left falls under
+# a quarter of the clock, at most this long (a one-day clock: 6 h before; one hour: 15
+# min); 0: no reminders (notifications.services.reminders).
+NOTIFY_REMINDER_BEFORE_SECONDS = env_int("NOTIFY_REMINDER_BEFORE_SECONDS", 6 * 3600)
 # An open ws/me/ socket says so this often; one unheard of for the TTL is gone.
 NOTIFY_PRESENCE_REFRESH_SECONDS = float(env_str("NOTIFY_PRESENCE_REFRESH_SECONDS", "60"))
 NOTIFY_PRESENCE_TTL_SECONDS = float(env_str("NOTIFY_PRESENCE_TTL_SECONDS", "150"))

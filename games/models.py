@@ -41,6 +41,9 @@ class Room(models.Model):
     # its players may set their own seeds; only its commitment is shown until that hand
     # is over. Empty while a hand is in play and after the match.
     next_server_seed = models.CharField(max_length=64, blank=True, default="")
+    # The seat whose player `status_reason` is about (the idle player of an abandoned
+    # match), so that the view can say it to them as "you".
+    status_seat = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["status", "public", "-created_at"])]
@@ -59,11 +62,17 @@ class Seat(models.Model):
     # Only set where teams are public (chosen in the lobby or drawn at the start).
     team = models.PositiveSmallIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(null=True, blank=True)
-    # The player's own last action; automatic ones do not count (abandonment).
+    # The player's own last action; automatic ones do not count.
     last_acted_at = models.DateTimeField(null=True, blank=True)
-    # Since when the game waits for this seat's player; null when it does not (kept by
-    # games.store at every change: "your turn" lists and notices read it).
+    # Since when the game waits for this seat's player: the start of their turn, the
+    # same seat's next turn included; null when it does not wait for them (kept by
+    # games.services.timekeeper at every change: clocks, "your turn" lists and notices).
     turn_since = models.DateTimeField(null=True, blank=True)
+    # The player's own waiting time before the turn in progress, in seconds: the time
+    # the game waited for them in the turns since their own last action, less the
+    # pauses between hands and the server's outages. The turn in progress adds
+    # now - turn_since; abandonment comes when the sum reaches abandon_seconds.
+    idle_seconds = models.FloatField(default=0)
     # The player's public part in the next deal's shuffle (games.rules.fairness).
     client_seed = models.CharField(max_length=64, blank=True, default="")
 
@@ -123,6 +132,9 @@ class Round(models.Model):
     # The due time a task is queued for at the room's version, so that neither a change
     # nor the beat pickup queues it again; null when none is (games/services/clock.py).
     task_due_at = models.DateTimeField(null=True, blank=True)
+    # The end of the last outage (uptime.Outage) already given back to this hand's
+    # clocks; null: none since the hand began.
+    outages_until = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -15,7 +15,7 @@ from django.db.models.fields.json import KT
 from accounts.models import User
 from core.times import iso
 
-from . import store
+from . import store, timing
 from .codes import is_room_code
 from .errors import not_found
 from .models import PUBLIC, Event, Room, RoomStatus, Round, Seat
@@ -153,6 +153,16 @@ def fairness_revealed(round_: Round) -> dict[str, Any] | None:
     }
 
 
+def status_reason_for(table: Table, seat: Seat | None) -> str:
+    """Why the match ended as it did, said to its reader: the player whose idleness
+    ended it reads "you", everyone else their name."""
+    room = table.room
+    if seat is not None and room.status_seat is not None and seat.index == room.status_seat:
+        if room.status == RoomStatus.ABANDONED:
+            return "You did not play in time; the match was abandoned."
+    return room.status_reason
+
+
 def table_view(*, table: Table, user: User | None) -> dict[str, Any]:
     """The caller's view: the engine's view of the hand in play plus the room's facts."""
     room, seats, round_ = table.room, table.seats, table.round
@@ -163,8 +173,9 @@ def table_view(*, table: Table, user: User | None) -> dict[str, Any]:
         "game": room.game,
         "version": room.version,
         "status": room.status,
-        "status_reason": room.status_reason,
+        "status_reason": status_reason_for(table, mine),
         "deadline": iso(round_.deadline_at) if round_ and room.status == RoomStatus.PLAYING else None,
+        "abandon_deadline": iso(timing.abandon_at(table, mine)) if mine is not None else None,
         "fairness": fairness_committed(table),
     }
     if round_ is None:

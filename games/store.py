@@ -7,6 +7,8 @@ and to write that change.
   when it raises: the transaction rolls back). Every write to a room, its seats, rounds,
   actions and events happens under that lock, so holding it is enough for all of them
   (a read that had to wait for the lock reads again: `_fetch`).
+- The read carries the end of the server's last recorded outage (`uptime.Outage`), so
+  that the clock knows without another query whether it owes the players time.
 - On PostgreSQL the read is one prepared statement returning one JSON document and the
   flush one round trip (`core.write_batch`); elsewhere (SQLite in the embedded start),
   or with `TABLE_STORE_PORTABLE`, the same through portable ORM queries.
@@ -29,17 +31,17 @@ from typing import Any
 import orjson
 from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import F
-from django.utils import timezone
+from django.db.models import F, Max
 
 from accounts.models import User
 from core import prepared
 from core.write_batch import WriteBatch
+from uptime.models import Outage
 
 from . import live, rules
 from .codes import is_room_code
 from .errors import not_found
-from .models import PUBLIC, Action, Event, Room, RoomStatus, Round, Seat
+from .models import PUBLIC, Event, Room, RoomStatus, Round, Seat
 from .rules.base import Event as RuleEvent
 from .rules.base import Game
 
@@ -54,7 +56,14 @@ _ROUND_ROOM_FIELD = Round._meta.get_field("room")
 class Table:
     """One room as a game is played at it. Built by `table()` or `locked()` only."""
 
-    def __init__(self, room: Room, seats: list[Seat], round_: Round | None, writes: WriteBatch | None) -> None:
+    def __init__(
+        self,
+        room: Room,
+        seats: list[Seat],
+        round_: Round | None,
+        writes: WriteBatch | None,
+        outages_until: datetime | None = None,
+    ) -> None:
         self.room = room
         self.seats = seats
         self.round = round_
@@ -62,7 +71,18 @@ class Table:
         self._writes = writes
         self._to_act: list[int] = []
         self._to_act_of: Any = None
-        self._status_read = room.status
+        # The end of the last outage the server recorded (uptime.Outage), read with the
+        # table: the clocks owe players any outage since their hand's `outages_until`.
+        self.outages_until = outages_until
+        # Who was to act as the table was read, or as the clock last settled the turns
+        # (games.services.timekeeper): the room's status, the hand and its state.
+        self.settled: tuple[str, Round | None, Any] = (room.status, round_, None if round_ is None else round_.state)
+        # The seats that acted since then, each with whether its person acted themself.
+        self.acted: dict[int, bool] = {}
+        # The seats whose person's turn began in this block, to be told once it commits.
+        self.turns_begun: set[int] = set()
+        # The room's status as read: its people are told when a match they play ends.
+        self.status_read = room.status
         # With TABLE_STORE_CHECK_WRITES (the tests), the values each row had when read, to
         # prove at the flush that every field changed was also named to `save`.
         self._read_as: list[tuple[models.Model, dict[str, Any]]] = []
@@ -142,6 +162,11 @@ class Table:
             )
         self.save(self.room, ["event_seq"])
 
+    def note_action(self, seat: int, *, own: bool) -> None:
+        """Tell the clock that `seat` acted (`own`: its person themself, not the server
+        for them): a seat that is waited for again begins a new turn."""
+        self.acted[seat] = self.acted.get(seat, False) or own
+
     def begin_round(self, round_: Round) -> None:
         """Make `round_` the hand in play. Its row is inserted at once: the actions that
         follow in this request refer to it by its id (once a hand, not once a move)."""
@@ -158,7 +183,6 @@ class Table:
         the lock tells by the room row's version that it must read again (`_fetch`).
         """
         if self.writes.pending():
-            self._keep_turns()
             if self.writes.fields_to_write(self.room) == set():
                 self.save(self.room, ["updated_at"])
         for obj, before in self._read_as:
@@ -170,33 +194,6 @@ class Table:
             if forgotten:
                 raise AssertionError(f"{type(obj).__name__} {obj.pk}: {sorted(forgotten)} changed, never saved")
         self.writes.flush()
-
-    def _keep_turns(self) -> None:
-        """Mark since when the game waits for each seat's player (`Seat.turn_since`), and
-        tell a player on their own socket, once this commits, that a turn of theirs has
-        begun or that a match of theirs is over. Done here, at every change, so that no
-        service can forget it."""
-        room = self.room
-        waiting = set(self.to_act) if room.status == RoomStatus.PLAYING else set()
-        # A seat that acted and is waited for again (it won the trick, or passed last and
-        # leads) begins a new turn: its clock restarted and it may not have been the
-        # one who acted (a timeout, a moderator).
-        acted = {row.seat for row in self.writes.inserts if isinstance(row, Action)}
-        now = timezone.now()
-        for seat in self.seats:
-            waits = seat.index in waiting and seat.user_id is not None and not seat.is_bot
-            if waits == (seat.turn_since is not None) and not (waits and seat.index in acted):
-                continue
-            seat.turn_since = now if waits else None
-            self.save(seat, ["turn_since"])
-            if waits and seat.user_id is not None:
-                deadline = self.round.deadline_at if self.round is not None else None
-                live.your_turn_after_commit(seat.user_id, room, deadline)
-        if self._status_read == RoomStatus.PLAYING and room.status != RoomStatus.PLAYING:
-            self._status_read = room.status
-            for seat in self.seats:
-                if seat.user_id is not None:
-                    live.match_over_after_commit(seat.user_id, room.code)
 
     def _remember(self, obj: models.Model) -> None:
         values = {f.attname: copy.deepcopy(getattr(obj, f.attname)) for f in obj._meta.concrete_fields}
@@ -246,7 +243,7 @@ def due_tasks_claim(*, until: datetime, limit: int) -> tuple[list[tuple[str, int
     change left with its due time, never one from before it; rooms whose lock another
     holds are passed over (a change queues its own task; the next pickup looks again),
     so two pickups at once claim different rounds, and wait for nothing. A change
-    writes the field itself (`clock.plan`), whatever this wrote before it.
+    writes the field itself (`clock.write`), whatever this wrote before it.
     """
     waiting = Round.objects.filter(due_at__lte=until, room__status=RoomStatus.PLAYING).exclude(task_due_at=F("due_at"))
     locking = waiting.select_related("room").only("room__id").order_by("due_at")
@@ -286,6 +283,7 @@ def _load(code: str, *, lock: bool, writes: WriteBatch | None) -> Table | None:
                 return None
             seats = list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
             round_ = Round.objects.filter(room=room).order_by("-number").first()
+            outages_until = Outage.objects.aggregate(until=Max("ended_at"))["until"]
     else:
         found = _fetch(code, lock=lock)
         if found is None:
@@ -293,11 +291,12 @@ def _load(code: str, *, lock: bool, writes: WriteBatch | None) -> Table | None:
         room = _model_from(Room, found["room"])
         seats = [_seat_from(data) for data in found["seats"]]
         round_ = _model_from(Round, found["round"]) if found["round"] else None
+        outages_until = datetime.fromisoformat(found["outages_until"]) if found["outages_until"] else None
     for seat in seats:
         _SEAT_ROOM_FIELD.set_cached_value(seat, room)
     if round_ is not None:
         _ROUND_ROOM_FIELD.set_cached_value(round_, room)
-    return Table(room, seats, round_, writes)
+    return Table(room, seats, round_, writes, outages_until)
 
 
 def _fetch(code: str, *, lock: bool) -> dict[str, Any] | None:
@@ -326,14 +325,15 @@ def _table_sql(lock: bool) -> str:
     # add later: it stays valid as a prepared statement (core/prepared.py). Locking, it
     # also gives the room row's version (xmin) as locked and as the statement's snapshot
     # saw it: they differ when it waited for the lock (see _fetch).
-    room, seat, round_, user = (m._meta.db_table for m in (Room, Seat, Round, User))
+    room, seat, round_, user, outage = (m._meta.db_table for m in (Room, Seat, Round, User, Outage))
     versions = f"'locked', r.xmin::text, 'seen', (SELECT xmin::text FROM \"{room}\" WHERE id = r.id), " if lock else ""
     return (
         f"SELECT json_build_object({versions}'room', row_to_json(r), "
         f"'seats', (SELECT coalesce(json_agg(json_build_object({_seat_columns()}) ORDER BY s.\"index\"), '[]') "
         f'FROM "{seat}" s LEFT JOIN "{user}" u ON u.id = s.user_id WHERE s.room_id = r.id), '
         f"'round', (SELECT row_to_json(x) FROM (SELECT * FROM \"{round_}\" WHERE room_id = r.id "
-        f"ORDER BY number DESC LIMIT 1) x))::text "
+        f"ORDER BY number DESC LIMIT 1) x), "
+        f"'outages_until', (SELECT max(ended_at) FROM \"{outage}\"))::text "
         f'FROM "{room}" r WHERE r.code = %s' + (" FOR UPDATE OF r" if lock else "")
     )
 

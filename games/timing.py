@@ -1,8 +1,28 @@
-"""When the server must act in a round: the turn deadline, the computer players' move,
-an idle player's abandonment. Pure functions of the table and the clock."""
+"""When the server must act in a hand: the turn deadline, the computer players' move, an
+idle player's abandonment. Pure functions of the table and the clock; the one writer of
+what they compute is games.services.clock, and the one caller games.services.timekeeper.
+
+The rules, for every game (README, Time):
+- A turn is a turn. Whenever the game starts waiting for a seat — the same seat again
+  included (it won the trick and leads) — that seat's turn starts (`Seat.turn_since`),
+  and the turn clock (`Round.deadline_at`) restarts: `turn_seconds`, or
+  `between_rounds_seconds` in the pause between hands. In a simultaneous phase (Hearts'
+  pass) the seats still to act keep the one clock as the others act.
+- Idle time is the player's own. A player's waiting time is the time the game waited
+  for them in their turns since their own last action (`Seat.idle_seconds` for the
+  turns before, plus the turn in progress), never the pause between hands. When it
+  reaches `abandon_seconds` the match is abandoned, or their seat handed to a computer
+  player (`on_abandon`). Consecutive turns that run out therefore add up; acting once
+  starts it again from nothing.
+- The server's outage is nobody's time. An outage (uptime.Outage: no process could
+  serve the API) that began before a clock ran out extends it by the part of the
+  outage after the turn began (`extended`), and the same is taken off the player's
+  waiting time.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -12,6 +32,7 @@ from django.conf import settings
 from .rules.base import ROUND_OVER
 
 if TYPE_CHECKING:
+    from .models import Seat
     from .store import Table
 
 # Defaults for rooms made before the timing options existed; the options schema has
@@ -36,8 +57,7 @@ def task_horizon() -> timedelta:
     A worker holds a task it reserved, unacknowledged, until its ETA; Redis hands any
     task unacknowledged for the broker's visibility timeout to a worker again, so a
     task scheduled further ahead would be delivered again and again while it waits.
-    Rounds due later than this are left to the sweeper, which is at most SWEEP_SECONDS
-    late: a deadline that far off is a table playing slowly anyway.
+    Rounds due later than this are left to the pickup (games.services.clock).
     """
     return timedelta(seconds=int(getattr(settings, "GAME_TASK_HORIZON_SECONDS", 300)))
 
@@ -55,79 +75,74 @@ class Due:
     abandoned: int | None
 
 
-@dataclass(frozen=True)
-class Turn:
-    """Who was to act, when: the turn clock restarts whenever this changes other than by
-    players of a simultaneous phase dropping out as they act."""
-
-    round: int
-    phase: str
-    seats: frozenset[int]
-
-    def continues_as(self, other: Turn) -> bool:
-        return (self.round, self.phase) == (other.round, other.phase) and other.seats <= self.seats
+def waiting(table: Table) -> list[int]:
+    """The seats the game waits for: none unless the match is being played."""
+    return table.to_act if table.room.status == "playing" and table.round is not None else []
 
 
-def turn_of(table: Table) -> Turn:
+def in_pause(table: Table) -> bool:
+    """The pause between hands: its clock is not a turn's, and idleness does not count."""
+    return table.round is not None and table.round.state.get("phase") == ROUND_OVER
+
+
+def is_person(seat: Seat) -> bool:
+    return seat.user_id is not None and not seat.is_bot
+
+
+def abandon_at(table: Table, seat: Seat) -> datetime | None:
+    """When this seat's person, if they do not act, will have waited `abandon_seconds`
+    of their own; None when the game does not wait for them or it is the pause."""
+    if seat.turn_since is None or seat.index not in waiting(table) or not is_person(seat) or in_pause(table):
+        return None
+    limit = option_seconds(table.room.options, "abandon_seconds", ABANDON_SECONDS)
+    return seat.turn_since + limit - timedelta(seconds=seat.idle_seconds)
+
+
+def extended(until: datetime, start: datetime, outages: Iterable[tuple[datetime, datetime]]) -> datetime:
+    """A clock that started at `start` and runs out at `until`, given back every outage
+    that began before it ran out: by the part of each after `start` (oldest first, so
+    that an extension can reach into a later outage)."""
+    for began, ended in sorted(outages):
+        if began < until and ended > start:
+            until += ended - max(began, start)
+    return until
+
+
+def plan(table: Table, *, started: set[int], now: datetime) -> None:
+    """Set the hand's deadline, the computer players' time and the due time, in memory,
+    after the turns have been settled (`started`: the seats whose turn began now)."""
     round_ = table.round
     assert round_ is not None
-    return Turn(round_.number, round_.state.get("phase", ""), frozenset(table.to_act))
-
-
-def idle_since(seat: Any, room: Any) -> datetime:
-    return max(t for t in (seat.last_acted_at, room.started_at) if t is not None)
-
-
-def plan(table: Table, *, before: Turn | None, now: datetime) -> None:
-    """Set the round's deadline, bots' time and due time after a change.
-
-    The turn deadline restarts only when a seat newly becomes one to act, so the players
-    of a simultaneous phase share one deadline. Expects the room lock held.
-    """
-    room, round_ = table.room, table.round
-    assert round_ is not None
-    to_act = table.to_act if room.status == "playing" else []
-    if not to_act:
-        round_.deadline_at = round_.bots_due_at = round_.due_at = None
-        return
-    is_bot = table.bots
-    bots = [s for s in to_act if s in is_bot]
-    humans = [s for s in to_act if s not in is_bot]
-    round_over = round_.state.get("phase") == ROUND_OVER
-    restart = before is None or not before.continues_as(turn_of(table))
-    if restart or round_.deadline_at is None:
+    to_act = waiting(table)
+    by_seat = {s.index: s for s in table.seats}
+    bots = [s for s in to_act if not is_person(by_seat[s])]
+    people = [s for s in to_act if is_person(by_seat[s])]
+    if not people:
+        round_.deadline_at = None
+    elif started.intersection(people) or round_.deadline_at is None:
         length = (
-            option_seconds(room.options, "between_rounds_seconds", BETWEEN_ROUNDS_SECONDS)
-            if round_over
-            else option_seconds(room.options, "turn_seconds", TURN_SECONDS)
+            option_seconds(table.room.options, "between_rounds_seconds", BETWEEN_ROUNDS_SECONDS)
+            if in_pause(table)
+            else option_seconds(table.room.options, "turn_seconds", TURN_SECONDS)
         )
         round_.deadline_at = now + length
-    if bots and (round_.bots_due_at is None or restart):
-        round_.bots_due_at = now + bot_delay()
-    elif not bots:
+    if not bots:
         round_.bots_due_at = None
-    candidates = [round_.deadline_at] if humans else []
-    if round_.bots_due_at is not None:
-        candidates.append(round_.bots_due_at)
-    if humans and not round_over:
-        abandon = option_seconds(room.options, "abandon_seconds", ABANDON_SECONDS)
-        by_seat = {s.index: s for s in table.seats}
-        candidates.extend(idle_since(by_seat[h], room) + abandon for h in humans)
-    round_.due_at = min(candidates)
+    elif started.intersection(bots) or round_.bots_due_at is None:
+        round_.bots_due_at = now + bot_delay()
+    candidates = [t for t in (round_.deadline_at, round_.bots_due_at) if t is not None]
+    candidates += [t for s in people if (t := abandon_at(table, by_seat[s])) is not None]
+    round_.due_at = min(candidates, default=None)
 
 
 def due_now(table: Table, *, now: datetime) -> Due:
-    room, round_ = table.room, table.round
+    round_ = table.round
     assert round_ is not None
-    to_act, is_bot = table.to_act, table.bots
+    to_act = waiting(table)
     by_seat = {s.index: s for s in table.seats}
-    round_over = round_.state.get("phase") == ROUND_OVER
-    abandon = option_seconds(room.options, "abandon_seconds", ABANDON_SECONDS)
-    abandoned = next(
-        (s for s in to_act if s not in is_bot and not round_over and now >= idle_since(by_seat[s], room) + abandon),
-        None,
-    )
-    bots = [s for s in to_act if s in is_bot and round_.bots_due_at is not None and now >= round_.bots_due_at]
+    people = [s for s in to_act if is_person(by_seat[s])]
+    abandoned = next((s for s in people if (at := abandon_at(table, by_seat[s])) is not None and now >= at), None)
+    bots_due = round_.bots_due_at is not None and now >= round_.bots_due_at
+    bots = [s for s in to_act if not is_person(by_seat[s]) and bots_due]
     late = round_.deadline_at is not None and now >= round_.deadline_at
-    timed_out = [s for s in to_act if s not in is_bot and late]
-    return Due(bots=bots, timed_out=timed_out, abandoned=abandoned)
+    return Due(bots=bots, timed_out=people if late else [], abandoned=abandoned)

@@ -65,8 +65,21 @@ def _described(turn: dict[str, Any], now: datetime, joiner: str) -> str:
     return _label(turn) + (joiner + left if left else "")
 
 
-def notice_for(turns: list[dict[str, Any]], now: datetime) -> Notice:
-    """One room's notice, or the digest of several (`turns` soonest first, not empty)."""
+def _reminded(turn: dict[str, Any], now: datetime) -> str:
+    """A reminder's words for one room: "2 hours left to play in room ABC123, Hearts"
+    (the room's name, if it has one, for its game's)."""
+    deadline = _deadline(turn)
+    place = f"room {turn['code']}, {_label(turn)}"
+    if deadline is None or deadline <= now:
+        return f"Time is up in {place}"
+    return f"{time_left(deadline, now)} to play in {place}"
+
+
+def notice_for(turns: list[dict[str, Any]], now: datetime, *, reminder: bool = False) -> Notice:
+    """One room's notice, or the digest of several (`turns` soonest first, not empty).
+
+    A reminder (that these turns run out soon) has words of its own, the same tags (it
+    replaces the turn's first notice on the device) and the same links."""
     total = len(turns)
     turns = turns[:ROOMS_MAX]
     codes = [t["code"] for t in turns]
@@ -75,9 +88,14 @@ def notice_for(turns: list[dict[str, Any]], now: datetime) -> Notice:
     soonest = min(deadlines, default=None)
     if total == 1:
         code = codes[0]
+        if reminder:
+            body = _reminded(turns[0], now)
+            lines = [(body, lines[0][1])]
+            return Notice("Time is running out", body, f"/rooms/{code}", codes, f"turn-{code}", lines, soonest, total)
         return Notice("Your turn", lines[0][0], f"/rooms/{code}", codes, f"turn-{code}", lines, soonest, total)
     named = [_described(t, now, ", ") for t in turns[:NAMES_IN_BODY]]
     body = "; ".join(named)
     if total > NAMES_IN_BODY:
         body += f"; and {total - NAMES_IN_BODY} more"
-    return Notice(f"{total} games wait for you", body, "/", codes, "turns", lines, soonest, total)
+    title = f"Time is running out in {total} games" if reminder else f"{total} games wait for you"
+    return Notice(title, body, "/", codes, "turns", lines, soonest, total)

@@ -102,3 +102,25 @@ class TurnNotice(models.Model):
 
     def __str__(self) -> str:
         return f"notice to {self.user_id} in {self.room_id}"
+
+
+class TurnReminder(models.Model):
+    """The last turn of a player in a room that a reminder was claimed for, as
+    `TurnNotice` is for the first notice: one row per player and room, moved on to each
+    new turn, so that a turn is reminded of at most once, apart from its first notice.
+
+    A scan claims the reminder of a turn by moving `turn_since` to it (with `sent_at`
+    null); the delivery takes the claim by setting `sent_at`, and only the one that sets
+    it sends."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="+")
+    turn_since = models.DateTimeField()
+    claimed_at = models.DateTimeField()
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "room"], name="turn_reminder_unique")]
+
+    def __str__(self) -> str:
+        return f"reminder to {self.user_id} in {self.room_id}"

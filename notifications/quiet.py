@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import zoneinfo
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 from functools import cache
 
 from games.errors import ServiceError
@@ -38,17 +38,40 @@ def zone_check(name: str) -> str:
     return name
 
 
-def is_quiet(*, start: time, end: time, zone: str, now: datetime) -> bool:
+def _zone(name: str) -> zoneinfo.ZoneInfo | None:
     try:
-        tz = zoneinfo.ZoneInfo(zone)
+        return zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         # A zone the tz database of this machine no longer has (it was checked when it
         # was set): better a notice in the night than none, or a scan that fails for all.
+        return None
+
+
+def is_quiet(*, start: time, end: time, zone: str, now: datetime) -> bool:
+    tz = _zone(zone)
+    if tz is None:
         return False
     local = now.astimezone(tz).time().replace(tzinfo=None)
     if start < end:
         return start <= local < end
     return local >= start or local < end
+
+
+def quiet_period_next(*, start: time, end: time, zone: str, after: datetime) -> tuple[datetime, datetime] | None:
+    """The first quiet period that ends after `after`, as (begins, ends): the one under way
+    at `after`, else the next one. None for a zone this machine does not know (as
+    `is_quiet`, which then never finds the player quiet)."""
+    tz = _zone(zone)
+    if tz is None:
+        return None
+    today = after.astimezone(tz).date()
+    # The one that began yesterday (under way past midnight), today's, or tomorrow's.
+    for first in (today - timedelta(days=1), today, today + timedelta(days=1)):
+        last = first if start < end else first + timedelta(days=1)
+        begins, ends = datetime.combine(first, start, tzinfo=tz), datetime.combine(last, end, tzinfo=tz)
+        if ends > after:
+            break
+    return begins, ends
 
 
 def hh_mm(moment: time) -> str:

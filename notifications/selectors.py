@@ -1,5 +1,5 @@
 """Reads: a player's notification settings, subscriptions, and the turns that wait for
-a notice."""
+a notice or a reminder."""
 
 from __future__ import annotations
 
@@ -7,13 +7,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, Subquery
+from django.db.models.fields.json import KT
+from django.db.models.functions import Least
 
 from accounts.models import User
-from games.models import RoomStatus, Seat
+from games.models import RoomStatus, Round, Seat
+from games.rules.base import ROUND_OVER
 
-from .models import NotificationSettings, PushSubscription, SocketPresence, TurnNotice
-from .quiet import hh_mm
+from .models import NotificationSettings, PushSubscription, SocketPresence, TurnNotice, TurnReminder
+from .quiet import hh_mm, is_quiet
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,13 @@ class Preferences:
     # Whether the player opened a link mailed to `email_address`; e-mail notices go only
     # to a confirmed address.
     email_confirmed: bool = False
+
+    def quiet_at(self, now: datetime) -> bool:
+        """Whether `now` falls in the player's quiet period (nothing is sent then)."""
+        if self.quiet is None:
+            return False
+        start, end, zone = self.quiet
+        return is_quiet(start=start, end=end, zone=zone, now=now)
 
     def as_dict(self) -> dict[str, Any]:
         quiet = None
@@ -98,6 +108,69 @@ def seats_waiting(
         seats = seats.filter(Q(turn_since__gt=after.turn_since) | Q(turn_since=after.turn_since, id__gt=after.seat_id))
     rows = seats.order_by("turn_since", "id").values_list("id", "user_id", "room_id", "turn_since")[:limit]
     return [WaitingSeat(seat_id=i, user_id=u, room_id=r, turn_since=t) for i, u, r, t in rows if t is not None]
+
+
+@dataclass(frozen=True)
+class DueSeat(WaitingSeat):
+    # When the turn runs out, and the room's turn clock (`turn_seconds`).
+    due: datetime
+    clock_seconds: int
+
+
+def seats_due(
+    *,
+    now: datetime,
+    waited_before: datetime,
+    present_after: datetime,
+    due_before: datetime,
+    quiet_due_before: datetime,
+    clock_min_seconds: int,
+    after: DueSeat | None,
+    limit: int,
+) -> list[DueSeat]:
+    """Seats whose player the game has waited for since before `waited_before`, in rooms
+    on a turn clock of `clock_min_seconds` or more, whose turn runs out after `now` and
+    before `due_before` (`quiet_due_before` for players with a quiet period), with no
+    reminder claimed for that turn yet and no socket of the player heard from since
+    `present_after`; not in the pause between hands (that clock is not the turn's). In
+    seat order from just after `after` (pages of `limit`); which of them are due for a
+    reminder is the caller's to decide.
+
+    A seat's due time is the soonest of its candidates, for now the hand's deadline.
+    """
+    hand = Round.objects.filter(room=OuterRef("room_id")).order_by("-number")
+    candidates: list[Any] = [Subquery(hand.values("deadline_at")[:1])]
+    # TODO: the seat's abandonment, turn_since + abandon_seconds - Seat.idle_seconds, as a second candidate.
+    due = candidates[0] if len(candidates) == 1 else Least(*candidates)
+    reminded = TurnReminder.objects.filter(
+        user_id=OuterRef("user_id"), room_id=OuterRef("room_id"), turn_since=OuterRef("turn_since")
+    )
+    present = SocketPresence.objects.filter(user_id=OuterRef("user_id"), seen_at__gt=present_after)
+    quiet = NotificationSettings.objects.filter(user_id=OuterRef("user_id"), quiet_start__isnull=False)
+    seats = (
+        Seat.objects.filter(
+            turn_since__lte=waited_before,
+            user__isnull=False,
+            user__is_active=True,
+            room__status=RoomStatus.PLAYING,
+            room__options__turn_seconds__gte=clock_min_seconds,
+        )
+        .annotate(due=due, phase=Subquery(hand.annotate(phase=KT("state__phase")).values("phase")[:1]))
+        .filter(due__gt=now, due__lte=quiet_due_before)
+        .filter(Q(due__lte=due_before) | Exists(quiet))
+        .exclude(phase=ROUND_OVER)
+        .filter(~Exists(reminded), ~Exists(present))
+    )
+    if after is not None:
+        seats = seats.filter(id__gt=after.seat_id)
+    rows = seats.order_by("id").values_list(
+        "id", "user_id", "room_id", "turn_since", "due", "room__options__turn_seconds"
+    )[:limit]
+    return [
+        DueSeat(seat_id=i, user_id=u, room_id=r, turn_since=t, due=d, clock_seconds=int(c))
+        for i, u, r, t, d, c in rows
+        if t is not None and d is not None
+    ]
 
 
 def is_present(*, user_id: int, present_after: datetime) -> bool:

@@ -13,9 +13,10 @@ from .services import confirmation, turns
 
 @shared_task(name="notifications.notify_waiting_turns", ignore_result=True)
 def notify_waiting_turns() -> int:
-    """Beat, every NOTIFY_SCAN_SECONDS: claim the turns to tell, then one delivery per
-    player (the claims are committed by then; each delivery sends only what it takes)."""
-    players = turns.waiting_turns_claim(now=timezone.now())
+    """Beat, every NOTIFY_SCAN_SECONDS: claim the turns to tell and the reminders due,
+    then one delivery per player (the claims are committed by then; each delivery sends
+    only what it takes)."""
+    players = turns.notices_claim(now=timezone.now())
     for user_id in players:
         transaction.on_commit(partial(deliver_turn_notice.delay, user_id))
     return len(players)
@@ -23,7 +24,8 @@ def notify_waiting_turns() -> int:
 
 @shared_task(name="notifications.deliver_turn_notice", ignore_result=True)
 def deliver_turn_notice(user_id: int) -> int:
-    """One notice (or a digest) to one player, by push and e-mail; how many pushes went."""
+    """One notice or reminder (or a digest) to one player, by push and e-mail; how many
+    pushes went."""
     return turns.turn_notice_delivered(user_id=user_id, now=timezone.now()).pushed
 
 

@@ -83,13 +83,13 @@ def web(seconds: float) -> None:
 
 
 def worker(seconds: float) -> None:
-    from games.services import play
+    from games.services import due
 
     handled, errors = 0, []
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         try:
-            handled += play.overdue_sweep()
+            handled += due.overdue_sweep()
         except Exception:
             errors.append(traceback.format_exc(limit=3))
         time.sleep(0.01)

@@ -19,7 +19,7 @@ from games import selectors, store
 from games.errors import ServiceError
 from games.models import Action, Event, Room, Round, Seat
 from games.rules import fairness
-from games.services import lobby, play, table_moderation
+from games.services import due, lobby, moves, play, table_moderation
 from tests.rules.support import without_claim
 
 pytestmark = pytest.mark.django_db
@@ -183,7 +183,7 @@ def play_a_match(users: list[Any], monkeypatch) -> str:
     """The same match each time: fixed seeds, fixed choices, lobby moves, a moderator's
     hand-over, deadlines and computer players through the due-time loop."""
     seeds = iter(range(1000, 2000))
-    monkeypatch.setattr(play, "new_seed", lambda: next(seeds))
+    monkeypatch.setattr(moves, "new_seed", lambda: next(seeds))
     server_seeds = iter(f"{n:064x}" for n in range(1000, 2000))
     monkeypatch.setattr(fairness, "new_server_seed", lambda: next(server_seeds))
     monkeypatch.setattr(lobby, "new_code", lambda: "SHUFFE")
@@ -204,7 +204,7 @@ def play_a_match(users: list[Any], monkeypatch) -> str:
             continue  # the room changed: read the view again
         if step % 7 == 3:
             round_ = selectors.current_round(room=Room.objects.get(code=room.code))
-            play.due_actions_apply(code=room.code, now=round_.deadline_at)
+            due.due_actions_apply(code=room.code, now=round_.deadline_at)
             continue
         seat = rng.choice(view["to_act"])
         user = next(

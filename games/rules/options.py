@@ -118,7 +118,9 @@ TIMING_OPTIONS: tuple[Option, ...] = (
     Option(
         "turn_seconds",
         60,
-        "Seconds the player to act has before the server acts for them.",
+        "Seconds each turn has before the server acts for the player: every turn its own, "
+        "the same player's next turn included (in the pause between hands, "
+        "between_rounds_seconds). Outages of the server are added.",
         minimum=5,
         maximum=WEEK,
         kind="integer",
@@ -126,8 +128,10 @@ TIMING_OPTIONS: tuple[Option, ...] = (
     Option(
         "abandon_seconds",
         300,
-        "Seconds a player to act may go without acting themself before "
-        "the match is abandoned (automatic actions do not count).",
+        "Seconds of a player's own waiting time before the match is abandoned (or their "
+        "seat handed to a computer player, on_abandon): the time the game waited for them "
+        "in their turns since they last acted themself. Others' turns, the pause between "
+        "hands and the server's outages never count; turns that run out add up.",
         minimum=5,
         maximum=WEEK,
         kind="integer",

@@ -1,7 +1,7 @@
 """When the server must next act in a hand, and the task that will do it.
 
 A task is queued only for a due time within `timing.task_horizon()`: by the change that
-sets it (`plan`), or, for rounds due later (a table on a one-day clock), by the beat
+sets it (`write`), or, for rounds due later (a table on a one-day clock), by the beat
 pickup once it comes within the horizon (`due_tasks_queue`). `Round.task_due_at` says
 which due time a task is queued for at the room's version, so neither queues it twice;
 the sweeper acts on whatever is overdue all the same, for the tasks that were lost.
@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import store, timing
+from ..models import Round
 from ..store import Table
 
 logger = logging.getLogger(__name__)
@@ -33,15 +34,14 @@ def tasks_enabled() -> bool:
     return bool(getattr(settings, "GAME_TASKS_ENABLED", True))
 
 
-def plan(table: Table, *, before: timing.Turn | None, now: datetime | None = None) -> None:
-    """Store when the server must next act in the hand in play, and queue a task for it
-    after commit when that is soon enough (`timing.task_horizon`; the pickup queues the
-    others in time). Expects the room lock held."""
+def write(table: Table, *, now: datetime) -> None:
+    """Write the hand's clock as games.timing planned it, and queue a task for its due
+    time after commit when that is soon enough (`timing.task_horizon`; the pickup queues
+    the others in time). The one writer of these fields, with `stop`. Expects the room
+    lock held (games.services.timekeeper calls it)."""
     round_ = table.round
     if round_ is None:
         return
-    now = now or timezone.now()
-    timing.plan(table, before=before, now=now)
     due = round_.due_at
     queue = due is not None and tasks_enabled() and due - now <= timing.task_horizon()
     # Written at every change, queued or not: a task queued for an earlier version is
@@ -50,6 +50,12 @@ def plan(table: Table, *, before: timing.Turn | None, now: datetime | None = Non
     table.save(round_, ["deadline_at", "bots_due_at", "due_at", "task_due_at"])
     if queue and due is not None:
         transaction.on_commit(partial(schedule, table.room.code, table.room.version, due))
+
+
+def stop(table: Table, round_: Round) -> None:
+    """A hand is over: nothing is due in it any more."""
+    round_.deadline_at = round_.bots_due_at = round_.due_at = round_.task_due_at = None
+    table.save(round_, ["deadline_at", "bots_due_at", "due_at", "task_due_at"])
 
 
 def due_tasks_queue(*, now: datetime | None = None) -> int:

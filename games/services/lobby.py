@@ -16,7 +16,7 @@ from ..models import Room, RoomStatus, Seat
 from ..rules import fairness
 from ..rules.errors import RuleError
 from ..store import Table
-from . import clock, play
+from . import moves, timekeeper
 from .guards import require_lobby
 
 
@@ -70,7 +70,7 @@ def _pick_team(table: Table, team: int | None, mover: Seat | None = None) -> int
 
 def room_join(*, code: str, user: User, team: int | None = None) -> Seat:
     """Take a free seat, or, already seated in a room with lobby teams, switch team."""
-    with store.locked(code) as table:
+    with timekeeper.changing(code) as table:
         require_lobby(table)
         mine = table.seat_of(user)
         if mine is not None:
@@ -100,7 +100,7 @@ def _seat_take(table: Table, team: int | None, *, user: User | None = None, bot:
 
 
 def room_leave(*, code: str, user: User) -> None:
-    with store.locked(code) as table:
+    with timekeeper.changing(code) as table:
         require_lobby(table)
         seat = table.seat_of(user)
         if seat is None:
@@ -143,7 +143,7 @@ def host_pass_on(table: Table, leaving: int | None) -> bool:
 
 
 def room_add_bot(*, code: str, user: User, team: int | None = None) -> Seat:
-    with store.locked(code) as table:
+    with timekeeper.changing(code) as table:
         require_lobby(table)
         if table.room.host_id != user.id:
             raise not_host()
@@ -153,7 +153,7 @@ def room_add_bot(*, code: str, user: User, team: int | None = None) -> Seat:
 
 
 def room_start(*, code: str, user: User) -> Table:
-    with store.locked(code) as table:
+    with timekeeper.changing(code) as table:
         require_lobby(table)
         room = table.room
         if room.host_id != user.id:
@@ -172,7 +172,5 @@ def room_start(*, code: str, user: User) -> Table:
         table.save(room, ["status", "started_at", "options"])
         table.touch()
         table.log({"type": "started"})
-        play.round_begin(table, number=1, carry=None)
-        play.bots_advance(table)
-        clock.plan(table, before=None)
+        moves.round_begin(table, number=1, carry=None)
         return table

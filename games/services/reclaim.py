@@ -7,12 +7,11 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from .. import store, timing
 from ..errors import ServiceError, not_seated
 from ..models import Room
 from ..signals import seat_handed_over
 from ..store import Table
-from . import clock, play
+from . import timekeeper
 from .guards import require_playing
 
 
@@ -22,23 +21,21 @@ def seat_reclaim(*, code: str, user: User) -> Table:
     Only the seat's own person may: anyone else has no seat of theirs to reclaim
     (`not_seated`, which names nobody). Expects nothing held; takes the room lock.
     """
-    with store.locked(code) as table:
+    with timekeeper.changing(code) as table:
         seat = table.seat_of(user)
         if seat is None:
             raise not_seated()
         require_playing(table)
         if not seat.is_bot:
             raise ServiceError("nothing_to_reclaim", "You are playing your seat yourself.", 409)
-        before = timing.turn_of(table)
         seat.is_bot = False
-        # Their idleness counts from their return, or they would be replaced at once.
         seat.last_acted_at = timezone.now()
         table.save(seat, ["is_bot", "last_acted_at"])
+        # Coming back is acting: their waiting time starts again from nothing, and a
+        # player who comes back to a turn of theirs gets a whole turn, not what is left
+        # of the computer player's.
+        table.note_action(seat.index, own=True)
         table.touch()
         table.log({"type": "seat_reclaimed", "seat": seat.index, "name": user.shown_name})
         seat_handed_over.send(sender=Room, room=table.room, seat=seat.index, user=user, kind="reclaimed")
-        # A player who comes back to a turn of theirs gets a whole turn, not what is left
-        # of the computer player's.
-        play.bots_advance(table)
-        clock.plan(table, before=None if seat.index in table.to_act else before)
         return table

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from accounts.models import User
 
-from .. import store
 from ..errors import ServiceError, not_seated
 from ..models import RoomStatus, Seat
 from ..rules import fairness
+from . import timekeeper
 from .guards import require_open
 
 
@@ -22,7 +22,7 @@ def client_seed_set(*, code: str, user: User, client_seed: str) -> Seat:
             400,
             "client_seed",
         )
-    with store.locked(code) as table:
+    with timekeeper.changing(code) as table:
         require_open(table)
         seat = table.seat_of(user)
         if seat is None:

@@ -9,18 +9,17 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from .. import store, timing
 from ..errors import ServiceError, not_seated
 from ..models import RoomStatus, Seat
 from ..store import Table
-from . import clock, handover, play
+from . import handover, timekeeper
 from .guards import require_lobby, require_open
 from .lobby import host_pass_on, seat_vacate
 
 
 def room_close(*, code: str, reason: str) -> Table:
     """Close a room for good: nobody may act, everyone sees why."""
-    with store.locked(code) as table:
+    with timekeeper.changing(code) as table:
         room, round_ = table.room, table.round
         if room.status in (RoomStatus.CLOSED, RoomStatus.ABANDONED, RoomStatus.FINISHED):
             raise ServiceError("room_closed", f"This room is already {room.status}.", 409)
@@ -30,9 +29,6 @@ def room_close(*, code: str, reason: str) -> Table:
         table.save(room, ["status", "status_reason", "finished_at"])
         table.touch()
         table.log({"type": "closed", "reason": room.status_reason}, round_.number if round_ else None)
-        if round_ is not None:
-            round_.deadline_at = round_.bots_due_at = round_.due_at = None
-            table.save(round_, ["deadline_at", "bots_due_at", "due_at"])
         return table
 
 
@@ -42,7 +38,7 @@ def seat_give_to_bot(*, code: str, index: int, reason: str = "", banned: bool = 
     The reason is public: the table's log shows it to everyone, its former player too
     (`banned` says the player was banned, not only moved out of this room).
     """
-    with store.locked(code) as table:
+    with timekeeper.changing(code) as table:
         room = table.room
         require_open(table)
         if room.status == RoomStatus.FINISHED:
@@ -60,16 +56,12 @@ def seat_give_to_bot(*, code: str, index: int, reason: str = "", banned: bool = 
         leaving = seat.user_id
         handover.seat_to_bot(table, seat, event, keep_owner=False)
         host_pass_on(table, leaving)
-        if room.status == RoomStatus.PLAYING and table.round is not None:
-            before = timing.turn_of(table)
-            play.bots_advance(table)
-            clock.plan(table, before=before)
         return seat
 
 
 def seat_remove(*, code: str, user: User, reason: str, banned: bool = False) -> Seat:
     """Take a lobby seat from its player (a moderator's decision); the log says why."""
-    with store.locked(code) as table:
+    with timekeeper.changing(code) as table:
         require_lobby(table)
         seat = table.seat_of(user)
         if seat is None:

@@ -11,7 +11,7 @@ from django.test import override_settings
 
 from games import replay, rules
 from games.models import Action, Event, Room, Round
-from games.services import play
+from games.services import due
 from tests.rules.support import without_claim
 
 from .helpers import act, concrete, error_code, state
@@ -133,7 +133,7 @@ def test_forced_plays_follow_computer_players_on_a_delay(hearts_table):
             else:
                 # The computer players' turn: the worker's task moves them when due.
                 round_ = Round.objects.filter(room__code=code).order_by("-number").first()
-                assert play.due_actions_apply(code=code, now=round_.bots_due_at)
+                assert due.due_actions_apply(code=code, now=round_.bots_due_at)
         assert check_every_play(code, {0, 1}) > 0
 
 

@@ -13,8 +13,8 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Room, Round
-from games.services import play
+from games.models import Room, Round, Seat
+from games.services import due
 from moderation.models import ModerationEntry
 
 from .helpers import act, error_code, state
@@ -33,7 +33,7 @@ def run_until_handed_over(code: str) -> tuple[dict[str, Any], Any]:
         round_ = Round.objects.filter(room=room).order_by("-number").first()
         assert round_ is not None and round_.due_at is not None
         t = max(t, round_.due_at)
-        play.due_actions_apply(code=code, now=t)
+        due.due_actions_apply(code=code, now=t)
         handed = [e.data for e in room.events.order_by("seq") if e.data["type"] == "seat_to_bot"]
         if handed:
             return handed[0], t
@@ -41,9 +41,9 @@ def run_until_handed_over(code: str) -> tuple[dict[str, Any], Any]:
 
 
 def only_seat_0_sleeps(code: str, clients: dict[int, Any]) -> tuple[dict[str, Any], Any]:
-    """Everyone but seat 0 passes their cards now; the match is then aged past
+    """Everyone but seat 0 passes their cards now; seat 0's turn is then aged past
     abandon_seconds (the one write made around the services: the clock cannot be
-    moved for requests), so that seat 0 alone has been idle that long."""
+    moved for requests), so that seat 0 alone has waited that long."""
     for seat, client in clients.items():
         if seat != 0:
             mine = state(client, code)
@@ -51,8 +51,8 @@ def only_seat_0_sleeps(code: str, clients: dict[int, Any]) -> tuple[dict[str, An
             res = act(client, code, mine["version"], {"type": "pass_cards", "cards": cards})
             assert res.status_code == 200, res.content
     now = timezone.now()
-    Room.objects.filter(code=code).update(started_at=now - timedelta(hours=1))
-    play.due_actions_apply(code=code, now=now)
+    Seat.objects.filter(room__code=code, index=0).update(turn_since=now - timedelta(hours=1))
+    due.due_actions_apply(code=code, now=now)
     room = Room.objects.get(code=code)
     [handed] = [e.data for e in room.events.order_by("seq") if e.data["type"] == "seat_to_bot"]
     return handed, now
@@ -124,7 +124,7 @@ def test_an_idle_player_is_replaced_the_match_goes_on_and_they_reclaim_the_seat(
     assert again.status_code == 409 and error_code(again) == "nothing_to_reclaim"
     # Back in the seat, their idleness counts from their return: the same clock that
     # replaced them does not replace them again.
-    play.due_actions_apply(code=code, now=t + timedelta(seconds=1))
+    due.due_actions_apply(code=code, now=t + timedelta(seconds=1))
     assert seat_of(others[0], code, away)["is_bot"] is False
 
     # The moderation log and the admin's room page show both hand-overs.
@@ -151,8 +151,8 @@ def test_the_match_goes_on_at_the_computer_players_pace_with_a_delay(hearts_tabl
         # The computer player's pass is due after the delay, and made then.
         assert state(clients[1], code)["to_act"] == [away]
         assert round_.bots_due_at == t + timedelta(seconds=2)
-        assert not play.due_actions_apply(code=code, now=t + timedelta(seconds=1))
-        assert play.due_actions_apply(code=code, now=t + timedelta(seconds=2))
+        assert not due.due_actions_apply(code=code, now=t + timedelta(seconds=1))
+        assert due.due_actions_apply(code=code, now=t + timedelta(seconds=2))
         assert state(clients[1], code)["phase"] == "play"
         assert Room.objects.get(code=code).status == "playing"
 
@@ -175,7 +175,7 @@ def test_the_default_still_abandons_the_match(hearts_table):
     for _ in range(30):
         round_ = Round.objects.filter(room=room).order_by("-number").first()
         t = max(t, round_.due_at)
-        play.due_actions_apply(code=code, now=t)
+        due.due_actions_apply(code=code, now=t)
         room.refresh_from_db()
         if room.status != "playing":
             break

@@ -96,6 +96,7 @@ def test_the_settings_are_read_saved_and_refused_next_to_the_field(
     # What is sent and when, before anything is switched on.
     about = page.locator(".about")
     expect(about).to_contain_text("at most one notice for each of your turns")
+    expect(about).to_contain_text("one reminder before your turn runs out")
     expect(about).to_contain_text("one notice naming them all when several tables wait for you")
     expect(about).to_contain_text("never carries your cards")
     # This server has no push key: no opt-in, and it says why; the channel cannot be chosen.

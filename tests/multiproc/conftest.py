@@ -156,7 +156,18 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
             # Everything starts at once; then each is waited for.
             for n in (1, 2):
                 port = free_port()
-                argv = [py, "-m", "gunicorn", "config.wsgi", "-w", "1", "-b", f"127.0.0.1:{port}"]
+                argv = [
+                    py,
+                    "-m",
+                    "gunicorn",
+                    "-c",
+                    "deploy/gunicorn.conf.py",
+                    "config.wsgi",
+                    "-w",
+                    "1",
+                    "-b",
+                    f"127.0.0.1:{port}",
+                ]
                 cluster.web.append(web_server(f"gunicorn{n}", argv, port))
             for n in (1, 2):
                 port = free_port()

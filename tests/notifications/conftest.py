@@ -89,6 +89,6 @@ def notify() -> Callable[..., list[turns.Delivery]]:
 
     def run(now: datetime | None = None) -> list[turns.Delivery]:
         now = now or after_wait()
-        return [turns.turn_notice_delivered(user_id=u, now=now) for u in turns.waiting_turns_claim(now=now)]
+        return [turns.turn_notice_delivered(user_id=u, now=now) for u in turns.notices_claim(now=now)]
 
     return run

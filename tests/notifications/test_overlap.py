@@ -6,16 +6,19 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from typing import Any
 
 import pytest
 from django.db import connection, transaction
 
+from games.models import Room
 from notifications import selectors
-from notifications.models import TurnNotice
-from notifications.services import turns
+from notifications.models import TurnNotice, TurnReminder
+from notifications.services import claims, reminders, turns
 
 from .conftest import after_wait, start_room, subscribe
+from .test_reminders import DAY, HOUR, REMINDER, deadline_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,8 +45,8 @@ def test_a_scan_waits_for_the_claims_of_one_under_way_and_claims_nothing_twice(p
     def first() -> list[int]:
         # A scan that has claimed and not yet committed.
         with transaction.atomic():
-            seats = selectors.seats_waiting(waited_before=now, present_after=now, after=None, limit=turns.BATCH)
-            mine = turns._claim(seats, now)
+            seats = selectors.seats_waiting(waited_before=now, present_after=now, after=None, limit=claims.BATCH)
+            mine = claims.claim(TurnNotice, seats, now)
             claimed.set()
             assert release.wait(10)
         return sorted({user_id for user_id, _ in mine})
@@ -124,7 +127,7 @@ def test_a_delivery_waits_for_the_claims_another_one_is_taking_and_sends_none_of
     def first() -> dict:
         # A delivery that took the claims and has not committed yet.
         with transaction.atomic():
-            mine = turns._take(player.pk, now)
+            mine = claims.take(TurnNotice, player.pk, now)
             taken.set()
             assert release.wait(10)
         return mine
@@ -149,14 +152,14 @@ def test_a_delivery_waits_for_a_scan_that_only_looked_at_its_claims(push_on, pus
     start_room(player)
     subscribe(player, push_service, "/push/looked")
     now = after_wait()
-    seats = selectors.seats_waiting(waited_before=now, present_after=now, after=None, limit=turns.BATCH)
+    seats = selectors.seats_waiting(waited_before=now, present_after=now, after=None, limit=claims.BATCH)
     assert turns.waiting_turns_claim(now=now) == [player.pk]
     looked = threading.Event()
     release = threading.Event()
 
     def second_scan() -> list:
         with transaction.atomic():
-            claimed = turns._claim(seats, now)
+            claimed = claims.claim(TurnNotice, seats, now)
             looked.set()
             assert release.wait(10)
         return claimed
@@ -170,3 +173,85 @@ def test_a_delivery_waits_for_a_scan_that_only_looked_at_its_claims(push_on, pus
         assert scan.result(10) == []
         assert delivery.result(10).pushed == 1
     assert len(push_service.at("/push/looked")) == 1
+
+
+def _told_of_the_turn(players: list[Any]) -> datetime:
+    """Each player's first notice sent; the moment an hour before the soonest deadline."""
+    now = after_wait()
+    for user_id in turns.notices_claim(now=now):
+        assert turns.turn_notice_delivered(user_id=user_id, now=now).pushed >= 1
+    return min(deadline_of(p, room) for p in players for room in _rooms_of(p)) - HOUR
+
+
+def _rooms_of(player: Any) -> list[Room]:
+    return list(Room.objects.filter(seats__user=player))
+
+
+def test_two_reminder_scans_at_once_claim_one_reminder(push_on, push_service, make_user):
+    player = make_user()
+    start_room(player, turn_seconds=DAY, abandon_seconds=2 * DAY)
+    browser = subscribe(player, push_service, "/push/reminded")
+    now = _told_of_the_turn([player])
+    claimed = threading.Event()
+    release = threading.Event()
+
+    def first() -> list[int]:
+        # A scan that has claimed the reminder and not yet committed.
+        with transaction.atomic():
+            mine = reminders.reminders_claim(now=now)
+            claimed.set()
+            assert release.wait(10)
+        return mine
+
+    with ThreadPoolExecutor(2) as pool:
+        a = pool.submit(in_thread(first))
+        assert claimed.wait(10)
+        b = pool.submit(in_thread(lambda: turns.notices_claim(now=now)))
+        # The second scan found the same turn due and waits on the first one's row.
+        assert not _finishes(b, 0.5)
+        release.set()
+        assert a.result(10) == [player.pk]
+        assert b.result(10) == []
+
+    assert turns.turn_notice_delivered(user_id=player.pk, now=now).pushed == 1
+    assert turns.notices_claim(now=now) == []
+    assert turns.turn_notice_delivered(user_id=player.pk, now=now).notice is None
+    titles = [browser.decrypt(m)["title"] for m in push_service.at("/push/reminded")]
+    assert titles == ["Your turn", REMINDER]
+
+
+def test_scans_and_deliveries_at_once_send_each_reminder_once(push_on, push_service, make_user):
+    players = [make_user() for _ in range(6)]
+    rooms, browsers = {}, {}
+    for player in players:
+        made = [start_room(player, turn_seconds=DAY, abandon_seconds=2 * DAY) for _ in range(2)]
+        rooms[player.pk] = sorted(room.code for room in made)
+        browsers[player.pk] = subscribe(player, push_service, f"/push/{player.pk}")
+    now = _told_of_the_turn(players)
+    told = len(push_service.received)
+    start = threading.Barrier(4)
+
+    def scan_and_deliver() -> int:
+        start.wait(10)
+        sent = 0
+        for user_id in turns.notices_claim(now=now):
+            sent += turns.turn_notice_delivered(user_id=user_id, now=now).pushed
+        return sent
+
+    def deliver_everyone() -> int:
+        start.wait(10)
+        return sum(turns.turn_notice_delivered(user_id=p.pk, now=now).pushed for p in players)
+
+    with ThreadPoolExecutor(4) as pool:
+        runs = [pool.submit(in_thread(work)) for work in (scan_and_deliver, scan_and_deliver, deliver_everyone)]
+        start.wait(10)
+        sent = [run.result(30) for run in runs]
+
+    assert sum(sent) == len(push_service.received) - told
+    for player in players:
+        payloads = [browsers[player.pk].decrypt(m) for m in push_service.at(f"/push/{player.pk}")]
+        reminded = sorted(code for p in payloads if p["title"].startswith(REMINDER) for code in p["rooms"])
+        assert reminded == rooms[player.pk]
+    assert TurnReminder.objects.count() == 12
+    assert not TurnReminder.objects.filter(sent_at__isnull=True).exists()
+    assert turns.notices_claim(now=now) == []

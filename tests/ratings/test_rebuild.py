@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from games.models import RoomStatus
-from games.services import play, table_moderation
+from games.services import due, table_moderation
 from ratings.models import Placing, Rating, RatingChange
 from ratings.skill import START
 
@@ -76,7 +76,7 @@ def test_abandoned_and_closed_matches_do_not_count(make_user):
     room = room_ready("hearts", {"target": 20}, [a, b, c, d])
     other = room_ready("hearts", {"target": 20}, [a, b, c, d])
     # Nobody plays for a month: the match is abandoned by the server's own clock.
-    play.due_actions_apply(code=room.code, now=timezone.now() + timedelta(days=30))
+    due.due_actions_apply(code=room.code, now=timezone.now() + timedelta(days=30))
     room.refresh_from_db()
     assert room.status == RoomStatus.ABANDONED
     table_moderation.room_close(code=other.code, reason="test")

@@ -18,6 +18,7 @@ from django.db import connection, transaction
 from games import rules, store
 from games.models import Action, Event, Room, Round
 from games.services import clock, play
+from games.services import due as due_
 
 pytestmark = pytest.mark.django_db
 
@@ -130,9 +131,9 @@ def test_a_move_after_the_pickup_leaves_its_task_stale_and_the_next_is_queued_fo
     assert sent == [(room.code, first, due), (room.code, first + 1, due)]
     # At the due time the stale task does nothing, the current one acts, and a
     # duplicate of it (Redis delivering it again) does nothing.
-    assert play.due_actions_apply(code=room.code, version=first, now=due) is False
-    assert play.due_actions_apply(code=room.code, version=first + 1, now=due) is True
-    assert play.due_actions_apply(code=room.code, version=first + 1, now=due + timedelta(seconds=1)) is False
+    assert due_.due_actions_apply(code=room.code, version=first, now=due) is False
+    assert due_.due_actions_apply(code=room.code, version=first + 1, now=due) is True
+    assert due_.due_actions_apply(code=room.code, version=first + 1, now=due + timedelta(seconds=1)) is False
     assert Action.objects.filter(round=round_, automatic=True).count() == 3
     assert Event.objects.filter(room=room, data__type="timed_out").count() == 3
 
@@ -196,14 +197,14 @@ def test_a_pickup_passes_over_a_room_a_move_holds_and_the_move_decides(table, se
     room, users = slow(table)
     due, first = current(room).due_at, room.version
     holding, release = threading.Event(), threading.Event()
-    real_plan = clock.plan
+    real_plan = clock.write
 
     def plan_slowly(*args: Any, **kwargs: Any) -> None:
         holding.set()
         release.wait(10)
         real_plan(*args, **kwargs)
 
-    monkeypatch.setattr(clock, "plan", plan_slowly)
+    monkeypatch.setattr(clock, "write", plan_slowly)
     move = in_thread(lambda: pass_cards(room, users[0], 0))
     assert holding.wait(10)
     picked: dict[str, int] = {}
@@ -212,7 +213,7 @@ def test_a_pickup_passes_over_a_room_a_move_holds_and_the_move_decides(table, se
     assert not pickup.is_alive() and picked["queued"] == 0  # the room is locked: passed over
     release.set()
     move.join(10)
-    monkeypatch.setattr(clock, "plan", real_plan)
+    monkeypatch.setattr(clock, "write", real_plan)
     round_ = current(room)
     assert (room.version, round_.task_due_at) == (first + 1, None)  # a day away: no task yet
     assert clock.due_tasks_queue(now=due - HORIZON / 2) == 1
@@ -235,8 +236,8 @@ def test_a_move_that_waited_for_a_pickups_lock_writes_its_own_due_time_and_task(
     assert (room.version, round_.due_at, round_.task_due_at) == (first + 1, due, None)
     assert clock.due_tasks_queue(now=due - HORIZON / 2) == 1
     assert sent == [(room.code, first + 1, due)]
-    assert play.due_actions_apply(code=room.code, version=first, now=due) is False
-    assert play.due_actions_apply(code=room.code, version=first + 1, now=due) is True
+    assert due_.due_actions_apply(code=room.code, version=first, now=due) is False
+    assert due_.due_actions_apply(code=room.code, version=first + 1, now=due) is True
     assert Action.objects.filter(round=round_, automatic=True).count() == 3
 
 

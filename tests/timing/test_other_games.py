@@ -9,7 +9,7 @@ import pytest
 
 from games import selectors
 from games.models import Action, Room
-from games.services import lobby, play
+from games.services import due, lobby, play
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ def started(make_user, game: str, humans: int, seats: int, **options) -> tuple[R
 def overdue(room: Room) -> bool:
     room.refresh_from_db()
     round_ = selectors.current_round(room=room)
-    return play.due_actions_apply(code=room.code, version=room.version, now=round_.deadline_at + timedelta(seconds=1))
+    return due.due_actions_apply(code=room.code, version=room.version, now=round_.deadline_at + timedelta(seconds=1))
 
 
 def time_out_until(room: Room, phase: str, steps: int):
@@ -83,8 +83,8 @@ def test_moon_bots_move_through_the_due_time(make_user, settings):
             break
         # A computer player is to act: its move is due after the delay, not before.
         assert round_.bots_due_at is not None
-        assert not play.due_actions_apply(code=room.code, version=room.version, now=round_.started_at)
-        assert play.due_actions_apply(code=room.code, version=room.version, now=round_.bots_due_at)
+        assert not due.due_actions_apply(code=room.code, version=room.version, now=round_.started_at)
+        assert due.due_actions_apply(code=room.code, version=room.version, now=round_.bots_due_at)
         moved += 1
     assert Action.objects.filter(round__room=room, by_bot=True).count() == moved
     room.refresh_from_db()

@@ -10,7 +10,7 @@ from django.utils import timezone
 from games import rules, selectors
 from games.errors import ServiceError
 from games.models import Action, Event, Room, Round
-from games.services import clock, play
+from games.services import clock, due, play
 
 pytestmark = pytest.mark.django_db
 
@@ -46,11 +46,11 @@ def test_nothing_happens_before_the_deadline_or_for_a_stale_version(table):
     room, _ = table()
     round_ = current(room)
     assert (
-        play.due_actions_apply(code=room.code, version=room.version, now=round_.deadline_at - timedelta(seconds=1))
+        due.due_actions_apply(code=room.code, version=room.version, now=round_.deadline_at - timedelta(seconds=1))
         is False
     )
     assert (
-        play.due_actions_apply(code=room.code, version=room.version - 1, now=round_.deadline_at + timedelta(hours=1))
+        due.due_actions_apply(code=room.code, version=room.version - 1, now=round_.deadline_at + timedelta(hours=1))
         is False
     )
     assert Action.objects.filter(round=round_).count() == 0
@@ -61,7 +61,7 @@ def test_pass_timeout_acts_for_every_player_who_has_not_passed(table):
     submit(room, users[0], first_legal(room, users[0]))
     round_ = current(room)
     deadline = round_.deadline_at
-    assert play.due_actions_apply(code=room.code, version=room.version, now=deadline + timedelta(seconds=1)) is True
+    assert due.due_actions_apply(code=room.code, version=room.version, now=deadline + timedelta(seconds=1)) is True
     actions = list(Action.objects.filter(round=round_).order_by("seq"))
     assert [(a.seat, a.automatic) for a in actions] == [(0, False), (1, True), (2, True), (3, True)]
     assert all(a.payload["type"] == "pass_cards" for a in actions)
@@ -80,7 +80,7 @@ def test_play_timeout_plays_a_legal_card_and_starts_the_next_clock(table):
     round_ = current(room)
     leader = rules.get("hearts").to_act(round_.state)[0]
     later = round_.deadline_at + timedelta(seconds=5)
-    assert play.due_actions_apply(code=room.code, version=room.version, now=later)
+    assert due.due_actions_apply(code=room.code, version=room.version, now=later)
     round_ = current(room)
     last = Action.objects.filter(round=round_).order_by("-seq").first()
     assert (last.seat, last.automatic, last.payload) == (leader, True, {"type": "play", "card": "2C"})
@@ -93,14 +93,14 @@ def test_idle_player_abandons_the_match(table):
     round_ = current(room)
     start = room.started_at
     t = start + timedelta(seconds=61)
-    assert play.due_actions_apply(code=room.code, version=room.version, now=t)  # automatic passes
+    assert due.due_actions_apply(code=room.code, version=room.version, now=t)  # automatic passes
     room.refresh_from_db()
     assert room.status == "playing"
     round_ = current(room)
     # Keep timing out the players to act until someone's idleness passes 150 s.
     for _ in range(10):
         t = max(t, round_.due_at)
-        play.due_actions_apply(code=room.code, version=room.version, now=t)
+        due.due_actions_apply(code=room.code, version=room.version, now=t)
         room.refresh_from_db()
         if room.status != "playing":
             break
@@ -109,7 +109,7 @@ def test_idle_player_abandons_the_match(table):
     idle = next(
         s for s in room.seats.all() if s.index == Event.objects.get(room=room, data__type="abandoned").data["seat"]
     )
-    assert room.status_reason.startswith(f"{idle.user.shown_name} did not play for too long")
+    assert room.status_reason.startswith(f"{idle.user.shown_name} did not play in time")
     assert t >= start + timedelta(seconds=150)
     assert Event.objects.filter(room=room, data__type="abandoned").exists()
     view = selectors.view_by_code(code=room.code, user=users[1])
@@ -128,7 +128,7 @@ def test_own_actions_keep_a_player_from_abandoning(table):
     assert seat1.last_acted_at is not None
     # Automatic actions do not refresh idleness: seats 0, 2, 3 pass automatically at +61.
     t = room.started_at + timedelta(seconds=61)
-    assert play.due_actions_apply(code=room.code, version=None, now=t)
+    assert due.due_actions_apply(code=room.code, version=None, now=t)
     assert room.seats.get(index=0).last_acted_at is None
 
 
@@ -158,10 +158,10 @@ def test_next_hand_starts_when_the_pause_runs_out(table):
     submit(room, users[2], {"type": "next_round"})
     round_ = current(room)
     assert round_.deadline_at is not None
-    assert not play.due_actions_apply(
+    assert not due.due_actions_apply(
         code=room.code, version=room.version, now=round_.deadline_at - timedelta(seconds=1)
     )
-    assert play.due_actions_apply(code=room.code, version=room.version, now=round_.deadline_at)
+    assert due.due_actions_apply(code=room.code, version=room.version, now=round_.deadline_at)
     new = current(room)
     assert new.number == 2
     readies = Action.objects.filter(round=round_, payload__type="next_round")
@@ -175,7 +175,7 @@ def test_bots_move_through_the_due_time_after_their_delay(table):
     # The bots have not passed yet: they move after their delay, not inside the request.
     assert sorted(rules.get("hearts").to_act(round_.state)) == [0, 1, 2, 3]
     assert round_.bots_due_at is not None and round_.due_at == round_.bots_due_at
-    assert play.due_actions_apply(code=room.code, version=room.version, now=round_.bots_due_at)
+    assert due.due_actions_apply(code=room.code, version=room.version, now=round_.bots_due_at)
     round_ = current(room)
     assert rules.get("hearts").to_act(round_.state) == [0]
     assert Action.objects.filter(round=round_, by_bot=True).count() == 3
@@ -186,10 +186,10 @@ def test_sweeper_handles_overdue_rounds_once(table):
     round_ = current(room)
     later = round_.deadline_at + timedelta(seconds=1)
     assert selectors.rooms_overdue(now=later) == [room.code]
-    assert play.overdue_sweep(now=later) == 1
+    assert due.overdue_sweep(now=later) == 1
     count = Action.objects.filter(round=round_).count()
     assert count == 4
-    assert play.overdue_sweep(now=later) == 0
+    assert due.overdue_sweep(now=later) == 0
     assert Action.objects.filter(round=round_).count() == count
 
 
@@ -201,7 +201,7 @@ def test_moon_choice_timeout_lets_the_computer_choose_for_the_shooter(table):
     round_.state = _moon_hand({"moon": "shooter_choice"})
     round_.save(update_fields=["state"])
     assert rules.get("hearts").to_act(round_.state) == [0]
-    assert play.due_actions_apply(code=room.code, version=None, now=round_.deadline_at + timedelta(seconds=1))
+    assert due.due_actions_apply(code=room.code, version=None, now=round_.deadline_at + timedelta(seconds=1))
     last = Action.objects.filter(round=round_).order_by("-seq").first()
     assert (last.seat, last.automatic, last.payload["type"]) == (0, True, "moon_choice")
     assert current(room).state["phase"] == "round_over"
@@ -247,7 +247,7 @@ def test_tasks_are_scheduled_only_for_due_times_the_broker_can_hold(
     round_ = current(slow)
     assert slow.code not in selectors.rooms_overdue(now=round_.deadline_at - timedelta(seconds=1))
     assert slow.code in selectors.rooms_overdue(now=round_.deadline_at)
-    play.overdue_sweep(now=round_.deadline_at)
+    due.overdue_sweep(now=round_.deadline_at)
     assert Action.objects.filter(round=round_, automatic=True).count() == 4
 
 
@@ -267,11 +267,11 @@ def test_a_task_delivered_again_an_hour_later_changes_nothing(table):
     room, _ = table()
     round_ = current(room)
     task = {"code": room.code, "version": room.version}
-    assert play.due_actions_apply(**task, now=round_.deadline_at)
+    assert due.due_actions_apply(**task, now=round_.deadline_at)
     room.refresh_from_db()
     snapshot = (room.version, Action.objects.count(), Event.objects.count(), current(room).state)
     for late in (timedelta(seconds=1), timedelta(minutes=10), timedelta(hours=1)):
-        assert play.due_actions_apply(**task, now=round_.deadline_at + late) is False
+        assert due.due_actions_apply(**task, now=round_.deadline_at + late) is False
     room.refresh_from_db()
     assert (room.version, Action.objects.count(), Event.objects.count(), current(room).state) == snapshot
 
@@ -280,15 +280,15 @@ def test_a_table_that_fails_does_not_hold_up_the_sweep(table, monkeypatch):
     first, _ = table()
     second, _ = table()
     later = current(second).deadline_at + timedelta(seconds=1)
-    real = play._act_when_due
+    real = due._act_when_due
 
     def failing_for_the_first(table, **kwargs):
         if table.room.code == first.code:
             raise RuntimeError("a bug in one room")
         return real(table, **kwargs)
 
-    monkeypatch.setattr(play, "_act_when_due", failing_for_the_first)
-    assert play.overdue_sweep(now=later) == 1
+    monkeypatch.setattr(due, "_act_when_due", failing_for_the_first)
+    assert due.overdue_sweep(now=later) == 1
     assert Action.objects.filter(round__room=second, automatic=True).exists()
     assert not Action.objects.filter(round__room=first, automatic=True).exists()
 
@@ -296,7 +296,7 @@ def test_a_table_that_fails_does_not_hold_up_the_sweep(table, monkeypatch):
 def test_a_task_for_a_room_that_is_gone_or_queued_by_round_does_its_work(table):
     from games import tasks
 
-    assert play.due_actions_apply(code="ZZZZZZ", now=timezone.now()) is False
+    assert due.due_actions_apply(code="ZZZZZZ", now=timezone.now()) is False
     room, _ = table()
     round_ = current(room)
     # A task queued before the rename names the round.

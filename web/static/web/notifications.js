@@ -98,6 +98,7 @@ export class NotificationsPage {
         "ul",
         {},
         h("li", {}, "at most one notice for each of your turns;"),
+        h("li", {}, "on clocks of an hour or more, one reminder before your turn runs out;"),
         h("li", {}, "one notice naming them all when several tables wait for you;"),
         h("li", {}, "nothing during your quiet hours, if you set them."),
       ),

@@ -1,0 +1,135 @@
+"""The due-time loop: what the server does when a hand's time comes — computer players
+on a delay, the automatic action of a player whose turn ran out, the abandonment (or
+hand-over) of a player idle past `abandon_seconds` — and the sweeper that catches what
+a lost task left overdue."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from django.utils import timezone
+
+from uptime import heartbeat
+
+from .. import selectors, timing
+from ..errors import ServiceError
+from ..models import Room, RoomStatus
+from ..signals import seat_handed_over
+from ..store import Table
+from . import handover, moves, timekeeper
+
+logger = logging.getLogger(__name__)
+
+
+def due_actions_apply(*, code: str, version: int | None = None, now: datetime | None = None) -> bool:
+    """Do whatever is overdue at a table: computer players' moves, timed-out players'
+    automatic actions, or abandonment. Returns whether anything was applied.
+
+    Harmless when repeated, late or raced: it locks the room, and does nothing when the
+    room moved past `version` (a newer task is scheduled; None: act on whatever is due,
+    as the sweeper does) or nothing is due yet. Nothing runs out while the API cannot
+    take moves (uptime.heartbeat.serving): the sweeper comes back once it can, and the
+    outage is then given back to the clocks.
+    """
+    now = now or timezone.now()
+    if not heartbeat.serving(now=now):
+        return False
+    try:
+        with timekeeper.changing(code, now=now) as table:
+            return _act_when_due(table, version=version, now=now)
+    except ServiceError as err:
+        if err.code == "not_found":  # the room is gone: a task outlived it
+            return False
+        raise
+
+
+def _act_when_due(table: Table, *, version: int | None, now: datetime) -> bool:
+    """The body of `due_actions_apply`. Expects the room lock held; after each step the
+    time is kept in memory with the same clock, so the loop sees the next deadlines."""
+    room = table.room
+    if room.status != RoomStatus.PLAYING or table.round is None:
+        return False
+    if version is not None and version != room.version:
+        return False
+    acted = False
+    for _ in range(moves.MAX_BOT_STEPS):
+        round_ = table.round
+        due = timing.due_now(table, now=now)
+        if due.abandoned is not None:
+            acted = True
+            if table.room.options.get("on_abandon") != "bot":
+                _abandon(table, due.abandoned)
+                break
+            _idle_to_bot(table, due.abandoned)
+            if table.room.status != RoomStatus.PLAYING:
+                break
+        elif due.bots:
+            seat = due.bots[0]
+            moves.apply(table, seat, table.rules.bot_action(round_.state, seat), user=None, by_bot=True)
+        elif due.timed_out:
+            seat = due.timed_out[0]
+            if not timing.in_pause(table):
+                # The pause between hands running out is no one's fault: the next hand
+                # is simply dealt.
+                table.log({"type": "timed_out", "seat": seat}, round_.number)
+            action = table.rules.timeout_action(round_.state, seat)
+            moves.apply(table, seat, action, user=None, automatic=True)
+        else:
+            break
+        acted = True
+        timekeeper.keep(table, now=now, final=False)
+    return acted
+
+
+def _idle_to_bot(table: Table, index: int) -> None:
+    """A computer player takes the seat of a player idle past `abandon_seconds` and
+    keeps it for them (`on_abandon: bot`); the match is abandoned once no person is
+    left playing. Expects the room lock held."""
+    seat = table.seat_at(index)
+    assert seat is not None and seat.user is not None
+    name = seat.user.shown_name
+    reason = f"{name} did not play in time; a computer player plays on until they come back."
+    event = {"type": "seat_to_bot", "seat": index, "name": name, "idle": True, "reason": reason}
+    handover.seat_to_bot(table, seat, event, keep_owner=True)
+    seat_handed_over.send(sender=Room, room=table.room, seat=index, user=seat.user, kind="to_bot")
+    if handover.everyone_away(table):
+        _abandon(table, index, "Every seat is played by a computer player; the match was abandoned.", idle=False)
+
+
+def _abandon(table: Table, seat: int, reason: str | None = None, *, idle: bool = True) -> None:
+    """The match ends, abandoned; `idle`: because of the idleness of `seat`'s player
+    (the view then tells that player "you", games.selectors.status_reason_for)."""
+    room, round_ = table.room, table.round
+    assert round_ is not None
+    if reason is None:
+        # People read the reason on the table: the player's name, not a seat index.
+        idler = table.seat_at(seat)
+        person = idler.user if idler is not None else None
+        who = person.shown_name if person is not None else f"The player in seat {seat + 1}"
+        reason = f"{who} did not play in time; the match was abandoned."
+    room.status = RoomStatus.ABANDONED
+    room.status_reason = reason
+    room.status_seat = seat if idle else None
+    room.finished_at = timezone.now()
+    table.save(room, ["status", "status_reason", "status_seat", "finished_at"])
+    table.touch()
+    table.log({"type": "abandoned", "seat": seat, "reason": room.status_reason}, round_.number)
+
+
+def overdue_sweep(*, now: datetime | None = None) -> int:
+    """Act at every overdue table, each in its own transaction. Safe to run twice at once.
+
+    A table that fails is logged and left for the next sweep: it must not hold up the
+    tables due after it.
+    """
+    now = now or timezone.now()
+    if not heartbeat.serving(now=now):
+        return 0
+    handled = 0
+    for code in selectors.rooms_overdue(now=now or timezone.now()):
+        try:
+            handled += due_actions_apply(code=code, now=now)
+        except Exception:
+            logger.exception("the sweeper could not act in room %s", code)
+    return handled
