@@ -113,7 +113,6 @@ def test_an_idle_player_sees_both_clocks_and_is_told_the_match_ended_for_them(
         expect(line.locator(".turn-text")).to_have_text("Your turn: choose cards to pass.")
         expect(line.locator("[data-countdown]")).to_have_text(re.compile(r"^0:(10|0\d)$"))
         expect(line.locator(".idle-clock")).to_have_count(0)
-        assert clocks(ann)["idle"] is None
         shots(ann, "turn-clock")
 
         # Her pass runs out and the server passes for her; she leads the first trick, and
@@ -133,7 +132,7 @@ def test_an_idle_player_sees_both_clocks_and_is_told_the_match_ended_for_them(
         # She still does nothing: the match is abandoned, and the page says why, to her.
         expect(table(ann)).to_have_attribute("data-status", "abandoned", timeout=ABANDON_SECONDS * 2000)
         ending = ann.locator(".banner.match-ended")
-        expect(ending).to_contain_text(f"Match abandoned. You {ENDED}")
+        expect(ending.locator(".status-reason")).to_have_text(f"You {ENDED}")
         expect(line).to_have_text("The match was abandoned.")
         expect(line.locator("[data-countdown], .idle-clock")).to_have_count(0)
         expect(ann.locator("#turn-announcer")).to_have_text(f"You {ENDED}")
@@ -145,7 +144,7 @@ def test_an_idle_player_sees_both_clocks_and_is_told_the_match_ended_for_them(
 
         # Bob, at the same table, reads her name.
         bob_ending = bob.locator(".banner.match-ended")
-        expect(bob_ending).to_contain_text(f"Match abandoned. Ann {ENDED}")
+        expect(bob_ending.locator(".status-reason")).to_have_text(f"Ann {ENDED}")
         expect(bob.locator(".log li").first).to_have_text(f"Ann {ENDED}")
         shots(bob, "abandoned-for-the-others")
 

@@ -175,8 +175,12 @@ export class TableView {
     if (!over && !ended) return null;
     const winners = last?.winners ?? [];
     const seated = view.you?.seat !== undefined && view.you?.seat !== null;
+    // An abandoned match's reason is a whole sentence ("You did not play in time; the
+    // match was abandoned."); a moderator's reason for closing the room is theirs alone.
     const said = ended
-      ? [h("strong", {}, view.status === "abandoned" ? "Match abandoned. " : "Room closed. "), view.status_reason ? h("span", { class: "status-reason" }, view.status_reason) : null]
+      ? view.status === "abandoned"
+        ? h("strong", { class: "status-reason" }, view.status_reason || "The match was abandoned.")
+        : [h("strong", {}, "Room closed. "), view.status_reason ? h("span", { class: "status-reason" }, view.status_reason) : null]
       : [
           h("strong", {}, "Match over. "),
           winners.length ? `${listNames(winners, names)} ${winners.length === 1 && names[winners[0]] !== "You" ? "wins" : "win"}!` : "",
