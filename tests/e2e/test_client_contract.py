@@ -29,8 +29,7 @@ from games.models import Room
 from games.rules import dominoes
 from games.rules import kali_tidi as kali
 from games.rules.errors import RuleError
-from games.services import lobby, table_moderation
-from games.services import play as play_service
+from games.services import due, lobby, table_moderation
 
 from .deals import HEARTS_MOON_DEAL, MOON_OPTIONS, MOON_PASS, moon_card
 
@@ -366,8 +365,8 @@ def server_events(transactional_db, make_user) -> dict[str, list[dict[str, Any]]
     lobby.room_start(code=hearts_room.code, user=cleo)
     room = Room.objects.get(code=hearts_room.code)
     start = room.started_at
-    assert play_service.due_actions_apply(code=room.code, now=start + timedelta(seconds=90))  # cleo's pass times out
-    assert play_service.due_actions_apply(code=room.code, now=timezone.now() + timedelta(hours=2))  # and she is gone
+    assert due.due_actions_apply(code=room.code, now=start + timedelta(seconds=90))  # cleo's pass times out
+    assert due.due_actions_apply(code=room.code, now=timezone.now() + timedelta(hours=2))  # and she is gone
     out = {}
     for code, user in ((kali_room.code, ben), (hearts_room.code, cleo)):
         room = Room.objects.get(code=code)
@@ -391,3 +390,8 @@ def test_the_log_has_words_for_what_the_server_itself_records(server_events, ope
     texts = page.evaluate(DESCRIBE, ["kali_tidi", moderated, ["You", "Ben", "Computer 3", "Computer 4"]])
     for event, line in zip(moderated, texts, strict=True):
         assert event["reason"] in line and ("banned" in line) == bool(event.get("banned")), (event, line)
+    # Cleo's own time-out and abandonment are said to her.
+    names = ["You", "Computer 2", "Computer 3", "Computer 4"]
+    lines = page.evaluate(DESCRIBE, ["hearts", server_events["hearts"], names])
+    assert "You ran out of time." in lines, lines
+    assert "You did not play in time; the match was abandoned." in lines, lines

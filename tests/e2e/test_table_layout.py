@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
@@ -445,3 +446,65 @@ def test_the_site_icon_is_served_and_no_first_visit_logs_an_error(open_page, liv
     icons = page.locator("link[rel=icon]").evaluate_all("els => els.map(e => e.href)")
     for href in icons:
         assert httpx.get(href).status_code == 200, href
+
+
+def overlap(a: dict, b: dict) -> bool:
+    return a["x"] < b["right"] and b["x"] < a["right"] and a["y"] < b["bottom"] and b["y"] < a["bottom"]
+
+
+@sizes
+@pytest.mark.parametrize(
+    ("on_abandon", "words"),
+    [("end", "before the match is abandoned"), ("bot", "before a computer player takes your seat")],
+    ids=["end", "bot"],
+)
+def test_the_idle_clock_stays_in_view_beside_the_turn_clock(open_page, shots, size, on_abandon, words):
+    """When the player's own waiting time runs out before the turn does, the sticky line
+    carries that clock too, worded for what the room does then, distinct from the turn
+    clock and clear of it; the hand still shows below the line."""
+    played = play("hearts", {"on_abandon": on_abandon})
+    view = next(
+        c.view for c in played.cases if c.seat == 0 and c.view["phase"] == "play" and c.view["you"]["legal_actions"]
+    )
+    now = datetime.now(UTC)
+    view = {
+        **view,
+        "deadline": (now + timedelta(seconds=60.5)).isoformat(),
+        "abandon_deadline": (now + timedelta(seconds=40.5)).isoformat(),
+    }
+    width, height = SIZES[size]
+    page = open_page(width=width, height=height)
+    page.goto("/")
+    page.get_by_role("tab", name="Log in").wait_for()
+    page.evaluate(DRAW, ["hearts", view, [], played.options])
+    idle = page.locator(".turn-line .idle-clock")
+    expect(idle).to_have_text(re.compile(rf"^0:(40|39|3\d) {words}$"))
+    expect(page.locator(".turn-line [data-countdown]")).to_have_text(re.compile(r"^(1:00|0:5\d)$"))
+    shots(page, "both-clocks")
+    parts = {sel: box(page, f".turn-line {sel}") for sel in (".turn-text", ".clock", ".idle-clock")}
+    assert not overlap(parts[".idle-clock"], parts[".turn-text"]), parts
+    assert not overlap(parts[".idle-clock"], parts[".clock"]), parts
+    # Warning colours of its own, not the line's.
+    colours = page.evaluate(
+        """() => [document.querySelector('.turn-line'), document.querySelector('.idle-clock')]
+            .map(e => getComputedStyle(e).backgroundColor)"""
+    )
+    assert colours[0] != colours[1], colours
+    # On a phone the first screen still holds the whole hand under both clocks.
+    assert in_viewport(page, ".hand-area"), box(page, ".hand-area")
+    assert_turn_and_clock_in_view_at_the_hand(page)
+    for where in ("window.scrollTo(0, 0)", "window.scrollTo(0, document.body.scrollHeight)"):
+        page.evaluate(where)
+        assert in_viewport(page, ".idle-clock"), box(page, ".idle-clock")
+    page.evaluate("document.querySelector('.hand-area').scrollIntoView({block: 'start'})")
+    assert box(page, ".turn-line")["bottom"] <= box(page, ".hand .piece")["y"] + 1
+    no_sideways_scroll(page)
+    # A screen reader hears it once with the turn, without the seconds.
+    then = words.removeprefix("before ")
+    said = re.compile(rf"^Your turn.* If you do not act, {then} before this turn's time runs out\.$")
+    expect(page.locator("#turn-announcer")).to_have_text(said)
+    # Not while the turn runs out first.
+    later = {**view, "abandon_deadline": (now + timedelta(seconds=90)).isoformat(), "version": view["version"] + 1}
+    page.evaluate(DRAW, ["hearts", later, [], played.options])
+    expect(page.locator(".turn-line [data-countdown]")).to_be_visible()
+    expect(idle).to_have_count(0)

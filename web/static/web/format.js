@@ -27,8 +27,10 @@ export function teamName(team) {
 }
 
 // Events every game shares; a game module describes its own first.
+// Names are the table's (seatNames): the reader's own seat is "You".
 export function describeCommonEvent(e, names) {
   const who = (seat) => names[seat] ?? `Seat ${seat + 1}`;
+  const you = (seat) => names[seat] === "You";
   switch (e.type) {
     case "room_created":
       return `Room opened by ${e.host}.`;
@@ -43,7 +45,8 @@ export function describeCommonEvent(e, names) {
       return `A computer player took seat ${e.seat + 1}.`;
     // A moderator's doing carries the moderator's reason, for the table and the player concerned.
     case "seat_to_bot":
-      if (e.idle) return `${e.name ?? who(e.seat)} was away too long; a computer player plays the seat until they come back.`;
+      if (e.idle && you(e.seat)) return "You did not play in time; a computer player plays your seat until you come back.";
+      if (e.idle) return `${e.name ?? who(e.seat)} did not play in time; a computer player plays the seat until they come back.`;
       if (e.banned) return `${e.name ?? who(e.seat)} was banned by a moderator (${e.reason}); a computer player took over the seat.`;
       if (e.reason) return `A moderator gave ${e.name ?? who(e.seat)}'s seat to a computer player: ${e.reason}`;
       return `A computer player took over ${e.name ?? who(e.seat)}'s seat.`;
@@ -69,8 +72,14 @@ export function describeCommonEvent(e, names) {
     case "timed_out":
       return `${who(e.seat)} ran out of time.`;
     case "abandoned":
-      if (e.seat !== undefined && e.seat !== null) return `The match was abandoned: ${who(e.seat)} did not play for too long.`;
-      return e.reason ? `The match was abandoned: ${e.reason}` : "The match was abandoned.";
+      // A player's idleness ended it: said to them as "You". The event names the last
+      // seat handed over also when that left only computer players (on_abandon: bot),
+      // and then its reason says so: that reason is shown as it is.
+      if (e.seat !== undefined && e.seat !== null && (!e.reason || /did not play/.test(e.reason))) {
+        return `${who(e.seat)} did not play in time; the match was abandoned.`;
+      }
+      if (!e.reason) return "The match was abandoned.";
+      return /abandoned/.test(e.reason) ? e.reason : `The match was abandoned: ${e.reason}`;
     case "closed":
       return e.reason || "The room was closed.";
     default:

@@ -47,6 +47,7 @@ export class RoomPage {
       room: this.room,
       act: (action) => this.act(action),
       rerender: () => this.render(),
+      newTable: () => this.newTable(),
     });
     await this.refresh();
     await this.autojoin();
@@ -213,7 +214,7 @@ export class RoomPage {
           h(
             "p",
             { class: "away", role: "status" },
-            "A computer player is playing your seat while you were away. ",
+            "You did not play in time; a computer player plays your seat until you come back. ",
             h("button", { type: "button", onclick: () => this.lobbyAct("reclaim") }, "Take my seat back"),
           ),
         );
@@ -247,6 +248,21 @@ export class RoomPage {
       this.app.toast(err.message, "error");
     }
     await this.refresh();
+  }
+
+  // After a match: a room of the same game with the same options, name and listing,
+  // hosted by this player, who then invites the others from its lobby.
+  async newTable() {
+    try {
+      const room = await api("rooms/", {
+        method: "POST",
+        body: { game: this.room.game, options: this.room.options, name: this.room.name, public: this.room.public },
+      });
+      this.app.navigate(`/join/${encodeURIComponent(room.code)}`);
+    } catch (err) {
+      this.app.toast(err.message, "error");
+      this.render();
+    }
   }
 
   async act(action) {

@@ -62,9 +62,10 @@ export class TableView {
       "data-my-turn": String(myTurn),
     });
     const turn = this.turnText(view, names, myTurn);
+    const idle = this.idleClock(view);
     append(section, [
       this.head(view, extras),
-      this.turnLine(view, turn, myTurn),
+      this.turnLine(view, turn, myTurn, idle),
       this.banner(view, names),
       this.ring(view, names, me),
       this.info(view, names),
@@ -76,14 +77,36 @@ export class TableView {
     ]);
     replace(root, section);
     this.tick(root, view);
-    this.announce(view, turn);
+    // The end is said in the server's words (to this reader: "You did not play in time");
+    // the idle clock once, as the turn is, without its seconds.
+    const ended = view.status === "abandoned" && view.status_reason ? view.status_reason : null;
+    this.announce(view, ended ?? (idle && turn ? `${turn} If you do not act, ${idle.what} before this turn's time runs out.` : turn));
   }
 
-  // The countdown is redrawn every second without rebuilding the table. It is not in a
-  // live region: a screen reader would read out every second.
+  // The countdowns are redrawn every second without rebuilding the table. They are not in
+  // a live region: a screen reader would read out every second.
   tick(root, view) {
     const clock = root.querySelector("[data-countdown]");
     if (clock) clock.textContent = countdown(view.deadline);
+    const idle = root.querySelector("[data-idle-countdown]");
+    if (idle) idle.textContent = countdown(view.abandon_deadline);
+  }
+
+  // The player's own idle clock (abandon_deadline: when, if they do not act, they will
+  // have kept the table waiting abandon_seconds in all), shown when it runs out before
+  // the turn does: then it, not the turn clock, is what ends their game. What happens
+  // then is the room's on_abandon, said for this player.
+  idleClock(view) {
+    if (view.status !== "playing" || !view.abandon_deadline) return null;
+    if (view.deadline && Date.parse(view.abandon_deadline) >= Date.parse(view.deadline)) return null;
+    const me = view.you?.seat;
+    // A computer player takes the seat (on_abandon: bot) only while another person plays
+    // on; with nobody else, handing it over abandons the match all the same.
+    const others = (view.seats || []).some((s, i) => i !== me && s.user && !s.is_bot);
+    const toBot = this.ctx.room?.options?.on_abandon === "bot" && others;
+    return toBot
+      ? { kind: "bot", what: "a computer player takes your seat", after: "before a computer player takes your seat" }
+      : { kind: "end", what: "the match is abandoned", after: "before the match is abandoned" };
   }
 
   // Turns are announced once each, in a region that outlives the re-renders (one that is
@@ -105,9 +128,9 @@ export class TableView {
   turnText(view, names, myTurn) {
     const game = this.game;
     const waiting = (view.to_act || []).filter((s) => s !== view.you?.seat);
-    if (view.status === "abandoned" || view.status === "closed") {
-      return `This match is ${view.status}${view.status_reason ? `: ${view.status_reason}` : "."}`;
-    }
+    // Why it ended is the banner's to say, in the server's words.
+    if (view.status === "abandoned") return "The match was abandoned.";
+    if (view.status === "closed") return "The room was closed.";
     if (view.phase === "match_over" || view.status === "finished") return "The match is over.";
     if (myTurn) return game.yourTurnText?.(view, names) ?? "Your turn.";
     if (view.phase === "round_over") {
@@ -128,8 +151,8 @@ export class TableView {
   }
 
   // Whose turn it is and the time left stay in view (sticky) while the player scrolls to
-  // their hand, the results or the log.
-  turnLine(view, line, myTurn) {
+  // their hand, the results or the log; so does the idle clock when it comes first.
+  turnLine(view, line, myTurn, idle) {
     const showClock = view.deadline && view.status === "playing" && (view.to_act || []).length > 0;
     // Between hands the clock is the pause: when it runs out the next hand is dealt.
     const clock = !showClock
@@ -137,20 +160,58 @@ export class TableView {
       : view.phase === "round_over"
         ? h("span", { class: "clock" }, " The next hand starts by itself in ", h("span", { class: "nowrap" }, h("span", { "data-countdown": "" }), "."))
         : h("span", { class: "clock" }, " · ", h("span", { class: "nowrap" }, h("span", { "data-countdown": "" }), " left"));
-    return h("p", { class: `turn-line${myTurn ? " mine" : ""}` }, h("span", { class: "turn-text" }, line), clock);
+    const idleClock = idle
+      ? h("span", { class: "idle-clock", "data-idle": idle.kind }, h("span", { class: "nowrap", "data-idle-countdown": "" }), ` ${idle.after}`)
+      : null;
+    return h("p", { class: `turn-line${myTurn ? " mine" : ""}` }, h("span", { class: "turn-text" }, line), clock, idleClock);
   }
 
+  // The end of the match: who won, or why it ended (the server's words, said to this
+  // reader), and the way on: back to the player's tables, or a new table like this one.
   banner(view, names) {
     const last = view.last_round;
-    if (view.phase !== "match_over" && view.status !== "finished") return null;
+    const over = view.phase === "match_over" || view.status === "finished";
+    const ended = view.status === "abandoned" || view.status === "closed";
+    if (!over && !ended) return null;
     const winners = last?.winners ?? [];
+    const seated = view.you?.seat !== undefined && view.you?.seat !== null;
+    // An abandoned match's reason is a whole sentence ("You did not play in time; the
+    // match was abandoned."); a moderator's reason for closing the room is theirs alone.
+    const said = ended
+      ? view.status === "abandoned"
+        ? h("strong", { class: "status-reason" }, view.status_reason || "The match was abandoned.")
+        : [h("strong", {}, "Room closed. "), view.status_reason ? h("span", { class: "status-reason" }, view.status_reason) : null]
+      : [
+          h("strong", {}, "Match over. "),
+          winners.length ? `${listNames(winners, names)} ${winners.length === 1 && names[winners[0]] !== "You" ? "wins" : "win"}!` : "",
+          // Only a finished match has a replay; an abandoned or closed one keeps its hands hidden.
+          view.status === "finished" ? [" ", h("a", { href: `/replay/${encodeURIComponent(view.code)}`, "data-link": "", class: "replay-link" }, "Watch the replay")] : null,
+        ];
+    // A room a moderator closed is not one to set up again.
+    const again = seated && view.status !== "closed" && this.ctx.newTable;
     return h(
       "div",
-      { class: "banner match-over", role: "status" },
-      h("strong", {}, "Match over. "),
-      winners.length ? `${listNames(winners, names)} ${winners.length === 1 && names[winners[0]] !== "You" ? "wins" : "win"}!` : "",
-      // Only a finished match has a replay; an abandoned or closed one keeps its hands hidden.
-      view.status === "finished" ? [" ", h("a", { href: `/replay/${encodeURIComponent(view.code)}`, "data-link": "", class: "replay-link" }, "Watch the replay")] : null,
+      { class: `banner ${ended ? "match-ended" : "match-over"}`, role: "status" },
+      h("p", {}, said),
+      h(
+        "div",
+        { class: "button-row onward" },
+        h("a", { href: "/", "data-link": "", class: "button-link", "data-action": "home" }, "Back to your tables"),
+        again
+          ? h(
+              "button",
+              {
+                type: "button",
+                "data-action": "new-table",
+                onclick: (event) => {
+                  event.currentTarget.disabled = true;
+                  this.ctx.newTable();
+                },
+              },
+              "New table with the same settings",
+            )
+          : null,
+      ),
     );
   }
 
