@@ -114,7 +114,7 @@ def _abandon(table: Table, seat: int, reason: str | None = None, *, idle: bool =
     room.finished_at = timezone.now()
     table.save(room, ["status", "status_reason", "status_seat", "finished_at"])
     table.touch()
-    table.log({"type": "abandoned", "seat": seat, "reason": room.status_reason}, round_.number)
+    table.log({"type": "abandoned", "seat": seat, "idle": idle, "reason": room.status_reason}, round_.number)
 
 
 def overdue_sweep(*, now: datetime | None = None) -> int:

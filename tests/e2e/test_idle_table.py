@@ -182,7 +182,10 @@ def test_the_log_says_who_was_idle_to_each_reader(open_page: Callable[..., Any])
         {"type": "timed_out", "seat": 1},
         {"type": "seat_to_bot", "seat": 0, "name": "Ann", "idle": True, "reason": "Ann did not play in time."},
         {"type": "seat_to_bot", "seat": 1, "name": "Bob", "idle": True, "reason": "Bob did not play in time."},
-        {"type": "abandoned", "seat": 0, "reason": f"Ann {ENDED}"},
+        {"type": "abandoned", "seat": 0, "idle": True, "reason": f"Ann {ENDED}"},
+        {"type": "abandoned", "seat": 1, "idle": True, "reason": f"Bob {ENDED}"},
+        {"type": "abandoned", "seat": 1, "idle": False, "reason": everyone_away},
+        # Logged before events said `idle`: told by the reason.
         {"type": "abandoned", "seat": 1, "reason": f"Bob {ENDED}"},
         {"type": "abandoned", "seat": 1, "reason": everyone_away},
     ]
@@ -194,6 +197,8 @@ def test_the_log_says_who_was_idle_to_each_reader(open_page: Callable[..., Any])
         "You did not play in time; a computer player plays your seat until you come back.",
         "Bob did not play in time; a computer player plays the seat until they come back.",
         f"You {ENDED}",
+        f"Bob {ENDED}",
+        everyone_away,
         f"Bob {ENDED}",
         everyone_away,
     ]

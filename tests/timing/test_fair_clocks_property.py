@@ -146,9 +146,7 @@ def after_step(code: str, ledger: Ledger, now: datetime, before: Seen) -> None:
             assert now - turn.start - ledger.lost(turn.start, now) >= clock - EXACT, (action.seat, turn, now)
             ledger.timeouts += 1
     for event in events:
-        if (event["type"] == "abandoned" and "Every seat" not in event.get("reason", "")) or (
-            event["type"] == "seat_to_bot" and event.get("idle")
-        ):
+        if (event["type"] == "abandoned" and event["idle"]) or (event["type"] == "seat_to_bot" and event.get("idle")):
             seat = event["seat"]
             assert ledger.own_wait(seat, now) >= timedelta(seconds=ABANDON) - EXACT, (seat, ledger, now)
             ledger.abandonments += 1

@@ -72,10 +72,11 @@ export function describeCommonEvent(e, names) {
     case "timed_out":
       return `${who(e.seat)} ran out of time.`;
     case "abandoned":
-      // A player's idleness ended it: said to them as "You". The event names the last
-      // seat handed over also when that left only computer players (on_abandon: bot),
-      // and then its reason says so: that reason is shown as it is.
-      if (e.seat !== undefined && e.seat !== null && (!e.reason || /did not play/.test(e.reason))) {
+      // A player's idleness ended it (`idle`): said to them as "You". When the last seat
+      // handed over left only computer players (on_abandon: bot) its reason says so, and
+      // is shown as it is. Events logged before `idle` existed are told by their reason.
+      const idle = e.idle ?? (!e.reason || /did not play/.test(e.reason));
+      if (e.seat !== undefined && e.seat !== null && idle) {
         return `${who(e.seat)} did not play in time; the match was abandoned.`;
       }
       if (!e.reason) return "The match was abandoned.";
