@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 import time_machine
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from games import rules, store, timing
@@ -145,9 +145,9 @@ def after_step(code: str, ledger: Ledger, now: datetime, before: Seen) -> None:
             clock = timedelta(seconds=PAUSE if turn.paused else TURN)
             assert now - turn.start - ledger.lost(turn.start, now) >= clock - EXACT, (action.seat, turn, now)
             ledger.timeouts += 1
-    for event in events:
-        if (event["type"] == "abandoned" and event["idle"]) or (event["type"] == "seat_to_bot" and event.get("idle")):
-            seat = event["seat"]
+    for logged in events:
+        if logged["type"] in ("abandoned", "seat_to_bot") and logged.get("idle"):
+            seat = logged["seat"]
             assert ledger.own_wait(seat, now) >= timedelta(seconds=ABANDON) - EXACT, (seat, ledger, now)
             ledger.abandonments += 1
     # Bring the ledger up to date: who acted themselves, whose turn ended, whose began.
@@ -158,9 +158,9 @@ def after_step(code: str, ledger: Ledger, now: datetime, before: Seen) -> None:
     for action in actions:
         if action.user_id is not None:
             ledger.idle[action.seat] = timedelta(0)
-    for event in events:
-        if event["type"] == "seat_reclaimed":
-            ledger.idle[event["seat"]] = timedelta(0)
+    for logged in events:
+        if logged["type"] == "seat_reclaimed":
+            ledger.idle[logged["seat"]] = timedelta(0)
     moved_on = after.hand != before.hand
     for index in list(ledger.turns):
         turn = ledger.turns[index]
@@ -196,18 +196,22 @@ def started_room(make_user, game: str, people: int, on_abandon: str) -> tuple[Ro
     return room, users[:seats]
 
 
-STEPS = st.lists(
-    st.tuples(
-        st.sampled_from(["act", "act", "act", "wait", "wait", "outage", "reclaim"]),
+def steps_of(kinds: list[str]) -> st.SearchStrategy[list[tuple[str, int, int]]]:
+    step = st.tuples(
+        st.sampled_from(kinds),
         st.integers(min_value=0, max_value=12_000),  # milliseconds
         st.integers(min_value=0, max_value=3),
-    ),
-    min_size=10,
-    max_size=60,
+    )
+    return st.lists(step, min_size=10, max_size=60)
+
+
+# Tables where people mostly play, and tables where they mostly let time run out.
+STEPS = steps_of(["act", "act", "act", "wait", "wait", "outage", "reclaim"]) | steps_of(
+    ["wait", "wait", "wait", "wait", "act", "outage", "reclaim"]
 )
 
 
-@settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     game=st.sampled_from(sorted(GAMES)),
     people=st.integers(min_value=1, max_value=4),
@@ -287,6 +291,10 @@ def test_no_clock_runs_out_early_and_no_one_is_abandoned_for_others_time(
                     play.action_submit(code=code, user=seat.user, version=room.version, action=action)
                     after_step(code, ledger, now, before)
             assert_time_kept(code)
+        # What the example exercised (--hypothesis-show-statistics).
+        event(f"turns run out: {'some' if ledger.timeouts else 'none'}")
+        event(f"players abandoned or replaced: {'some' if ledger.abandonments else 'none'}")
+        event(f"outages: {'some' if ledger.outages else 'none'}")
 
 
 EXAMPLES = itertools.count()
