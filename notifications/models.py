@@ -83,10 +83,10 @@ class SocketPresence(models.Model):
         return f"socket of {self.user_id}"
 
 
-class TurnNotice(models.Model):
-    """The last turn of a player in a room that a notice was claimed for (by the turn's
-    `Seat.turn_since`): one row per player and room, moved on to each new turn, so that a
-    turn is told at most once.
+class TurnClaim(models.Model):
+    """The last turn of a player in a room that a message of one kind was claimed for (by
+    the turn's `Seat.turn_since`): one row per player and room, moved on to each new
+    turn, so that a turn is told of at most once by each kind.
 
     A scan claims a turn by moving `turn_since` to it (with `sent_at` null); the delivery
     takes the claim by setting `sent_at`, and only the one that sets it sends."""
@@ -98,26 +98,22 @@ class TurnNotice(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        abstract = True
+
+
+class TurnNotice(TurnClaim):
+    """The first notice of a turn (once it has waited NOTIFY_AFTER_SECONDS)."""
+
+    class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "room"], name="turn_notice_unique")]
 
     def __str__(self) -> str:
         return f"notice to {self.user_id} in {self.room_id}"
 
 
-class TurnReminder(models.Model):
-    """The last turn of a player in a room that a reminder was claimed for, as
-    `TurnNotice` is for the first notice: one row per player and room, moved on to each
-    new turn, so that a turn is reminded of at most once, apart from its first notice.
-
-    A scan claims the reminder of a turn by moving `turn_since` to it (with `sent_at`
-    null); the delivery takes the claim by setting `sent_at`, and only the one that sets
-    it sends."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="+")
-    turn_since = models.DateTimeField()
-    claimed_at = models.DateTimeField()
-    sent_at = models.DateTimeField(null=True, blank=True)
+class TurnReminder(TurnClaim):
+    """The reminder of a turn on a long clock, before it runs out, apart from its first
+    notice."""
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "room"], name="turn_reminder_unique")]

@@ -16,6 +16,7 @@ from games.models import Action, Event, Room, RoomStatus, Round, Seat
 from games.services import due, lobby, play, reclaim, seeds, table_moderation
 
 from .test_fair_clocks_property import assert_time_kept
+from .test_other_games import started as start
 
 pytestmark = pytest.mark.django_db
 
@@ -27,18 +28,6 @@ def hand(room: Room) -> Round:
     round_ = Round.objects.filter(room=room).order_by("-number").first()
     assert round_ is not None
     return round_
-
-
-def start(make_user, game: str, people: int, seats: int, **options) -> tuple[Room, list]:
-    users = [make_user() for _ in range(people)]
-    room = lobby.room_create(host=users[0], game=game, options=options)
-    for user in users[1:]:
-        lobby.room_join(code=room.code, user=user)
-    for _ in range(seats - people):
-        lobby.room_add_bot(code=room.code, user=users[0])
-    lobby.room_start(code=room.code, user=users[0])
-    room.refresh_from_db()
-    return room, users
 
 
 def test_the_trick_winner_who_played_its_last_card_gets_a_whole_turn_to_lead(make_user):
