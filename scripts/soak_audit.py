@@ -18,9 +18,10 @@ were answered 200 for (`Accepted`), of the requests that got no answer at all
    it, and its clock is `between_rounds_seconds`.
 3. Abandonments: a player abandoned for idleness (an `abandoned` event with a seat, or a
    `seat_to_bot` event with `idle`) must have been waited for at least
-   `abandon_seconds`: the sum, over their turns since their own last action, of the
-   time from each turn's start to its end (or to the abandonment), less outages; the
-   pause between hands does not count.
+   `abandon_seconds`: the sum, over their turns since their own last action (or since
+   they took their seat back from a computer player), of the time from each turn's
+   start to its end (or to the abandonment), less outages; the pause between hands
+   does not count.
 4. Turns running while the web was down (the soak's fault windows): how many, and
    whether those that timed out were given their clock plus the recorded outages; and,
    for comparison, plus the whole window.
@@ -210,7 +211,7 @@ def load(cursor: Cursor) -> Data:
     actions = [Act(r[0], r[1], r[2], r[3], _json(r[4]), r[5], r[6], r[7]) for r in cursor.fetchall() if r[0] in hands]
     cursor.execute(
         "SELECT room_id, seq, data::text, created_at FROM games_event"
-        " WHERE data->>'type' IN ('abandoned', 'seat_to_bot', 'timed_out')"
+        " WHERE data->>'type' IN ('abandoned', 'seat_to_bot', 'seat_reclaimed', 'timed_out')"
     )
     events = [Event(r[0], r[1], _json(r[2]), r[3]) for r in cursor.fetchall() if r[0] in rooms]
     cursor.execute("SELECT to_regclass('uptime_outage') IS NOT NULL")
@@ -408,15 +409,22 @@ def check_timeouts(data: Data) -> list[Timeout]:
                 due=deadline(start, clock, data.outages),
             )
         )
-    return sorted(found, key=lambda t: t.at)
+    return sorted(found, key=lambda t: (t.at, t.code, t.seq))
 
 
 def waited_for(data: Data, room: Room, seat: int, at: datetime) -> tuple[timedelta, int]:
     """How long the game waited for the player at `seat` in their turns since their own
-    last action, up to `at` (the turn in progress included, the pauses between hands
+    last action (or reclaim), up to `at` (the turn in progress included, the pauses between hands
     not), less outages; and how many turns that was."""
     hands = data.hands_of(room)
     own = [a.created_at for h in hands for a in data.acts(h) if a.seat == seat and a.own and a.created_at <= at]
+    # Taking a seat back from a computer player restarts the idle clock as an action does.
+    own += [
+        e.created_at
+        for e in data.events
+        if e.room_id == room.id and e.data.get("type") == "seat_reclaimed" and e.data.get("seat") == seat
+        if e.created_at <= at
+    ]
     since = max(own) if own else room.started_at
     total, turns = ZERO, 0
     for hand in hands:
@@ -453,7 +461,7 @@ def check_abandonments(data: Data) -> tuple[list[Abandonment], int]:
         found.append(
             Abandonment(room.code, seat, str(kind), event.created_at, waited, room.seconds("abandon_seconds"), turns)
         )
-    return sorted(found, key=lambda a: a.at), everyone_away
+    return sorted(found, key=lambda a: (a.at, a.code, a.seat)), everyone_away
 
 
 def check_windows(data: Data, windows: Iterable[Window]) -> list[WindowTurns]:
@@ -534,6 +542,9 @@ class Report:
                 f"min {over[0]:+.2f} s, median {statistics.median(over):+.2f} s, max {over[-1]:+.2f} s; "
                 f"as a share of it: min {share[0]:.2f}, median {statistics.median(share):.2f}"
             )
+        if self.early:
+            by = sorted(-t.over for t in self.early)
+            out.append(f"  early by: min {by[0]:.2f} s, median {statistics.median(by):.2f} s, max {by[-1]:.2f} s")
         for t in self.early[:examples]:
             out.append(
                 f"  early: room {t.code} hand {t.hand} #{t.seq} seat {t.seat} {t.kind} after "

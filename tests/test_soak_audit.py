@@ -4,7 +4,8 @@ Every time is an offset in seconds from T0. One Hearts room on a 5-second clock 
 the timeouts: a clearly early one, fair ones (a plain turn, the simultaneous pass, the
 pause between hands) and two across a 10-second outage (one given its extension, one
 not). Two Moon rooms that abandon after 15 seconds hold the abandonments: in one the
-player's own waiting time adds up to 12 s (wrongful), in the other to 16 s. The moves
+player's own waiting time adds up to 12 s (wrongful), in the other to 16 s; a third
+counts from the moment the player took their seat back. The moves
 answered to clients are checked against the persons' actions in the log.
 """
 
@@ -116,12 +117,24 @@ def test_the_audit_counts_early_timeouts_wrongful_abandonments_and_lost_moves(ma
     event(fair, 1, 136, {"type": "seat_to_bot", "seat": 0, "idle": True})
     # Then every seat a computer's: not counted again.
     event(fair, 2, 136, {"type": "abandoned", "seat": 0, "reason": "everyone away"})
+    # As MOON22, but she took her seat back from a computer player at 118: her waiting
+    # counts from then, 3 s of the turn that ran out at 121 and 2 s of the one at 132.
+    back = room(ann, "MOON24", "moon")
+    b1 = hand(back, 1, 100)
+    act(b1, 1, 0, 101, {"type": "pass"}, user=ann)
+    act(b1, 2, 0, 106, play("6-6"), auto=True)
+    act(b1, 3, 1, 116, play("6-5"))
+    event(back, 1, 118, {"type": "seat_reclaimed", "seat": 0, "name": "Ann"})
+    act(b1, 4, 0, 121, play("5-5"), auto=True)
+    act(b1, 5, 1, 130, play("5-4"))
+    event(back, 2, 132, {"type": "abandoned", "seat": 0, "reason": "idle"})
 
     accepted = [
         Accepted("HRTS22", 1, 0, {"type": "pass_cards", "cards": ["2C", "3C", "4C"]}, 3),
         Accepted("HRTS22", 1, 0, play("2C"), 9),
         Accepted("HRTS22", 1, 0, play("AS"), 10),  # never logged: lost
         Accepted("MOON22", 1, 0, {"type": "pass"}, 2),
+        Accepted("MOON24", 1, 0, {"type": "pass"}, 2),
     ]
     # Bob's move was never answered, but his request got no answer at all: fine. Ann's
     # pass in MOON23 nobody was answered for or sent without an answer: a duplicate.
@@ -142,7 +155,7 @@ def test_the_audit_counts_early_timeouts_wrongful_abandonments_and_lost_moves(ma
     assert "no uptime_outage table" in "\n".join(before.lines())
 
     assert report.data.outage_table and len(report.data.outages) == 1
-    assert len(report.timeouts) == 10
+    assert len(report.timeouts) == 12
     assert [(t.code, t.hand, t.seq) for t in report.early] == [("HRTS22", 1, 10), ("HRTS22", 2, 1)]
     pause = next(t for t in report.timeouts if t.kind == "next_round")
     assert (pause.start, pause.due) == (at(15), at(20))
@@ -153,13 +166,14 @@ def test_the_audit_counts_early_timeouts_wrongful_abandonments_and_lost_moves(ma
 
     assert [(a.code, a.kind, a.turns, a.waited.total_seconds()) for a in report.abandonments] == [
         ("MOON22", "abandoned", 3, 12.0),
+        ("MOON24", "abandoned", 2, 5.0),
         ("MOON23", "seat_to_bot", 3, 16.0),
     ]
-    assert [a.code for a in report.wrongful] == ["MOON22"]
+    assert [a.code for a in report.wrongful] == ["MOON22", "MOON24"]
     assert report.everyone_away == 1
 
     moves = report.moves
-    assert (moves.accepted, moves.lost, moves.duplicated, moves.applied_unanswered) == (4, 1, 1, 1)
+    assert (moves.accepted, moves.lost, moves.duplicated, moves.applied_unanswered) == (5, 1, 1, 1)
     assert moves.lost_examples == [("HRTS22", 1, 0, '{"card":"AS","type":"play"}')]
     assert moves.duplicated_examples == [("MOON23", 1, 0, '{"type":"pass"}')]
 
@@ -170,5 +184,5 @@ def test_the_audit_counts_early_timeouts_wrongful_abandonments_and_lost_moves(ma
 
     figures = report.must_be_zero()
     assert figures["moves lost"] == 1 and figures["moves duplicated"] == 1
-    assert figures["early timeouts"] == 2 and figures["wrongful abandonments"] == 1
+    assert figures["early timeouts"] == 2 and figures["wrongful abandonments"] == 2
     assert "tolerance" in report.lines()[0]
