@@ -42,6 +42,8 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 TOLERANCE = timedelta(seconds=0.25)
+# A timeout this late is worth a look (a lost task, a sweeper that did not run), if no fault.
+LATE = timedelta(seconds=5)
 NEXT_ROUND = "next_round"
 PASS_CARDS = "pass_cards"
 # The defaults of rooms made before the timing options existed (games/timing.py).
@@ -542,6 +544,8 @@ class Report:
                 f"min {over[0]:+.2f} s, median {statistics.median(over):+.2f} s, max {over[-1]:+.2f} s; "
                 f"as a share of it: min {share[0]:.2f}, median {statistics.median(share):.2f}"
             )
+            late = [t.over for t in self.timeouts if t.over > LATE.total_seconds()]
+            out.append(f"  later than their clock by over {LATE.total_seconds():g} s: {len(late)}")
         if self.early:
             by = sorted(-t.over for t in self.early)
             out.append(f"  early by: min {by[0]:.2f} s, median {statistics.median(by):.2f} s, max {by[-1]:.2f} s")
