@@ -182,6 +182,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.beat_down = max(10.0, min(120.0, 0.95 * play_seconds - args.beat_stop_at))
     if args.max_seconds is None:
         args.max_seconds = play_seconds + 600
+    for flag in ("worker_kill_at", "web_kill_at", "beat_stop_at"):
+        if getattr(args, flag) >= play_seconds:
+            parser.error(f"--{flag.replace('_', '-')} must fall within the play ({play_seconds:g} s)")
     return args
 
 
@@ -753,8 +756,15 @@ class Load:
             for task in [*seats, *listeners, progress]:
                 task.cancel()
             await asyncio.gather(*seats, *listeners, progress, return_exceptions=True)
-            # A fault that was still under way restarts its process.
-            await asyncio.wait_for(faults, timeout=START_SECONDS + max(args.worker_down, args.web_down, args.beat_down))
+            # A fault still under way restarts its process, if it can in time; everything
+            # stops next anyway.
+            down = max(args.worker_down, args.web_down, args.beat_down)
+            done, _ = await asyncio.wait([faults], timeout=START_SECONDS + down)
+            if not done:
+                faults.cancel()
+                self.cluster.note("the faults still under way were given up")
+            elif faults.exception() is not None:
+                self.cluster.note(f"a fault failed: {faults.exception()!r}")
 
     async def progress(self) -> None:
         began = time.monotonic()
