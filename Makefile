@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench measure-deadlines venv migrate clean schema
+.PHONY: run test lint bench measure-deadlines soak venv migrate clean schema
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@set -e; py=$$(scripts/find-python.sh); \
@@ -50,6 +50,16 @@ bench: $(STAMP)
 DEADLINES_ARGS ?=
 measure-deadlines: $(STAMP)
 	$(PY) scripts/measure_deadlines.py $(DEADLINES_ARGS)
+
+## Soak: the deployment of several processes (2 gunicorn, daphne, 2 workers, beat) plays
+## 120 tables on short clocks for four minutes while a worker, a gunicorn and beat are
+## killed or stopped and restarted; then its database is audited for lost or duplicated
+## moves, early timeouts and wrongful abandonments, and the figures printed (README,
+## Time). Options through SOAK_ARGS, e.g. `make soak SOAK_ARGS="--minutes 2 --tables 40"`
+## (scripts/soak.py --help).
+SOAK_ARGS ?=
+soak: $(STAMP)
+	$(PY) scripts/soak.py $(SOAK_ARGS)
 
 clean:
 	rm -rf $(VENV) var

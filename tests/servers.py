@@ -103,7 +103,8 @@ def died_servers(lines: int = 60) -> list[tuple[str, str]]:
         if pid in _told_to_stop or proc.poll() is None:
             continue
         tail = "\n".join(log_path.read_text(errors="replace").splitlines()[-lines:])
-        died.append((f"{' '.join(map(str, proc.args))} exited with {proc.returncode}; {log_path} ends", tail))
+        command = " ".join(map(str, proc.args)) if isinstance(proc.args, list) else str(proc.args)
+        died.append((f"{command} exited with {proc.returncode}; {log_path} ends", tail))
     return died
 
 
