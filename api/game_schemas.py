@@ -447,6 +447,20 @@ def view_component(game: rules.Game) -> Schema:
                 "same seat's next turn included; extended by any outage of the server.",
             }
         ),
+        "rematch": nullable(
+            {
+                "type": "object",
+                "description": "Once the match is finished or abandoned: the seats whose players want a "
+                "rematch with the same players (POST rooms/{code}/rematch), and the rematch's room once all "
+                "of them agreed. Null while the match is played, and for a room a moderator closed.",
+                "properties": {
+                    "agreed": {"type": "array", "items": {"type": "integer"}},
+                    "room": nullable({"type": "string", "description": "The rematch's room code."}),
+                },
+                "required": ["agreed", "room"],
+                "additionalProperties": False,
+            }
+        ),
         "abandon_deadline": nullable(
             {
                 "type": "string",

@@ -34,6 +34,7 @@ urlpatterns = [
     path("rooms/<room_code:code>/start", views_rooms.StartView.as_view(), name="room-start"),
     path("rooms/<room_code:code>/client_seed", views_rooms.ClientSeedView.as_view(), name="room-client-seed"),
     path("rooms/<room_code:code>/reclaim", views_rooms.ReclaimView.as_view(), name="room-reclaim"),
+    path("rooms/<room_code:code>/rematch", views_rooms.RematchView.as_view(), name="room-rematch"),
     path("rooms/<room_code:code>/state", views_rooms.StateView.as_view(), name="room-state"),
     path("rooms/<room_code:code>/actions", views_rooms.ActionsView.as_view(), name="room-actions"),
     path("rooms/<room_code:code>/events", views_rooms.EventsView.as_view(), name="room-events"),

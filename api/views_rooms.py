@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 
 from games import replay, rules, selectors
 from games.errors import RULE_CODES
-from games.services import lobby, play, reclaim, seeds
+from games.services import lobby, play, reclaim, rematch, seeds
 
 from .auth import signed_in_user
 from .game_schemas import ACTION_REQUEST_REF, GAME_VIEW_REF
@@ -168,6 +168,25 @@ class ReclaimView(APIView):
     def post(self, request: Request, code: str) -> Response:
         user = signed_in_user(request)
         table = reclaim.seat_reclaim(code=code, user=user)
+        return Response(selectors.table_view(table=table, user=user))
+
+
+class RematchView(APIView):
+    @extend_schema(
+        request=None,
+        responses={200: GAME_VIEW_REF},
+        summary="Ask for a rematch with the same players once the match is over",
+        description=(
+            "Each person seated in a finished or abandoned match may agree; agreeing again changes nothing. "
+            "When the last of them agrees, a new room with the same game, options and computer players is "
+            "made and started with everyone in it, and the view's `rematch.room` (and a public `rematch` "
+            "event) names it. Answers the caller's view."
+        ),
+    )
+    @answers("not_seated", "room_closed", "match_not_over")
+    def post(self, request: Request, code: str) -> Response:
+        user = signed_in_user(request)
+        table = rematch.rematch_agree(code=code, user=user)
         return Response(selectors.table_view(table=table, user=user))
 
 

@@ -160,7 +160,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "not_finished": (409, "The hand or match is not finished yet."),
     "match_not_over": (
         409,
-        "The match is not over: its replay, like anything of its deals and plays, is given only once it is finished.",
+        "The match is not over: its replay, like anything of its deals and plays, is given only once it is "
+        "finished, and a rematch is asked for once it is finished or abandoned.",
     ),
     "not_playing": (409, "The room is not being played."),
     "already_dealt": (409, "The hand in play is dealt: a client seed counts from the next hand, set between hands."),

@@ -44,6 +44,10 @@ class Room(models.Model):
     # The seat whose player `status_reason` is about (the idle player of an abandoned
     # match), so that the view can say it to them as "you".
     status_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Once the match is over: the seats whose people want a rematch with the same
+    # players, and the room of that rematch once every one of them agreed.
+    rematch_agreed = models.JSONField(default=list, blank=True)
+    rematch_code = models.CharField(max_length=12, blank=True, default="")
 
     class Meta:
         indexes = [models.Index(fields=["status", "public", "-created_at"])]

@@ -153,6 +153,14 @@ def fairness_revealed(round_: Round) -> dict[str, Any] | None:
     }
 
 
+def rematch_of(room: Room) -> dict[str, Any] | None:
+    """Once the match is over: who wants a rematch with the same players, and its room
+    once everyone agreed (games.services.rematch); None before, and for a closed room."""
+    if room.status not in (RoomStatus.FINISHED, RoomStatus.ABANDONED):
+        return None
+    return {"agreed": list(room.rematch_agreed), "room": room.rematch_code or None}
+
+
 def status_reason_for(table: Table, seat: Seat | None) -> str:
     """Why the match ended as it did, said to its reader: the player whose idleness
     ended it reads "you", everyone else their name."""
@@ -176,6 +184,7 @@ def table_view(*, table: Table, user: User | None) -> dict[str, Any]:
         "status_reason": status_reason_for(table, mine),
         "deadline": iso(round_.deadline_at) if round_ and room.status == RoomStatus.PLAYING else None,
         "abandon_deadline": iso(timing.abandon_at(table, mine)) if mine is not None else None,
+        "rematch": rematch_of(room),
         "fairness": fairness_committed(table),
     }
     if round_ is None:

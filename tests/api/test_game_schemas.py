@@ -66,6 +66,7 @@ def _as_served(game: rules.Game, view: dict[str, Any]) -> dict[str, Any]:
     fairness = {"algorithm": "hmac-sha256-fisher-yates-v1", "commitment": "0" * 64, "hand": 1}
     room = {"code": "ABCDEF", "version": 7, "status": "playing", "status_reason": "", "deadline": None}
     room["abandon_deadline"] = None
+    room["rematch"] = None
     room["fairness"] = fairness
     return {**room, **view, "seats": seats}
 
