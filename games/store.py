@@ -32,6 +32,7 @@ import orjson
 from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
 from django.db.models import F, Max
+from django.utils import timezone
 
 from accounts.models import User
 from core import prepared
@@ -77,6 +78,9 @@ class Table:
         # Who was to act as the table was read, or as the clock last settled the turns
         # (games.services.timekeeper): the room's status, the hand and its state.
         self.settled: tuple[str, Round | None, Any] = (room.status, round_, None if round_ is None else round_.state)
+        # The clock as the table was read: for a locked table, once its lock was held
+        # (the timekeeper keeps a change's time by it, unless a test sets it).
+        self.now: datetime = timezone.now()
         # The seats that acted since then, each with whether its person acted themself.
         self.acted: dict[int, bool] = {}
         # The seats whose person's turn began in this block, to be told once it commits.

@@ -32,12 +32,13 @@ def due_actions_apply(*, code: str, version: int | None = None, now: datetime | 
     take moves (uptime.heartbeat.serving): the sweeper comes back once it can, and the
     outage is then given back to the clocks.
     """
-    now = now or timezone.now()
-    if not heartbeat.serving(now=now):
+    if not heartbeat.serving(now=now or timezone.now()):
         return False
     try:
         with timekeeper.changing(code, now=now) as table:
-            return _act_when_due(table, version=version, now=now)
+            # The clock read once the room is locked (unless a test set it): a task that
+            # waited for the lock must not start the next turn before its own action.
+            return _act_when_due(table, version=version, now=table.now)
     except ServiceError as err:
         if err.code == "not_found":  # the room is gone: a task outlived it
             return False
@@ -123,12 +124,14 @@ def overdue_sweep(*, now: datetime | None = None) -> int:
     A table that fails is logged and left for the next sweep: it must not hold up the
     tables due after it.
     """
-    now = now or timezone.now()
-    if not heartbeat.serving(now=now):
+    moment = now or timezone.now()
+    if not heartbeat.serving(now=moment):
         return 0
     handled = 0
-    for code in selectors.rooms_overdue(now=now or timezone.now()):
+    for code in selectors.rooms_overdue(now=moment):
         try:
+            # Each table by the clock as its lock is taken: a sweep of many tables takes
+            # a while, and a table must not be acted on by the time the sweep began.
             handled += due_actions_apply(code=code, now=now)
         except Exception:
             logger.exception("the sweeper could not act in room %s", code)

@@ -32,8 +32,12 @@ from . import clock, moves
 @contextmanager
 def changing(code: str, *, now: datetime | None = None) -> Iterator[Table]:
     """The table locked for a change; its time is kept when the block ends (nothing is
-    written when it raises). `now`: the clock to keep time by (tests inject it)."""
+    written when it raises). `now`: the clock to keep time by (tests inject it); else
+    `table.now` is the clock as the lock was taken, and the block ends by the clock as
+    it ends."""
     with store.locked(code) as table:
+        if now is not None:
+            table.now = now
         credit_outages(table)
         yield table
         keep(table, now=now or timezone.now(), final=True)
