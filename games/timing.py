@@ -135,14 +135,20 @@ def plan(table: Table, *, started: set[int], now: datetime) -> None:
     round_.due_at = min(candidates, default=None)
 
 
-def due_now(table: Table, *, now: datetime) -> Due:
+def due_now(table: Table, *, now: datetime, served: datetime | None = None) -> Due:
+    """What is owed at `now`. A person's clock runs out only once the API is known to
+    have served after it ran out (`served`: the heartbeat's last beat, None when nothing
+    is known): a deadline that passed while the API may already have been down waits for
+    the next beat, which records that outage if there was one (and the clock then gets
+    it back) or proves there was none."""
     round_ = table.round
     assert round_ is not None
     to_act = waiting(table)
     by_seat = {s.index: s for s in table.seats}
     people = [s for s in to_act if is_person(by_seat[s])]
-    abandoned = next((s for s in people if (at := abandon_at(table, by_seat[s])) is not None and now >= at), None)
+    clock = now if served is None else min(now, served)
+    abandoned = next((s for s in people if (at := abandon_at(table, by_seat[s])) is not None and clock >= at), None)
     bots_due = round_.bots_due_at is not None and now >= round_.bots_due_at
     bots = [s for s in to_act if not is_person(by_seat[s]) and bots_due]
-    late = round_.deadline_at is not None and now >= round_.deadline_at
+    late = round_.deadline_at is not None and clock >= round_.deadline_at
     return Due(bots=bots, timed_out=people if late else [], abandoned=abandoned)

@@ -69,13 +69,18 @@ def _announce(started: datetime, ended: datetime) -> None:
         logger.exception("could not send the outage's credit; the tables will take it as they move")
 
 
+def last_beat() -> datetime | None:
+    """When a process serving the API last beat; None where the heartbeat is off or has
+    never beaten (nothing is known: the server acts as if it always served)."""
+    if interval() <= 0:
+        return None
+    return Heartbeat.objects.filter(pk=_ROW).values_list("beat_at", flat=True).first()
+
+
 def serving(*, now: datetime | None = None) -> bool:
     """Whether the API can take moves now, as far as the heartbeat tells: false while
-    the last beat is older than the outage threshold. True where the heartbeat is off or
-    has never beaten (nothing is known)."""
-    if interval() <= 0:
-        return True
-    last = Heartbeat.objects.filter(pk=_ROW).values_list("beat_at", flat=True).first()
+    the last beat is older than the outage threshold."""
+    last = last_beat()
     return last is None or (now or timezone.now()) - last <= outage_after()
 
 

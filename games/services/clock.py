@@ -10,7 +10,7 @@ the sweeper acts on whatever is overdue all the same, for the tasks that were lo
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 
 from celery import current_app
@@ -56,6 +56,15 @@ def stop(table: Table, round_: Round) -> None:
     """A hand is over: nothing is due in it any more."""
     round_.deadline_at = round_.bots_due_at = round_.due_at = round_.task_due_at = None
     table.save(round_, ["deadline_at", "bots_due_at", "due_at", "task_due_at"])
+
+
+def look_again(table: Table, *, after: timedelta) -> None:
+    """Queue the table's task again `after` from now, at the version this change leaves
+    (a person's clock ran out just before the heartbeat could show the API served past
+    it: the next beat will). Expects the room lock held."""
+    if tasks_enabled():
+        eta = timezone.now() + after
+        transaction.on_commit(partial(schedule, table.room.code, table.room.version, eta))
 
 
 def due_tasks_queue(*, now: datetime | None = None) -> int:

@@ -6,7 +6,7 @@ a lost task left overdue."""
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
@@ -17,7 +17,7 @@ from ..errors import ServiceError
 from ..models import Room, RoomStatus
 from ..signals import seat_handed_over
 from ..store import Table
-from . import handover, moves, timekeeper
+from . import clock, handover, moves, timekeeper
 
 logger = logging.getLogger(__name__)
 
@@ -28,9 +28,11 @@ def due_actions_apply(*, code: str, version: int | None = None, now: datetime | 
 
     Harmless when repeated, late or raced: it locks the room, and does nothing when the
     room moved past `version` (a newer task is scheduled; None: act on whatever is due,
-    as the sweeper does) or nothing is due yet. Nothing runs out while the API cannot
-    take moves (uptime.heartbeat.serving): the sweeper comes back once it can, and the
-    outage is then given back to the clocks.
+    as the sweeper does) or nothing is due yet. A person's clock runs out only once the
+    API has been seen serving after it ran out (uptime.heartbeat; timing.due_now): while
+    the API is down nothing runs out (the sweeper comes back once it serves, and the
+    outage is then given back to the clocks); just after a deadline, before the next
+    beat, the task looks again a beat later.
     """
     if not heartbeat.serving(now=now or timezone.now()):
         return False
@@ -38,25 +40,30 @@ def due_actions_apply(*, code: str, version: int | None = None, now: datetime | 
         with timekeeper.changing(code, now=now) as table:
             # The clock read once the room is locked (unless a test set it): a task that
             # waited for the lock must not start the next turn before its own action.
-            return _act_when_due(table, version=version, now=table.now)
+            acted, waits_for_a_beat = _act_when_due(table, version=version, now=table.now)
+            if waits_for_a_beat:
+                clock.look_again(table, after=timedelta(seconds=heartbeat.interval()))
+            return acted
     except ServiceError as err:
         if err.code == "not_found":  # the room is gone: a task outlived it
             return False
         raise
 
 
-def _act_when_due(table: Table, *, version: int | None, now: datetime) -> bool:
-    """The body of `due_actions_apply`. Expects the room lock held; after each step the
-    time is kept in memory with the same clock, so the loop sees the next deadlines."""
+def _act_when_due(table: Table, *, version: int | None, now: datetime) -> tuple[bool, bool]:
+    """The body of `due_actions_apply`: whether it acted, and whether a person's clock
+    ran out with no beat of the API since. Expects the room lock held; after each step
+    the time is kept in memory with the same clock, so the loop sees the next deadlines."""
     room = table.room
     if room.status != RoomStatus.PLAYING or table.round is None:
-        return False
+        return False, False
     if version is not None and version != room.version:
-        return False
+        return False, False
+    served = heartbeat.last_beat()
     acted = False
     for _ in range(moves.MAX_BOT_STEPS):
         round_ = table.round
-        due = timing.due_now(table, now=now)
+        due = timing.due_now(table, now=now, served=served)
         if due.abandoned is not None:
             acted = True
             if table.room.options.get("on_abandon") != "bot":
@@ -80,7 +87,11 @@ def _act_when_due(table: Table, *, version: int | None, now: datetime) -> bool:
             break
         acted = True
         timekeeper.keep(table, now=now, final=False)
-    return acted
+    held = served is not None and table.room.status == RoomStatus.PLAYING and table.round is not None
+    if held:
+        unheld = timing.due_now(table, now=now)
+        held = unheld.abandoned is not None or bool(unheld.timed_out)
+    return acted, held
 
 
 def _idle_to_bot(table: Table, index: int) -> None:

@@ -171,3 +171,26 @@ def test_the_tables_in_play_are_given_an_outage_at_once(table):
         assert timekeeper.outage_credit_everywhere(started=outage.started_at, ended=outage.ended_at) == 0
         assert due.due_actions_apply(code=live.code, now=T0 + timedelta(seconds=41)) is False
         assert selectors.current_round(room=live).deadline_at == T0 + timedelta(seconds=88)
+
+
+def test_a_clock_runs_out_only_once_the_api_was_seen_serving_after_it(table):
+    """A deadline that passed a second after the last beat may have passed in an outage
+    that no beat has shown yet: the server waits for the next beat. If it comes, there
+    was no outage and the turn runs out; if it never comes, nothing runs out."""
+    with time_machine.travel(T0, tick=False) as clock:
+        heartbeat.beat(now=T0)
+        room, _ = table(turn_seconds=10, abandon_seconds=600)
+        for second in range(2, 10, 2):
+            heartbeat.beat(now=T0 + timedelta(seconds=second))
+        round_ = selectors.current_round(room=room)
+        deadline = round_.deadline_at
+        assert deadline == T0 + timedelta(seconds=10)
+        clock.move_to(deadline + timedelta(milliseconds=500))
+        # The last beat was at 8 s: the API is up as far as anyone knows, but it has not
+        # been seen serving at 10 s.
+        assert due.due_actions_apply(code=room.code, now=deadline + timedelta(milliseconds=500)) is False
+        assert not Action.objects.filter(round=round_).exists()
+        heartbeat.beat(now=deadline + timedelta(seconds=1))
+        clock.move_to(deadline + timedelta(seconds=1))
+        assert due.due_actions_apply(code=room.code, now=deadline + timedelta(seconds=1)) is True
+        assert Action.objects.filter(round=round_, automatic=True).count() == 4
