@@ -29,7 +29,7 @@ from games.models import Room
 from games.rules import dominoes
 from games.rules import kali_tidi as kali
 from games.rules.errors import RuleError
-from games.services import due, lobby, table_moderation
+from games.services import due, lobby, rematch, table_moderation
 
 from .deals import HEARTS_MOON_DEAL, MOON_OPTIONS, MOON_PASS, moon_card
 
@@ -337,7 +337,7 @@ def test_the_client_draws_every_view_the_engine_sends_and_offers_exactly_the_leg
 @pytest.fixture
 def server_events(transactional_db, make_user) -> dict[str, list[dict[str, Any]]]:
     """What the server itself logs around the games: seats, teams, hosts, the start, time-outs,
-    abandonment, moderation. Made before the browser starts (the ORM runs here)."""
+    abandonment, moderation, a rematch. Made before the browser starts (the ORM runs here)."""
     ann, ben, cleo = make_user("ann"), make_user("ben"), make_user("cleo")
     kali_room = lobby.room_create(host=ann, game="kali_tidi", options={"players": 4})
     lobby.room_join(code=kali_room.code, user=ben, team=1)
@@ -367,6 +367,7 @@ def server_events(transactional_db, make_user) -> dict[str, list[dict[str, Any]]
     start = room.started_at
     assert due.due_actions_apply(code=room.code, now=start + timedelta(seconds=90))  # cleo's pass times out
     assert due.due_actions_apply(code=room.code, now=timezone.now() + timedelta(hours=2))  # and she is gone
+    rematch.rematch_agree(code=room.code, user=cleo)  # the only person seated: her rematch starts at once
     out = {}
     for code, user in ((kali_room.code, ben), (hearts_room.code, cleo)):
         room = Room.objects.get(code=code)
@@ -374,6 +375,7 @@ def server_events(transactional_db, make_user) -> dict[str, list[dict[str, Any]]
     types = {e["type"] for events in out.values() for e in events}
     expected = {"room_created", "joined", "team_changed", "left", "host_changed", "bot_added", "started"}
     expected |= {"round_started", "seat_to_bot", "removed", "closed", "timed_out", "abandoned"}
+    expected |= {"rematch_agreed", "rematch"}
     assert expected <= types, expected - types
     return out
 
@@ -395,3 +397,9 @@ def test_the_log_has_words_for_what_the_server_itself_records(server_events, ope
     lines = page.evaluate(DESCRIBE, ["hearts", server_events["hearts"], names])
     assert "You ran out of time." in lines, lines
     assert "You did not play in time; the match was abandoned." in lines, lines
+    # Her rematch too; another reader sees her name.
+    assert lines[-2:] == ["You want a rematch.", "The rematch has started."], lines
+    others = page.evaluate(
+        DESCRIBE, ["hearts", server_events["hearts"][-2:], ["Cleo", "Computer 2", "Computer 3", "Computer 4"]]
+    )
+    assert others == ["Cleo wants a rematch.", "The rematch has started."], others

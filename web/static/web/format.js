@@ -83,6 +83,10 @@ export function describeCommonEvent(e, names) {
       return /abandoned/.test(e.reason) ? e.reason : `The match was abandoned: ${e.reason}`;
     case "closed":
       return e.reason || "The room was closed.";
+    case "rematch_agreed":
+      return you(e.seat) ? "You want a rematch." : `${e.name ?? who(e.seat)} wants a rematch.`;
+    case "rematch":
+      return "The rematch has started.";
     default:
       return null;
   }

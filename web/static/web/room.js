@@ -48,6 +48,7 @@ export class RoomPage {
       act: (action) => this.act(action),
       rerender: () => this.render(),
       newTable: () => this.newTable(),
+      rematch: () => this.rematch(),
     });
     await this.refresh();
     await this.autojoin();
@@ -262,6 +263,24 @@ export class RoomPage {
     } catch (err) {
       this.app.toast(err.message, "error");
       this.render();
+    }
+  }
+
+  // After a match: this player agrees to a rematch with the same players. The answer is
+  // their view: who agreed so far, or, when they were the last, the new room, started.
+  // A refusal is shown in the banner in the server's words.
+  async rematch() {
+    this.table.rematchError = null;
+    try {
+      const view = await api(`rooms/${encodeURIComponent(this.code)}/rematch`, { method: "POST", body: {} });
+      await this.catchUp(view);
+      this.setView(view);
+      // The one who made it goes on from the link to it (their button is gone).
+      if (view.rematch?.room) this.root.querySelector("[data-action=open-rematch]")?.focus({ preventScroll: true });
+    } catch (err) {
+      this.table.rematchError = err instanceof ApiError ? err.message : "The server cannot be reached; try again.";
+      this.render();
+      await this.refresh();
     }
   }
 

@@ -30,7 +30,7 @@ function genericSeatFacts(seat) {
 }
 
 export class TableView {
-  // ctx: { game (module), room, act(action), rerender() }
+  // ctx: { game (module), room, act(action), rerender(), newTable(), rematch() }
   constructor(ctx) {
     this.ctx = ctx;
     // Cards picked for a multi-card choice, kept across re-renders of the same phase.
@@ -167,7 +167,8 @@ export class TableView {
   }
 
   // The end of the match: who won, or why it ended (the server's words, said to this
-  // reader), and the way on: back to the player's tables, or a new table like this one.
+  // reader), and the way on: a rematch with the same players, back to the player's
+  // tables, or a new table like this one.
   banner(view, names) {
     const last = view.last_round;
     const over = view.phase === "match_over" || view.status === "finished";
@@ -189,13 +190,16 @@ export class TableView {
         ];
     // A room a moderator closed is not one to set up again.
     const again = seated && view.status !== "closed" && this.ctx.newTable;
+    const rematch = seated && view.rematch && this.ctx.rematch ? this.rematch(view, names) : null;
     return h(
       "div",
       { class: `banner ${ended ? "match-ended" : "match-over"}`, role: "status" },
       h("p", {}, said),
+      rematch?.said ?? null,
       h(
         "div",
         { class: "button-row onward" },
+        rematch?.button ?? null,
         h("a", { href: "/", "data-link": "", class: "button-link", "data-action": "home" }, "Back to your tables"),
         again
           ? h(
@@ -212,7 +216,61 @@ export class TableView {
             )
           : null,
       ),
+      // Why the server refused the rematch, in its words (the room was closed meanwhile...).
+      this.rematchError ? h("p", { class: "rematch-error", role: "alert" }, this.rematchError) : null,
     );
+  }
+
+  // A rematch with the same players, once everyone seated agrees (view.rematch: the seats
+  // that agreed, then the new room). Before it is made: who asked, and the button, or, once
+  // this player asked, who the table still waits for; then the way to the new table.
+  rematch(view, names) {
+    const me = view.you.seat;
+    const { agreed, room } = view.rematch;
+    if (room) {
+      return {
+        said: h("p", { class: "rematch", "data-rematch": "started" }, "The rematch has started."),
+        button: h(
+          "a",
+          { href: `/join/${encodeURIComponent(room)}`, "data-link": "", class: "button-link", "data-action": "open-rematch", "data-focus": "rematch" },
+          "Open the rematch",
+        ),
+      };
+    }
+    // Everyone seated must agree: a seat a computer player keeps for its person too.
+    const people = (view.seats || []).flatMap((s, i) => (s.user ? [i] : []));
+    const others = agreed.filter((i) => i !== me);
+    if (agreed.includes(me)) {
+      const waiting = people.filter((i) => !agreed.includes(i));
+      return {
+        said: h(
+          "p",
+          { class: "rematch", "data-rematch": "asked" },
+          "You asked for a rematch.",
+          waiting.length ? ` Waiting for ${listNames(waiting, names)} to agree.` : "",
+        ),
+      };
+    }
+    return {
+      said: others.length
+        ? h("p", { class: "rematch", "data-rematch": "wanted" }, `${listNames(others, names)} ${others.length === 1 ? "wants" : "want"} a rematch.`)
+        : null,
+      button: h(
+        "button",
+        {
+          type: "button",
+          class: "primary",
+          "data-action": "rematch",
+          // Where the keyboard was, the link to the rematch takes its place once it starts.
+          "data-focus": "rematch",
+          onclick: (event) => {
+            event.currentTarget.disabled = true;
+            this.ctx.rematch();
+          },
+        },
+        "Rematch with the same players",
+      ),
+    };
   }
 
   // The players around the table as the viewer sits at it: the viewer at the bottom, the
