@@ -21,6 +21,9 @@ from . import clock, handover, moves, timekeeper
 
 logger = logging.getLogger(__name__)
 
+# A clock held for the next beat is looked at again this long after that beat is due.
+LOOK_AGAIN_MARGIN = timedelta(milliseconds=200)
+
 
 def due_actions_apply(*, code: str, version: int | None = None, now: datetime | None = None) -> bool:
     """Do whatever is overdue at a table: computer players' moves, timed-out players'
@@ -40,9 +43,12 @@ def due_actions_apply(*, code: str, version: int | None = None, now: datetime | 
         with timekeeper.changing(code, now=now) as table:
             # The clock read once the room is locked (unless a test set it): a task that
             # waited for the lock must not start the next turn before its own action.
-            acted, waits_for_a_beat = _act_when_due(table, version=version, now=table.now)
-            if waits_for_a_beat:
-                clock.look_again(table, after=timedelta(seconds=heartbeat.interval()))
+            acted, held_since = _act_when_due(table, version=version, now=table.now)
+            if held_since is not None:
+                # Again just after the next beat is due.
+                beat = timedelta(seconds=heartbeat.interval())
+                after = held_since + beat + LOOK_AGAIN_MARGIN - table.now
+                clock.look_again(table, after=min(max(after, LOOK_AGAIN_MARGIN), beat))
             return acted
     except ServiceError as err:
         if err.code == "not_found":  # the room is gone: a task outlived it
@@ -50,15 +56,16 @@ def due_actions_apply(*, code: str, version: int | None = None, now: datetime | 
         raise
 
 
-def _act_when_due(table: Table, *, version: int | None, now: datetime) -> tuple[bool, bool]:
-    """The body of `due_actions_apply`: whether it acted, and whether a person's clock
-    ran out with no beat of the API since. Expects the room lock held; after each step
-    the time is kept in memory with the same clock, so the loop sees the next deadlines."""
+def _act_when_due(table: Table, *, version: int | None, now: datetime) -> tuple[bool, datetime | None]:
+    """The body of `due_actions_apply`: whether it acted, and, when a person's clock ran
+    out with no beat of the API since, the last beat. Expects the room lock held; after
+    each step the time is kept in memory with the same clock, so the loop sees the next
+    deadlines."""
     room = table.room
     if room.status != RoomStatus.PLAYING or table.round is None:
-        return False, False
+        return False, None
     if version is not None and version != room.version:
-        return False, False
+        return False, None
     served = heartbeat.last_beat()
     acted = False
     for _ in range(moves.MAX_BOT_STEPS):
@@ -87,11 +94,10 @@ def _act_when_due(table: Table, *, version: int | None, now: datetime) -> tuple[
             break
         acted = True
         timekeeper.keep(table, now=now, final=False)
-    held = served is not None and table.room.status == RoomStatus.PLAYING and table.round is not None
-    if held:
-        unheld = timing.due_now(table, now=now)
-        held = unheld.abandoned is not None or bool(unheld.timed_out)
-    return acted, held
+    if served is None or table.room.status != RoomStatus.PLAYING or table.round is None:
+        return acted, None
+    unheld = timing.due_now(table, now=now)
+    return acted, served if unheld.abandoned is not None or unheld.timed_out else None
 
 
 def _idle_to_bot(table: Table, index: int) -> None:

@@ -13,6 +13,7 @@ from django.db import connection
 
 from games import selectors, timing
 from games.models import Action, Seat
+from games.services import clock as clock_service
 from games.services import due, play, timekeeper
 from uptime import heartbeat
 from uptime.models import Heartbeat, Outage
@@ -173,7 +174,9 @@ def test_the_tables_in_play_are_given_an_outage_at_once(table):
         assert selectors.current_round(room=live).deadline_at == T0 + timedelta(seconds=88)
 
 
-def test_a_clock_runs_out_only_once_the_api_was_seen_serving_after_it(table):
+def test_a_clock_runs_out_only_once_the_api_was_seen_serving_after_it(
+    table, settings, monkeypatch, django_capture_on_commit_callbacks
+):
     """A deadline that passed a second after the last beat may have passed in an outage
     that no beat has shown yet: the server waits for the next beat. If it comes, there
     was no outage and the turn runs out; if it never comes, nothing runs out."""
@@ -187,9 +190,17 @@ def test_a_clock_runs_out_only_once_the_api_was_seen_serving_after_it(table):
         assert deadline == T0 + timedelta(seconds=10)
         clock.move_to(deadline + timedelta(milliseconds=500))
         # The last beat was at 8 s: the API is up as far as anyone knows, but it has not
-        # been seen serving at 10 s.
-        assert due.due_actions_apply(code=room.code, now=deadline + timedelta(milliseconds=500)) is False
+        # been seen serving at 10 s. The task looks again just after the next beat.
+        settings.GAME_TASKS_ENABLED = True
+        queued: list[tuple[str, int, datetime]] = []
+        monkeypatch.setattr(clock_service, "schedule", lambda code, version, eta: queued.append((code, version, eta)))
+        with django_capture_on_commit_callbacks(execute=True):
+            assert due.due_actions_apply(code=room.code, now=deadline + timedelta(milliseconds=500)) is False
         assert not Action.objects.filter(round=round_).exists()
+        room.refresh_from_db()
+        # The next beat was due at 10 s and has not come yet: again 0.2 s from now.
+        assert queued == [(room.code, room.version, T0 + timedelta(seconds=10, milliseconds=700))]
+        settings.GAME_TASKS_ENABLED = False
         heartbeat.beat(now=deadline + timedelta(seconds=1))
         clock.move_to(deadline + timedelta(seconds=1))
         assert due.due_actions_apply(code=room.code, now=deadline + timedelta(seconds=1)) is True
