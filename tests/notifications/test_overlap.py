@@ -33,6 +33,28 @@ def in_thread(work: Callable[[], Any]) -> Callable[[], Any]:
     return run
 
 
+def scans_and_deliveries_at_once(players: list[Any], now: datetime, claim: Any) -> list[int]:
+    """Two scans that each deliver what they claimed, and a worker delivering to every
+    player (a task that came back), all at once; what each pushed."""
+    start = threading.Barrier(4)
+
+    def scan_and_deliver() -> int:
+        start.wait(10)
+        sent = 0
+        for user_id in claim(now=now):
+            sent += turns.turn_notice_delivered(user_id=user_id, now=now).pushed
+        return sent
+
+    def deliver_everyone() -> int:
+        start.wait(10)
+        return sum(turns.turn_notice_delivered(user_id=p.pk, now=now).pushed for p in players)
+
+    with ThreadPoolExecutor(4) as pool:
+        runs = [pool.submit(in_thread(work)) for work in (scan_and_deliver, scan_and_deliver, deliver_everyone)]
+        start.wait(10)
+        return [run.result(30) for run in runs]
+
+
 def test_a_scan_waits_for_the_claims_of_one_under_way_and_claims_nothing_twice(push_on, push_service, make_user):
     players = [make_user() for _ in range(3)]
     for player in players:
@@ -83,24 +105,7 @@ def test_scans_and_deliveries_at_once_send_each_notice_once(push_on, push_servic
         rooms[player.pk] = sorted([start_room(player).code, start_room(player).code])
         browsers[player.pk] = subscribe(player, push_service, f"/push/{player.pk}")
     now = after_wait()
-    start = threading.Barrier(4)
-
-    def scan_and_deliver() -> int:
-        start.wait(10)
-        sent = 0
-        for user_id in turns.waiting_turns_claim(now=now):
-            sent += turns.turn_notice_delivered(user_id=user_id, now=now).pushed
-        return sent
-
-    def deliver_everyone() -> int:
-        # A worker that runs deliveries while the scans claim (a task that came back).
-        start.wait(10)
-        return sum(turns.turn_notice_delivered(user_id=p.pk, now=now).pushed for p in players)
-
-    with ThreadPoolExecutor(4) as pool:
-        runs = [pool.submit(in_thread(work)) for work in (scan_and_deliver, scan_and_deliver, deliver_everyone)]
-        start.wait(10)
-        sent = [run.result(30) for run in runs]
+    sent = scans_and_deliveries_at_once(players, now, turns.waiting_turns_claim)
 
     # Every player's two rooms were told once each (here in one digest: a scan claims
     # both in one statement).
@@ -229,23 +234,7 @@ def test_scans_and_deliveries_at_once_send_each_reminder_once(push_on, push_serv
         browsers[player.pk] = subscribe(player, push_service, f"/push/{player.pk}")
     now = _told_of_the_turn(players)
     told = len(push_service.received)
-    start = threading.Barrier(4)
-
-    def scan_and_deliver() -> int:
-        start.wait(10)
-        sent = 0
-        for user_id in turns.notices_claim(now=now):
-            sent += turns.turn_notice_delivered(user_id=user_id, now=now).pushed
-        return sent
-
-    def deliver_everyone() -> int:
-        start.wait(10)
-        return sum(turns.turn_notice_delivered(user_id=p.pk, now=now).pushed for p in players)
-
-    with ThreadPoolExecutor(4) as pool:
-        runs = [pool.submit(in_thread(work)) for work in (scan_and_deliver, scan_and_deliver, deliver_everyone)]
-        start.wait(10)
-        sent = [run.result(30) for run in runs]
+    sent = scans_and_deliveries_at_once(players, now, turns.notices_claim)
 
     assert sum(sent) == len(push_service.received) - told
     for player in players:
