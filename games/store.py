@@ -85,6 +85,10 @@ class Table:
         self.acted: dict[int, bool] = {}
         # The seats whose person's turn began in this block, to be told once it commits.
         self.turns_begun: set[int] = set()
+        # The seats (computer players' too) whose turn began in this block before its end,
+        # and whether the block's time was kept finally (games.services.timekeeper).
+        self.turns_started: set[int] = set()
+        self.time_kept = False
         # The room's status as read: its people are told when a match they play ends.
         self.status_read = room.status
         # With TABLE_STORE_CHECK_WRITES (the tests), the values each row had when read, to

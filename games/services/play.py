@@ -87,9 +87,9 @@ def _action_submit(*, code: str, user: User, version: Any, action: Any, idempote
                 "stale_version", f"The room is at version {room.version}; fetch the state and retry.", 409, "version"
             )
         moves.apply(table, seat.index, action, user=user)
-        # The answer shows the table as the change leaves it: computer players moved,
-        # the clock planned.
-        timekeeper.keep(table, now=timezone.now(), final=False)
+        # The change ends here, so that the answer shows the table as it leaves it:
+        # computer players moved, the next turns started, the clock planned.
+        timekeeper.keep(table, now=timezone.now(), final=True)
         view = selectors.table_view(table=table, user=user)
         if idempotency_key:
             table.add(

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games import rules, selectors, store
 from games.models import Action, Event, Room, RoomStatus, Round, Seat
-from games.services import due, lobby, play, reclaim, seeds, table_moderation
+from games.services import due, lobby, moves, play, reclaim, seeds, table_moderation
 
 from .test_fair_clocks_property import assert_time_kept
 from .test_other_games import started as start
@@ -295,3 +295,34 @@ def test_a_task_that_waited_for_the_lock_starts_the_next_turn_after_its_own_acti
     [action] = Action.objects.filter(round=round_, automatic=True)
     assert action.created_at >= released[0]
     assert round_.deadline_at - timedelta(seconds=30) >= released[0]
+
+
+def test_a_turn_begins_when_the_change_that_begins_it_ends(make_user, monkeypatch):
+    """However long a change takes under its lock (a loop of the server's actions on a
+    loaded machine), the turns it begins start as it ends: its processing is no one's
+    waiting. And a move's answer shows the very deadline that is kept."""
+    with time_machine.travel(T0, tick=False) as clock:
+        room, users = start(make_user, "moon", 3, 3, players=3, turn_seconds=30, abandon_seconds=600)
+        engine = rules.get("moon")
+        applying = moves.apply
+
+        def slowly(*args, **kwargs):
+            applying(*args, **kwargs)
+            clock.shift(timedelta(seconds=3))  # each action takes 3 s to process
+
+        monkeypatch.setattr(moves, "apply", slowly)
+        clock.move_to(T0 + timedelta(seconds=30))
+        assert due.due_actions_apply(code=room.code) is True  # the clock as its lock is taken
+        round_ = hand(room)
+        [waiting] = engine.to_act(round_.state)
+        assert Seat.objects.get(room=room, index=waiting).turn_since == T0 + timedelta(seconds=33)
+        assert round_.deadline_at == T0 + timedelta(seconds=63)
+        monkeypatch.setattr(moves, "apply", applying)
+        # A person's move: the answer's deadline is the one stored and told.
+        clock.shift(timedelta(seconds=1))
+        room.refresh_from_db()
+        user = next(u for u in users if Seat.objects.get(room=room, user=u).index == waiting)
+        action = engine.bot_action(round_.state, waiting)
+        answer = play.action_submit(code=room.code, user=user, version=room.version, action=action).view
+        assert answer["deadline"] == selectors.view_by_code(code=room.code, user=user)["deadline"]
+        assert answer["deadline"] == "2032-06-01T18:01:04Z"  # 34 s in, and a whole 30 s turn
