@@ -37,13 +37,16 @@ def due_actions_apply(*, code: str, version: int | None = None, now: datetime | 
     outage is then given back to the clocks); just after a deadline, before the next
     beat, the task looks again a beat later.
     """
-    if not heartbeat.serving(now=now or timezone.now()):
+    # The heartbeat read once, before the lock: a beat that comes while the task waits
+    # for it only makes the task look again a moment later.
+    served = heartbeat.last_beat()
+    if not heartbeat.serving(now=now or timezone.now(), last=served):
         return False
     try:
         with timekeeper.changing(code, now=now) as table:
             # The clock read once the room is locked (unless a test set it): a task that
             # waited for the lock must not start the next turn before its own action.
-            acted, held_since = _act_when_due(table, version=version, now=table.now)
+            acted, held_since = _act_when_due(table, version=version, now=table.now, served=served)
             if held_since is not None:
                 # Again just after the next beat is due.
                 beat = timedelta(seconds=heartbeat.interval())
@@ -56,9 +59,12 @@ def due_actions_apply(*, code: str, version: int | None = None, now: datetime | 
         raise
 
 
-def _act_when_due(table: Table, *, version: int | None, now: datetime) -> tuple[bool, datetime | None]:
+def _act_when_due(
+    table: Table, *, version: int | None, now: datetime, served: datetime | None
+) -> tuple[bool, datetime | None]:
     """The body of `due_actions_apply`: whether it acted, and, when a person's clock ran
-    out with no beat of the API since, the last beat. Expects the room lock held; after
+    out with no beat of the API since (`served`: the last beat), that beat. Expects the
+    room lock held; after
     each step the time is kept in memory with the same clock, so the loop sees the next
     deadlines."""
     room = table.room
@@ -66,7 +72,6 @@ def _act_when_due(table: Table, *, version: int | None, now: datetime) -> tuple[
         return False, None
     if version is not None and version != room.version:
         return False, None
-    served = heartbeat.last_beat()
     acted = False
     for _ in range(moves.MAX_BOT_STEPS):
         round_ = table.round
