@@ -9,6 +9,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
+from core.errors import ServiceError
+
 from .models import BannedToken, User
 from .selectors import TAKEN
 
@@ -17,18 +19,22 @@ from .selectors import TAKEN
 def user_register(*, username: str, password: str, display_name: str = "") -> tuple[User, str]:
     """Create an account and its token.
 
-    Raises django ValidationError: a list of messages for a weak password, a dict with
-    `username` when the name was taken meanwhile (the serializer checked it before).
+    Raises ServiceError: `weak_password` with one detail per reason the password
+    validators give, `username_taken` when the name was taken meanwhile (the serializer
+    checked it before).
     """
     user = User(username=username, display_name=display_name or username)
-    validate_password(password, user)
+    try:
+        validate_password(password, user)
+    except ValidationError as err:
+        raise ServiceError.several("weak_password", err.messages, attr="password") from None
     user.set_password(password)
     try:
         with transaction.atomic():
             user.save()
     except IntegrityError:
         # Two sign-ups of one name (or of lookalikes) at once: the unique keys let one in.
-        raise ValidationError({"username": ValidationError(TAKEN.detail, code=TAKEN.code)}) from None
+        raise ServiceError(TAKEN.code, TAKEN.detail, 400, "username") from None
     return user, Token.objects.create(user=user).key
 
 

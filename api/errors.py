@@ -9,7 +9,7 @@ from drf_standardized_errors.handler import ExceptionHandler
 from rest_framework import exceptions
 from rest_framework.exceptions import APIException, ErrorDetail, ValidationError
 
-from games.errors import ServiceError
+from core.errors import ServiceError
 
 from .parsers import PayloadTooLarge
 
@@ -31,7 +31,7 @@ class ApiExceptionHandler(ExceptionHandler):
         if isinstance(exc, ServiceError):
             if exc.attr is not None and exc.status == 400:
                 # A bad field: a validation error that names it in `attr`.
-                return ValidationError({exc.attr: [ErrorDetail(exc.detail, code=exc.code)]})
+                return ValidationError({exc.attr: [ErrorDetail(detail, code=exc.code) for detail in exc.details]})
             return GameError(exc)
         if isinstance(exc, RequestDataTooBig):
             # Something read the whole body past Django's own cap: still the client's error.

@@ -31,7 +31,7 @@ from django.conf import settings
 from rest_framework.exceptions import APIException, ErrorDetail, ParseError, ValidationError
 from rest_framework.parsers import BaseParser
 
-from games.rules.errors import shown_name
+from core.errors import shown_name
 
 # C0 controls (NUL, tab and newline included: no field of the API holds them), DEL, C1
 # controls, and the surrogate code points, which only `\u` escapes can produce (raw

@@ -5,8 +5,9 @@ drf-standardized-errors renders the errors; its own schema generator is not used
 them because it describes a validation error per serializer field (`attr` one of the
 field names), while this API also names nested paths and headers in `attr`, and it
 knows nothing of the codes the services answer. Here each operation lists the codes it
-can answer, each code's status comes from `games.errors.ERROR_CODES`, and every status
-gets the one error shape with its codes as an enum.
+can answer, each code's status comes from every app's catalogue put together
+(`api.error_catalogue.ERROR_CODES`), and every status gets the one error shape with its
+codes as an enum.
 """
 
 from __future__ import annotations
@@ -25,8 +26,7 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny
 from rest_framework.serializers import BaseSerializer
 
-from games.errors import ERROR_CODES
-
+from .error_catalogue import ERROR_CODES
 from .inputs import IDEMPOTENCY_KEY_MAX
 
 # What any request under /api/ may be answered before or around its view

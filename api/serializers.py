@@ -16,9 +16,9 @@ from rest_framework import serializers
 from accounts import selectors as account_selectors
 from accounts import usernames
 from accounts.models import User
+from core.errors import shown_name
 from games import rules, selectors
 from games.models import Room
-from games.rules.errors import shown_name
 from games.rules.fairness import ALGORITHM, CLIENT_SEED_CHARACTER, CLIENT_SEED_MAX
 
 # The largest value of the integer columns that versions and sequence numbers live in.

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from django.contrib.auth import authenticate
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, status
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.serializers import as_serializer_error
 from rest_framework.views import APIView
 
 from accounts import selectors, services
@@ -48,12 +46,7 @@ class RegisterView(_AuthThrottled):
     def post(self, request: Request) -> Response:
         data = RegisterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            user, token = services.user_register(**data.validated_data)
-        except DjangoValidationError as err:
-            if hasattr(err, "error_dict"):
-                raise exceptions.ValidationError(as_serializer_error(err)) from None
-            raise exceptions.ValidationError({"password": list(err.messages)}, code="weak_password") from None
+        user, token = services.user_register(**data.validated_data)
         return Response({"user": UserSerializer(user).data, "token": token}, status=status.HTTP_201_CREATED)
 
 

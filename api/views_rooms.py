@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import replay, rules, selectors
-from games.errors import RULE_CODES
+from games.error_codes import RULE_CODES
 from games.services import lobby, play, reclaim, rematch, seeds
 
 from .auth import signed_in_user

@@ -34,7 +34,9 @@ UNFINISHED = ".part"
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
+    # Both signatures are kombu's filesystem channel's, which differ from its virtual
+    # channel's (kombu's stubs ignore the same override there).
+    def _put(self, queue: str, payload: dict[str, Any], **kwargs: Any) -> None:  # type: ignore[override]
         # kombu's name: milliseconds first, so the worker reads older messages first.
         name = f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
         path = os.path.join(self.data_folder_out, name)
@@ -45,7 +47,7 @@ class Channel(filesystem.Channel):
         except OSError as exc:
             raise ChannelError(f"Cannot add file {path!r} to directory") from exc
 
-    def _get(self, queue: str) -> Any:
+    def _get(self, queue: str) -> dict[str, Any]:  # type: ignore[override]
         try:
             return super()._get(queue)
         except ValueError:  # json's decode error: the file was taken, and is not a message

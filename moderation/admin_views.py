@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 
 from accounts.models import User
-from games.errors import ServiceError
+from core.errors import ServiceError
 
 from .services import MAX_REASON
 

@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import banned_tokens_forget, tokens_revoke_for_ban
+from core.errors import ServiceError
 from games import selectors as game_selectors
-from games.errors import ServiceError
 from games.models import Room, RoomStatus
 from games.services import table_moderation
 

@@ -29,7 +29,7 @@ from urllib.parse import SplitResult, urlsplit
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 
-from games.errors import ServiceError
+from core.errors import ServiceError
 
 ENDPOINT_MAX = 2048
 # The browser's base64url, with or without padding (a 65-byte key is 87 characters).

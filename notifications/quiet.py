@@ -11,7 +11,7 @@ import zoneinfo
 from datetime import datetime, time, timedelta
 from functools import cache
 
-from games.errors import ServiceError
+from core.errors import ServiceError
 
 _HH_MM = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
 TIMEZONE_MAX = 64

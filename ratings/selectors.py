@@ -8,8 +8,8 @@ from django.conf import settings
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from accounts.models import User
+from core.errors import ServiceError
 from games import rules
-from games.errors import ServiceError
 from games.models import RoomStatus, Seat
 
 from .models import Placing, Rating, RatingChange

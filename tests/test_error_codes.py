@@ -1,24 +1,40 @@
-"""Every code an engine can raise is documented (and so listed in the OpenAPI text)."""
+"""Every code the server can answer is documented (and so listed in the OpenAPI text),
+by the app that answers it: each app raises only its own codes and the shared ones."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-from games.errors import ERROR_CODES
+import pytest
+
+from accounts.error_codes import CODES as ACCOUNTS_CODES
+from api.error_catalogue import CATALOGUES, ERROR_CODES
+from core.errors import SHARED_CODES, Catalogue, ServiceError
+from games.error_codes import CODES as GAMES_CODES
+from games.error_codes import RULE_CODES
+from notifications.error_codes import CODES as NOTIFICATIONS_CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = ROOT / "games" / "rules"
 # Where the server itself (not an engine) picks codes: services, selectors, serializers
 # and views. Codes appear there as `code="..."` or as the first argument of an error.
-SERVER_CODE_DIRS = ("accounts", "api", "games", "moderation", "notifications")
-ERROR_BUILDERS = {"ServiceError", "Clash"}
+# Each app may raise its own codes and the shared ones; the API answers for them all.
+OWN_CODES: dict[str, Catalogue] = {
+    "accounts": ACCOUNTS_CODES,
+    "api": ERROR_CODES,
+    "games": GAMES_CODES,
+    "moderation": Catalogue("moderation", {}),
+    "notifications": NOTIFICATIONS_CODES,
+    "ratings": Catalogue("ratings", {}),
+}
+ERROR_BUILDERS = {"ServiceError", "several", "Clash"}
 
 
 def raised_codes() -> dict[str, str]:
     """code -> file, for every RuleError built with a literal code in the engines."""
     found: dict[str, str] = {}
-    for path in sorted(RULES_DIR.glob("*.py")):
+    for path in sorted(RULES_DIR.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if (
                 isinstance(node, ast.Call)
@@ -30,11 +46,12 @@ def raised_codes() -> dict[str, str]:
     return found
 
 
-def test_every_engine_code_is_documented():
+def test_every_engine_code_is_a_documented_rule_code():
     codes = raised_codes()
     assert {"must_follow_suit", "not_your_turn", "tile_not_in_hand"} <= set(codes)
-    missing = {code: where for code, where in codes.items() if code not in ERROR_CODES}
-    assert missing == {}
+    # The actions endpoint documents RULE_CODES as what an engine may answer.
+    assert {code: where for code, where in codes.items() if code not in RULE_CODES} == {}
+    assert RULE_CODES <= set(ERROR_CODES)
 
 
 def test_rule_codes_answer_400_or_409():
@@ -42,42 +59,75 @@ def test_rule_codes_answer_400_or_409():
         assert ERROR_CODES[code][0] in (400, 409), code
 
 
-def server_codes() -> dict[str, str]:
-    """code -> file, for every literal code the server picks: `code=` keywords, the first
-    argument of an error builder, `default_code`, the parser's `_error` and the
-    middleware's `error_response` helpers, and the middleware's codes by status."""
+def server_codes(folder: str) -> dict[str, str]:
+    """code -> file, for every literal code the server picks in `folder`: `code=`
+    keywords, the first argument of an error builder, `default_code`, the parser's
+    `_error` and the middleware's `error_response` helpers, and the middleware's codes by
+    status."""
     found: dict[str, str] = {}
-    for folder in SERVER_CODE_DIRS:
-        for path in sorted((ROOT / folder).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text())):
-                literals: list[ast.expr] = []
-                if isinstance(node, ast.Call):
-                    literals += [kw.value for kw in node.keywords if kw.arg == "code"]
-                    name = getattr(node.func, "id", getattr(node.func, "attr", None))
-                    if name in ERROR_BUILDERS and node.args:
-                        literals.append(node.args[0])
-                    if name == "_error" and len(node.args) == 3:
-                        literals.append(node.args[2])
-                    if name == "error_response" and len(node.args) >= 2:
-                        literals.append(node.args[1])
-                elif isinstance(node, ast.Assign):
-                    targets = {getattr(t, "id", None) for t in node.targets}
-                    if "default_code" in targets:
-                        literals.append(node.value)
-                    if "CODES_BY_STATUS" in targets and isinstance(node.value, ast.Dict):
-                        literals += [v for v in node.value.values if v is not None]
-                for literal in literals:
-                    if isinstance(literal, ast.Constant) and isinstance(literal.value, str):
-                        found[literal.value] = f"{folder}/{path.name}"
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        if path.is_relative_to(RULES_DIR):
+            continue  # the engines' codes: raised_codes
+        for node in ast.walk(ast.parse(path.read_text())):
+            literals: list[ast.expr] = []
+            if isinstance(node, ast.Call):
+                literals += [kw.value for kw in node.keywords if kw.arg == "code"]
+                name = getattr(node.func, "id", getattr(node.func, "attr", None))
+                if name in ERROR_BUILDERS and node.args:
+                    literals.append(node.args[0])
+                if name == "_error" and len(node.args) == 3:
+                    literals.append(node.args[2])
+                if name == "error_response" and len(node.args) >= 2:
+                    literals.append(node.args[1])
+            elif isinstance(node, ast.Assign):
+                targets = {getattr(t, "id", None) for t in node.targets}
+                if "default_code" in targets:
+                    literals.append(node.value)
+                if "CODES_BY_STATUS" in targets and isinstance(node.value, ast.Dict):
+                    literals += [v for v in node.value.values if v is not None]
+            for literal in literals:
+                if isinstance(literal, ast.Constant) and isinstance(literal.value, str):
+                    found[literal.value] = f"{folder}/{path.relative_to(ROOT / folder)}"
     return found
 
 
-def test_every_server_code_is_documented():
-    codes = server_codes()
-    assert {"username_taken", "username_confusable", "reserved_name", "bidi_control", "stale_version"} <= set(codes)
-    assert {"invalid_character", "too_deep", "body_too_large", "uri_too_long", "not_found"} <= set(codes)
-    missing = {code: where for code, where in codes.items() if code not in ERROR_CODES}
-    assert missing == {}
+@pytest.mark.parametrize("folder", sorted(OWN_CODES))
+def test_every_app_answers_only_its_own_codes_and_the_shared_ones(folder):
+    codes = server_codes(folder)
+    allowed = set(OWN_CODES[folder]) | set(SHARED_CODES)
+    assert {code: where for code, where in codes.items() if code not in allowed} == {}
+
+
+def test_the_server_codes_are_found():
+    found = {code for folder in OWN_CODES for code in server_codes(folder)}
+    assert {"username_taken", "username_confusable", "reserved_name", "bidi_control", "stale_version"} <= found
+    assert {"invalid_character", "too_deep", "body_too_large", "uri_too_long", "not_found"} <= found
+    assert {"weak_password", "bad_push_endpoint", "room_full", "invalid"} <= found
+
+
+def test_the_catalogue_is_every_apps_and_nothing_else():
+    assert set(ERROR_CODES) == {code for catalogue in CATALOGUES for code in catalogue}
+    assert len(ERROR_CODES) == sum(len(catalogue) for catalogue in CATALOGUES)
+    statuses = [status for status, _ in ERROR_CODES.values()]
+    assert statuses == sorted(statuses)
+
+
+def test_a_code_two_apps_declare_is_refused():
+    mine = Catalogue("one", {"room_full": (409, "Every seat is taken.")})
+    theirs = Catalogue("two", {"room_full": (400, "Another meaning.")})
+    with pytest.raises(ValueError, match="'room_full' is declared by both one and two"):
+        Catalogue.combined("all", [mine, theirs])
+
+
+def test_one_refusal_for_several_reasons_keeps_each():
+    err = ServiceError.several("weak_password", ["Too short.", "Too common."], attr="password")
+    assert (err.code, err.status, err.attr, err.detail, err.details) == (
+        "weak_password",
+        400,
+        "password",
+        "Too short.",
+        ("Too short.", "Too common."),
+    )
 
 
 def test_every_documented_code_is_in_the_openapi_description(client):

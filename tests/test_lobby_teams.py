@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from core.errors import ServiceError
 from games import rules, selectors
-from games.errors import ServiceError
 from games.rules import registry
 from games.rules.base import Applied, Game
 from games.rules.options import Option, OptionSet

@@ -15,8 +15,8 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from core.errors import ServiceError
 from games import selectors, store
-from games.errors import ServiceError
 from games.models import Action, Event, Room, Round, Seat
 from games.rules import fairness
 from games.services import due, lobby, moves, play, table_moderation

@@ -25,6 +25,9 @@ FRESH_SECONDS = 1.0
 class DatabaseWrapper(base.DatabaseWrapper):
     # When a request last began to use this connection (checked or not).
     _last_used = float("-inf")
+    # Django sets the health check's flags in __init__; django-stubs leave them out.
+    health_check_enabled: bool
+    health_check_done: bool
 
     @async_unsafe
     def server_binding_cursor(self) -> Any:
@@ -34,7 +37,8 @@ class DatabaseWrapper(base.DatabaseWrapper):
         self.close_if_health_check_failed()
         self.ensure_connection()
         with self.wrap_database_errors:
-            return self._prepare_cursor(base.ServerBindingCursor(self.connection))
+            # django-stubs know neither _prepare_cursor nor ServerBindingCursor's arguments.
+            return self._prepare_cursor(base.ServerBindingCursor(self.connection))  # type: ignore[attr-defined,call-arg]
 
     def close_if_health_check_failed(self) -> None:
         if self.connection is None or not self.health_check_enabled or self.health_check_done:

@@ -1,4 +1,11 @@
-"""The one exception type the engines raise for anything a player may not do."""
+"""The one exception type the engines raise for anything a player may not do, and what
+its detail may quote of an action (`shown_name`, the API's rule too, kept in core)."""
+
+from __future__ import annotations
+
+from core.errors import shown_name
+
+__all__ = ["RuleError", "shown_name"]
 
 
 class RuleError(Exception):
@@ -16,14 +23,3 @@ class RuleError(Exception):
 
     def __repr__(self) -> str:
         return f"RuleError({self.code!r}, {self.detail!r})"
-
-
-def shown_name(value: object) -> str | None:
-    """`value` when it reads as a field name, so that an error may name it; else None.
-
-    Details and `attr` never quote input that could be anything (a megabyte, a control
-    character): they name what the client sent only once it is plainly a name.
-    """
-    if isinstance(value, str) and value.isascii() and value.isidentifier() and len(value) <= 40:
-        return value
-    return None

@@ -11,7 +11,7 @@ from accounts.models import User
 
 from .. import rules, store
 from ..codes import new_code
-from ..errors import ServiceError, not_host, not_seated
+from ..errors import ServiceError, from_rule, not_host, not_seated
 from ..models import Room, RoomStatus, Seat
 from ..rules import fairness
 from ..rules.errors import RuleError
@@ -26,7 +26,7 @@ def room_create(*, host: User, game: str, options: dict[str, Any] | None, name: 
         game_rules = rules.get(game)
         checked = game_rules.validate_options(options)
     except RuleError as err:
-        raise ServiceError.from_rule(err) from None
+        raise from_rule(err) from None
     seats = game_rules.seat_count(checked)
     lobby_teams = game_rules.lobby_teams(checked)
     for _ in range(10):

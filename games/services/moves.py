@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.models import User
 
 from .. import timing
-from ..errors import ServiceError
+from ..errors import from_rule
 from ..models import Action, Room, RoomStatus, Round
 from ..rules import fairness
 from ..rules.base import ROUND_OVER
@@ -84,7 +84,7 @@ def apply(
     try:
         applied = game_rules.apply(round_.state, seat, action)
     except RuleError as err:
-        raise ServiceError.from_rule(err) from None
+        raise from_rule(err) from None
     round_.state = applied.state
     round_.version += 1
     table.save(round_, ["state", "version"])

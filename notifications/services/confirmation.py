@@ -26,7 +26,7 @@ from django.core import signing
 from django.db import transaction
 
 from accounts.models import User
-from games.errors import ServiceError
+from core.errors import ServiceError
 
 from .. import mail, selectors
 from ..models import NotificationSettings

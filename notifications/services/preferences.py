@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.errors import ServiceError
+from core.errors import ServiceError
 
 from .. import selectors
 from ..models import NotificationSettings

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.errors import ServiceError
+from core.errors import ServiceError
 
 from ..endpoints import endpoint_check, keys_check
 from ..models import PushSubscription

@@ -60,7 +60,7 @@ def _error_codes(doc: dict, operation: dict, status: str) -> set[str]:
 
 
 def test_every_error_answer_lists_its_codes_each_under_its_own_status(api_client):
-    from games.errors import ERROR_CODES
+    from api.error_catalogue import ERROR_CODES
 
     doc = _document(api_client)
     assert not any(path.startswith("/api/schema") for path in doc["paths"])

@@ -27,9 +27,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.exceptions import ValidationError
 
+from api.error_catalogue import ERROR_CODES
 from api.parsers import check_parsed
 from games import rules
-from games.errors import ERROR_CODES
 from games.models import Action, Room, Round
 from games.rules.errors import RuleError
 

@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings as django_settings
 from django.utils import timezone
 
-from games.errors import ServiceError
+from core.errors import ServiceError
 from games.models import Room, Seat
 from games.services import lobby
 from notifications import selectors, vapid

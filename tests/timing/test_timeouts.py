@@ -7,8 +7,8 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
+from core.errors import ServiceError
 from games import rules, selectors
-from games.errors import ServiceError
 from games.models import Action, Event, Room, Round
 from games.services import clock, due, play
 

@@ -1,0 +1,24 @@
+"""The codes accounts answer: a username or password refused, a banned account."""
+
+from __future__ import annotations
+
+from core.errors import Catalogue
+
+CODES = Catalogue(
+    "accounts",
+    {
+        "username_taken": (400, "An account has that username already (names compare in NFKC, ignoring case)."),
+        "username_confusable": (400, "The username looks like an existing account's (Unicode confusables)."),
+        "reserved_name": (
+            400,
+            "Reserved: the name starts with guest- or reads as a seat label (Computer 2, Seat 3, You).",
+        ),
+        "bidi_control": (400, "The name holds a bidirectional control character (such as U+202E)."),
+        "weak_password": (400, "The password is too short, too common or too like the username."),
+        "banned": (
+            401,
+            "The account is banned: it cannot sign in and its tokens were revoked (both answer this); "
+            "detail gives the moderator's reason.",
+        ),
+    },
+)

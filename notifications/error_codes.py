@@ -1,0 +1,41 @@
+"""The codes notifications answer: push subscriptions, the e-mail address and its
+confirmation, quiet periods."""
+
+from __future__ import annotations
+
+from core.errors import Catalogue
+
+CODES = Catalogue(
+    "notifications",
+    {
+        "bad_push_endpoint": (
+            400,
+            "The push endpoint is not an https URL of a public host on port 443 (no credentials, no address of a "
+            "private, loopback or link-local network), or too long.",
+        ),
+        "bad_push_key": (
+            400,
+            "keys.p256dh is not an uncompressed P-256 point (65 bytes) or keys.auth not 16 bytes.",
+        ),
+        "bad_email_address": (400, "The e-mail address is not one."),
+        "bad_confirmation_token": (
+            400,
+            "The e-mail confirmation token does not work: tampered with, expired, or for an address the account no "
+            "longer has (one answer for all).",
+        ),
+        "bad_time": (400, "A time of day is not HH:MM from 00:00 to 23:59 (attr names it)."),
+        "bad_time_zone": (400, "The time zone is not an IANA name such as Europe/Paris."),
+        "quiet_period_empty": (400, "The quiet period ends when it starts."),
+        "too_many_push_subscriptions": (
+            409,
+            "The account has as many push subscriptions as it may; remove one first.",
+        ),
+        "no_email_address": (409, "There is no e-mail address to confirm; set one first."),
+        "already_confirmed": (409, "The e-mail address is confirmed already."),
+        "confirmation_sent_recently": (
+            429,
+            "A confirmation link was sent to the account less than EMAIL_CONFIRMATION_RESEND_SECONDS ago; ask again "
+            "after the Retry-After header's seconds.",
+        ),
+    },
+)
