@@ -279,7 +279,7 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL or "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem"):
     # kombu's own lets the worker read a message half written, and die of it.
-    CELERY_BROKER_TRANSPORT = "core.filesystem_broker:Transport"
+    CELERY_BROKER_TRANSPORT = "config.filesystem_broker:Transport"
 CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 600)
 CELERY_BROKER_TRANSPORT_OPTIONS = (
     {

@@ -1,5 +1,5 @@
 """`make run`'s broker: a publisher in one process and a worker in another, polling as
-fast as it can, must pass every message whole (core/filesystem_broker.py)."""
+fast as it can, must pass every message whole (config/filesystem_broker.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from kombu import Connection
 
 from tests.servers import ROOT
 
-OURS = "core.filesystem_broker:Transport"
+OURS = "config.filesystem_broker:Transport"
 KOMBUS = "filesystem"
 MESSAGES = 1500
 # Big enough that writing one takes a while, as a web process under load does.
@@ -85,7 +85,7 @@ def race(transport: str, folder: Path) -> tuple[list[int], int]:
 
 
 def test_every_message_arrives_whole(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.ERROR, logger="core.filesystem_broker"):
+    with caplog.at_level(logging.ERROR, logger="config.filesystem_broker"):
         received, failed = race(OURS, tmp_path)
     assert failed == 0
     assert not caplog.records, "a half-written message was taken and dropped"
@@ -122,7 +122,7 @@ def test_what_a_worker_finds_while_a_message_is_being_written(
     tmp_path: Path, transport: str, seen: str, left: list[Any]
 ) -> None:
     """kombu's own lets a worker take the file before it holds the message (which is why
-    core/filesystem_broker.py exists: should kombu's case fail, it was fixed upstream)."""
+    config/filesystem_broker.py exists: should kombu's case fail, it was fixed upstream)."""
     with (
         Connection("filesystem://", transport=transport, transport_options=options(tmp_path)) as writer,
         Connection("filesystem://", transport=transport, transport_options=options(tmp_path)) as worker,
@@ -145,7 +145,7 @@ def test_a_file_that_is_not_a_message_is_dropped_and_the_queue_goes_on(
         # An empty file, named as kombu names messages, ahead of a real one.
         (tmp_path / f"0_stray.{name}.msg").write_bytes(b"")
         queue.put({"i": 1})
-        with caplog.at_level(logging.ERROR, logger="core.filesystem_broker"):
+        with caplog.at_level(logging.ERROR, logger="config.filesystem_broker"):
             with pytest.raises(queue.Empty):
                 queue.get_nowait()
         assert "not a message" in caplog.text
