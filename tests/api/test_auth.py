@@ -28,6 +28,15 @@ def test_register_refuses_taken_name_and_weak_password(api_client, make_user):
     assert weak.status_code == 400 and weak.json()["errors"][0]["attr"] == "password"
 
 
+def test_a_password_weak_for_several_reasons_is_refused_with_each(api_client):
+    res = api_client().post("/api/v1/auth/register", {"username": "carol", "password": "12345678"}, format="json")
+    assert res.status_code == 400 and res.json()["type"] == "validation_error"
+    assert res.json()["errors"] == [
+        {"code": "weak_password", "detail": "This password is too common.", "attr": "password"},
+        {"code": "weak_password", "detail": "This password is entirely numeric.", "attr": "password"},
+    ]
+
+
 def test_token_login_and_wrong_password(api_client, make_user):
     make_user("dave")
     ok = api_client().post("/api/v1/auth/token", {"username": "dave", "password": "correct-horse-9"}, format="json")
