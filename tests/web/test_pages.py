@@ -30,6 +30,7 @@ MODULES = [
     "push.js",
     "replay.js",
     "room.js",
+    "socket.js",
     "table.js",
     "turns.js",
     "games/index.js",
