@@ -42,6 +42,10 @@ function newKey() {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/**
+ * @param {string} path
+ * @param {{ method?: string, body?: unknown, idempotent?: boolean, text?: boolean }} [options]
+ */
 export async function api(path, { method = "GET", body, idempotent = false, text = false } = {}) {
   const headers = { Accept: text ? "*/*" : "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";

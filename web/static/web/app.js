@@ -140,7 +140,7 @@ window.addEventListener("auth-changed", async () => {
 });
 window.addEventListener("popstate", route);
 document.addEventListener("click", (event) => {
-  const link = event.target.closest("a[data-link]");
+  const link = /** @type {Element} */ (event.target).closest("a[data-link]");
   if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
   event.preventDefault();
   app.navigate(link.getAttribute("href"));

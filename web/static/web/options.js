@@ -154,7 +154,7 @@ export function optionsForm(game) {
     "fieldset",
     { class: "pace" },
     h("legend", {}, "Pace"),
-    [...Object.entries(PACES), ["custom", { label: "Custom", hint: "set the seconds" }]].map(([key, pace]) =>
+    /** @type {[string, { label: string, hint: string }][]} */ ([...Object.entries(PACES), ["custom", { label: "Custom", hint: "set the seconds" }]]).map(([key, pace]) =>
       h(
         "label",
         { class: "radio" },

@@ -36,6 +36,8 @@ export class TableView {
     // Cards picked for a multi-card choice, kept across re-renders of the same phase.
     this.selection = { key: null, picked: [] };
     this.dialogKey = null;
+    // Why the server refused a rematch (room.js sets it), shown under the banner.
+    this.rematchError = null;
   }
 
   get game() {
