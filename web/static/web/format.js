@@ -92,3 +92,14 @@ export function describeCommonEvent(e, names) {
       return null;
   }
 }
+
+// "1 trick", "2 tricks".
+export function count(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+// A score's change with its sign: "+5", "-3", "0" ("" for none).
+export function signed(n) {
+  if (n === undefined || n === null) return "";
+  return n > 0 ? `+${n}` : String(n);
+}
