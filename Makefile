@@ -77,4 +77,4 @@ soak: $(STAMP)
 	$(PY) scripts/soak.py $(SOAK_ARGS)
 
 clean:
-	rm -rf $(VENV) var
+	rm -rf $(VENV) var node_modules
