@@ -28,6 +28,7 @@ export const auth = {
     sessionStorage.removeItem(NOTICE_KEY);
     window.dispatchEvent(new Event("auth-changed"));
   },
+  /** @param {string | null} [notice] Said on the sign-in form that follows (a ban's reason). */
   clear(notice = null) {
     localStorage.removeItem(TOKEN_KEY);
     if (notice) sessionStorage.setItem(NOTICE_KEY, notice);

@@ -28,8 +28,8 @@ export class RoomLive {
     this.code = code;
     this.onChange = onChange;
     this.onStatus = onStatus;
-    /** @type {ReturnType<typeof setInterval> | null} */
-    this.pollTimer = null;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.pollTimer = undefined;
     /** @type {number | undefined} */
     this.closeCode = undefined;
     this.stopped = false;
@@ -93,6 +93,6 @@ export class RoomLive {
 
   stopPolling() {
     clearInterval(this.pollTimer);
-    this.pollTimer = null;
+    this.pollTimer = undefined;
   }
 }

@@ -37,16 +37,16 @@ export class Socket {
     /** @type {WebSocket | null} */
     this.ws = null;
     this.backoff = new Backoff();
-    /** @type {ReturnType<typeof setTimeout> | null} */
-    this.retryTimer = null;
-    /** @type {ReturnType<typeof setTimeout> | null} */
-    this.quietTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.retryTimer = undefined;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.quietTimer = undefined;
     this.up = false;
     this.stopped = true;
   }
 
   get retrying() {
-    return this.retryTimer !== null;
+    return this.retryTimer !== undefined;
   }
 
   start() {
@@ -59,7 +59,7 @@ export class Socket {
   stop() {
     this.stopped = true;
     clearTimeout(this.retryTimer);
-    this.retryTimer = null;
+    this.retryTimer = undefined;
     this.forget(1000);
   }
 
@@ -134,9 +134,10 @@ export class Socket {
   }
 
   // Lets go of the current socket, its handlers first, so that its close says nothing.
-  forget(code = undefined) {
+  /** @param {number} [code] */
+  forget(code) {
     clearTimeout(this.quietTimer);
-    this.quietTimer = null;
+    this.quietTimer = undefined;
     const ws = this.ws;
     if (!ws) return;
     this.ws = null;
@@ -151,7 +152,7 @@ export class Socket {
     this.handlers.onDown?.();
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
+      this.retryTimer = undefined;
       this.connect();
     }, this.backoff.next());
   }

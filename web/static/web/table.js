@@ -29,11 +29,15 @@ export class TableView {
   constructor(ctx) {
     this.ctx = ctx;
     // Cards picked for a multi-card choice, kept across re-renders of the same phase.
+    /** @type {{ key: string | null, picked: number[] }} */
     this.selection = { key: null, picked: [] };
+    /** @type {string | null} */
     this.dialogKey = null;
     // The turn last said to screen readers (status.js), so each is said once.
+    /** @type {string | null} */
     this.announced = null;
     // Why the server refused a rematch (room.js sets it), shown under the banner.
+    /** @type {string | null} */
     this.rematchError = null;
   }
 

@@ -31,7 +31,7 @@ export class TurnsWatch {
     this.error = null;
     this.listeners = new Set();
     this.socket = this.newSocket();
-    /** @type {Record<string, ReturnType<typeof setTimeout> | null>} */
+    /** @type {Record<string, ReturnType<typeof setTimeout> | undefined>} */
     this.timers = {};
     this.stopped = true;
     // Counts the stops, so that an answer asked for before a sign-out (or by the account
@@ -84,6 +84,7 @@ export class TurnsWatch {
   }
 
   // The rooms waiting for the player, leaving out `except` (the room on screen).
+  /** @param {string | null} [except] */
   count(except = null) {
     return (this.turns ?? []).filter((t) => t.code !== except).length;
   }
@@ -142,7 +143,7 @@ export class TurnsWatch {
       upOnOpen: true,
       onUp: () => {
         clearInterval(this.timers.poll);
-        this.timers.poll = null;
+        this.timers.poll = undefined;
         this.refresh();
       },
       onMessage: (data) => {

@@ -33,7 +33,7 @@ export function announce(table, view, text) {
   table.announced = key;
   let region = document.getElementById("turn-announcer");
   if (!region) {
-    region = h("div", { id: "turn-announcer", class: "sr-only", "aria-live": "polite", "aria-atomic": "true" });
+    region = /** @type {HTMLElement} */ (h("div", { id: "turn-announcer", class: "sr-only", "aria-live": "polite", "aria-atomic": "true" }));
     document.body.append(region);
   }
   // The same words twice in a row (your turn, again) are read again only if they change.
