@@ -3,8 +3,10 @@ SHELL := /bin/bash
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The web client's lint tools (ESLint, TypeScript), as package-lock.json pins them.
+NODE_STAMP := node_modules/.installed
 
-.PHONY: run test lint bench measure-deadlines soak venv migrate clean schema
+.PHONY: run test lint lint-js bench measure-deadlines soak venv migrate clean schema
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@set -e; py=$$(scripts/find-python.sh); \
@@ -12,6 +14,11 @@ $(STAMP): requirements.txt requirements-dev.txt
 	  "$(PY)" -m pip install --quiet --disable-pip-version-check --upgrade pip; \
 	  "$(PY)" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	@touch $(STAMP)
+
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null || { echo "npm is missing: the web client's lint tools need Node.js 20 or later and npm (https://nodejs.org/)" >&2; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $(NODE_STAMP)
 
 venv: $(STAMP)
 
@@ -24,12 +31,20 @@ test: $(STAMP)
 	@scripts/test.sh
 
 ## Ruff (lint and format), mypy with the Django and DRF stubs, and the import contracts
-## of pyproject.toml (layers, pure engines, no circles). CI runs it before the tests.
+## of pyproject.toml (layers, pure engines, no circles), then the web client's JavaScript
+## (lint-js). CI runs it before the tests.
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	DEBUG=1 $(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
+	@$(MAKE) --no-print-directory lint-js
+
+## ESLint (eslint.config.js) and tsc's type check from the JSDoc types (jsconfig.json, and
+## web/worker/jsconfig.json for the service worker) over every script the browser is served.
+## Installs its tools with npm ci the first time and whenever package-lock.json changes.
+lint-js: $(NODE_STAMP)
+	npm run --silent lint
 
 ## Regenerates api/openapi.yaml, the checked-in copy of what /api/schema/ serves
 ## (tests/api/test_openapi_file.py fails while the two differ). The document shows the
@@ -62,4 +77,4 @@ soak: $(STAMP)
 	$(PY) scripts/soak.py $(SOAK_ARGS)
 
 clean:
-	rm -rf $(VENV) var
+	rm -rf $(VENV) var node_modules

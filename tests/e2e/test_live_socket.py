@@ -54,7 +54,7 @@ LINK_STATE = """() => ({
     sockets: window.__sockets,
     changes: window.__changes,
     stopped: window.__link.stopped,
-    retrying: window.__link.retryTimer !== null && window.__link.retryTimer !== undefined,
+    retrying: window.__link.socket.retrying,
     polling: window.__link.pollTimer !== null && window.__link.pollTimer !== undefined,
     closeCode: window.__link.closeCode,
 })"""

@@ -11,13 +11,16 @@
 
 const FALLBACK_TITLE = "Trick-taking tables";
 
-self.addEventListener("install", () => {
+// `self`, as the service worker it is (its declared type is any worker's scope).
+const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+
+worker.addEventListener("install", () => {
   // A new version takes over at once instead of waiting for every tab to close.
-  self.skipWaiting();
+  worker.skipWaiting();
 });
 
-self.addEventListener("activate", (event) => {
-  event.waitUntil(self.clients.claim());
+worker.addEventListener("activate", (event) => {
+  event.waitUntil(worker.clients.claim());
 });
 
 // Only addresses on this site are opened: a notice can never send the person elsewhere.
@@ -25,13 +28,13 @@ self.addEventListener("activate", (event) => {
 // address, /join/<code>: that one is opened, so that a tab already there is found.
 function siteUrl(url) {
   try {
-    const target = new URL(url || "/", self.location.origin);
+    const target = new URL(url || "/", worker.location.origin);
     target.pathname = target.pathname.replace(/^\/rooms\/([^/]+)\/?$/, "/join/$1");
-    if (target.origin === self.location.origin) return target.href;
+    if (target.origin === worker.location.origin) return target.href;
   } catch {
     // An unreadable address falls back to the home page, which lists every waiting table.
   }
-  return new URL("/", self.location.origin).href;
+  return new URL("/", worker.location.origin).href;
 }
 
 function readPayload(data) {
@@ -44,22 +47,26 @@ function readPayload(data) {
   }
 }
 
-self.addEventListener("push", (event) => {
+worker.addEventListener("push", (event) => {
   const payload = readPayload(event.data);
   const rooms = Array.isArray(payload.rooms) ? payload.rooms : [];
   // Browsers require every push to show a notification (userVisibleOnly): always one.
   event.waitUntil(
-    self.registration.showNotification(payload.title || FALLBACK_TITLE, {
-      body: payload.body || "",
-      tag: payload.tag || undefined,
-      // A notice that replaces one with its tag is news too (a new turn, a longer digest).
-      renotify: Boolean(payload.tag),
-      data: { url: siteUrl(payload.url), rooms },
-    }),
+    worker.registration.showNotification(
+      payload.title || FALLBACK_TITLE,
+      // `renotify` is not in TypeScript's NotificationOptions yet; browsers read it.
+      /** @type {NotificationOptions} */ ({
+        body: payload.body || "",
+        tag: payload.tag || undefined,
+        // A notice that replaces one with its tag is news too (a new turn, a longer digest).
+        renotify: Boolean(payload.tag),
+        data: { url: siteUrl(payload.url), rooms },
+      }),
+    ),
   );
 });
 
-self.addEventListener("notificationclick", (event) => {
+worker.addEventListener("notificationclick", (event) => {
   event.notification.close();
   event.waitUntil(openSite(event.notification.data?.url ?? siteUrl("/")));
 });
@@ -68,7 +75,7 @@ self.addEventListener("notificationclick", (event) => {
 // tab of the site is asked to show `url` (the page changes without a reload, see app.js)
 // and focused; with no tab open, a new one opens.
 async function openSite(url) {
-  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const windows = await worker.clients.matchAll({ type: "window", includeUncontrolled: true });
   const there = windows.find((client) => client.url === url);
   if (there) return there.focus();
   const tab = windows.find((client) => client.focused) ?? windows.find((client) => client.visibilityState === "visible") ?? windows[0];
@@ -77,5 +84,5 @@ async function openSite(url) {
     tab.postMessage({ type: "open", path: target.pathname + target.search + target.hash });
     return tab.focus();
   }
-  return self.clients.openWindow(url);
+  return worker.clients.openWindow(url);
 }

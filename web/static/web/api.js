@@ -28,6 +28,7 @@ export const auth = {
     sessionStorage.removeItem(NOTICE_KEY);
     window.dispatchEvent(new Event("auth-changed"));
   },
+  /** @param {string | null} [notice] Said on the sign-in form that follows (a ban's reason). */
   clear(notice = null) {
     localStorage.removeItem(TOKEN_KEY);
     if (notice) sessionStorage.setItem(NOTICE_KEY, notice);
@@ -42,6 +43,10 @@ function newKey() {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/**
+ * @param {string} path
+ * @param {{ method?: string, body?: unknown, idempotent?: boolean, text?: boolean }} [options]
+ */
 export async function api(path, { method = "GET", body, idempotent = false, text = false } = {}) {
   const headers = { Accept: text ? "*/*" : "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";

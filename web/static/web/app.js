@@ -17,15 +17,18 @@ import { TurnsWatch } from "./turns.js";
 const SITE_TITLE = "Trick-taking tables";
 
 const main = document.getElementById("main");
-const account = document.getElementById("account");
-const toasts = document.getElementById("toasts");
+// The shell (web/templates/web/index.html) always has these.
+const account = /** @type {HTMLElement} */ (document.getElementById("account"));
+const toasts = /** @type {HTMLElement} */ (document.getElementById("toasts"));
 
 const app = {
+  /** @type {{ username: string, display_name?: string, is_guest: boolean } | null} */
   user: null,
   catalogue: [],
   turns: new TurnsWatch(),
   // The page's own title; the count of waiting rooms goes in front of it, leaving out
   // `room`, the room on screen (its turn is in plain view).
+  /** @param {string | null} [room] */
   title(text = SITE_TITLE, room = null) {
     title = { text, room };
     showTitle();
@@ -42,7 +45,7 @@ const app = {
 };
 
 let page = null;
-let title = { text: SITE_TITLE, room: null };
+let title = /** @type {{ text: string, room: string | null }} */ ({ text: SITE_TITLE, room: null });
 
 function showTitle() {
   const waiting = app.user ? app.turns.count(title.room) : 0;
@@ -140,7 +143,7 @@ window.addEventListener("auth-changed", async () => {
 });
 window.addEventListener("popstate", route);
 document.addEventListener("click", (event) => {
-  const link = event.target.closest("a[data-link]");
+  const link = /** @type {Element} */ (event.target).closest("a[data-link]");
   if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
   event.preventDefault();
   app.navigate(link.getAttribute("href"));

@@ -71,7 +71,7 @@ export function describeCommonEvent(e, names) {
       return `Match over: ${listNames(e.winners, names)} won.`;
     case "timed_out":
       return `${who(e.seat)} ran out of time.`;
-    case "abandoned":
+    case "abandoned": {
       // A player's idleness ended it (`idle`): said to them as "You". When the last seat
       // handed over left only computer players (on_abandon: bot) its reason says so, and
       // is shown as it is. Events logged before `idle` existed are told by their reason.
@@ -81,6 +81,7 @@ export function describeCommonEvent(e, names) {
       }
       if (!e.reason) return "The match was abandoned.";
       return /abandoned/.test(e.reason) ? e.reason : `The match was abandoned: ${e.reason}`;
+    }
     case "closed":
       return e.reason || "The room was closed.";
     case "rematch_agreed":
@@ -90,4 +91,15 @@ export function describeCommonEvent(e, names) {
     default:
       return null;
   }
+}
+
+// "1 trick", "2 tricks".
+export function count(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+// A score's change with its sign: "+5", "-3", "0" ("" for none).
+export function signed(n) {
+  if (n === undefined || n === null) return "";
+  return n > 0 ? `+${n}` : String(n);
 }

@@ -27,6 +27,7 @@ function timeZones(wanted) {
 }
 
 // A labelled field with its own error line, tied to the input for screen readers.
+/** @param {string | null} [hint] */
 function field(id, label, input, hint = null) {
   const error = h("p", { class: "form-error field-error", id: `${id}-error`, "data-error-for": id });
   input.id = id;
@@ -34,6 +35,7 @@ function field(id, label, input, hint = null) {
   return h("div", { class: "field" }, h("label", { for: id }, label), input, hint && h("small", { id: `${id}-hint` }, hint), error);
 }
 
+/** @param {string | null} [hint] */
 function check(id, label, input, hint = null) {
   input.id = id;
   if (hint) input.setAttribute("aria-describedby", `${id}-hint`);
@@ -46,6 +48,9 @@ export class NotificationsPage {
     this.app = app;
     this.settings = null;
     this.publicKey = null;
+    // Set by start(), once the settings are loaded.
+    /** @type {ReturnType<NotificationsPage["settingsForm"]>} */
+    this.form;
   }
 
   destroy() {

@@ -47,7 +47,7 @@ function control(game, name, spec) {
   const auto = spec.default === null || spec.default === undefined;
   if (Array.isArray(spec.choices) || (span !== null && span <= 8)) {
     // A short range of numbers reads best as a list too; "automatic" leaves a derived default to the server.
-    const values = spec.choices ?? Array.from({ length: span + 1 }, (_, i) => spec.minimum + i);
+    const values = spec.choices ?? Array.from({ length: /** @type {number} */ (span) + 1 }, (_, i) => spec.minimum + i);
     input = h(
       "select",
       { id, name },
@@ -154,7 +154,7 @@ export function optionsForm(game) {
     "fieldset",
     { class: "pace" },
     h("legend", {}, "Pace"),
-    [...Object.entries(PACES), ["custom", { label: "Custom", hint: "set the seconds" }]].map(([key, pace]) =>
+    /** @type {[string, { label: string, hint: string }][]} */ ([...Object.entries(PACES), ["custom", { label: "Custom", hint: "set the seconds" }]]).map(([key, pace]) =>
       h(
         "label",
         { class: "radio" },

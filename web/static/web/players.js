@@ -13,6 +13,8 @@ export class ProfilePage {
     this.username = username;
     this.app = app;
     this.page = 1;
+    this.profile = null;
+    this.matches = null;
   }
 
   destroy() {

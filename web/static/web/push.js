@@ -105,6 +105,7 @@ export async function turnOff({ tellServer = true } = {}) {
   }
 }
 
+/** @returns {Promise<void>} */
 function activated(registration) {
   if (registration.active) return Promise.resolve();
   const worker = registration.installing ?? registration.waiting;

@@ -26,6 +26,9 @@ export class RoomPage {
     this.rounds = [];
     this.busy = false;
     this.liveStatus = "connecting";
+    // Set by start(), once the room is known.
+    /** @type {TableView} */
+    this.table;
   }
 
   async start() {

@@ -10,10 +10,9 @@
 // now and then while the tab is visible.
 
 import { api, wsUrl } from "./api.js";
-import { Backoff } from "./backoff.js";
 import { h, replace } from "./dom.js";
 import { countdown } from "./format.js";
-import { FINAL_CLOSE } from "./live.js";
+import { Socket } from "./socket.js";
 
 // While the socket is down the list is fetched this often instead.
 const POLL_MS = 10000;
@@ -31,8 +30,8 @@ export class TurnsWatch {
     this.turns = null; // null until the first answer
     this.error = null;
     this.listeners = new Set();
-    this.ws = null;
-    this.backoff = new Backoff();
+    this.socket = this.newSocket();
+    /** @type {Record<string, ReturnType<typeof setTimeout> | undefined>} */
     this.timers = {};
     this.stopped = true;
     // Counts the stops, so that an answer asked for before a sign-out (or by the account
@@ -55,7 +54,7 @@ export class TurnsWatch {
     this.stopped = false;
     document.addEventListener("visibilitychange", this.onVisible);
     // The socket's opening fetches the list (and, should it fail, polling does).
-    this.connect();
+    this.socket.start();
     this.timers.safety = setInterval(() => {
       if (document.visibilityState === "visible") this.refresh();
     }, REFRESH_MS);
@@ -74,12 +73,7 @@ export class TurnsWatch {
       clearInterval(timer);
     }
     this.timers = {};
-    if (this.ws) {
-      const ws = this.ws;
-      this.ws = null;
-      ws.onopen = ws.onmessage = ws.onclose = null;
-      ws.close(1000);
-    }
+    this.socket.stop();
     this.turns = null;
     this.error = null;
     this.emit();
@@ -90,6 +84,7 @@ export class TurnsWatch {
   }
 
   // The rooms waiting for the player, leaving out `except` (the room on screen).
+  /** @param {string | null} [except] */
   count(except = null) {
     return (this.turns ?? []).filter((t) => t.code !== except).length;
   }
@@ -140,52 +135,26 @@ export class TurnsWatch {
     if (wait < 2 ** 31) this.timers.deadline = setTimeout(() => this.refresh(), wait);
   }
 
-  connect() {
-    if (this.stopped) return;
-    let ws;
-    try {
-      ws = new WebSocket(wsUrl("ws/me/"));
-    } catch {
-      this.dropped();
-      return;
-    }
-    this.ws = ws;
-    // The server says nothing when the socket opens: whatever happened while it was down
-    // (or before it opened) is fetched now.
-    ws.onopen = () => {
-      this.backoff.reset();
-      clearInterval(this.timers.poll);
-      this.timers.poll = null;
-      this.refresh();
-    };
-    ws.onmessage = (msg) => {
-      let data;
-      try {
-        data = JSON.parse(msg.data);
-      } catch {
-        return;
-      }
-      if (data.type === "your_turn" || data.type === "match_over") this.refresh();
-    };
-    ws.onclose = (event) => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      if (FINAL_CLOSE[event.code]) {
-        // 4401: the socket no longer knows the token. The API decides: a 401 there signs
-        // the browser out (api.js); if it still answers, the list is polled instead.
-        this.poll();
-        return;
-      }
-      this.dropped();
-    };
-  }
-
-  // A dropped connection: poll while reconnecting with a growing delay.
-  dropped() {
-    if (this.stopped) return;
-    this.poll();
-    clearTimeout(this.timers.retry);
-    this.timers.retry = setTimeout(() => this.connect(), this.backoff.next());
+  newSocket() {
+    return new Socket({
+      url: () => wsUrl("ws/me/"),
+      // The server says nothing when the socket opens: whatever happened while it was down
+      // (or before it opened) is fetched now.
+      upOnOpen: true,
+      onUp: () => {
+        clearInterval(this.timers.poll);
+        this.timers.poll = undefined;
+        this.refresh();
+      },
+      onMessage: (data) => {
+        if (data.type === "your_turn" || data.type === "match_over") this.refresh();
+      },
+      // A dropped connection: poll while the socket reconnects.
+      onDown: () => this.poll(),
+      // 4401: the socket no longer knows the token. The API decides: a 401 there signs the
+      // browser out (api.js); if it still answers, the list is polled instead.
+      onFinal: () => this.poll(),
+    });
   }
 
   poll() {

@@ -105,7 +105,7 @@ export default {
     return [count(seat.cards_left, "card"), count(seat.tricks_taken, "trick"), `${seat.points_taken} pts`];
   },
 
-  yourTurnText(view, names) {
+  yourTurnText(view) {
     if (view.phase === "pass") return "Your turn: choose cards to pass.";
     if (view.phase === "play") return view.trick.length ? "Your turn: play a card." : "Your turn: lead a card.";
     if (view.phase === "moon_choice") return "You shot the moon! Choose how it scores.";

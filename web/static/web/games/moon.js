@@ -35,8 +35,7 @@ export default {
     const legal = view.you?.legal_actions ?? [];
     if (view.phase !== "widow") return null;
     const map = new Map(legal.filter((a) => a.type === "widow" && a.take).map((a) => [a.discard, a]));
-    map.taken = (a) => a.type === "widow" && a.take;
-    return map;
+    return Object.assign(map, { taken: (a) => a.type === "widow" && a.take });
   },
   handVerb: (action) => (action.type === "widow" ? "Take the widow and discard" : "Play"),
 

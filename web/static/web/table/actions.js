@@ -1,0 +1,175 @@
+// The player's moves that are not a tap on their hand: the game's own panel or one button
+// per action, the claim, and the choices of several cards (from the hand, or in a dialog).
+
+import { h } from "../dom.js";
+import { isTemplate, itemOf } from "./legal.js";
+import { openDialog } from "./choose.js";
+
+/** @typedef {import("../table.js").TableView} TableView */
+
+// Everything the player may do that is not tapping a piece of their hand.
+/** @param {TableView} table */
+export function actionsArea(table, view, names, legal) {
+  const game = table.game;
+  const handCodes = new Set(table.handItems(view));
+  const handKeyed = game.handActions ? game.handActions(view, table.ctx) : null;
+  const templates = legal.filter(isTemplate);
+  const claim = legal.find((a) => a.type === "claim");
+  const rest = legal.filter(
+    (a) =>
+      a !== claim && !isTemplate(a) && !(itemOf(a) !== null && handCodes.has(itemOf(a))) && !(handKeyed && handKeyed.taken(a)),
+  );
+  const parts = [];
+  for (const template of templates) {
+    if (template.choices.every((c) => handCodes.has(c))) parts.push(handTemplatePanel(table, view, names, template));
+    else parts.push(popupTemplatePanel(table, view, names, template));
+  }
+  const custom = game.panel?.(view, names, rest, table.ctx);
+  if (custom) parts.push(custom);
+  else if (rest.length) parts.push(genericButtons(table, view, names, rest));
+  if (claim) parts.push(claimButton(table, claim));
+  const waiting = view.you && !legal.length ? game.waitingText?.(view, names) : null;
+  const pending = game.pendingNote?.(view, names);
+  if (!parts.length && !waiting && !pending) return null;
+  return h("section", { class: "actions", "aria-label": "Your move" }, pending, waiting && h("p", { class: "waiting" }, waiting), parts);
+}
+
+// Offered at every turn of trick play, whatever the hands: the server proves the claim
+// or refuses it ("not certain"), and the refusal shows as any refused move does.
+/** @param {TableView} table */
+function claimButton(table, claim) {
+  const ask = () => {
+    if (window.confirm("Claim the rest? The server plays out the hand if every remaining trick is certain to be yours.")) {
+      table.ctx.act(claim);
+    }
+  };
+  return h("div", { class: "button-row claim" }, h("button", { type: "button", "data-action": "claim", "data-focus": "claim", onclick: ask }, "Claim the rest"));
+}
+
+/** @param {TableView} table */
+function genericButtons(table, view, names, actions) {
+  const game = table.game;
+  const byType = new Map();
+  for (const a of actions) byType.set(a.type, [...(byType.get(a.type) ?? []), a]);
+  const groups = [];
+  // The bids first, then passing on them.
+  const types = [...byType.keys()].sort((a, b) => Number(a === "pass") - Number(b === "pass"));
+  for (const type of types) {
+    const list = byType.get(type);
+    // A long list of one kind (bids in fives) reads better as one choice and one button.
+    if (list.length > 10) {
+      const select = h(
+        "select",
+        { "aria-label": game.actionLabel?.({ type }, view, table.ctx) ?? type, "data-focus": `select-${type}` },
+        list.map((a, i) => h("option", { value: i }, game.actionLabel?.(a, view, table.ctx) ?? JSON.stringify(a))),
+      );
+      groups.push(
+        h(
+          "div",
+          { class: "choice-row" },
+          select,
+          h(
+            "button",
+            { class: "primary", "data-focus": `go-${type}`, onclick: () => table.ctx.act(list[Number(select.value)]) },
+            game.groupLabel?.(type) ?? "OK",
+          ),
+        ),
+      );
+    } else {
+      groups.push(
+        h(
+          "div",
+          { class: "button-row" },
+          list.map((a, i) =>
+            h(
+              "button",
+              { class: a.type === "next_round" ? "primary" : "", "data-focus": `act-${type}-${i}`, "data-action": a.type, onclick: () => table.ctx.act(a) },
+              game.actionLabel?.(a, view, table.ctx) ?? a.type,
+            ),
+          ),
+        ),
+      );
+    }
+  }
+  return h("div", { class: "action-groups" }, groups);
+}
+
+// A multi-card choice from the hand (Hearts' pass): tap cards, then confirm.
+/** @param {TableView} table */
+function handTemplatePanel(table, view, names, template) {
+  const sel = table.selectionFor(view);
+  const game = table.game;
+  const hand = table.sortedHand(view);
+  const picked = sel.picked.map((i) => hand[i]);
+  if (template.to) {
+    const slots = template.to.map((seat, k) => {
+      const card = picked[k];
+      return h(
+        "li",
+        { class: "slot" },
+        h("span", {}, `To ${names[seat]}: `),
+        card ? game.face(card, view, table.ctx) : h("span", { class: "empty-slot" }, "tap a card"),
+      );
+    });
+    const ready = picked.length === template.to.length;
+    const action = { type: template.type, to: Object.fromEntries(template.to.map((seat, k) => [String(seat), picked[k]])) };
+    return h(
+      "div",
+      { class: "template" },
+      h("p", {}, game.templateText?.(template, view, names) ?? `Choose ${template.count}.`),
+      // The slots and the buttons share a row: the hand below stays on a phone's first screen.
+      h(
+        "div",
+        { class: "slot-row" },
+        h("ol", { class: "slots" }, slots),
+        h(
+          "div",
+          { class: "slot-buttons" },
+          h(
+            "button",
+            { class: "primary", disabled: !ready, "data-focus": "confirm-template", "data-action": template.type, onclick: () => table.ctx.act(action) },
+            game.templateButton?.(template, view) ?? "Confirm",
+          ),
+          sel.picked.length ? h("button", { "data-focus": "clear-template", onclick: () => table.clearSelection() }, "Clear") : null,
+        ),
+      ),
+    );
+  }
+  const ready = picked.length === template.count;
+  return h(
+    "div",
+    { class: "template" },
+    h("p", {}, game.templateText?.(template, view, names) ?? `Choose ${template.count}.`, ` (${picked.length} of ${template.count} chosen)`),
+    h(
+      "button",
+      {
+        class: "primary",
+        disabled: !ready,
+        "data-focus": "confirm-template",
+        "data-action": template.type,
+        onclick: () => table.ctx.act({ type: template.type, cards: picked }),
+      },
+      game.templateButton?.(template, view) ?? "Confirm",
+    ),
+  );
+}
+
+// A multi-card choice of cards not (all) in the hand — removing cards from the deck,
+// calling partner cards — in a dialog that only the chooser ever sees.
+/** @param {TableView} table */
+function popupTemplatePanel(table, view, names, template) {
+  const game = table.game;
+  const key = `${view.round}:${view.phase}:${template.type}`;
+  const open = () => openDialog(table, view, names, template);
+  // Opens by itself the first time it is this player's choice; the button reopens it.
+  if (table.dialogKey !== key) {
+    table.dialogKey = key;
+    queueMicrotask(open);
+  }
+  return h(
+    "div",
+    { class: "template" },
+    h("p", {}, game.templateText?.(template, view, names) ?? `Choose ${template.count}.`),
+    h("button", { class: "primary", "data-focus": `open-${template.type}`, "data-action": `open-${template.type}`, onclick: open }, game.templateButton?.(template, view) ?? "Choose"),
+  );
+}

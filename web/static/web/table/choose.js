@@ -1,0 +1,107 @@
+// The dialog for a choice of several cards that are not (all) in the hand: removing cards
+// from the deck, calling partner cards. Only the chooser ever sees it.
+
+import { h } from "../dom.js";
+
+/** @typedef {import("../table.js").TableView} TableView */
+
+/** @param {TableView} table */
+export function openDialog(table, view, names, template) {
+  const game = table.game;
+  document.querySelector("dialog.choose")?.remove();
+  // With two decks a code is offered once per copy: one button per code, with its count.
+  const offered = new Map();
+  for (const code of template.choices) offered.set(code, (offered.get(code) ?? 0) + 1);
+  const chosen = new Map();
+  const total = () => [...chosen.values()].reduce((a, b) => a + b, 0);
+  const tally = h("span", {}, `0 of ${template.count}`);
+  const confirm = h("button", { class: "primary", disabled: true, value: "ok" }, game.templateButton?.(template, view) ?? "Confirm");
+  const buttons = new Map();
+  const copiesOf = (code) => game.choiceCopies?.(template, code, view) ?? offered.get(code);
+  // Where any card comes in two copies (two decks), every card says how many.
+  const counted = [...offered.keys()].some((code) => copiesOf(code) > 1);
+  const label = (code, k) => {
+    const copies = copiesOf(code);
+    const parts = [game.itemName(code, view)];
+    if (copies > 1) parts.push(`${copies} copies`);
+    else if (counted) parts.push("1 copy");
+    if (k && offered.get(code) > 1) parts.push(`${k} chosen`);
+    return parts.join(", ");
+  };
+  const update = () => {
+    for (const [code, button] of buttons) {
+      const k = chosen.get(code) ?? 0;
+      button.setAttribute("aria-pressed", String(k > 0));
+      button.setAttribute("aria-label", label(code, k));
+      button.dataset.chosen = k;
+      const mark = button.querySelector(".chosen-count");
+      if (mark) mark.textContent = k ? `${k} of ${offered.get(code)}` : "";
+    }
+    tally.textContent = `${total()} of ${template.count}`;
+    confirm.disabled = total() !== template.count;
+  };
+  // A tap takes one more copy while there is one and room for it, else puts the card back.
+  const tap = (code) => {
+    const k = chosen.get(code) ?? 0;
+    if (k < offered.get(code) && total() < template.count) chosen.set(code, k + 1);
+    else if (k > 0) chosen.delete(code);
+    else if (template.count === 1) {
+      chosen.clear();
+      chosen.set(code, 1);
+    }
+    update();
+  };
+  for (const code of offered.keys()) {
+    const copies = copiesOf(code);
+    buttons.set(
+      code,
+      h(
+        "button",
+        { type: "button", class: "piece", "aria-pressed": "false", "aria-label": label(code, 0), "data-code": code, "data-copies": copies, onclick: () => tap(code) },
+        game.face(code, view, table.ctx),
+        counted ? h("span", { class: "copies", "aria-hidden": "true" }, `×${copies}`) : null,
+        offered.get(code) > 1 ? h("span", { class: "chosen-count", "aria-hidden": "true" }) : null,
+      ),
+    );
+  }
+  // In the order the hand is sorted in; a game may set them out in rows (Kali Tidi: a
+  // suit a row).
+  const groups = new Map();
+  for (const code of game.sortHand([...offered.keys()], view)) {
+    const group = game.choiceGroup?.(code) ?? "";
+    groups.set(group, [...(groups.get(group) ?? []), code]);
+  }
+  const title = game.templateText?.(template, view, names) ?? `Choose ${template.count}`;
+  const hand = view.you?.hand ?? [];
+  const dialog = h(
+    "dialog",
+    { class: "choose", "aria-label": title },
+    h(
+      "form",
+      { method: "dialog" },
+      h("h2", {}, title),
+      game.templateNote?.(template, view, table.ctx) ?? null,
+      // What the chooser holds decides what to call: the hand stays in sight.
+      hand.length
+        ? h(
+            "section",
+            { class: "dialog-hand", "aria-label": "Your hand" },
+            h("h3", {}, "Your hand"),
+            h("div", { class: "mini-hand" }, table.sortedHand(view).map((code) => h("span", { class: "mini" }, game.face(code, view, table.ctx), h("span", { class: "sr-only" }, game.itemName(code, view))))),
+          )
+        : null,
+      h("p", { class: "chosen-line" }, "Chosen: ", tally),
+      h("div", { class: "choices" }, [...groups.values()].map((codes) => h("div", { class: "choice-group" }, codes.map((code) => buttons.get(code))))),
+      h("div", { class: "button-row" }, h("button", { value: "cancel", formnovalidate: true }, "Later"), confirm),
+    ),
+  );
+  dialog.addEventListener("close", () => {
+    if (dialog.returnValue === "ok") {
+      const cards = [...chosen].flatMap(([code, k]) => Array(k).fill(code));
+      table.ctx.act({ type: template.type, cards });
+    }
+    dialog.remove();
+  });
+  document.body.append(dialog);
+  dialog.showModal();
+}

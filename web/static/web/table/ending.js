@@ -1,0 +1,116 @@
+// The end of a match: the banner that says how it ended, and the way on (a rematch with
+// the same players, back to the player's tables, or a new table like this one).
+
+import { h } from "../dom.js";
+import { listNames } from "../format.js";
+
+/** @typedef {import("../table.js").TableView} TableView */
+
+// The end of the match: who won, or why it ended (the server's words, said to this
+// reader), and the way on: a rematch with the same players, back to the player's
+// tables, or a new table like this one.
+/** @param {TableView} table */
+export function banner(table, view, names) {
+  const last = view.last_round;
+  const over = view.phase === "match_over" || view.status === "finished";
+  const ended = view.status === "abandoned" || view.status === "closed";
+  if (!over && !ended) return null;
+  const winners = last?.winners ?? [];
+  const seated = view.you?.seat !== undefined && view.you?.seat !== null;
+  // An abandoned match's reason is a whole sentence ("You did not play in time; the
+  // match was abandoned."); a moderator's reason for closing the room is theirs alone.
+  const said = ended
+    ? view.status === "abandoned"
+      ? h("strong", { class: "status-reason" }, view.status_reason || "The match was abandoned.")
+      : [h("strong", {}, "Room closed. "), view.status_reason ? h("span", { class: "status-reason" }, view.status_reason) : null]
+    : [
+        h("strong", {}, "Match over. "),
+        winners.length ? `${listNames(winners, names)} ${winners.length === 1 && names[winners[0]] !== "You" ? "wins" : "win"}!` : "",
+        // Only a finished match has a replay; an abandoned or closed one keeps its hands hidden.
+        view.status === "finished" ? [" ", h("a", { href: `/replay/${encodeURIComponent(view.code)}`, "data-link": "", class: "replay-link" }, "Watch the replay")] : null,
+      ];
+  // A room a moderator closed is not one to set up again.
+  const again = seated && view.status !== "closed" && table.ctx.newTable;
+  const rematch = seated && view.rematch && table.ctx.rematch ? rematchOffer(table, view, names) : null;
+  return h(
+    "div",
+    { class: `banner ${ended ? "match-ended" : "match-over"}`, role: "status" },
+    h("p", {}, said),
+    rematch?.said ?? null,
+    h(
+      "div",
+      { class: "button-row onward" },
+      rematch?.button ?? null,
+      h("a", { href: "/", "data-link": "", class: "button-link", "data-action": "home" }, "Back to your tables"),
+      again
+        ? h(
+            "button",
+            {
+              type: "button",
+              "data-action": "new-table",
+              onclick: (event) => {
+                event.currentTarget.disabled = true;
+                table.ctx.newTable();
+              },
+            },
+            "New table with the same settings",
+          )
+        : null,
+    ),
+    // Why the server refused the rematch, in its words (the room was closed meanwhile...).
+    table.rematchError ? h("p", { class: "rematch-error", role: "alert" }, table.rematchError) : null,
+  );
+}
+
+// A rematch with the same players, once everyone seated agrees (view.rematch: the seats
+// that agreed, then the new room). Before it is made: who asked, and the button, or, once
+// this player asked, who the table still waits for; then the way to the new table.
+/** @param {TableView} table */
+function rematchOffer(table, view, names) {
+  const me = view.you.seat;
+  const { agreed, room } = view.rematch;
+  if (room) {
+    return {
+      said: h("p", { class: "rematch", "data-rematch": "started" }, "The rematch has started."),
+      button: h(
+        "a",
+        { href: `/join/${encodeURIComponent(room)}`, "data-link": "", class: "button-link", "data-action": "open-rematch", "data-focus": "rematch" },
+        "Open the rematch",
+      ),
+    };
+  }
+  // Everyone seated must agree: a seat a computer player keeps for its person too.
+  const people = (view.seats || []).flatMap((s, i) => (s.user ? [i] : []));
+  const others = agreed.filter((i) => i !== me);
+  if (agreed.includes(me)) {
+    const waiting = people.filter((i) => !agreed.includes(i));
+    return {
+      said: h(
+        "p",
+        { class: "rematch", "data-rematch": "asked" },
+        "You asked for a rematch.",
+        waiting.length ? ` Waiting for ${listNames(waiting, names)} to agree.` : "",
+      ),
+    };
+  }
+  return {
+    said: others.length
+      ? h("p", { class: "rematch", "data-rematch": "wanted" }, `${listNames(others, names)} ${others.length === 1 ? "wants" : "want"} a rematch.`)
+      : null,
+    button: h(
+      "button",
+      {
+        type: "button",
+        class: "primary",
+        "data-action": "rematch",
+        // Where the keyboard was, the link to the rematch takes its place once it starts.
+        "data-focus": "rematch",
+        onclick: (event) => {
+          event.currentTarget.disabled = true;
+          table.ctx.rematch();
+        },
+      },
+      "Rematch with the same players",
+    ),
+  };
+}

@@ -1,0 +1,127 @@
+// After a hand: its result, the score sheet of every hand, and the log of what happened.
+
+import { h } from "../dom.js";
+import { describeCommonEvent, signed } from "../format.js";
+
+/** @typedef {import("../table.js").TableView} TableView */
+
+/** @param {TableView} table */
+export function resultsArea(table, view, names, extras) {
+  const game = table.game;
+  const last = view.last_round;
+  const rounds = extras.rounds ?? [];
+  const parts = [];
+  if (last) {
+    const columns = game.resultColumns?.(last, view) ?? defaultResultColumns(last);
+    const rows = view.seats.map((_, i) =>
+      h("tr", { "data-seat": i }, h("th", { scope: "row" }, names[i]), columns.map((c) => h("td", {}, c.cell(i)))),
+    );
+    parts.push(
+      h(
+        "section",
+        { class: "results", "aria-label": "Result of the hand" },
+        h("h2", {}, `Hand ${last.round ?? view.round} result`),
+        dealCheck(rounds.find((r) => r.round === (last.round ?? view.round))),
+        game.resultSummary?.(last, names, view, extras.events ?? [], table.ctx) ?? null,
+        h(
+          "div",
+          { class: "scroll" },
+          h(
+            "table",
+            { class: "result-table" },
+            h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), columns.map((c) => h("th", { scope: "col" }, c.head)))),
+            h("tbody", {}, rows),
+          ),
+        ),
+      ),
+    );
+  }
+  if (rounds.length) {
+    parts.push(
+      h(
+        "details",
+        { class: "score-sheet", open: Boolean(last) },
+        h("summary", {}, `Score sheet (${rounds.length} hand${rounds.length === 1 ? "" : "s"})`),
+        h(
+          "div",
+          { class: "scroll" },
+          h(
+            "table",
+            { class: view.seats.length > 4 ? "many" : null },
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                h("th", { scope: "col", class: "hand-no" }, h("abbr", { title: "Hand" }, "#")),
+                game.roundColumns ? h("th", { scope: "col", class: "contract" }, "Contract") : null,
+                view.seats.map((_, i) => h("th", { scope: "col", class: "player" }, h("span", {}, names[i]))),
+              ),
+            ),
+            h(
+              "tbody",
+              {},
+              rounds.map((r) => [
+                // On a phone the contract takes a row of its own above the scores (the
+                // style sheet shows one of the two), leaving the width to the players.
+                game.roundColumns
+                  ? h("tr", { class: "contract-row" }, h("td", { colspan: view.seats.length + 2 }, `${r.round}. `, game.roundColumns(r, names)))
+                  : null,
+                h(
+                  "tr",
+                  {},
+                  h("th", { scope: "row" }, r.round, r.verified === false ? h("span", { class: "deal-check bad", title: "The deal did not verify" }, " ✗") : null),
+                  game.roundColumns ? h("td", { class: "contract" }, game.roundColumns(r, names)) : null,
+                  view.seats.map((_, i) => h("td", {}, game.sheetCell?.(r, i) ?? [`${signed(r.points?.[i])} `, h("small", {}, `(${r.scores?.[i]})`)])),
+                ),
+              ]),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  return parts.length ? h("div", { class: "result-area" }, parts) : null;
+}
+
+/** @param {TableView} table */
+export function eventLog(table, events, names) {
+  const game = table.game;
+  const lines = [];
+  for (const e of events ?? []) {
+    const text = eventText(game, e, names);
+    if (text) lines.push(h("li", { "data-seq": e.seq }, text));
+  }
+  if (!lines.length) return null;
+  return h(
+    "details",
+    { class: "log", open: true },
+    h("summary", {}, "What happened"),
+    h("ol", { class: "log-lines", reversed: true }, lines.slice(-40).reverse()),
+  );
+}
+
+// One line of the log: the game's own words for its events, else the shared ones; ""
+// for events deliberately left out, null for an event nobody knows.
+export function eventText(game, e, names) {
+  return game.describeEvent?.(e, names) ?? describeCommonEvent(e, names);
+}
+
+function defaultResultColumns(last) {
+  const columns = [];
+  if (last.tricks) columns.push({ head: "Tricks", cell: (i) => last.tricks[i] });
+  columns.push({ head: "This hand", cell: (i) => signed(last.points?.[i]) });
+  columns.push({ head: "Total", cell: (i) => last.scores?.[i] });
+  return columns;
+}
+
+// Whether the browser found the hand's revealed deal to be the one its seeds give
+// (web/static/web/fairness.js); nothing for hands that cannot be checked.
+function dealCheck(round) {
+  if (round?.verified === true) {
+    return h("p", { class: "deal-check ok", title: "The revealed server seed matches its commitment and gives these deals" }, "Deal verified ✓");
+  }
+  if (round?.verified === false) return h("p", { class: "deal-check bad", role: "alert" }, "Deal NOT verified ✗");
+  return null;
+}

@@ -1,0 +1,158 @@
+// The players around the table, as the viewer sits at it, with the trick in the middle.
+
+import { h } from "../dom.js";
+import { count, teamName } from "../format.js";
+
+/** @typedef {import("../table.js").TableView} TableView */
+
+function genericSeatFacts(seat) {
+  const facts = [];
+  if (seat.cards_left !== undefined) facts.push(count(seat.cards_left, "card"));
+  if (seat.tiles_left !== undefined) facts.push(count(seat.tiles_left, "tile"));
+  if (seat.tricks_taken !== undefined) facts.push(count(seat.tricks_taken, "trick"));
+  return facts;
+}
+
+// The players around the table as the viewer sits at it: the viewer at the bottom, the
+// others clockwise (the next seat on the viewer's left), the trick in the middle.
+/** @param {TableView} table */
+export function ring(table, view, names, me) {
+  const n = view.seats.length;
+  const places = seatPlaces(n, me ?? 0);
+  const top = places.filter((p) => p.side === "top").length;
+  const rows = Math.max(1, ...["left", "right"].map((side) => places.filter((p) => p.side === side).length));
+  const sides = places.some((p) => p.side === "left" || p.side === "right");
+  const middle = Math.max(top, 1);
+  const first = top ? 2 : 1;
+  const area = (p) => {
+    // The seats across share the whole edge for their facts: one takes it all, two a half each.
+    if (p.side === "top" && top === 1) return `1 / 1 / 2 / ${middle + 3}`;
+    if (p.side === "top" && top === 2) return `1 / ${1 + 2 * p.index} / 2 / ${3 + 2 * p.index}`;
+    if (p.side === "top") return `1 / ${2 + p.index} / 2 / ${3 + p.index}`;
+    if (p.side === "left") return `${first + p.index} / 1 / ${first + p.index + 1} / 2`;
+    if (p.side === "right") return `${first + p.index} / ${middle + 2} / ${first + p.index + 1} / ${middle + 3}`;
+    return `${first + rows} / 1 / ${first + rows + 1} / ${middle + 3}`;
+  };
+  return h(
+    "div",
+    {
+      class: `ring${sides ? " with-sides" : ""} players-${n}`,
+      style: `--middle: ${middle}`,
+    },
+    h(
+      "ul",
+      { class: "seats", "aria-label": "Players" },
+      places.map((p) => seatItem(table, view, names, me, p, area(p))),
+    ),
+    trickArea(table, view, names, places, `${first} / 2 / ${first + rows} / ${middle + 2}`),
+  );
+}
+
+/** @param {TableView} table */
+function seatItem(table, view, names, me, place, area) {
+  const game = table.game;
+  const i = place.seat;
+  const seat = view.seats[i];
+  const acting = (view.to_act || []).includes(i) && !["match_over", "complete"].includes(view.phase);
+  const badges = [
+    // "Computer 3" says it already; a computer player with another name gets the badge.
+    seat.is_bot && !/computer/i.test(names[i]) ? "computer" : null,
+    view.dealer === i ? (game.dealerLabel ?? "dealer") : null,
+    seat.team !== null && seat.team !== undefined ? teamName(seat.team) : null,
+    ...(game.seatBadges?.(seat, view, i) ?? []),
+  ].filter(Boolean);
+  const facts = game.seatFacts?.(seat, view, i) ?? genericSeatFacts(seat);
+  return h(
+    "li",
+    {
+      class: `seat side-${place.side}${acting ? " to-act" : ""}${i === me ? " me" : ""}${seat.partner ? " partner" : ""}`,
+      "data-seat": i,
+      style: `grid-area: ${area}`,
+    },
+    h(
+      "div",
+      { class: "seat-name" },
+      acting ? h("span", { class: "dot-acting", title: "to act" }, "● ") : null,
+      h("span", { class: "name" }, names[i]),
+      acting ? h("span", { class: "sr-only" }, " (to act)") : null,
+    ),
+    badges.length ? h("div", { class: "badges" }, badges.map((b) => h("span", { class: `badge badge-${b.replace(/\W+/g, "-").toLowerCase()}` }, b))) : null,
+    // A fact wraps whole ("0 pts", never "0" and "pts" on two lines).
+    h("div", { class: "facts" }, facts.map((f, k) => [k ? " · " : "", h("span", { class: "fact" }, f)])),
+    view.scores ? h("div", { class: "score" }, "Score ", h("strong", {}, view.scores[i])) : null,
+  );
+}
+
+/** @param {TableView} table */
+function trickArea(table, view, names, places, area) {
+  const game = table.game;
+  let played = view.trick || [];
+  let caption = view.trick?.length ? "This trick" : null;
+  let old = false;
+  const last = view.last_trick;
+  // When the trick just closed (computer players often finish it in the same moment),
+  // the last one stays in view so everyone sees what was played and who took it.
+  if (!played.length && last) {
+    played = last.cards || last.tiles || [];
+    caption = `Last trick, taken by ${names[last.winner]}`;
+    old = true;
+  }
+  // Up to four players each card lies in front of whoever played it; more would pile
+  // up, so larger tables list the trick in play order, each card with its player's name.
+  const placed = places.length <= 4;
+  const where = new Map(places.map((p) => [p.seat, p]));
+  return h(
+    "section",
+    { class: `trick-area${old ? " old" : ""}${placed ? " placed" : ""}`, "aria-label": "Trick", style: `grid-area: ${area}` },
+    h("h2", { class: "caption" }, caption ?? "Nothing played yet"),
+    h(
+      "ol",
+      { class: "trick" },
+      played.map((p) => {
+        const code = p.card ?? p.tile;
+        const angle = (where.get(p.seat)?.angle ?? 90) * (Math.PI / 180);
+        return h(
+          "li",
+          {
+            class: `played${last && old && p.seat === last.winner ? " winner" : ""}`,
+            "data-code": code,
+            "data-seat": p.seat,
+            style: placed ? `--x: ${Math.cos(angle).toFixed(3)}; --y: ${Math.sin(angle).toFixed(3)}` : null,
+          },
+          game.face(code, view, table.ctx),
+          h("span", { class: placed ? "played-by sr-only" : "played-by" }, names[p.seat]),
+          h("span", { class: "sr-only" }, `: ${game.itemName(code, view)}`),
+        );
+      }),
+    ),
+  );
+}
+
+// Where each seat sits, seen from `viewer`'s chair at the bottom of the screen. Seats are
+// numbered clockwise, so going round from the viewer the next seat is on their left, then
+// across, then on their right. `angle` is in screen degrees (y down; 90 is the bottom);
+// `side` is the edge of the table the seat sits at; `index` its order along that edge
+// (left to right on top, top to bottom at the sides).
+export function seatPlaces(n, viewer) {
+  const places = Array.from({ length: n }, (_, k) => {
+    const angle = (90 + (k * 360) / n) % 360;
+    let side = "right";
+    if (k === 0) side = "bottom";
+    else if (angle > 100 && angle <= 225) side = "left";
+    else if (angle > 225 && angle < 315) side = "top";
+    return { seat: (viewer + k) % n, k, angle, side, index: 0 };
+  });
+  const along = {
+    top: (p) => p.angle,
+    left: (p) => -p.angle,
+    right: (p) => (p.angle < 90 ? p.angle + 360 : p.angle),
+    bottom: () => 0,
+  };
+  for (const side of Object.keys(along)) {
+    places
+      .filter((p) => p.side === side)
+      .sort((a, b) => along[side](a) - along[side](b))
+      .forEach((p, index) => (p.index = index));
+  }
+  return places;
+}

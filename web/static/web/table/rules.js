@@ -1,0 +1,33 @@
+// What the game says about the table (bid, trumps...) and the rules in force.
+
+import { h } from "../dom.js";
+import { duration } from "../options.js";
+
+/** @typedef {import("../table.js").TableView} TableView */
+
+/** @param {TableView} table */
+export function info(table, view, names) {
+  const items = table.game.info?.(view, names, table.ctx) ?? [];
+  if (!items.length) return null;
+  return h(
+    "dl",
+    { class: "info" },
+    items.map(([label, value]) => h("div", { class: "info-item" }, h("dt", {}, label), h("dd", {}, value))),
+  );
+}
+
+// The rules in force, in a line: a person should not have to remember the lobby.
+/** @param {TableView} table */
+export function houseRules(table, view) {
+  const options = table.ctx.room?.options ?? {};
+  const items = [...(table.game.rulesSummary?.(options, view) ?? [])];
+  if (options.turn_seconds) items.push(`${duration(options.turn_seconds)} a turn`);
+  if (!items.length) return null;
+  const preset = options.preset ? `${table.game.optionValueLabel?.("preset", options.preset) ?? options.preset}: ` : "";
+  return h(
+    "section",
+    { class: "house-rules", "aria-label": "Rules in force" },
+    h("h2", { class: "sr-only" }, "Rules in force"),
+    h("p", {}, h("strong", {}, "Rules "), preset, items.map((text, k) => [k ? " · " : "", h("span", { class: "rule" }, text)])),
+  );
+}
