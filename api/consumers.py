@@ -14,7 +14,7 @@ from a missed notice or a dead connection.
 game starts waiting for them, `{"type": "match_over", "room": CODE}` when a match of
 theirs ends. `GET me/turns` lists the same turns.
 
-Any other path under `ws/` is accepted and closed with 4404, as an unknown room is: a
+Any other path is accepted and closed with 4404, as an unknown room is: a
 client with a mistyped URL learns that retrying will not help, and the server logs no
 error for it. Both paths are served with and without their trailing slash.
 """
