@@ -82,7 +82,7 @@ class ClosingConsumer(NoticeConsumer):
 
 
 class UnknownSocketConsumer(ClosingConsumer):
-    """Every path under `ws/` that names no socket."""
+    """Every path that names no socket: closed with 4404, as an unknown room is."""
 
 
 class ForeignOriginConsumer(ClosingConsumer):
