@@ -13,6 +13,10 @@ from a missed notice or a dead connection.
 `{"type": "your_turn", "room": CODE, "version": N, "deadline": ISO or null}` when the
 game starts waiting for them, `{"type": "match_over", "room": CODE}` when a match of
 theirs ends. `GET me/turns` lists the same turns.
+
+Any other path is accepted and closed with 4404, as an unknown room is: a
+client with a mistyped URL learns that retrying will not help, and the server logs no
+error for it. Both paths are served with and without their trailing slash.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from .db_async import database_sync_to_async
 
 # Close codes in the 4000 range mirror the HTTP statuses a client already knows.
 CLOSE_UNAUTHENTICATED = 4401
+CLOSE_ORIGIN_NOT_ALLOWED = 4403
 CLOSE_NOT_FOUND = 4404
 
 
@@ -64,6 +69,28 @@ class NoticeConsumer(AsyncJsonWebsocketConsumer):
         a dropped connection worth retrying."""
         await self.accept()
         await self.close(code=code, reason=reason)
+
+
+class ClosingConsumer(NoticeConsumer):
+    """A socket that is only ever refused, with the subclass's code and reason."""
+
+    close_code = CLOSE_NOT_FOUND
+    close_reason = "no such socket"
+
+    async def connect(self) -> None:
+        await self.refuse(self.close_code, self.close_reason)
+
+
+class UnknownSocketConsumer(ClosingConsumer):
+    """Every path that names no socket: closed with 4404, as an unknown room is."""
+
+
+class ForeignOriginConsumer(ClosingConsumer):
+    """A socket without a token from a page on a site the server does not trust
+    (api/ws_auth.py): the browser would have lent it the player's session."""
+
+    close_code = CLOSE_ORIGIN_NOT_ALLOWED
+    close_reason = "origin not allowed"
 
 
 class RoomConsumer(NoticeConsumer):

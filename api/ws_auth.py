@@ -1,16 +1,30 @@
-"""WebSocket authentication: `?token=<token>` in the query string, else the session."""
+"""WebSocket authentication: `?token=<token>` in the query string, else the session.
+
+A token is a credential the client holds and sends on purpose, so a socket that brings
+one is served from anywhere: native apps and scripts send no `Origin`, frontends on
+other sites send theirs. The session cookie is different: a browser attaches it to a
+socket opened by any page, so another site's page could listen as the player
+(cross-site WebSocket hijacking). The session therefore counts only on a socket from an
+origin the site trusts: one of its own hosts (`ALLOWED_HOSTS`) or a frontend listed in
+`CORS_ALLOWED_ORIGINS`, the list HTTP's CORS answers use. A socket without a token from
+another origin is closed with 4403; one without a token and without an `Origin` (no
+browser sent it) is served without the session, as anonymous, and so closed with 4401.
+"""
 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import ParseResult, parse_qs, urlparse
 
 from channels.auth import AuthMiddlewareStack
+from channels.security.websocket import OriginValidator
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
 from accounts.selectors import user_for_token
 
+from .consumers import ForeignOriginConsumer
 from .db_async import database_sync_to_async
 
 
@@ -20,17 +34,47 @@ def _user_for_token(key: str) -> User | AnonymousUser:
     return user if user is not None and user.is_active else AnonymousUser()
 
 
-class _TokenAuthMiddleware:
+def _token(scope: dict[str, Any]) -> str | None:
+    values = parse_qs(scope.get("query_string", b"").decode("latin1")).get("token")
+    return values[0] if values else None
+
+
+def _origin(scope: dict[str, Any]) -> ParseResult | None:
+    for name, value in scope.get("headers", []):
+        if name == b"origin":
+            return urlparse(value.decode("latin1"))
+    return None
+
+
+def trusted_origins() -> list[str]:
+    """The origins whose pages may use the session on a socket: the site's own hosts (any
+    scheme and port, as Channels reads `ALLOWED_HOSTS`) and the frontends CORS allows."""
+    hosts = list(settings.ALLOWED_HOSTS)
+    if settings.DEBUG and not hosts:
+        # Django's own reading of an empty ALLOWED_HOSTS under DEBUG.
+        hosts = ["localhost", "127.0.0.1", "[::1]"]
+    return hosts + list(settings.CORS_ALLOWED_ORIGINS)
+
+
+class _SocketAuthMiddleware:
     def __init__(self, inner: Any) -> None:
         self.inner = inner
+        self.with_session = AuthMiddlewareStack(inner)
+        self.refuse_origin = ForeignOriginConsumer.as_asgi()
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        query = parse_qs(scope.get("query_string", b"").decode())
-        if "token" in query:
-            scope = {**scope, "user": await _user_for_token(query["token"][0])}
-        return await self.inner(scope, receive, send)
+        token = _token(scope)
+        if token is not None:
+            # The session is not read at all: a token, even a bad one, is the socket's only credential.
+            return await self.inner({**scope, "user": await _user_for_token(token)}, receive, send)
+        origin = _origin(scope)
+        if origin is None:
+            return await self.inner({**scope, "user": AnonymousUser()}, receive, send)
+        # Read per socket, so that settings changed at run time (tests) apply.
+        if not OriginValidator(None, trusted_origins()).valid_origin(origin):
+            return await self.refuse_origin(scope, receive, send)
+        return await self.with_session(scope, receive, send)
 
 
 def token_or_session_auth(inner: Any) -> Any:
-    # The session stack runs first and sets scope["user"]; a token, when given, wins.
-    return AuthMiddlewareStack(_TokenAuthMiddleware(inner))
+    return _SocketAuthMiddleware(inner)

@@ -176,7 +176,11 @@ CHANNEL_LAYERS = {
 }
 LIVE_WATCH_SECONDS = float(env_str("LIVE_WATCH_SECONDS", "0.5"))
 
+# Frontends on other sites (`https://app.example`, exactly scheme, host and port): CORS
+# answers for the API, and their pages' session sockets are trusted too (api/ws_auth.py).
+# No credentials: such a frontend signs in with a token, the site's cookies stay its own.
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
+CORS_URLS_REGEX = r"^/api/"
 CORS_ALLOW_HEADERS = (
     "accept",
     "authorization",
@@ -184,6 +188,9 @@ CORS_ALLOW_HEADERS = (
     "idempotency-key",
     "x-csrftoken",
 )
+# The headers of the API's answers a client acts on, which a cross-origin script may
+# read only when they are listed (api/middleware.py writes them on errors).
+CORS_EXPOSE_HEADERS = ("Retry-After", "WWW-Authenticate", "Allow")
 
 # -- security (production: DEBUG=0) ------------------------------------------------
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

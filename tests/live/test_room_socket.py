@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from rest_framework.authtoken.models import Token
 
 from games.services import lobby
-from tests.sockets import room_socket
+from tests.sockets import refused_with, room_socket
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -46,16 +45,6 @@ async def test_listener_hears_each_change_of_its_room_only(make_user):
     assert versions[2] > 4  # the start dealt a hand and the bots passed in the same commit
     assert await ws.receive_nothing(timeout=0.3)
     await ws.disconnect()
-
-
-async def refused_with(ws: WebsocketCommunicator) -> tuple[int, str]:
-    """The close a refused client receives: the socket is accepted first (so that a browser
-    sees the code, not 1006), then closed without a single notice."""
-    connected, _ = await ws.connect()
-    assert connected, "refusals are accepted first, then closed"
-    message = await ws.receive_output(timeout=3)
-    assert message["type"] == "websocket.close", message
-    return message["code"], message.get("reason", "")
 
 
 async def test_anonymous_and_bad_token_are_closed_with_4401(make_user):
