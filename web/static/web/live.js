@@ -9,7 +9,9 @@
 //
 // A socket the server cannot serve is closed with a code that says why; those codes end
 // the link for good (no polling, no reconnecting), and the status tells the page which:
-// "unauthorized" (4401: sign in again) or "gone" (4404: no such room).
+// "unauthorized" (4401: sign in again), "refused" (4403: this origin may not use the
+// session on a socket; the API still answers, so polling goes on) or "gone" (4404: no
+// such room).
 
 import { wsUrl } from "./api.js";
 import { FINAL_CLOSE, Socket } from "./socket.js";
@@ -22,7 +24,7 @@ export class RoomLive {
   /**
    * @param {string} code The room's code.
    * @param {(version: number | null) => void} onChange A new version (null: poll, it may have changed).
-   * @param {(status: string) => void} [onStatus] "connecting", "live", "polling", "unauthorized" or "gone".
+   * @param {(status: string) => void} [onStatus] "connecting", "live", "polling", "unauthorized", "refused" or "gone".
    */
   constructor(code, onChange, onStatus = () => {}) {
     this.code = code;

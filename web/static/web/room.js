@@ -98,12 +98,14 @@ export class RoomPage {
         polling: "reconnecting (polling)",
         connecting: "connecting…",
         unauthorized: "signed out",
+        refused: "polling (socket refused)",
         gone: "no such room",
       }[status] ?? status;
     const el = this.root.querySelector("[data-live]");
     if (el) el.textContent = this.liveStatus;
     if (status === "unauthorized") this.signedOut();
     else if (status === "gone") this.renderMissing();
+    else if (status === "refused") this.live?.pollOnly();
   }
 
   // The socket says the sign-in is no longer valid. The API decides: a 401 there clears

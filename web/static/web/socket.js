@@ -15,7 +15,7 @@
 
 import { Backoff } from "./backoff.js";
 
-export const FINAL_CLOSE = { 4401: "unauthorized", 4404: "gone" };
+export const FINAL_CLOSE = { 4401: "unauthorized", 4403: "refused", 4404: "gone" };
 
 /**
  * @typedef {object} SocketHandlers
