@@ -13,10 +13,7 @@ and to write that change.
   flush one round trip (`core.write_batch`); elsewhere (SQLite in the embedded start),
   or with `TABLE_STORE_PORTABLE`, the same through portable ORM queries.
 
-`due_tasks_claim` is the one write to rounds outside a table: the beat pickup notes
-which rounds it queues a task for, under their rooms' locks too.
-
-Services change the loaded objects and tell the table what changed (`save`, `add`,
+Services change the loaded objects and tell the table what changed (`mark`, `add`,
 `log`, `touch`); they never call `.save()` on a room, seat or round themselves.
 """
 
@@ -31,7 +28,7 @@ from typing import Any
 import orjson
 from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import F, Max
+from django.db.models import Max
 from django.utils import timezone
 
 from accounts.models import User
@@ -92,7 +89,7 @@ class Table:
         # The room's status as read: its people are told when a match they play ends.
         self.status_read = room.status
         # With TABLE_STORE_CHECK_WRITES (the tests), the values each row had when read, to
-        # prove at the flush that every field changed was also named to `save`.
+        # prove at the flush that every field changed was also named to `mark`.
         self._read_as: list[tuple[models.Model, dict[str, Any]]] = []
         self._check_writes = writes is not None and bool(getattr(settings, "TABLE_STORE_CHECK_WRITES", False))
         if self._check_writes:
@@ -132,10 +129,11 @@ class Table:
             raise RuntimeError(f"table {self.room.code} was read without its lock; use store.locked()")
         return self._writes
 
-    def save(self, obj: models.Model, fields: list[str]) -> None:
-        """Write these fields of this room, seat or round at the flush. Only the fields
-        named are written: a move's UPDATEs stay small (the room's options, the round's
-        carry are not rewritten on every move)."""
+    def mark(self, obj: models.Model, fields: list[str]) -> None:
+        """Mark these fields of this room, seat or round changed: they are written at the
+        flush, not now (unlike a model's `save`). Only the fields named are written: a
+        move's UPDATEs stay small (the room's options, the round's carry are not
+        rewritten on every move)."""
         self.writes.update(obj, fields)
 
     def add(self, *objs: models.Model) -> None:
@@ -146,7 +144,7 @@ class Table:
         """Count a change: clients holding an older version must refetch (and are told
         so on the room's WebSocket once the change commits)."""
         self.room.version += 1
-        self.save(self.room, ["version", "updated_at"])
+        self.mark(self.room, ["version", "updated_at"])
         live.announce_after_commit(self.room)
 
     def log(self, data: dict[str, Any], round_number: int | None = None, visible_to: list[int] | None = None) -> None:
@@ -168,7 +166,7 @@ class Table:
                     audience=PUBLIC if event.visible_to is None else sum(1 << s for s in set(event.visible_to)),
                 )
             )
-        self.save(self.room, ["event_seq"])
+        self.mark(self.room, ["event_seq"])
 
     def note_action(self, seat: int, *, own: bool) -> None:
         """Tell the clock that `seat` acted (`own`: its person themself, not the server
@@ -192,15 +190,15 @@ class Table:
         """
         if self.writes.pending():
             if self.writes.fields_to_write(self.room) == set():
-                self.save(self.room, ["updated_at"])
+                self.mark(self.room, ["updated_at"])
         for obj, before in self._read_as:
             written = self.writes.fields_to_write(obj)
             if written is None:
                 continue
-            saved = {f.attname for f in obj._meta.concrete_fields if f.name in written or f.attname in written}
-            forgotten = {name for name, value in before.items() if getattr(obj, name) != value} - saved
+            marked = {f.attname for f in obj._meta.concrete_fields if f.name in written or f.attname in written}
+            forgotten = {name for name, value in before.items() if getattr(obj, name) != value} - marked
             if forgotten:
-                raise AssertionError(f"{type(obj).__name__} {obj.pk}: {sorted(forgotten)} changed, never saved")
+                raise AssertionError(f"{type(obj).__name__} {obj.pk}: {sorted(forgotten)} changed, never marked")
         self.writes.flush()
 
     def _remember(self, obj: models.Model) -> None:
@@ -239,29 +237,6 @@ def room_insert(room: Room) -> bool:
     except IntegrityError:
         return False
     return True
-
-
-def due_tasks_claim(*, until: datetime, limit: int) -> tuple[list[tuple[str, int, datetime]], bool]:
-    """Note a task as queued (`Round.task_due_at`) for the rounds in play due by `until`
-    that have none queued for their due time, and give each one's room code, version
-    and due time for the caller to queue once this commits; and whether more may be
-    left than the `limit` taken. Use in a transaction.
-
-    It holds the lock of each room it claims a round of, so it reads the version a
-    change left with its due time, never one from before it; rooms whose lock another
-    holds are passed over (a change queues its own task; the next pickup looks again),
-    so two pickups at once claim different rounds, and wait for nothing. A change
-    writes the field itself (`clock.write`), whatever this wrote before it.
-    """
-    waiting = Round.objects.filter(due_at__lte=until, room__status=RoomStatus.PLAYING).exclude(task_due_at=F("due_at"))
-    locking = waiting.select_related("room").only("room__id").order_by("due_at")
-    rooms = [round_.room_id for round_ in locking.select_for_update(skip_locked=True, of=("room",))[:limit]]
-    if not rooms:
-        return [], False
-    # Read again now that the locks are held: a change may have committed in between.
-    claimed = list(waiting.filter(room_id__in=rooms).values_list("id", "room__code", "room__version", "due_at"))
-    Round.objects.filter(id__in=[row[0] for row in claimed]).update(task_due_at=F("due_at"))
-    return [(code, version, due) for _, code, version, due in claimed if due is not None], len(rooms) == limit
 
 
 @contextmanager

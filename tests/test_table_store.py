@@ -97,7 +97,7 @@ def test_nothing_is_written_before_the_block_ends_then_everything_is(make_user, 
     updated = Room.objects.get(pk=room.pk).updated_at
     with store.locked(room.code) as table:
         table.room.name = "Friday table"
-        table.save(table.room, ["name"])
+        table.mark(table.room, ["name"])
         table.touch()
         table.touch()  # one UPDATE with the latest values
         table.log({"type": "x", "cards": ["QS"]}, visible_to=[0])
@@ -115,10 +115,10 @@ def test_nothing_is_written_before_the_block_ends_then_everything_is(make_user, 
 
 
 def test_a_change_never_named_to_save_is_refused_in_the_tests(make_user, path):
-    """Only the fields named to `save` are written; the tests prove no change is left out
+    """Only the fields named to `mark` are written; the tests prove no change is left out
     (TABLE_STORE_CHECK_WRITES compares each row with a copy taken when it was read)."""
     room = lobby.room_create(host=make_user(), game="hearts", options={})
-    with pytest.raises(AssertionError, match=r"Room .*\['name', 'public'\] changed, never saved"):
+    with pytest.raises(AssertionError, match=r"Room .*\['name', 'public'\] changed, never marked"):
         with store.locked(room.code) as table:
             table.room.name, table.room.public = "Friday table", False
             table.touch()
@@ -203,7 +203,7 @@ def play_a_match(users: list[Any], monkeypatch) -> str:
             table_moderation.seat_give_to_bot(code=room.code, index=2, reason="asked to leave")
             continue  # the room changed: read the view again
         if step % 7 == 3:
-            round_ = selectors.current_round(room=Room.objects.get(code=room.code))
+            round_ = selectors.table_of(code=room.code).round
             due.due_actions_apply(code=room.code, now=round_.deadline_at)
             continue
         seat = rng.choice(view["to_act"])
@@ -285,7 +285,7 @@ def test_a_table_locked_after_a_wait_reads_what_the_holder_committed(make_user, 
         with store.locked(room.code) as table:
             seat = table.seats[1]
             seat.user = newcomer
-            table.save(seat, ["user"])
+            table.mark(seat, ["user"])
             holding.set()
             release.wait(10)
 
@@ -317,9 +317,9 @@ def test_a_table_locked_after_a_wait_reads_what_the_holder_committed(make_user, 
 def test_a_field_the_model_has_not_is_refused_at_once(make_user, path):
     room = lobby.room_create(host=make_user(), game="hearts", options={})
     with pytest.raises(ValueError, match="nmae"), store.locked(room.code) as table:
-        table.save(table.room, ["nmae"])
+        table.mark(table.room, ["nmae"])
     with pytest.raises(ValueError), store.locked(room.code) as table:
-        table.save(table.room, [])
+        table.mark(table.room, [])
 
 
 def test_a_flush_beyond_one_statements_values_is_split(make_user, path, monkeypatch):

@@ -30,7 +30,7 @@ def seat_reclaim(*, code: str, user: User) -> Table:
             raise ServiceError("nothing_to_reclaim", "You are playing your seat yourself.", 409)
         seat.is_bot = False
         seat.last_acted_at = timezone.now()
-        table.save(seat, ["is_bot", "last_acted_at"])
+        table.mark(seat, ["is_bot", "last_acted_at"])
         # Coming back is acting: their waiting time starts again from nothing, and a
         # player who comes back to a turn of theirs gets a whole turn, not what is left
         # of the computer player's.

@@ -60,7 +60,7 @@ def keep(table: Table, *, now: datetime, final: bool) -> None:
         for seat in table.seats:
             if seat.index in started and seat.turn_since is not None and seat.turn_since != now:
                 seat.turn_since = now
-                table.save(seat, ["turn_since"])
+                table.mark(seat, ["turn_since"])
     else:
         table.turns_started |= started
     if table.round is not None:
@@ -107,7 +107,7 @@ def settle(table: Table, *, now: datetime) -> set[int]:
             seat.turn_since = None
             fields.append("turn_since")
         if fields:
-            table.save(seat, fields)
+            table.mark(seat, fields)
     table.settled = (table.room.status, round_, None if round_ is None else round_.state)
     table.acted = {}
     return started
@@ -138,8 +138,8 @@ def credit_outages(table: Table) -> None:
             credit = timing.extended(at, seat.turn_since, outages) - at
             if credit > timedelta(0):
                 seat.idle_seconds -= credit.total_seconds()
-                table.save(seat, ["idle_seconds"])
-    table.save(round_, fields)
+                table.mark(seat, ["idle_seconds"])
+    table.mark(round_, fields)
     if "deadline_at" in fields:
         table.touch()
 

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def current(room: Room):
     room.refresh_from_db()
-    return selectors.current_round(room=room)
+    return selectors.table_of(code=room.code).round
 
 
 def submit(room, user, action):
