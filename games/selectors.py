@@ -263,7 +263,7 @@ def turns_of(*, user: User) -> list[dict[str, Any]]:
     """The rooms where the game waits for `user` now, soonest deadline first (rooms with
     no deadline last, then the longest waiting): one query on the seats' turn index,
     however many rooms the player sits in."""
-    hand = Round.objects.filter(room=OuterRef("room_id")).order_by("-number")
+    hand = store.rounds_latest_first(OuterRef("room_id"))
     seats = (
         Seat.objects.filter(user=user, turn_since__isnull=False, room__status=RoomStatus.PLAYING)
         .annotate(

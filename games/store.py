@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -39,7 +39,7 @@ from uptime.models import Outage
 from . import live, rules
 from .codes import is_room_code
 from .errors import not_found
-from .models import PUBLIC, Event, Room, RoomStatus, Round, Seat
+from .models import PUBLIC, Event, Room, Round, Seat
 from .rules.base import Event as RuleEvent
 from .rules.base import Game
 
@@ -206,6 +206,17 @@ class Table:
         self._read_as.append((obj, values))
 
 
+# A room's hand in play is its latest round, the one numbered highest: every read of
+# it orders its rounds by this, descending (`rounds_latest_first`, the table's statement).
+_ROUND_ORDER = "number"
+
+
+def rounds_latest_first(room: Any) -> QuerySet[Round]:
+    """A room's rounds, the latest (the hand in play) first. `room`: a room, its id, or
+    an `OuterRef` to one (a subquery per room)."""
+    return Round.objects.filter(room=room).order_by(f"-{_ROUND_ORDER}")
+
+
 def _portable() -> bool:
     return connection.vendor != "postgresql" or bool(getattr(settings, "TABLE_STORE_PORTABLE", False))
 
@@ -265,7 +276,7 @@ def _load(code: str, *, lock: bool, writes: WriteBatch | None) -> Table | None:
             if room is None:
                 return None
             seats = list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
-            round_ = Round.objects.filter(room=room).order_by("-number").first()
+            round_ = rounds_latest_first(room).first()
             outages_until = Outage.objects.aggregate(until=Max("ended_at"))["until"]
     else:
         found = _fetch(code, lock=lock)
@@ -309,13 +320,14 @@ def _table_sql(lock: bool) -> str:
     # also gives the room row's version (xmin) as locked and as the statement's snapshot
     # saw it: they differ when it waited for the lock (see _fetch).
     room, seat, round_, user, outage = (m._meta.db_table for m in (Room, Seat, Round, User, Outage))
+    latest = next(f'"{f.column}" DESC' for f in Round._meta.concrete_fields if f.name == _ROUND_ORDER)
     versions = f"'locked', r.xmin::text, 'seen', (SELECT xmin::text FROM \"{room}\" WHERE id = r.id), " if lock else ""
     return (
         f"SELECT json_build_object({versions}'room', row_to_json(r), "
         f"'seats', (SELECT coalesce(json_agg(json_build_object({_seat_columns()}) ORDER BY s.\"index\"), '[]') "
         f'FROM "{seat}" s LEFT JOIN "{user}" u ON u.id = s.user_id WHERE s.room_id = r.id), '
         f"'round', (SELECT row_to_json(x) FROM (SELECT * FROM \"{round_}\" WHERE room_id = r.id "
-        f"ORDER BY number DESC LIMIT 1) x), "
+        f"ORDER BY {latest} LIMIT 1) x), "
         f"'outages_until', (SELECT max(ended_at) FROM \"{outage}\"))::text "
         f'FROM "{room}" r WHERE r.code = %s' + (" FOR UPDATE OF r" if lock else "")
     )

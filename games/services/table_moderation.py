@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 from accounts.models import User
 
 from ..errors import ServiceError, not_seated

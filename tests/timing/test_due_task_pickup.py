@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 
-from games import rules, store
+from games import rules
 from games.models import Action, Event, Room, Round
 from games.services import clock, play
 from games.services import due as due_
