@@ -15,10 +15,10 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import selectors, store
+from games import rules, selectors, store
 from games.errors import ServiceError
 from games.models import Action, Event, Room, Round, Seat
-from games.rules import fairness
+from games.rules import fairness, templates
 from games.services import due, lobby, moves, play, table_moderation
 from tests.rules.support import without_claim
 
@@ -153,7 +153,7 @@ def test_a_move_reads_once_and_writes_once_on_postgresql(make_user, settings, dj
     view = selectors.view_by_code(code=room.code, user=users[0])
     seat = view["to_act"][0]
     template = selectors.view_by_code(code=room.code, user=users[seat])["you"]["legal_actions"][0]
-    action = {"type": "pass_cards", "cards": template["choices"][:3]}
+    action = templates.concrete(template, rules.get("hearts").action_fields[template["type"]])
     # A savepoint for the service's transaction inside the test's, then the read, the flush
     # and the savepoint's release.
     with django_assert_num_queries(4):
@@ -216,9 +216,9 @@ def play_a_match(users: list[Any], monkeypatch) -> str:
         legal = selectors.view_by_code(code=room.code, user=user)["you"]["legal_actions"]
         # A claim at random is mostly refused: random players play on.
         template = rng.choice(without_claim(legal))
-        if "choices" in template:
-            template = {"type": template["type"], "cards": sorted(template["choices"])[: template["count"]]}
-        play.action_submit(code=room.code, user=user, version=view["version"], action=template)
+        fields = rules.get(room.game).action_fields[template["type"]]
+        action = templates.concrete(template, fields, lambda choices, count: sorted(choices)[:count])
+        play.action_submit(code=room.code, user=user, version=view["version"], action=action)
     return room.code
 
 
