@@ -42,6 +42,7 @@ from .errors import not_found
 from .models import PUBLIC, Event, Room, Round, Seat
 from .rules.base import Event as RuleEvent
 from .rules.base import Game
+from .turn_marks import TurnMarks
 
 # Only what a seat's public facts and its play need (a forced play's setting, read at
 # every move); any other field of the user loads on demand.
@@ -72,22 +73,11 @@ class Table:
         # The end of the last outage the server recorded (uptime.Outage), read with the
         # table: the clocks owe players any outage since their hand's `outages_until`.
         self.outages_until = outages_until
-        # Who was to act as the table was read, or as the clock last settled the turns
-        # (games.services.timekeeper): the room's status, the hand and its state.
-        self.settled: tuple[str, Round | None, Any] = (room.status, round_, None if round_ is None else round_.state)
+        # What this block has done to the turns, for the timekeeper (games.turn_marks).
+        self.turns = TurnMarks.as_read(room, round_)
         # The clock as the table was read: for a locked table, once its lock was held
         # (the timekeeper keeps a change's time by it, unless a test sets it).
         self.now: datetime = timezone.now()
-        # The seats that acted since then, each with whether its person acted themself.
-        self.acted: dict[int, bool] = {}
-        # The seats whose person's turn began in this block, to be told once it commits.
-        self.turns_begun: set[int] = set()
-        # The seats (computer players' too) whose turn began in this block before its end,
-        # and whether the block's time was kept finally (games.services.timekeeper).
-        self.turns_started: set[int] = set()
-        self.time_kept = False
-        # The room's status as read: its people are told when a match they play ends.
-        self.status_read = room.status
         # With TABLE_STORE_CHECK_WRITES (the tests), the values each row had when read, to
         # prove at the flush that every field changed was also named to `mark`.
         self._read_as: list[tuple[models.Model, dict[str, Any]]] = []
@@ -167,11 +157,6 @@ class Table:
                 )
             )
         self.mark(self.room, ["event_seq"])
-
-    def note_action(self, seat: int, *, own: bool) -> None:
-        """Tell the clock that `seat` acted (`own`: its person themself, not the server
-        for them): a seat that is waited for again begins a new turn."""
-        self.acted[seat] = self.acted.get(seat, False) or own
 
     def begin_round(self, round_: Round) -> None:
         """Make `round_` the hand in play. Its row is inserted at once: the actions that

@@ -76,7 +76,7 @@ from soak_audit import Accepted, Unanswered, Window, audit, load
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.api.helpers import concrete  # noqa: E402
+from games.rules import all_games, templates  # noqa: E402
 from tests.multiproc.processes import (  # noqa: E402
     BEAT_READY,
     WORKER_READY,
@@ -479,6 +479,11 @@ class Table:
     options: dict[str, Any]
     people: list[Person]
     next: asyncio.Future[Table | None] | None = None  # the room it plays in once this match is over
+
+
+def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A legal action as sent (a client knows its type, not its game)."""
+    return templates.concrete(template, templates.declared_fields(all_games(), template["type"]), rng)
 
 
 class Load:

@@ -95,7 +95,7 @@ def step(
     )
     # A person's own action (a forced play included) starts their waiting time again;
     # the server's for them (a timeout) does not.
-    table.note_action(seat, own=user is not None)
+    table.turns.note_action(seat, own=user is not None)
     if user is not None:
         acting = table.seat_at(seat)
         assert acting is not None
