@@ -7,6 +7,8 @@ and to write that change.
   when it raises: the transaction rolls back). Every write to a room, its seats, rounds,
   actions and events happens under that lock, so holding it is enough for all of them
   (a read that had to wait for the lock reads again: `_fetch`).
+- The hand in play is the room's latest round (`rounds_latest_first`, the one order
+  every read of it uses).
 - The read carries the end of the server's last recorded outage (`uptime.Outage`), so
   that the clock knows without another query whether it owes the players time.
 - On PostgreSQL the read is one prepared statement returning one JSON document and the
