@@ -106,7 +106,7 @@ def due_tasks_claim(*, until: datetime, limit: int) -> tuple[list[tuple[str, int
     change left with its due time, never one from before it; rooms whose lock another
     holds are passed over (a change queues its own task; the next pickup looks again),
     so two pickups at once claim different rounds, and wait for nothing. A change
-    writes the field itself (`clock.write`), whatever this wrote before it.
+    writes the field itself (`write`), whatever this wrote before it.
     """
     waiting = Round.objects.filter(due_at__lte=until, room__status=RoomStatus.PLAYING).exclude(task_due_at=F("due_at"))
     locking = waiting.select_related("room").only("room__id").order_by("due_at")
