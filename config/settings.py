@@ -304,7 +304,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
     # Redis gives a task that no worker acknowledged within this many seconds to a
     # worker again, so the tasks a killed worker had reserved come back this late (the
     # sweeper acts on overdue rounds meanwhile, and a task that comes back finds its
-    # work done and does nothing: apply_due_actions checks the version and the clock under the
+    # work done and does nothing: it checks the version and the clock under the
     # room lock). kombu's default is an hour; a task held for its ETA longer than this
     # would come back while still waiting, so GAME_TASK_HORIZON_SECONDS stays below it.
     else {

@@ -52,14 +52,6 @@ def view_by_code(*, code: str, user: User | None) -> dict[str, Any]:
     return table_view(table=table_of(code=code), user=user)
 
 
-def current_round(*, room: Room) -> Round | None:
-    return table_of(code=room.code).round
-
-
-def room_seats(*, room: Room) -> list[Seat]:
-    return table_of(code=room.code).seats
-
-
 def room_versions(*, codes: list[str]) -> dict[str, int]:
     """The current version of each of these rooms that exists (one indexed query)."""
     # A socket's path can carry anything; only a possible code is looked up.
@@ -85,7 +77,9 @@ def rooms_of_user(*, user: User) -> QuerySet[Room]:
     )
 
 
-def seat_of(*, room: Room, user: User | None) -> int | None:
+def seat_index_of(*, room: Room, user: User | None) -> int | None:
+    """The index of `user`'s seat in the room (one query); None when they have none.
+    A table in memory has its own `Table.seat_of`, which gives the seat."""
     if user is None or not user.is_authenticated:
         return None
     return room.seats.filter(user=user).values_list("index", flat=True).first()
@@ -218,7 +212,7 @@ def table_view(*, table: Table, user: User | None) -> dict[str, Any]:
 
 
 def events_for(*, room: Room, user: User | None, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
-    seat = seat_of(room=room, user=user)
+    seat = seat_index_of(room=room, user=user)
     rows = Event.objects.filter(room=room, seq__gt=after)
     if seat is None:
         rows = rows.filter(audience=PUBLIC)
@@ -269,7 +263,7 @@ def turns_of(*, user: User) -> list[dict[str, Any]]:
     """The rooms where the game waits for `user` now, soonest deadline first (rooms with
     no deadline last, then the longest waiting): one query on the seats' turn index,
     however many rooms the player sits in."""
-    hand = Round.objects.filter(room=OuterRef("room_id")).order_by("-number")
+    hand = store.rounds_latest_first(OuterRef("room_id"))
     seats = (
         Seat.objects.filter(user=user, turn_since__isnull=False, room__status=RoomStatus.PLAYING)
         .annotate(

@@ -7,16 +7,15 @@ and to write that change.
   when it raises: the transaction rolls back). Every write to a room, its seats, rounds,
   actions and events happens under that lock, so holding it is enough for all of them
   (a read that had to wait for the lock reads again: `_fetch`).
+- The hand in play is the room's latest round (`rounds_latest_first`, the one order
+  every read of it uses).
 - The read carries the end of the server's last recorded outage (`uptime.Outage`), so
   that the clock knows without another query whether it owes the players time.
 - On PostgreSQL the read is one prepared statement returning one JSON document and the
   flush one round trip (`core.write_batch`); elsewhere (SQLite in the embedded start),
   or with `TABLE_STORE_PORTABLE`, the same through portable ORM queries.
 
-`due_tasks_claim` is the one write to rounds outside a table: the beat pickup notes
-which rounds it queues a task for, under their rooms' locks too.
-
-Services change the loaded objects and tell the table what changed (`save`, `add`,
+Services change the loaded objects and tell the table what changed (`mark`, `add`,
 `log`, `touch`); they never call `.save()` on a room, seat or round themselves.
 """
 
@@ -31,7 +30,7 @@ from typing import Any
 import orjson
 from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import F, Max
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -42,9 +41,10 @@ from uptime.models import Outage
 from . import live, rules
 from .codes import is_room_code
 from .errors import not_found
-from .models import PUBLIC, Event, Room, RoomStatus, Round, Seat
+from .models import PUBLIC, Event, Room, Round, Seat
 from .rules.base import Event as RuleEvent
 from .rules.base import Game
+from .turn_marks import TurnMarks
 
 # Only what a seat's public facts and its play need (a forced play's setting, read at
 # every move); any other field of the user loads on demand.
@@ -75,24 +75,13 @@ class Table:
         # The end of the last outage the server recorded (uptime.Outage), read with the
         # table: the clocks owe players any outage since their hand's `outages_until`.
         self.outages_until = outages_until
-        # Who was to act as the table was read, or as the clock last settled the turns
-        # (games.services.timekeeper): the room's status, the hand and its state.
-        self.settled: tuple[str, Round | None, Any] = (room.status, round_, None if round_ is None else round_.state)
+        # What this block has done to the turns, for the timekeeper (games.turn_marks).
+        self.turns = TurnMarks.as_read(room, round_)
         # The clock as the table was read: for a locked table, once its lock was held
         # (the timekeeper keeps a change's time by it, unless a test sets it).
         self.now: datetime = timezone.now()
-        # The seats that acted since then, each with whether its person acted themself.
-        self.acted: dict[int, bool] = {}
-        # The seats whose person's turn began in this block, to be told once it commits.
-        self.turns_begun: set[int] = set()
-        # The seats (computer players' too) whose turn began in this block before its end,
-        # and whether the block's time was kept finally (games.services.timekeeper).
-        self.turns_started: set[int] = set()
-        self.time_kept = False
-        # The room's status as read: its people are told when a match they play ends.
-        self.status_read = room.status
         # With TABLE_STORE_CHECK_WRITES (the tests), the values each row had when read, to
-        # prove at the flush that every field changed was also named to `save`.
+        # prove at the flush that every field changed was also named to `mark`.
         self._read_as: list[tuple[models.Model, dict[str, Any]]] = []
         self._check_writes = writes is not None and bool(getattr(settings, "TABLE_STORE_CHECK_WRITES", False))
         if self._check_writes:
@@ -132,10 +121,11 @@ class Table:
             raise RuntimeError(f"table {self.room.code} was read without its lock; use store.locked()")
         return self._writes
 
-    def save(self, obj: models.Model, fields: list[str]) -> None:
-        """Write these fields of this room, seat or round at the flush. Only the fields
-        named are written: a move's UPDATEs stay small (the room's options, the round's
-        carry are not rewritten on every move)."""
+    def mark(self, obj: models.Model, fields: list[str]) -> None:
+        """Mark these fields of this room, seat or round changed: they are written at the
+        flush, not now (unlike a model's `save`). Only the fields named are written: a
+        move's UPDATEs stay small (the room's options, the round's carry are not
+        rewritten on every move)."""
         self.writes.update(obj, fields)
 
     def add(self, *objs: models.Model) -> None:
@@ -146,7 +136,7 @@ class Table:
         """Count a change: clients holding an older version must refetch (and are told
         so on the room's WebSocket once the change commits)."""
         self.room.version += 1
-        self.save(self.room, ["version", "updated_at"])
+        self.mark(self.room, ["version", "updated_at"])
         live.announce_after_commit(self.room)
 
     def log(self, data: dict[str, Any], round_number: int | None = None, visible_to: list[int] | None = None) -> None:
@@ -168,12 +158,7 @@ class Table:
                     audience=PUBLIC if event.visible_to is None else sum(1 << s for s in set(event.visible_to)),
                 )
             )
-        self.save(self.room, ["event_seq"])
-
-    def note_action(self, seat: int, *, own: bool) -> None:
-        """Tell the clock that `seat` acted (`own`: its person themself, not the server
-        for them): a seat that is waited for again begins a new turn."""
-        self.acted[seat] = self.acted.get(seat, False) or own
+        self.mark(self.room, ["event_seq"])
 
     def begin_round(self, round_: Round) -> None:
         """Make `round_` the hand in play. Its row is inserted at once: the actions that
@@ -192,20 +177,31 @@ class Table:
         """
         if self.writes.pending():
             if self.writes.fields_to_write(self.room) == set():
-                self.save(self.room, ["updated_at"])
+                self.mark(self.room, ["updated_at"])
         for obj, before in self._read_as:
             written = self.writes.fields_to_write(obj)
             if written is None:
                 continue
-            saved = {f.attname for f in obj._meta.concrete_fields if f.name in written or f.attname in written}
-            forgotten = {name for name, value in before.items() if getattr(obj, name) != value} - saved
+            marked = {f.attname for f in obj._meta.concrete_fields if f.name in written or f.attname in written}
+            forgotten = {name for name, value in before.items() if getattr(obj, name) != value} - marked
             if forgotten:
-                raise AssertionError(f"{type(obj).__name__} {obj.pk}: {sorted(forgotten)} changed, never saved")
+                raise AssertionError(f"{type(obj).__name__} {obj.pk}: {sorted(forgotten)} changed, never marked")
         self.writes.flush()
 
     def _remember(self, obj: models.Model) -> None:
         values = {f.attname: copy.deepcopy(getattr(obj, f.attname)) for f in obj._meta.concrete_fields}
         self._read_as.append((obj, values))
+
+
+# A room's hand in play is its latest round, the one numbered highest: every read of
+# it orders its rounds by this, descending (`rounds_latest_first`, the table's statement).
+_ROUND_ORDER = "number"
+
+
+def rounds_latest_first(room: Any) -> QuerySet[Round]:
+    """A room's rounds, the latest (the hand in play) first. `room`: a room, its id, or
+    an `OuterRef` to one (a subquery per room)."""
+    return Round.objects.filter(room=room).order_by(f"-{_ROUND_ORDER}")
 
 
 def _portable() -> bool:
@@ -241,29 +237,6 @@ def room_insert(room: Room) -> bool:
     return True
 
 
-def due_tasks_claim(*, until: datetime, limit: int) -> tuple[list[tuple[str, int, datetime]], bool]:
-    """Note a task as queued (`Round.task_due_at`) for the rounds in play due by `until`
-    that have none queued for their due time, and give each one's room code, version
-    and due time for the caller to queue once this commits; and whether more may be
-    left than the `limit` taken. Use in a transaction.
-
-    It holds the lock of each room it claims a round of, so it reads the version a
-    change left with its due time, never one from before it; rooms whose lock another
-    holds are passed over (a change queues its own task; the next pickup looks again),
-    so two pickups at once claim different rounds, and wait for nothing. A change
-    writes the field itself (`clock.write`), whatever this wrote before it.
-    """
-    waiting = Round.objects.filter(due_at__lte=until, room__status=RoomStatus.PLAYING).exclude(task_due_at=F("due_at"))
-    locking = waiting.select_related("room").only("room__id").order_by("due_at")
-    rooms = [round_.room_id for round_ in locking.select_for_update(skip_locked=True, of=("room",))[:limit]]
-    if not rooms:
-        return [], False
-    # Read again now that the locks are held: a change may have committed in between.
-    claimed = list(waiting.filter(room_id__in=rooms).values_list("id", "room__code", "room__version", "due_at"))
-    Round.objects.filter(id__in=[row[0] for row in claimed]).update(task_due_at=F("due_at"))
-    return [(code, version, due) for _, code, version, due in claimed if due is not None], len(rooms) == limit
-
-
 @contextmanager
 def created(room: Room, seats: list[Seat]) -> Iterator[Table]:
     """A new room's table, once `room_insert` has won its code: the seats and what
@@ -290,7 +263,7 @@ def _load(code: str, *, lock: bool, writes: WriteBatch | None) -> Table | None:
             if room is None:
                 return None
             seats = list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
-            round_ = Round.objects.filter(room=room).order_by("-number").first()
+            round_ = rounds_latest_first(room).first()
             outages_until = Outage.objects.aggregate(until=Max("ended_at"))["until"]
     else:
         found = _fetch(code, lock=lock)
@@ -334,13 +307,14 @@ def _table_sql(lock: bool) -> str:
     # also gives the room row's version (xmin) as locked and as the statement's snapshot
     # saw it: they differ when it waited for the lock (see _fetch).
     room, seat, round_, user, outage = (m._meta.db_table for m in (Room, Seat, Round, User, Outage))
+    latest = next(f'"{f.column}" DESC' for f in Round._meta.concrete_fields if f.name == _ROUND_ORDER)
     versions = f"'locked', r.xmin::text, 'seen', (SELECT xmin::text FROM \"{room}\" WHERE id = r.id), " if lock else ""
     return (
         f"SELECT json_build_object({versions}'room', row_to_json(r), "
         f"'seats', (SELECT coalesce(json_agg(json_build_object({_seat_columns()}) ORDER BY s.\"index\"), '[]') "
         f'FROM "{seat}" s LEFT JOIN "{user}" u ON u.id = s.user_id WHERE s.room_id = r.id), '
         f"'round', (SELECT row_to_json(x) FROM (SELECT * FROM \"{round_}\" WHERE room_id = r.id "
-        f"ORDER BY number DESC LIMIT 1) x), "
+        f"ORDER BY {latest} LIMIT 1) x), "
         f"'outages_until', (SELECT max(ended_at) FROM \"{outage}\"))::text "
         f'FROM "{room}" r WHERE r.code = %s' + (" FOR UPDATE OF r" if lock else "")
     )

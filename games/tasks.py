@@ -12,8 +12,8 @@ from . import selectors
 from .services import clock, due, timekeeper
 
 
-@shared_task(name=clock.APPLY_DUE_ACTIONS, ignore_result=True)
-def apply_due_actions(code: str, version: int) -> bool:
+@shared_task(name=clock.ROOM_DUE_TASK, ignore_result=True)
+def room_due(code: str, version: int) -> bool:
     """Scheduled for a hand's due time; does nothing if the room moved on since."""
     return due.due_actions_apply(code=code, version=version)
 
@@ -21,7 +21,7 @@ def apply_due_actions(code: str, version: int) -> bool:
 # TODO(#15): remove after a release: tasks queued before the rename carry a round's id.
 @shared_task(name="games.round_due", ignore_result=True)
 def round_due(round_id: int, version: int) -> bool:
-    """A task scheduled by an older release, by round: acts as `apply_due_actions`."""
+    """A task scheduled by an older release, by round: acts as `room_due`."""
     code = selectors.room_code_of_round(round_id=round_id)
     return code is not None and due.due_actions_apply(code=code, version=version)
 

@@ -1,6 +1,9 @@
 """When the server must act in a hand: the turn deadline, the computer players' move, an
-idle player's abandonment. Pure functions of the table and the clock; the one writer of
-what they compute is games.services.clock, and the one caller games.services.timekeeper.
+idle player's abandonment. Functions of the table, the clock and two settings (the
+computer players' delay, BOT_DELAY_SECONDS, and how far ahead a task may be queued,
+GAME_TASK_HORIZON_SECONDS); none reads or writes the database. `plan` alone changes
+anything: the hand's clock fields, in memory, which games.services.clock then writes;
+games.services.timekeeper calls it, and games.services.due asks `due_now`.
 
 The rules, for every game (README, Time):
 - A turn is a turn. Whenever the game starts waiting for a seat — the same seat again

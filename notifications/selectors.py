@@ -12,8 +12,9 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Least
 
 from accounts.models import User
-from games.models import RoomStatus, Round, Seat
+from games.models import RoomStatus, Seat
 from games.rules.base import ROUND_OVER
+from games.store import rounds_latest_first
 
 from .models import NotificationSettings, PushSubscription, SocketPresence, TurnNotice, TurnReminder
 from .quiet import hh_mm, is_quiet
@@ -138,7 +139,7 @@ def seats_due(
 
     A seat's due time is the soonest of its candidates, for now the hand's deadline.
     """
-    hand = Round.objects.filter(room=OuterRef("room_id")).order_by("-number")
+    hand = rounds_latest_first(OuterRef("room_id"))
     candidates: list[Any] = [Subquery(hand.values("deadline_at")[:1])]
     # TODO: the seat's abandonment, turn_since + abandon_seconds - Seat.idle_seconds, as a second candidate.
     due = candidates[0] if len(candidates) == 1 else Least(*candidates)

@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 
 from games.models import Room, RoomStatus, Seat
+from games.store import rounds_latest_first
 
 from .models import Placing, Rating, RatingChange
 from .skill import START, Skill, rate
@@ -94,7 +95,7 @@ def ratings_rebuild() -> int:
         count = 0
         rooms = Room.objects.filter(status=RoomStatus.FINISHED).order_by("finished_at", "id")
         for room in rooms.prefetch_related("seats").iterator(chunk_size=200):
-            last = room.rounds.filter(result__isnull=False).order_by("-number").first()
+            last = rounds_latest_first(room).filter(result__isnull=False).first()
             if last is None or last.result is None:
                 continue
             seats = sorted(room.seats.all(), key=lambda s: s.index)

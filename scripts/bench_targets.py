@@ -30,6 +30,12 @@ import httpx
 import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script: the engines' package, for its legal actions
+
+from games.rules import get as game_rules  # noqa: E402
+from games.rules import templates  # noqa: E402
+
+HEARTS = game_rules("hearts")
 ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 # The bare baseline sits beside the repository's checkout (../shared/bench-bare).
 DEFAULT_BARE_DIR = ROOT.parent / "shared" / "bench-bare"
@@ -155,12 +161,8 @@ class Target(ABC):
 
 
 def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    if template["type"] == "pass_cards" and "choices" in template:
-        picked = rng.sample(template["choices"], template["count"])
-        if "to" in template:
-            return {"type": "pass_cards", "to": {str(s): c for s, c in zip(template["to"], picked, strict=True)}}
-        return {"type": "pass_cards", "cards": picked}
-    return {k: v for k, v in template.items() if k not in ("count", "choices")}
+    """A legal action of the Hearts tables played here, with random picks."""
+    return templates.concrete(template, HEARTS.action_fields[template["type"]], rng)
 
 
 class GameTable(Table):

@@ -517,7 +517,7 @@ class Run:
         from celery import current_app
 
         from games.models import RoomStatus, Round
-        from games.services.clock import APPLY_DUE_ACTIONS
+        from games.services.clock import ROOM_DUE_TASK
 
         self.broker.flushdb()
         worker, _ = self.start_worker("old-scheme")
@@ -530,7 +530,7 @@ class Run:
         began = time.monotonic()
         with current_app.producer_or_acquire() as producer:
             for code, version, eta in rows:
-                current_app.send_task(APPLY_DUE_ACTIONS, args=(code, version), eta=eta, producer=producer)
+                current_app.send_task(ROOM_DUE_TASK, args=(code, version), eta=eta, producer=producer)
         sent = time.monotonic() - began
         print(f"old scheme: queued {len(rows)} ETA tasks in {sent:.1f} s", flush=True)
         phase = self.watch(

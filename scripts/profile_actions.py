@@ -133,7 +133,7 @@ def run(moves: int, profile: bool) -> None:
         get_q.append(len(q))
         g = q
         template = view["you"]["legal_actions"][0]
-        action = concrete(template, rng)
+        action = concrete(template, view["game"], rng)
         b = backend_cpu()
         with CaptureQueriesContext(connection) as q:
             t, c = time.perf_counter(), time.process_time()
@@ -170,10 +170,12 @@ def run(moves: int, profile: bool) -> None:
         )
 
 
-def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    if "choices" in template:
-        return {"type": template["type"], "cards": rng.sample(template["choices"], template["count"])}
-    return template
+def concrete(template: dict[str, Any], game: str, rng: random.Random) -> dict[str, Any]:
+    """A legal action of `game`, with random picks."""
+    from games import rules
+    from games.rules import templates
+
+    return templates.concrete(template, rules.get(game).action_fields[template["type"]], rng)
 
 
 if __name__ == "__main__":

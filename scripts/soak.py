@@ -76,6 +76,7 @@ from soak_audit import Accepted, Unanswered, Window, audit, load
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from games.rules import all_games, templates  # noqa: E402
 from tests.multiproc.processes import (  # noqa: E402
     BEAT_READY,
     WORKER_READY,
@@ -96,8 +97,6 @@ REQUEST_SECONDS = 20
 HTTP_CONNECTIONS = 64  # requests under way at once, at most
 # A table whose match is over plays again in a new room while at least this much play is left.
 REPLAY_SECONDS = 30
-# The fields of an action; a legal action may carry others that describe it (count, choices).
-ACTION_FIELDS = ("type", "card", "choice", "value", "suit", "tile", "take", "discard", "cards", "to")
 # The `players` option drawn for the games that have one.
 PLAYERS = {"moon": (3, 4), "kali_tidi": (3, 4)}
 LOG_PROBLEM = re.compile(r"Traceback|\b(ERROR|CRITICAL)\b")
@@ -483,13 +482,8 @@ class Table:
 
 
 def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A legal action as sent: a template (choose `count` of `choices`) filled in."""
-    if "choices" in template and "count" in template:
-        picked = rng.sample(list(template["choices"]), template["count"])
-        if template["type"] == "pass_cards" and "to" in template:
-            return {"type": "pass_cards", "to": {str(s): c for s, c in zip(template["to"], picked, strict=True)}}
-        return {"type": template["type"], "cards": picked}
-    return {k: v for k, v in template.items() if k in ACTION_FIELDS}
+    """A legal action as sent (a client knows its type, not its game)."""
+    return templates.concrete(template, templates.declared_fields(all_games(), template["type"]), rng)
 
 
 class Load:

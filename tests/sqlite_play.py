@@ -18,6 +18,7 @@ def main(db_path: str) -> None:
     from rest_framework.test import APIClient
 
     from games import rules
+    from games.rules import templates
 
     call_command("migrate", verbosity=0)
     client = APIClient()
@@ -46,9 +47,7 @@ def main(db_path: str) -> None:
                 break
             legal = view["you"]["legal_actions"]
             assert legal, f"{game.key}: the human is never left waiting with bots at delay 0 ({view['phase']})"
-            action = legal[0]
-            if "choices" in action:
-                action = {"type": action["type"], "cards": action["choices"][: action["count"]]}
+            action = templates.concrete(legal[0], game.action_fields[legal[0]["type"]])
             res = client.post(
                 f"/api/v1/rooms/{code}/actions", {"version": view["version"], "action": action}, format="json"
             )

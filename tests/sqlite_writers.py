@@ -52,6 +52,9 @@ def setup(rooms: int) -> None:
 def web(seconds: float) -> None:
     from rest_framework.test import APIClient
 
+    from games import rules
+    from games.rules import templates
+
     rooms = json.load(sys.stdin)
     clients = []
     for room in rooms:
@@ -67,9 +70,8 @@ def web(seconds: float) -> None:
                 legal = view.get("you", {}).get("legal_actions") or []
                 if not legal:
                     continue
-                action = legal[0]
-                if "choices" in action:
-                    action = {"type": action["type"], "cards": action["choices"][: action["count"]]}
+                fields = rules.get(view["game"]).action_fields[legal[0]["type"]]
+                action = templates.concrete(legal[0], fields)
                 res = client.post(
                     f"/api/v1/rooms/{code}/actions", {"version": view["version"], "action": action}, format="json"
                 )

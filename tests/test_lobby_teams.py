@@ -78,7 +78,7 @@ def error(call) -> tuple[str, int]:
 
 
 def teams(room) -> list[int | None]:
-    return [s.team for s in selectors.room_seats(room=room)]
+    return [s.team for s in selectors.table_of(code=room.code).seats]
 
 
 def test_players_choose_switch_and_fill_teams(probe_game, make_user):
@@ -103,7 +103,7 @@ def test_players_choose_switch_and_fill_teams(probe_game, make_user):
     assert teams(room) == [0, 1, 1, 1, 0]
     lobby.room_start(code=room.code, user=host)
     room.refresh_from_db()
-    first = selectors.current_round(room=room)
+    first = selectors.table_of(code=room.code).round
     assert first.carry == {"host": 0, "teams": [0, 1, 1, 1, 0]}
     assert [s["team"] for s in selectors.view_by_code(code=room.code, user=host)["seats"]] == [0, 1, 1, 1, 0]
 

@@ -8,6 +8,7 @@ import pytest
 from games import rules, selectors
 from games.models import Round
 from games.replay import round_replay
+from games.rules import templates
 from games.services import lobby, play
 
 pytestmark = pytest.mark.django_db
@@ -36,9 +37,7 @@ def test_every_stored_round_replays(make_user, game, options):
             break
         view = selectors.view_by_code(code=room.code, user=host)
         legal = view["you"]["legal_actions"]
-        action = legal[0]
-        if "choices" in action:
-            action = {"type": action["type"], "cards": action["choices"][: action["count"]]}
+        action = templates.concrete(legal[0], rules.get(game).action_fields[legal[0]["type"]])
         play.action_submit(code=room.code, user=host, version=view["version"], action=action)
     rounds = list(Round.objects.filter(room=room))
     assert len(rounds) >= 2

@@ -16,9 +16,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from core.errors import ServiceError
-from games import selectors, store
+from games import rules, selectors, store
 from games.models import Action, Event, Room, Round, Seat
-from games.rules import fairness
+from games.rules import fairness, templates
 from games.services import due, lobby, moves, play, table_moderation
 from tests.rules.support import without_claim
 
@@ -97,7 +97,7 @@ def test_nothing_is_written_before_the_block_ends_then_everything_is(make_user, 
     updated = Room.objects.get(pk=room.pk).updated_at
     with store.locked(room.code) as table:
         table.room.name = "Friday table"
-        table.save(table.room, ["name"])
+        table.mark(table.room, ["name"])
         table.touch()
         table.touch()  # one UPDATE with the latest values
         table.log({"type": "x", "cards": ["QS"]}, visible_to=[0])
@@ -115,10 +115,10 @@ def test_nothing_is_written_before_the_block_ends_then_everything_is(make_user, 
 
 
 def test_a_change_never_named_to_save_is_refused_in_the_tests(make_user, path):
-    """Only the fields named to `save` are written; the tests prove no change is left out
+    """Only the fields named to `mark` are written; the tests prove no change is left out
     (TABLE_STORE_CHECK_WRITES compares each row with a copy taken when it was read)."""
     room = lobby.room_create(host=make_user(), game="hearts", options={})
-    with pytest.raises(AssertionError, match=r"Room .*\['name', 'public'\] changed, never saved"):
+    with pytest.raises(AssertionError, match=r"Room .*\['name', 'public'\] changed, never marked"):
         with store.locked(room.code) as table:
             table.room.name, table.room.public = "Friday table", False
             table.touch()
@@ -153,7 +153,7 @@ def test_a_move_reads_once_and_writes_once_on_postgresql(make_user, settings, dj
     view = selectors.view_by_code(code=room.code, user=users[0])
     seat = view["to_act"][0]
     template = selectors.view_by_code(code=room.code, user=users[seat])["you"]["legal_actions"][0]
-    action = {"type": "pass_cards", "cards": template["choices"][:3]}
+    action = templates.concrete(template, rules.get("hearts").action_fields[template["type"]])
     # A savepoint for the service's transaction inside the test's, then the read, the flush
     # and the savepoint's release.
     with django_assert_num_queries(4):
@@ -203,7 +203,7 @@ def play_a_match(users: list[Any], monkeypatch) -> str:
             table_moderation.seat_give_to_bot(code=room.code, index=2, reason="asked to leave")
             continue  # the room changed: read the view again
         if step % 7 == 3:
-            round_ = selectors.current_round(room=Room.objects.get(code=room.code))
+            round_ = selectors.table_of(code=room.code).round
             due.due_actions_apply(code=room.code, now=round_.deadline_at)
             continue
         seat = rng.choice(view["to_act"])
@@ -216,9 +216,9 @@ def play_a_match(users: list[Any], monkeypatch) -> str:
         legal = selectors.view_by_code(code=room.code, user=user)["you"]["legal_actions"]
         # A claim at random is mostly refused: random players play on.
         template = rng.choice(without_claim(legal))
-        if "choices" in template:
-            template = {"type": template["type"], "cards": sorted(template["choices"])[: template["count"]]}
-        play.action_submit(code=room.code, user=user, version=view["version"], action=template)
+        fields = rules.get(room.game).action_fields[template["type"]]
+        action = templates.concrete(template, fields, lambda choices, count: sorted(choices)[:count])
+        play.action_submit(code=room.code, user=user, version=view["version"], action=action)
     return room.code
 
 
@@ -285,7 +285,7 @@ def test_a_table_locked_after_a_wait_reads_what_the_holder_committed(make_user, 
         with store.locked(room.code) as table:
             seat = table.seats[1]
             seat.user = newcomer
-            table.save(seat, ["user"])
+            table.mark(seat, ["user"])
             holding.set()
             release.wait(10)
 
@@ -317,9 +317,9 @@ def test_a_table_locked_after_a_wait_reads_what_the_holder_committed(make_user, 
 def test_a_field_the_model_has_not_is_refused_at_once(make_user, path):
     room = lobby.room_create(host=make_user(), game="hearts", options={})
     with pytest.raises(ValueError, match="nmae"), store.locked(room.code) as table:
-        table.save(table.room, ["nmae"])
+        table.mark(table.room, ["nmae"])
     with pytest.raises(ValueError), store.locked(room.code) as table:
-        table.save(table.room, [])
+        table.mark(table.room, [])
 
 
 def test_a_flush_beyond_one_statements_values_is_split(make_user, path, monkeypatch):

@@ -5,6 +5,9 @@ sets it (`write`), or, for rounds due later (a table on a one-day clock), by the
 pickup once it comes within the horizon (`due_tasks_queue`). `Round.task_due_at` says
 which due time a task is queued for at the room's version, so neither queues it twice;
 the sweeper acts on whatever is overdue all the same, for the tasks that were lost.
+
+`due_tasks_claim` is the one write to rounds outside a table (games.store): the pickup
+notes which rounds it queues a task for, under their rooms' locks too.
 """
 
 from __future__ import annotations
@@ -16,16 +19,19 @@ from functools import partial
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
-from .. import store, timing
-from ..models import Round
+from .. import timing
+from ..models import RoomStatus, Round
 from ..store import Table
 
 logger = logging.getLogger(__name__)
 
-# The name of the task that applies what is due in a room (games/tasks.py).
-APPLY_DUE_ACTIONS = "games.apply_due_actions"
+# The registered name of a room's due-time task (games.tasks.room_due). It keeps the
+# name of the task's first release: tasks are queued up to the task horizon ahead, and
+# a worker of the next release must still know the ones the last one queued.
+ROOM_DUE_TASK = "games.apply_due_actions"
 # Rooms claimed by one transaction of the pickup: their locks are held until it commits.
 PICKUP_BATCH = 500
 
@@ -47,7 +53,7 @@ def write(table: Table, *, now: datetime) -> None:
     # Written at every change, queued or not: a task queued for an earlier version is
     # stale (it checks the version), so the round must not count as having one.
     round_.task_due_at = due if queue else None
-    table.save(round_, ["deadline_at", "bots_due_at", "due_at", "task_due_at"])
+    table.mark(round_, ["deadline_at", "bots_due_at", "due_at", "task_due_at"])
     if queue and due is not None:
         transaction.on_commit(partial(schedule, table.room.code, table.room.version, due))
 
@@ -55,7 +61,7 @@ def write(table: Table, *, now: datetime) -> None:
 def stop(table: Table, round_: Round) -> None:
     """A hand is over: nothing is due in it any more."""
     round_.deadline_at = round_.bots_due_at = round_.due_at = round_.task_due_at = None
-    table.save(round_, ["deadline_at", "bots_due_at", "due_at", "task_due_at"])
+    table.mark(round_, ["deadline_at", "bots_due_at", "due_at", "task_due_at"])
 
 
 def look_again(table: Table, *, after: timedelta) -> None:
@@ -82,7 +88,7 @@ def due_tasks_queue(*, now: datetime | None = None) -> int:
     more = True
     while more:
         with transaction.atomic():
-            claimed, more = store.due_tasks_claim(until=until, limit=PICKUP_BATCH)
+            claimed, more = due_tasks_claim(until=until, limit=PICKUP_BATCH)
             for code, version, due in claimed:
                 transaction.on_commit(partial(schedule, code, version, due))
         queued += len(claimed)
@@ -90,10 +96,33 @@ def due_tasks_queue(*, now: datetime | None = None) -> int:
     return queued
 
 
+def due_tasks_claim(*, until: datetime, limit: int) -> tuple[list[tuple[str, int, datetime]], bool]:
+    """Note a task as queued (`Round.task_due_at`) for the rounds in play due by `until`
+    that have none queued for their due time, and give each one's room code, version
+    and due time for the caller to queue once this commits; and whether more may be
+    left than the `limit` taken. Use in a transaction.
+
+    It holds the lock of each room it claims a round of, so it reads the version a
+    change left with its due time, never one from before it; rooms whose lock another
+    holds are passed over (a change queues its own task; the next pickup looks again),
+    so two pickups at once claim different rounds, and wait for nothing. A change
+    writes the field itself (`write`), whatever this wrote before it.
+    """
+    waiting = Round.objects.filter(due_at__lte=until, room__status=RoomStatus.PLAYING).exclude(task_due_at=F("due_at"))
+    locking = waiting.select_related("room").only("room__id").order_by("due_at")
+    rooms = [round_.room_id for round_ in locking.select_for_update(skip_locked=True, of=("room",))[:limit]]
+    if not rooms:
+        return [], False
+    # Read again now that the locks are held: a change may have committed in between.
+    claimed = list(waiting.filter(room_id__in=rooms).values_list("id", "room__code", "room__version", "due_at"))
+    Round.objects.filter(id__in=[row[0] for row in claimed]).update(task_due_at=F("due_at"))
+    return [(code, version, due) for _, code, version, due in claimed if due is not None], len(rooms) == limit
+
+
 def schedule(code: str, version: int, eta: datetime) -> None:
     """Queue the due-time task (games/tasks.py) for this room at this version."""
     try:
         # By name: the tasks module calls these services, so it is not imported here.
-        current_app.send_task(APPLY_DUE_ACTIONS, args=(code, version), eta=eta)
+        current_app.send_task(ROOM_DUE_TASK, args=(code, version), eta=eta)
     except Exception:  # the broker is down: the sweeper will find the round overdue
         logger.exception("could not schedule room %s v%s; the sweeper will catch up", code, version)

@@ -17,7 +17,7 @@ from ..errors import ServiceError
 from ..models import Room, RoomStatus
 from ..signals import seat_handed_over
 from ..store import Table
-from . import clock, handover, moves, timekeeper
+from . import clock, ending, handover, moves, timekeeper
 
 logger = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ def _act_when_due(
                 break
         elif due.bots:
             seat = due.bots[0]
-            moves.apply(table, seat, table.rules.bot_action(round_.state, seat), user=None, by_bot=True)
+            moves.step(table, seat, table.rules.bot_action(round_.state, seat), user=None, by_bot=True)
         elif due.timed_out:
             seat = due.timed_out[0]
             if not timing.in_pause(table):
@@ -94,7 +94,7 @@ def _act_when_due(
                 # is simply dealt.
                 table.log({"type": "timed_out", "seat": seat}, round_.number)
             action = table.rules.timeout_action(round_.state, seat)
-            moves.apply(table, seat, action, user=None, automatic=True)
+            moves.step(table, seat, action, user=None, automatic=True)
         else:
             break
         acted = True
@@ -123,21 +123,14 @@ def _idle_to_bot(table: Table, index: int) -> None:
 def _abandon(table: Table, seat: int, reason: str | None = None, *, idle: bool = True) -> None:
     """The match ends, abandoned; `idle`: because of the idleness of `seat`'s player
     (the view then tells that player "you", games.selectors.status_reason_for)."""
-    room, round_ = table.room, table.round
-    assert round_ is not None
     if reason is None:
         # People read the reason on the table: the player's name, not a seat index.
         idler = table.seat_at(seat)
         person = idler.user if idler is not None else None
         who = person.shown_name if person is not None else f"The player in seat {seat + 1}"
         reason = f"{who} did not play in time; the match was abandoned."
-    room.status = RoomStatus.ABANDONED
-    room.status_reason = reason
-    room.status_seat = seat if idle else None
-    room.finished_at = timezone.now()
-    table.save(room, ["status", "status_reason", "status_seat", "finished_at"])
-    table.touch()
-    table.log({"type": "abandoned", "seat": seat, "idle": idle, "reason": room.status_reason}, round_.number)
+    event = {"type": "abandoned", "seat": seat, "idle": idle, "reason": reason}
+    ending.room_end(table, RoomStatus.ABANDONED, reason, seat=seat if idle else None, event=event)
 
 
 def overdue_sweep(*, now: datetime | None = None) -> int:

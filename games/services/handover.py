@@ -22,7 +22,7 @@ def seat_to_bot(table: Table, seat: Seat, event: dict[str, Any], *, keep_owner: 
     if not keep_owner:
         seat.user = None
     seat.is_bot = True
-    table.save(seat, ["user", "is_bot"])
+    table.mark(seat, ["user", "is_bot"])
     table.touch()
     table.log(event)
 

@@ -16,7 +16,7 @@ from ..models import Room, RoomStatus, Seat
 from ..rules import fairness
 from ..rules.errors import RuleError
 from ..store import Table
-from . import moves, timekeeper
+from . import ending, moves, timekeeper
 from .guards import require_lobby
 
 
@@ -77,7 +77,7 @@ def room_join(*, code: str, user: User, team: int | None = None) -> Seat:
             if team is None or team == mine.team or table.rules.lobby_teams(table.room.options) is None:
                 raise ServiceError("already_seated", "You already have a seat in this room.", 409)
             mine.team = _pick_team(table, team, mover=mine)
-            table.save(mine, ["team"])
+            table.mark(mine, ["team"])
             table.touch()
             table.log({"type": "team_changed", "seat": mine.index, "team": mine.team})
             return mine
@@ -94,7 +94,7 @@ def _seat_take(table: Table, team: int | None, *, user: User | None = None, bot:
         raise ServiceError("room_full", "Every seat is taken.", 409)
     seat.team = _pick_team(table, team)
     seat.user, seat.is_bot, seat.joined_at = user, bot, timezone.now()
-    table.save(seat, ["team", "user", "is_bot", "joined_at"])
+    table.mark(seat, ["team", "user", "is_bot", "joined_at"])
     table.touch()
     return seat
 
@@ -115,16 +115,14 @@ def seat_vacate(table: Table, seat: Seat, event: dict[str, Any]) -> None:
     seat.user = None
     seat.team = None
     seat.joined_at = None
-    table.save(seat, ["user", "team", "joined_at"])
+    table.mark(seat, ["user", "team", "joined_at"])
     table.log(event)
     if not host_pass_on(table, leaving) and table.room.host_id == leaving:
         # Nobody is left to host: the room is over before it began.
-        table.room.status = RoomStatus.ABANDONED
-        table.room.status_reason = "Everyone left before the start."
-        table.room.finished_at = timezone.now()
-        table.save(table.room, ["status", "status_reason", "finished_at"])
-        table.log({"type": "abandoned", "reason": table.room.status_reason})
-    table.touch()
+        reason = "Everyone left before the start."
+        ending.room_end(table, RoomStatus.ABANDONED, reason, event={"type": "abandoned", "reason": reason})
+    else:
+        table.touch()
 
 
 def host_pass_on(table: Table, leaving: int | None) -> bool:
@@ -137,7 +135,7 @@ def host_pass_on(table: Table, leaving: int | None) -> bool:
     if heir is None or heir.user is None:
         return False
     table.room.host = heir.user
-    table.save(table.room, ["host"])
+    table.mark(table.room, ["host"])
     table.log({"type": "host_changed", "seat": heir.index})
     return True
 
@@ -169,7 +167,7 @@ def room_start(*, code: str, user: User) -> Table:
             # Decided by the seats as the match starts, so a match's rating never
             # depends on who sat down or left in the lobby afterwards (none can).
             room.options = {**room.options, "rated": not any(s.is_bot for s in table.seats)}
-        table.save(room, ["status", "started_at", "options"])
+        table.mark(room, ["status", "started_at", "options"])
         table.touch()
         table.log({"type": "started"})
         moves.round_begin(table, number=1, carry=None)

@@ -1,6 +1,6 @@
 """The engine step: a hand dealt, an action applied and recorded, the computer players'
 and forced plays made where they are due at once. Every change of play goes through
-`apply`; the caller holds the room lock (games.services.timekeeper keeps the time)."""
+`step`; the caller holds the room lock (games.services.timekeeper keeps the time)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from ..rules.base import ROUND_OVER
 from ..rules.errors import RuleError
 from ..signals import match_finished
 from ..store import Table
-from . import clock
+from . import clock, ending
 from . import forced as forced_
 
 # A runaway loop of computer players would be a bug; stop well before it hurts.
@@ -43,7 +43,7 @@ def round_begin(table: Table, *, number: int, carry: dict[str, Any] | None, deal
     # rooms made before deals were provable draw one now.
     server_seed = room.next_server_seed or fairness.new_server_seed()
     room.next_server_seed = ""
-    table.save(room, ["next_server_seed"])
+    table.mark(room, ["next_server_seed"])
     client_seeds = [s.client_seed for s in table.seats]
     fair = fairness.Inputs(server_seed, room.code, number, tuple(client_seeds))
     if number == 1:
@@ -61,7 +61,7 @@ def round_begin(table: Table, *, number: int, carry: dict[str, Any] | None, deal
     return round_
 
 
-def apply(
+def step(
     table: Table,
     seat: int,
     action: Any,
@@ -87,7 +87,7 @@ def apply(
         raise from_rule(err) from None
     round_.state = applied.state
     round_.version += 1
-    table.save(round_, ["state", "version"])
+    table.mark(round_, ["state", "version"])
     table.add(
         Action(
             round=round_, seq=round_.version, seat=seat, user=user, payload=action, by_bot=by_bot, automatic=automatic
@@ -95,31 +95,32 @@ def apply(
     )
     # A person's own action (a forced play included) starts their waiting time again;
     # the server's for them (a timeout) does not.
-    table.note_action(seat, own=user is not None)
+    table.turns.note_action(seat, own=user is not None)
     if user is not None:
         acting = table.seat_at(seat)
         assert acting is not None
         acting.last_acted_at = timezone.now()
-        table.save(acting, ["last_acted_at"])
-    table.touch()
-    table.log_events(round_.number, forced_.marked(applied.events, seat) if forced else applied.events)
+        table.mark(acting, ["last_acted_at"])
     result = game_rules.result(round_.state)
     over = game_rules.is_match_over(round_.state)
+    if over:
+        # The engine's own match_over event tells everyone; the room just ends (which
+        # counts the change, as `touch` does otherwise).
+        ending.room_end(table, RoomStatus.FINISHED)
+    else:
+        table.touch()
+    table.log_events(round_.number, forced_.marked(applied.events, seat) if forced else applied.events)
     if result is not None and round_.result is None:
         round_.result = result
         round_.finished_at = timezone.now()
         room.scores = result.get("scores", room.scores)
-        table.save(round_, ["result", "finished_at"])
-        table.save(room, ["scores"])
+        table.mark(round_, ["result", "finished_at"])
+        table.mark(room, ["scores"])
         if not over:
             # The next hand's seed is fixed now, before its players may set theirs.
             room.next_server_seed = fairness.new_server_seed()
-            table.save(room, ["next_server_seed"])
+            table.mark(room, ["next_server_seed"])
     if over:
-        # The engine's own match_over event has told everyone; the room just closes.
-        room.status = RoomStatus.FINISHED
-        room.finished_at = timezone.now()
-        table.save(room, ["status", "finished_at"])
         match_finished.send(sender=Room, room=room, seats=table.seats, result=round_.result)
     if game_rules.is_complete(round_.state):
         clock.stop(table, round_)
@@ -148,11 +149,11 @@ def bots_advance(table: Table) -> None:
         inline = timing.bots_inline() or round_.state.get("phase") == ROUND_OVER
         due = [s for s in table.to_act if s in bots] if inline else []
         if due:
-            apply(table, due[0], table.rules.bot_action(round_.state, due[0]), user=None, by_bot=True)
+            step(table, due[0], table.rules.bot_action(round_.state, due[0]), user=None, by_bot=True)
             continue
         found = forced_.forced_play(table) if forcing else None
         if found is None:
             return
         seat, action = found
-        apply(table, seat.index, action, user=seat.user, forced=True)
+        step(table, seat.index, action, user=seat.user, forced=True)
     raise RuntimeError(f"computer players did not yield in room {table.room.code}")

@@ -86,7 +86,7 @@ def _action_submit(*, code: str, user: User, version: Any, action: Any, idempote
             raise ServiceError(
                 "stale_version", f"The room is at version {room.version}; fetch the state and retry.", 409, "version"
             )
-        moves.apply(table, seat.index, action, user=user)
+        moves.step(table, seat.index, action, user=user)
         # The change ends here, so that the answer shows the table as it leaves it:
         # computer players moved, the next turns started, the clock planned.
         timekeeper.keep(table, now=timezone.now(), final=True)

@@ -30,11 +30,11 @@ def seat_reclaim(*, code: str, user: User) -> Table:
             raise ServiceError("nothing_to_reclaim", "You are playing your seat yourself.", 409)
         seat.is_bot = False
         seat.last_acted_at = timezone.now()
-        table.save(seat, ["is_bot", "last_acted_at"])
+        table.mark(seat, ["is_bot", "last_acted_at"])
         # Coming back is acting: their waiting time starts again from nothing, and a
         # player who comes back to a turn of theirs gets a whole turn, not what is left
         # of the computer player's.
-        table.note_action(seat.index, own=True)
+        table.turns.note_action(seat.index, own=True)
         table.touch()
         table.log({"type": "seat_reclaimed", "seat": seat.index, "name": user.shown_name})
         seat_handed_over.send(sender=Room, room=table.room, seat=seat.index, user=user, kind="reclaimed")

@@ -30,14 +30,14 @@ def rematch_agree(*, code: str, user: User) -> Table:
         if room.rematch_code or seat.index in room.rematch_agreed:
             return table
         room.rematch_agreed = sorted([*room.rematch_agreed, seat.index])
-        table.save(room, ["rematch_agreed"])
+        table.mark(room, ["rematch_agreed"])
         table.touch()
         table.log({"type": "rematch_agreed", "seat": seat.index, "name": user.shown_name})
         people = [s for s in table.seats if s.user_id is not None]
         if all(s.index in room.rematch_agreed for s in people):
             new = _rematch_make(table, host=user)
             room.rematch_code = new.code
-            table.save(room, ["rematch_code"])
+            table.mark(room, ["rematch_code"])
             table.log({"type": "rematch", "room": new.code})
         return table
 

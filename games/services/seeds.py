@@ -36,7 +36,7 @@ def client_seed_set(*, code: str, user: User, client_seed: str) -> Seat:
             raise ServiceError("already_dealt", "This hand is dealt; set your seed between hands.", 409)
         if seat.client_seed != client_seed:
             seat.client_seed = client_seed
-            table.save(seat, ["client_seed"])
+            table.mark(seat, ["client_seed"])
             table.touch()
             table.log({"type": "client_seed", "seat": seat.index, "client_seed": client_seed})
         return seat

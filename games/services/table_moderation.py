@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
-
 from accounts.models import User
 
 from ..errors import ServiceError, not_seated
 from ..models import RoomStatus, Seat
 from ..store import Table
-from . import handover, timekeeper
+from . import ending, handover, timekeeper
 from .guards import require_lobby, require_open
 from .lobby import host_pass_on, seat_vacate
 
@@ -20,15 +18,11 @@ from .lobby import host_pass_on, seat_vacate
 def room_close(*, code: str, reason: str) -> Table:
     """Close a room for good: nobody may act, everyone sees why."""
     with timekeeper.changing(code) as table:
-        room, round_ = table.room, table.round
+        room = table.room
         if room.status in (RoomStatus.CLOSED, RoomStatus.ABANDONED, RoomStatus.FINISHED):
             raise ServiceError("room_closed", f"This room is already {room.status}.", 409)
-        room.status = RoomStatus.CLOSED
-        room.status_reason = f"Closed by a moderator: {reason}"
-        room.finished_at = timezone.now()
-        table.save(room, ["status", "status_reason", "finished_at"])
-        table.touch()
-        table.log({"type": "closed", "reason": room.status_reason}, round_.number if round_ else None)
+        public = f"Closed by a moderator: {reason}"
+        ending.room_end(table, RoomStatus.CLOSED, public, event={"type": "closed", "reason": public})
         return table
 
 

@@ -49,26 +49,26 @@ def keep(table: Table, *, now: datetime, final: bool) -> None:
     clock's task is queued and the people whose turn began are told. A block's time is
     kept finally once: `changing` does it unless the service did (to answer with it)."""
     moves.bots_advance(table)
-    if final and table.time_kept and not table.acted:
+    if final and table.turns.kept and not table.turns.acted:
         return  # kept finally already, nothing acted since
     if not table.writes.pending():
         return  # nothing changed: the clock stands as it was planned
     started = settle(table, now=now)
     if final:
-        started |= table.turns_started
-        table.turns_started = set()
+        started |= table.turns.started
+        table.turns.started = set()
         for seat in table.seats:
             if seat.index in started and seat.turn_since is not None and seat.turn_since != now:
                 seat.turn_since = now
-                table.save(seat, ["turn_since"])
+                table.mark(seat, ["turn_since"])
     else:
-        table.turns_started |= started
+        table.turns.started |= started
     if table.round is not None:
         timing.plan(table, started=started, now=now)
     if final:
         clock.write(table, now=now)
         _tell(table)
-        table.time_kept = True
+        table.turns.kept = True
 
 
 def settle(table: Table, *, now: datetime) -> set[int]:
@@ -77,18 +77,18 @@ def settle(table: Table, *, now: datetime) -> set[int]:
     began now. Compares who is to act with who was at the last settle: a seat begins a
     turn when it was not to act then, when it acted since (it is waited for again), or
     when the hand or its phase changed."""
-    status_before, round_before, state_before = table.settled
+    status_before, round_before, state_before = table.turns.settled
     waited_before = set(_to_act(table, status_before, round_before, state_before))
     waits = set(timing.waiting(table))
     round_ = table.round
     phase_before = (round_before.number, state_before.get("phase")) if round_before is not None else None
     phase_now = (round_.number, round_.state.get("phase")) if round_ is not None else None
     moved_on = phase_before != phase_now
-    started = {s for s in waits if s not in waited_before or s in table.acted or moved_on}
+    started = {s for s in waits if s not in waited_before or s in table.turns.acted or moved_on}
     paused_before = state_before is not None and state_before.get("phase") == timing.ROUND_OVER
     for seat in table.seats:
         fields = []
-        if table.acted.get(seat.index):
+        if table.turns.acted.get(seat.index):
             # The person acted themself: their waiting time starts again from nothing.
             if seat.idle_seconds:
                 seat.idle_seconds = 0.0
@@ -102,14 +102,14 @@ def settle(table: Table, *, now: datetime) -> set[int]:
         if person_waits and (seat.turn_since is None or seat.index in started):
             seat.turn_since = now
             fields.append("turn_since")
-            table.turns_begun.add(seat.index)
+            table.turns.begun.add(seat.index)
         elif not person_waits and seat.turn_since is not None:
             seat.turn_since = None
             fields.append("turn_since")
         if fields:
-            table.save(seat, fields)
-    table.settled = (table.room.status, round_, None if round_ is None else round_.state)
-    table.acted = {}
+            table.mark(seat, fields)
+    table.turns.settled = (table.room.status, round_, None if round_ is None else round_.state)
+    table.turns.acted = {}
     return started
 
 
@@ -138,8 +138,8 @@ def credit_outages(table: Table) -> None:
             credit = timing.extended(at, seat.turn_since, outages) - at
             if credit > timedelta(0):
                 seat.idle_seconds -= credit.total_seconds()
-                table.save(seat, ["idle_seconds"])
-    table.save(round_, fields)
+                table.mark(seat, ["idle_seconds"])
+    table.mark(round_, fields)
     if "deadline_at" in fields:
         table.touch()
 
@@ -174,11 +174,11 @@ def _tell(table: Table) -> None:
     room = table.room
     deadline = table.round.deadline_at if table.round is not None else None
     for seat in table.seats:
-        if seat.index in table.turns_begun and seat.turn_since is not None and seat.user_id is not None:
+        if seat.index in table.turns.begun and seat.turn_since is not None and seat.user_id is not None:
             live.your_turn_after_commit(seat.user_id, room, deadline)
-    table.turns_begun.clear()
-    if table.status_read == RoomStatus.PLAYING and room.status != RoomStatus.PLAYING:
-        table.status_read = room.status
+    table.turns.begun.clear()
+    if table.turns.status_read == RoomStatus.PLAYING and room.status != RoomStatus.PLAYING:
+        table.turns.status_read = room.status
         for seat in table.seats:
             if seat.user_id is not None:
                 live.match_over_after_commit(seat.user_id, room.code)

@@ -32,6 +32,7 @@ from api.parsers import check_parsed
 from games import rules
 from games.models import Action, Room, Round
 from games.rules.errors import RuleError
+from tests.api.helpers import concrete
 
 from .support import Table, assert_error_shape, snapshot
 
@@ -77,16 +78,6 @@ PLANS = st.fixed_dictionaries(
         "depth": st.integers(min_value=1, max_value=40),
     }
 )
-
-
-def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A submittable action from a legal action or template, any of its choices."""
-    if "choices" not in template:
-        return dict(template)
-    picked = rng.sample(template["choices"], template["count"])
-    if "to" in template:
-        return {"type": template["type"], "to": {str(s): c for s, c in zip(template["to"], picked, strict=True)}}
-    return {"type": template["type"], "cards": picked}
 
 
 def bent(action: dict[str, Any], plan: dict[str, Any], rng: random.Random) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from django.utils import timezone
 from games import rules
 from games.models import Action, Event, Room, Round
 from games.services import lobby, play
-from games.tasks import apply_due_actions
+from games.tasks import room_due
 
 from .conftest import WORKER_TASK_HORIZON
 
@@ -64,7 +64,7 @@ def test_a_timeout_applies_exactly_one_automatic_action_under_a_race(make_user):
     # Besides the task scheduled on commit, send duplicates to both workers; the
     # beat sweeper runs every second as well.
     for _ in range(4):
-        apply_due_actions.apply_async(args=(room.code, room.version), eta=round_.deadline_at)
+        room_due.apply_async(args=(room.code, room.version), eta=round_.deadline_at)
     wait_for(lambda: Action.objects.filter(round=round_, automatic=True).exists(), 20, "the automatic play")
     time.sleep(2)  # let the duplicates and the sweeper run; the next deadline is 5 s away
     automatic = list(Action.objects.filter(round=round_, automatic=True))
@@ -128,7 +128,7 @@ def test_tasks_of_a_killed_worker_come_back_and_change_nothing(make_user):
         room = start_room(users, turn_seconds=5, abandon_seconds=600)
         round_ = current(room)
         for _ in range(20):
-            apply_due_actions.apply_async(args=(room.code, room.version), eta=round_.deadline_at, queue=queue)
+            room_due.apply_async(args=(room.code, room.version), eta=round_.deadline_at, queue=queue)
         node = f"doomed-{tag}@{socket.gethostname()}"
 
         def reserved() -> int:

@@ -40,8 +40,8 @@ ABANDON_CLOCK = {"turn_seconds": 5, "abandon_seconds": 5}
 # How long after a deadline the server may take to act: the beat sweeps every second.
 ACT_WITHIN_SECONDS = 15
 
-# A task that acted, as Celery logs its result: apply_due_actions answers True, the
-# sweeper how many rooms it acted in.
+# A task that acted, as Celery logs its result (by its registered name): a room's due
+# task answers True, the sweeper how many rooms it acted in.
 ACTED = re.compile(
     r"Task games\.(?:apply_due_actions\[[^\]]+\] succeeded in \S+s: True"
     r"|sweep_overdue\[[^\]]+\] succeeded in \S+s: ([1-9]\d*))"

@@ -6,21 +6,11 @@ import random
 from typing import Any
 
 from accounts.models import User
-from games import selectors
+from games import rules, selectors
 from games.models import Room
+from games.rules import templates
 from games.services import lobby, play
 from tests.rules.support import without_claim
-
-
-def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    if "choices" in template:
-        choices = list(template["choices"])
-        rng.shuffle(choices)
-        picked = choices[: template["count"]]
-        if template["type"] == "pass_cards" and "to" in template:
-            return {"type": "pass_cards", "to": {str(s): c for s, c in zip(template["to"], picked, strict=True)}}
-        return {"type": template["type"], "cards": picked}
-    return {k: v for k, v in template.items() if k not in ("label",)}
 
 
 def room_ready(
@@ -41,6 +31,7 @@ def room_ready(
 def play_out(room: Room, people: list[User], seed: int, max_moves: int = 4000) -> Room:
     """Random legal moves by the people until the match ends."""
     rng = random.Random(seed)
+    game = rules.get(room.game)
     for _ in range(max_moves):
         room.refresh_from_db()
         if room.status != "playing":
@@ -49,7 +40,8 @@ def play_out(room: Room, people: list[User], seed: int, max_moves: int = 4000) -
             view = selectors.view_by_code(code=room.code, user=user)
             if view["you"]["seat"] in view["to_act"] and view["you"]["legal_actions"]:
                 legal = without_claim(view["you"]["legal_actions"])
-                action = concrete(rng.choice(legal), rng)
+                template = rng.choice(legal)
+                action = templates.concrete(template, game.action_fields[template["type"]], rng)
                 play.action_submit(code=room.code, user=user, version=view["version"], action=action)
                 break
         else:

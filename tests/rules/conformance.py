@@ -38,7 +38,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules import Applied, Game
+from games.rules import Applied, Game, templates
 from games.rules.base import COMPLETE, MATCH_OVER, ROUND_OVER
 from games.rules.claims import CLAIM, NOT_CERTAIN_DETAIL
 from games.rules.errors import RuleError
@@ -75,16 +75,8 @@ def picks(action: dict[str, Any]) -> list[Any]:
 
 
 def concrete(game: Game, template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A submittable action from a legal action: a template ("choose `count` of `choices`",
-    to the seats in `to` when it has them) gets random picks."""
-    if "choices" not in template:
-        return dict(template)
-    kind = template["type"]
-    picked = rng.sample(template["choices"], template["count"])
-    if "to" in template:
-        return {"type": kind, "to": {str(s): p for s, p in zip(template["to"], picked, strict=True)}}
-    (name,) = game.action_fields[kind] - {"to"}
-    return {"type": kind, name: picked}
+    """A submittable action from a legal action: a template gets random picks."""
+    return templates.concrete(template, game.action_fields[template["type"]], rng)
 
 
 def is_legal(action: dict[str, Any], legal: list[dict[str, Any]]) -> bool:

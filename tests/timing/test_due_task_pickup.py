@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 
-from games import rules, store
+from games import rules
 from games.models import Action, Event, Room, Round
 from games.services import clock, play
 from games.services import due as due_
@@ -171,7 +171,7 @@ def test_two_pickups_at_once_claim_each_round_once_and_neither_waits(table, sent
 
     def first() -> None:
         with transaction.atomic():
-            claimed["first"] = store.due_tasks_claim(until=until, limit=10)[0]
+            claimed["first"] = clock.due_tasks_claim(until=until, limit=10)[0]
             holding.set()
             release.wait(10)
 
@@ -227,7 +227,7 @@ def test_a_move_that_waited_for_a_pickups_lock_writes_its_own_due_time_and_task(
     room, users = slow(table)
     due, first = current(room).due_at, room.version
     with transaction.atomic():
-        claimed, _ = store.due_tasks_claim(until=due, limit=10)
+        claimed, _ = clock.due_tasks_claim(until=due, limit=10)
         move = in_thread(lambda: pass_cards(room, users[0], 0))
         assert wait_for_a_lock_wait()
     move.join(10)

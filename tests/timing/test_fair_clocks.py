@@ -304,20 +304,20 @@ def test_a_turn_begins_when_the_change_that_begins_it_ends(make_user, monkeypatc
     with time_machine.travel(T0, tick=False) as clock:
         room, users = start(make_user, "moon", 3, 3, players=3, turn_seconds=30, abandon_seconds=600)
         engine = rules.get("moon")
-        applying = moves.apply
+        applying = moves.step
 
         def slowly(*args, **kwargs):
             applying(*args, **kwargs)
             clock.shift(timedelta(seconds=3))  # each action takes 3 s to process
 
-        monkeypatch.setattr(moves, "apply", slowly)
+        monkeypatch.setattr(moves, "step", slowly)
         clock.move_to(T0 + timedelta(seconds=30))
         assert due.due_actions_apply(code=room.code) is True  # the clock as its lock is taken
         round_ = hand(room)
         [waiting] = engine.to_act(round_.state)
         assert Seat.objects.get(room=room, index=waiting).turn_since == T0 + timedelta(seconds=33)
         assert round_.deadline_at == T0 + timedelta(seconds=63)
-        monkeypatch.setattr(moves, "apply", applying)
+        monkeypatch.setattr(moves, "step", applying)
         # A person's move: the answer's deadline is the one stored and told.
         clock.shift(timedelta(seconds=1))
         room.refresh_from_db()

@@ -28,7 +28,7 @@ def started(make_user, game: str, humans: int, seats: int, **options) -> tuple[R
 
 def overdue(room: Room) -> bool:
     room.refresh_from_db()
-    round_ = selectors.current_round(room=room)
+    round_ = selectors.table_of(code=room.code).round
     return due.due_actions_apply(code=room.code, version=room.version, now=round_.deadline_at + timedelta(seconds=1))
 
 
@@ -36,30 +36,30 @@ def time_out_until(room: Room, phase: str, steps: int):
     """Let the clock run out, turn after turn, until the hand reaches `phase`."""
     for _ in range(steps):
         room.refresh_from_db()
-        if selectors.current_round(room=room).state["phase"] == phase:
+        if selectors.table_of(code=room.code).round.state["phase"] == phase:
             break
         assert overdue(room)
-    round_ = selectors.current_round(room=room)
+    round_ = selectors.table_of(code=room.code).round
     assert round_.state["phase"] == phase
     return round_
 
 
 def test_moon_bidding_timeout_is_an_automatic_pass(make_user):
     room, _ = started(make_user, "moon", humans=3, seats=3, players=3)
-    round_ = selectors.current_round(room=room)
+    round_ = selectors.table_of(code=room.code).round
     bidder = round_.state["turn"]
     assert overdue(room) is True
     action = Action.objects.filter(round=round_).latest("seq")
     assert (action.seat, action.payload, action.automatic) == (bidder, {"type": "pass"}, True)
     room.refresh_from_db()
-    assert selectors.current_round(room=room).state["turn"] != bidder
+    assert selectors.table_of(code=room.code).round.state["turn"] != bidder
 
 
 def test_moon_play_timeout_plays_a_legal_tile(make_user):
     room, users = started(make_user, "moon", humans=3, seats=3, players=3, abandon_seconds=3600)
     # The first bidder bids; then time runs out for everyone until the hand is played:
     # the others pass, and the bidder's trumps and widow are chosen for them.
-    round_ = selectors.current_round(room=room)
+    round_ = selectors.table_of(code=room.code).round
     play.action_submit(
         code=room.code, user=users[round_.state["turn"]], version=room.version, action={"type": "bid", "value": 4}
     )
@@ -78,7 +78,7 @@ def test_moon_bots_move_through_the_due_time(make_user, settings):
     moved = 0
     for _ in range(3):
         room.refresh_from_db()
-        round_ = selectors.current_round(room=room)
+        round_ = selectors.table_of(code=room.code).round
         if round_.state["turn"] == 0:
             break
         # A computer player is to act: its move is due after the delay, not before.
@@ -88,15 +88,15 @@ def test_moon_bots_move_through_the_due_time(make_user, settings):
         moved += 1
     assert Action.objects.filter(round__room=room, by_bot=True).count() == moved
     room.refresh_from_db()
-    assert selectors.current_round(room=room).state["turn"] == 0 or moved == 3
+    assert selectors.table_of(code=room.code).round.state["turn"] == 0 or moved == 3
 
 
 def test_kali_tidi_removal_bidding_and_play_time_out_without_kali_code(make_user):
     room, _ = started(make_user, "kali_tidi", humans=3, seats=3, players=3, team_mode="cards", abandon_seconds=3600)
-    round_ = selectors.current_round(room=room)
+    round_ = selectors.table_of(code=room.code).round
     assert round_.state["phase"] == "remove"
     assert overdue(room)  # the host's removal is made by the computer player
-    round_ = selectors.current_round(room=room)
+    round_ = selectors.table_of(code=room.code).round
     assert round_.state["phase"] == "bid" and len(round_.state["removed"]) == 1
     bidder = round_.state["turn"]
     assert overdue(room)

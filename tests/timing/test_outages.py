@@ -94,7 +94,7 @@ def test_no_turn_runs_out_while_the_api_is_down_and_the_outage_is_given_back(tab
     with time_machine.travel(T0, tick=False) as clock:
         heartbeat.beat(now=T0)
         room, users = table(turn_seconds=60, abandon_seconds=200)
-        round_ = selectors.current_round(room=room)
+        round_ = selectors.table_of(code=room.code).round
         assert round_.deadline_at == T0 + timedelta(seconds=60)
         # The API serves for 20 s, then nothing beats for 50 s (a release gone wrong).
         for second in range(2, 21, 2):
@@ -110,7 +110,7 @@ def test_no_turn_runs_out_while_the_api_is_down_and_the_outage_is_given_back(tab
         assert outage is not None and outage.started_at == T0 + timedelta(seconds=20)
         # Back: the clock is given the 50 s, nothing runs out at the old deadline.
         assert due.due_actions_apply(code=room.code, now=down_until) is False
-        round_ = selectors.current_round(room=room)
+        round_ = selectors.table_of(code=room.code).round
         assert round_.deadline_at == T0 + timedelta(seconds=110)
         assert round_.outages_until == down_until
         view = selectors.view_by_code(code=room.code, user=users[0])
@@ -141,13 +141,13 @@ def test_an_outage_before_a_turn_began_gives_it_nothing(table):
         clock.move_to(T0 + timedelta(seconds=31))
         room, users = table(turn_seconds=60)
         heartbeat.beat(now=T0 + timedelta(seconds=31))
-        round_ = selectors.current_round(room=room)
+        round_ = selectors.table_of(code=room.code).round
         assert round_.deadline_at == T0 + timedelta(seconds=91)
         room.refresh_from_db()
         view = selectors.view_by_code(code=room.code, user=users[0])
         action = {"type": "pass_cards", "cards": view["you"]["legal_actions"][0]["choices"][:3]}
         play.action_submit(code=room.code, user=users[0], version=room.version, action=action)
-        assert selectors.current_round(room=room).deadline_at == T0 + timedelta(seconds=91)
+        assert selectors.table_of(code=room.code).round.deadline_at == T0 + timedelta(seconds=91)
         assert Seat.objects.get(room=room, index=1).idle_seconds == 0
 
 
@@ -166,12 +166,12 @@ def test_the_tables_in_play_are_given_an_outage_at_once(table):
         assert outage is not None
         given = timekeeper.outage_credit_everywhere(started=outage.started_at, ended=outage.ended_at)
         assert given == 1
-        assert selectors.current_round(room=live).deadline_at == T0 + timedelta(seconds=60 + 28)
-        assert selectors.current_round(room=short).deadline_at == T0 + timedelta(seconds=10)
+        assert selectors.table_of(code=live.code).round.deadline_at == T0 + timedelta(seconds=60 + 28)
+        assert selectors.table_of(code=short.code).round.deadline_at == T0 + timedelta(seconds=10)
         # Given once: the next change of the table gives nothing more.
         assert timekeeper.outage_credit_everywhere(started=outage.started_at, ended=outage.ended_at) == 0
         assert due.due_actions_apply(code=live.code, now=T0 + timedelta(seconds=41)) is False
-        assert selectors.current_round(room=live).deadline_at == T0 + timedelta(seconds=88)
+        assert selectors.table_of(code=live.code).round.deadline_at == T0 + timedelta(seconds=88)
 
 
 def test_a_clock_runs_out_only_once_the_api_was_seen_serving_after_it(
@@ -185,7 +185,7 @@ def test_a_clock_runs_out_only_once_the_api_was_seen_serving_after_it(
         room, _ = table(turn_seconds=10, abandon_seconds=600)
         for second in range(2, 10, 2):
             heartbeat.beat(now=T0 + timedelta(seconds=second))
-        round_ = selectors.current_round(room=room)
+        round_ = selectors.table_of(code=room.code).round
         deadline = round_.deadline_at
         assert deadline == T0 + timedelta(seconds=10)
         clock.move_to(deadline + timedelta(milliseconds=500))

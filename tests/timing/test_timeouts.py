@@ -10,6 +10,7 @@ from django.utils import timezone
 from core.errors import ServiceError
 from games import rules, selectors
 from games.models import Action, Event, Room, Round
+from games.rules import templates
 from games.services import clock, due, play
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def current(room: Room):
     room.refresh_from_db()
-    return selectors.current_round(room=room)
+    return selectors.table_of(code=room.code).round
 
 
 def submit(room, user, action):
@@ -28,9 +29,7 @@ def submit(room, user, action):
 def first_legal(room, user):
     view = selectors.view_by_code(code=room.code, user=user)
     template = view["you"]["legal_actions"][0]
-    if template["type"] == "pass_cards":
-        return {"type": "pass_cards", "cards": template["choices"][:3]}
-    return template
+    return templates.concrete(template, rules.get(view["game"]).action_fields[template["type"]])
 
 
 def test_deadline_is_in_the_view_and_follows_turn_seconds(table):
