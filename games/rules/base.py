@@ -31,7 +31,9 @@ from typing import Any, TypeGuard
 from .errors import RuleError, shown_name
 from .fairness import Inputs
 from .options import TIMING_OPTIONS, OptionSet, check_timing
+from .schema import GameSchema
 
+# TODO(#24): a TypedDict per game's state, so that type checking the engines means something.
 State = dict[str, Any]
 Action = dict[str, Any]
 
@@ -72,6 +74,10 @@ class Game(ABC):
     action_fields: dict[str, frozenset[str]]
     # Each phase in which someone acts, and the action types it accepts.
     phase_actions: Mapping[str, Collection[str]]
+    # The scoring direction: the lowest total wins (penalty points), else the highest.
+    lowest_wins: bool = False
+    # The JSON types of its actions, view and scored hand, given when it is registered.
+    schema: GameSchema
 
     # -- set-up ---------------------------------------------------------------------
 
