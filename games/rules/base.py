@@ -1,8 +1,10 @@
 """The engine protocol every game implements, and the pieces all games share.
 
 A game is a stateless rules object; a round (one hand) is plain JSON-able data.
-The service layer only ever talks to this protocol, so adding a game never touches
-the shared layers:
+The service layer only ever talks to this protocol, and everything else a game has (the
+JSON types of its views and actions, its scoring direction, its conformance profile, its
+web renderer) sits in its folder beside its engine (see `games.rules`), so adding a game
+never touches the shared layers:
 
     rules = games.rules.get("hearts")
     options = rules.validate_options(raw)           # complete, checked
