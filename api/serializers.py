@@ -10,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.http import HttpRequest
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -160,9 +161,17 @@ class DisplayNameField(StrictCharField):
         return value
 
 
-@extend_schema_field({"type": "string", "enum": [game.key for game in rules.all_games()]})
 class GameKeyField(StrictCharField):
     """A game's key; the service answers an unknown one (`invalid`, attr `game`)."""
+
+
+class GameKeyFieldSchema(OpenApiSerializerFieldExtension):
+    """The keys of the games registered when the document is built."""
+
+    target_class = GameKeyField
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> Any:
+        return {"type": "string", "enum": [game.key for game in rules.all_games()]}
 
 
 class RegisterSerializer(StrictSerializer):

@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-# Hearts counts penalty points: the lowest total wins. The others count points won.
-LOWEST_WINS = frozenset({"hearts"})
+from games import rules
 
 
 @dataclass(frozen=True)
@@ -33,10 +32,11 @@ def sides_of(result: dict[str, Any], players: int) -> list[tuple[int, ...]]:
 
 def standings(game: str, result: dict[str, Any], players: int) -> list[Side]:
     """The sides in order of finish. The engine's winners come first (Moon's bidder
-    side may win without the highest total); the rest by their best member's total."""
+    side may win without the highest total); the rest by their best member's total, the
+    lowest first where the game counts penalty points (`Game.lowest_wins`)."""
     scores: list[int] = list(result["scores"])
     winners = set(result.get("winners") or ())
-    sign = 1 if game in LOWEST_WINS else -1
+    sign = 1 if rules.get(game).lowest_wins else -1
 
     def key(side: tuple[int, ...]) -> tuple[int, int]:
         best = min(sign * scores[s] for s in side)

@@ -12,6 +12,8 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
+from .finders import renderers
+
 FAVICON = Path(__file__).resolve().parent / "static" / "web" / "favicon.ico"
 SERVICE_WORKER = Path(__file__).resolve().parent / "worker" / "sw.js"
 
@@ -23,7 +25,11 @@ def shell(request: HttpRequest, code: str | None = None, username: str | None = 
     `/leaderboard`; the script reads the page from the path."""
     # The API root comes from the URL conf, so the client never hard-codes where the API lives.
     api_root = reverse("games").removesuffix("games/")
-    return render(request, "web/index.html", {"api_root": api_root, "room_code": code or ""})
+    # The games whose renderer the client imports (web/static/web/games/index.js).
+    game_renderers = " ".join(renderers())
+    return render(
+        request, "web/index.html", {"api_root": api_root, "room_code": code or "", "game_renderers": game_renderers}
+    )
 
 
 @cache

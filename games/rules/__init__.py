@@ -1,5 +1,17 @@
 """Pure-Python game engines. Nothing here imports Django.
 
+A game is one folder here (a package): `engine.py` (its rules, a `base.Game`), `bot.py`
+(its computer player, which sees only what its seat may know), `schema.py` (the JSON
+types of its views, actions and scored hand, a `schema.GameSchema`), `profile.py` (its
+profile for the conformance suite: option sets to play, what each seat may know) and
+`web.js` (how the web client draws it). Its `__init__` registers it. What games share
+stays at this level: cards, dominoes, tricks, claims, fairness, options, errors, the
+`base` protocol, the `schema` types, the `conformance` play-outs and the `registry`.
+A game folder imports no other game's.
+
+Adding a game is adding its folder and one import below: the API's document, the
+ratings, the web client and the conformance suite all read the registry.
+
 `get(key)` returns a game's rules object; `all_games()` lists them in catalogue order.
 """
 
@@ -7,9 +19,9 @@ from __future__ import annotations
 
 from .base import Applied, Event, Game
 from .errors import RuleError
-from .registry import all_games, get, register
+from .registry import all_games, get, register, unregister
 
-# Each game's module registers itself on import; the catalogue lists them in this order.
+# Each game's folder registers it on import; the catalogue lists them in this order.
 # isort: off
 from . import hearts  # noqa: F401
 from . import moon  # noqa: F401
@@ -17,4 +29,4 @@ from . import kali_tidi  # noqa: F401
 
 # isort: on
 
-__all__ = ["Applied", "Event", "Game", "RuleError", "all_games", "get", "register"]
+__all__ = ["Applied", "Event", "Game", "RuleError", "all_games", "get", "register", "unregister"]

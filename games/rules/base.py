@@ -1,8 +1,10 @@
 """The engine protocol every game implements, and the pieces all games share.
 
 A game is a stateless rules object; a round (one hand) is plain JSON-able data.
-The service layer only ever talks to this protocol, so adding a game never touches
-the shared layers:
+The service layer only ever talks to this protocol, and everything else a game has (the
+JSON types of its views and actions, its scoring direction, its conformance profile, its
+web renderer) sits in its folder beside its engine (see `games.rules`), so adding a game
+never touches the shared layers:
 
     rules = games.rules.get("hearts")
     options = rules.validate_options(raw)           # complete, checked
@@ -31,7 +33,9 @@ from typing import Any, TypeGuard
 from .errors import RuleError, shown_name
 from .fairness import Inputs
 from .options import TIMING_OPTIONS, OptionSet, check_timing
+from .schema import GameSchema
 
+# TODO(#24): a TypedDict per game's state, so that type checking the engines means something.
 State = dict[str, Any]
 Action = dict[str, Any]
 
@@ -72,6 +76,10 @@ class Game(ABC):
     action_fields: dict[str, frozenset[str]]
     # Each phase in which someone acts, and the action types it accepts.
     phase_actions: Mapping[str, Collection[str]]
+    # The scoring direction: the lowest total wins (penalty points), else the highest.
+    lowest_wins: bool = False
+    # The JSON types of its actions, view and scored hand, given when it is registered.
+    schema: GameSchema
 
     # -- set-up ---------------------------------------------------------------------
 

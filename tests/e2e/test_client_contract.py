@@ -27,8 +27,8 @@ from django.utils import timezone
 from games import rules, selectors
 from games.models import Room
 from games.rules import dominoes
-from games.rules import kali_tidi as kali
 from games.rules.errors import RuleError
+from games.rules.kali_tidi import engine as kali
 from games.services import due, lobby, rematch, table_moderation
 
 from .deals import HEARTS_MOON_DEAL, MOON_OPTIONS, MOON_PASS, moon_card

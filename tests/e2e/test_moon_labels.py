@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games import rules
-from games.rules import hearts
+from games.rules.hearts import engine as hearts
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,22 +12,6 @@ import pytest
 from games.rules import Game, RuleError
 
 
-def strings_in(obj: dict[str, Any] | list[Any], out: set[str]) -> None:
-    """Every string in a JSON-like value, dict keys included. A hand-rolled walk: about twice
-    as fast as dumping to JSON and searching the text, and the play-outs run it at every step."""
-    if type(obj) is dict:
-        out.update(obj)
-        values: Any = obj.values()
-    else:
-        values = obj
-    for value in values:
-        kind = type(value)
-        if kind is str:
-            out.add(value)
-        elif kind is dict or kind is list:
-            strings_in(value, out)
-
-
 def top_up(
     fixed: list[list[str]], deck: list[str], size: int, *, keep_out: list[str] | tuple[str, ...] = ()
 ) -> tuple[list[list[str]], list[str]]:
@@ -50,13 +34,6 @@ def refused(game: Game, state: dict[str, Any], seat: Any, action: Any) -> RuleEr
         game.apply(state, seat, action)
     assert json.dumps(state, sort_keys=True) == before, "a refused action changed the state"
     return info.value
-
-
-def pieces_in(obj: dict[str, Any] | list[Any], pieces: frozenset[str]) -> set[str]:
-    """The cards or tiles named anywhere in a JSON-like value; `pieces` is every code of the game."""
-    found: set[str] = set()
-    strings_in(obj, found)
-    return found & pieces
 
 
 # -- the computer players ------------------------------------------------------------------------

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from games.rules import hearts_bot
-from games.rules.hearts_bot import Table
+from games.rules.hearts import bot as hearts_bot
+from games.rules.hearts.bot import Table
 from tests.rules.support import bot_choice, check_bot_matches, check_bot_refuses, redeal_hidden, without_claim
 
 from .test_hearts_rules import SUITS_DEAL, G, act, concrete, play_out, start

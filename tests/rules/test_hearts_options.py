@@ -9,7 +9,7 @@ import pytest
 
 from games.rules.cards import deck
 from games.rules.errors import RuleError
-from games.rules.hearts import card_points
+from games.rules.hearts.points import card_points
 
 from .test_hearts_rules import SUITS_DEAL, G, act, code, error, play, play_out, start
 

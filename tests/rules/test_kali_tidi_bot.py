@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from games.rules import kali_tidi_bot as bot
 from games.rules.base import COMPLETE, MATCH_OVER
+from games.rules.kali_tidi import bot
 from tests.rules.support import without_claim
 
 from .test_kali_tidi_rules import G, act, auction, deal_of, mover, start

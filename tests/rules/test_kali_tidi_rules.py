@@ -8,7 +8,9 @@ import pytest
 
 from games.rules import RuleError, cards
 from games.rules.base import MATCH_OVER, ROUND_OVER
-from games.rules.kali_tidi import KaliTidi, callable_cards, card_points
+from games.rules.kali_tidi.engine import KaliTidi, callable_cards
+from games.rules.kali_tidi.points import card_points
+from games.rules.kali_tidi.profile import KALI_TIDI_COMBOS, KaliTidiProfile
 from tests.rules.support import refused
 
 G = KaliTidi()
@@ -503,3 +505,9 @@ def test_derived_options_accept_null_as_automatic():
     assert (opts["decks"], opts["min_bid"], opts["target"], opts["team_sizes"]) == (2, 250, 500, [3, 3])
     with pytest.raises(RuleError):
         G.validate_options({"players": None})  # players has a real default: null is not a value
+
+
+def test_kali_tidi_covers_every_combination() -> None:
+    assert len(KALI_TIDI_COMBOS) == 74
+    assert {c["players"] for c in KALI_TIDI_COMBOS} == set(range(2, 8))
+    assert sum(run.hands for run in KaliTidiProfile(KaliTidi()).runs()) >= 800

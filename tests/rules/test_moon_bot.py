@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from games.rules import moon_bot
-from games.rules.moon import deck_for
-from games.rules.moon_bot import Table
-from tests.rules.profiles import MOON_COMBOS as COMBOS
-from tests.rules.profiles import MOON_HAND
+from games.rules.moon import bot as moon_bot
+from games.rules.moon.bot import Table
+from games.rules.moon.engine import deck_for
+from games.rules.moon.profile import MOON_COMBOS as COMBOS
+from games.rules.moon.profile import MOON_HAND
 from tests.rules.support import bot_choice, check_bot_matches, check_bot_refuses, redeal_hidden, without_claim
 
 from .test_moon_rules import DEAL_A, G, act, auction, start

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from games.rules.errors import RuleError
-from games.rules.moon import deck_for
+from games.rules.moon.engine import deck_for
 
 from .test_moon_rules import (
     DEAL_4,

@@ -16,7 +16,7 @@ import pytest
 from games import rules
 from games.rules import dominoes
 from games.rules.errors import RuleError
-from games.rules.moon import deck_for
+from games.rules.moon.engine import deck_for
 from tests.rules.support import CLAIM, refused, top_up
 
 G = rules.get("moon")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -43,10 +44,10 @@ MODULES = [
     "table/status.js",
     "turns.js",
     "games/index.js",
-    "games/hearts.js",
-    "games/moon.js",
-    "games/kali_tidi.js",
 ]
+# Each game's renderer, served from the game's folder and imported by games/index.js
+# when the page names it.
+RENDERERS = ["games/hearts.js", "games/moon.js", "games/kali_tidi.js"]
 
 
 @pytest.mark.parametrize(
@@ -105,13 +106,16 @@ def test_every_static_file_is_served(client, name):
 
 
 def test_every_relative_import_resolves_to_a_served_module():
-    # No build step: the browser follows these imports as they are written.
+    # No build step: the browser follows these imports as they are written, a renderer's
+    # `@web/…` through the page's import map (web/templates/web/index.html).
     seen = set()
-    for name in MODULES:
+    for name in MODULES + RENDERERS:
         path = finders.find(f"web/{name}")
         assert path, name
         source = open(path, encoding="utf-8").read()
         base = name.rsplit("/", 1)[0] + "/" if "/" in name else ""
+        for target in re.findall(r'from "@web/([^"]+)"', source):
+            seen.add(target)
         for target in re.findall(r'from "(\.{1,2}/[^"]+)"', source):
             parts = (base + target).split("/")
             resolved: list[str] = []
@@ -122,8 +126,20 @@ def test_every_relative_import_resolves_to_a_served_module():
                     resolved.append(part)
             seen.add("/".join(resolved))
     assert seen <= set(MODULES), seen - set(MODULES)
-    # Every module but the entry is imported by another one.
+    # Every module but the entry is imported by another one (the renderers by name, below).
     assert set(MODULES) - seen == {"app.js"}
+
+
+def test_the_page_names_every_game_renderer_and_each_is_served(client):
+    html = client.get("/").content.decode()
+    assert 'data-game-renderers="hearts moon kali_tidi"' in html
+    # The renderers' shared modules, by the import map, are the client's own.
+    import_map = json.loads(re.search(r'<script type="importmap">(.*?)</script>', html, re.S)[1])
+    assert import_map == {"imports": {"@web/": "/static/web/"}}
+    for name in RENDERERS:
+        res = client.get(f"/static/web/{name}")
+        assert res.status_code == 200, name
+        assert b"export default" in b"".join(res.streaming_content), name
 
 
 def test_the_site_icon_answers_at_the_root_and_from_the_page(client):

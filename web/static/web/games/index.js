@@ -1,10 +1,10 @@
-// The game modules by catalogue key. A game without one is still playable: the table
-// falls back to generic pieces and buttons (see `generic`).
+// The game modules by catalogue key. Each game's renderer lives in the game's folder on
+// the server, which serves it here as `<key>.js`; the page names the games that have one
+// (data-game-renderers, from the registry), so a new game needs no line here. A game
+// without one is still playable: the table falls back to generic pieces and buttons
+// (see `generic`).
 
 import { h } from "../dom.js";
-import hearts from "./hearts.js";
-import kali_tidi from "./kali_tidi.js";
-import moon from "./moon.js";
 
 const generic = {
   key: "generic",
@@ -14,7 +14,9 @@ const generic = {
   actionLabel: (a) => Object.values(a).join(" "),
 };
 
-const MODULES = { hearts, moon, kali_tidi };
+const keys = (document.body.dataset.gameRenderers ?? "").split(" ").filter(Boolean);
+const loaded = await Promise.all(keys.map((key) => import(`./${key}.js`)));
+const MODULES = Object.fromEntries(keys.map((key, i) => [key, loaded[i].default]));
 
 export function gameModule(key) {
   return { ...generic, ...(MODULES[key] ?? {}) };

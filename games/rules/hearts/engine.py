@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import cards, claims, fairness, hearts_bot, tricks
-from .base import (
+from .. import cards, claims, fairness, tricks
+from ..base import (
     COMPLETE,
     MATCH_OVER,
     ROUND_OVER,
@@ -30,17 +30,15 @@ from .base import (
     round_over_to_act,
     running_scores,
 )
-from .errors import RuleError
-from .options import Option, OptionSet
-from .registry import register
+from ..errors import RuleError
+from ..options import Option, OptionSet
+from . import bot as hearts_bot
+from .points import HEARTS, JACK, QUEEN, card_points
 
 PLAYERS = 4
 HAND_SIZE = 13
 PASS_COUNT = 3
-QUEEN = "QS"
-JACK = "JD"
 TWO_CLUBS = "2C"
-HEARTS = "H"
 MOON_POINTS = 26
 
 PASS = "pass"
@@ -155,16 +153,6 @@ OPTION_NAMES = frozenset(o.name for o in OPTIONS.options)
 # -- small pure helpers ---------------------------------------------------------------
 
 
-def card_points(card: str, jack: int) -> int:
-    if card[1] == HEARTS:
-        return 1
-    if card == QUEEN:
-        return 13
-    if card == JACK:
-        return jack
-    return 0
-
-
 def pass_direction(hand_number: int, fourth_hand: str) -> str:
     direction = PASS_CYCLE[(hand_number - 1) % 4]
     return fourth_hand if direction is None else direction
@@ -268,6 +256,7 @@ class Hearts(Game):
     option_set = OPTIONS
     action_fields = ACTION_FIELDS
     phase_actions = PHASE_ACTION
+    lowest_wins = True  # penalty points
 
     # -- set-up ---------------------------------------------------------------------
 
@@ -729,6 +718,3 @@ def _copy_received(received: Any) -> Any:
     if isinstance(received, list):
         return [{"from": e["from"], "cards": list(e["cards"])} for e in received]
     return {"from": received["from"], "cards": list(received["cards"])}
-
-
-register(Hearts())

@@ -8,14 +8,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import cards
-
-
-def points(card: str) -> int:
-    # Imported here: the rules module imports this one to pick its computer moves.
-    from .kali_tidi import card_points
-
-    return card_points(card)
+from .. import cards
+from .points import card_points as points
 
 
 def choose_removal(choices: list[str], count: int) -> list[str]:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import claims, dominoes, fairness, moon_bot
-from .base import (
+from .. import claims, dominoes, fairness
+from ..base import (
     COMPLETE,
     MATCH_OVER,
     ROUND_OVER,
@@ -36,9 +36,9 @@ from .base import (
     round_over_to_act,
     running_scores,
 )
-from .errors import RuleError
-from .options import Option, OptionSet
-from .registry import register
+from ..errors import RuleError
+from ..options import Option, OptionSet
+from . import bot as moon_bot
 
 HAND_SIZE = 7
 TRICKS = HAND_SIZE
@@ -692,6 +692,3 @@ def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
         "winners": list(result["winners"]),
         "teams": None if result["teams"] is None else [list(t) for t in result["teams"]],
     }
-
-
-register(Moon())

@@ -1,9 +1,9 @@
 // Hearts: passing (three cards, or the funky pass), play, the shooter's moon choice.
 
-import { cardFace, cardName, cardText, sortCards } from "../cards.js";
-import { h } from "../dom.js";
-import { listNames } from "../format.js";
-import { count } from "../table.js";
+import { cardFace, cardName, cardText, sortCards } from "@web/cards.js";
+import { h } from "@web/dom.js";
+import { listNames } from "@web/format.js";
+import { count } from "@web/table.js";
 
 const DIRECTION = { left: "left", right: "right", across: "across", hold: "no pass (hold)", funky: "funky (one card to each player)" };
 const OFFSET = { left: 1, right: 3, across: 2 };

@@ -1,10 +1,10 @@
 // Kali Tidi (Moon 3 of Spades): remove extra cards, bid in fives, call partner cards,
 // name trumps, play. Four-colour suits (♠ black, ♥ red, ♣ green, ♦ yellow), trumps marked.
 
-import { cardFace, cardName, cardText, SUIT_NAME, SUIT_SYMBOL, sortCards, suit } from "../cards.js";
-import { h } from "../dom.js";
-import { listNames } from "../format.js";
-import { count, signed } from "../table.js";
+import { cardFace, cardName, cardText, SUIT_NAME, SUIT_SYMBOL, sortCards, suit } from "@web/cards.js";
+import { h } from "@web/dom.js";
+import { listNames } from "@web/format.js";
+import { count, signed } from "@web/table.js";
 
 // The view names the card that is always the highest trump (`trump_card`: "3S", or null
 // without that option); it then belongs to the trump suit only.

@@ -17,8 +17,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from . import cards, claims, fairness, kali_tidi_bot, tricks
-from .base import (
+from .. import cards, claims, fairness, tricks
+from ..base import (
     ROUND_OVER,
     Action,
     Applied,
@@ -33,9 +33,10 @@ from .base import (
     round_over_to_act,
     running_scores,
 )
-from .errors import RuleError
-from .options import Option, OptionSet
-from .registry import register
+from ..errors import RuleError
+from ..options import Option, OptionSet
+from . import bot as kali_tidi_bot
+from .points import THREE_OF_SPADES, card_points
 
 REMOVE = "remove"
 BID = "bid"
@@ -65,7 +66,6 @@ ACTION_FIELDS = {
 ACTION_TYPES = frozenset(t for types in PHASE_ACTION.values() for t in types)
 
 TEAMS, RANDOM, CARDS = "teams", "random", "cards"
-THREE_OF_SPADES = "3S"
 ZERO_RANKS = frozenset("246789")
 BID_STEP = 5
 PASSED = "pass"
@@ -130,16 +130,6 @@ OPTION_NAMES = frozenset(o.name for o in OPTIONS.options)
 
 
 # -- pure helpers -----------------------------------------------------------------
-
-
-def card_points(card: str) -> int:
-    if card == THREE_OF_SPADES:
-        return 30
-    if card[0] in "AKQJT":
-        return 10
-    if card[0] == "5":
-        return 5
-    return 0
 
 
 def partner_cards_to_call(players: int) -> int:
@@ -793,6 +783,3 @@ def _copy(state: State) -> State:
 
 def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, list) else v for k, v in result.items()}
-
-
-register(KaliTidi())

@@ -1,9 +1,9 @@
 // Moon (dominoes): bid 4–7 or moon, name trumps 0–6, take or leave the widow, play tiles.
 
-import { h } from "../dom.js";
-import { pipFace, pips, sortTiles, tileName, tileSvg } from "../dominoes.js";
-import { listNames } from "../format.js";
-import { count } from "../table.js";
+import { h } from "@web/dom.js";
+import { pipFace, pips, sortTiles, tileName, tileSvg } from "@web/dominoes.js";
+import { listNames } from "@web/format.js";
+import { count } from "@web/table.js";
 
 const MOON = 21;
 const bidText = (v) => (v === MOON ? "moon" : String(v));

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from . import dominoes
-from .dominoes import PIPS, is_double, is_trump, rank_in
+from .. import dominoes
+from ..dominoes import PIPS, is_double, is_trump, rank_in
 
 MOON = 21
 MIN_BID = 4

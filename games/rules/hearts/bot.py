@@ -13,10 +13,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import RANKS, SUITS, rank
+from ..cards import RANKS, SUITS, rank
+from .points import JACK, QUEEN, card_points
 
-QUEEN = "QS"
-JACK = "JD"
 HIGH_SPADES = ("AS", "KS")
 MINUS_SELF = "minus_self"
 PLUS_OTHERS = "plus_others"
@@ -35,13 +34,6 @@ class Table:
     def queen_out(self) -> bool:
         """Q♠ is still in someone else's hand, so high spades may catch it."""
         return QUEEN not in self.played and QUEEN not in self.hand and all(c != QUEEN for _, c in self.trick)
-
-
-def _points(card: str, jack: int) -> int:
-    # Imported here: the rules module imports this one to pick its computer moves.
-    from .hearts import card_points
-
-    return card_points(card, jack)
 
 
 # -- passing ---------------------------------------------------------------------------
@@ -129,7 +121,7 @@ def _follow(table: Table, led: str) -> str:
     legal = table.legal
     on_table = [c for _, c in table.trick]
     winning = max((c for c in on_table if c[1] == led), key=rank)
-    trick_points = sum(_points(c, table.jack) for c in on_table)
+    trick_points = sum(card_points(c, table.jack) for c in on_table)
     last = len(table.trick) == 3
     if last and table.jack < 0:
         # J♦ is worth taking when nothing worse comes with it.

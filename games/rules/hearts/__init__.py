@@ -1,0 +1,11 @@
+"""Hearts: its rules (`engine`), its computer player (`bot`), the JSON types of its
+views and actions (`schema`), its conformance profile (`profile`, for the tests) and
+the web client's renderer (`web.js`)."""
+
+from __future__ import annotations
+
+from ..registry import register
+from .engine import Hearts
+from .schema import SCHEMA
+
+GAME = register(Hearts(), SCHEMA)

@@ -1,0 +1,106 @@
+"""The JSON types of Hearts' actions, view and scored hand, for the API's document."""
+
+from __future__ import annotations
+
+from ..schema import (
+    CARD,
+    CARD_SUIT,
+    CARDS,
+    COUNT,
+    INTS,
+    SEAT_NUMBER,
+    SEATS,
+    GameSchema,
+    last_trick,
+    nullable,
+    record,
+)
+from .engine import MOON_CHOICES, OPTIONS, PASS_COUNT, PASS_OFFSET
+
+FOURTH_HAND = next(o.choices or () for o in OPTIONS.options if o.name == "fourth_hand")
+MOON_CHOICE = {"type": "string", "enum": list(MOON_CHOICES)}
+
+SCHEMA = GameSchema(
+    action_fields={
+        "cards": {
+            **CARDS,
+            "minItems": PASS_COUNT,
+            "maxItems": PASS_COUNT,
+            "description": "The cards passed (a standard pass).",
+        },
+        "to": {
+            "type": "object",
+            "additionalProperties": CARD,
+            "minProperties": PASS_COUNT,
+            "maxProperties": PASS_COUNT,
+            "description": 'A funky pass: receiving seat (as a string) to card, e.g. `{"1": "QS"}`.',
+        },
+        "card": CARD,
+        "choice": MOON_CHOICE,
+    },
+    # A pass names `cards`, or `to` when the pass is funky: neither alone is required.
+    required_fields={"play": ("card",), "moon_choice": ("choice",)},
+    hand_piece=CARD,
+    trick_piece=("card", CARD),
+    trump=nullable(CARD_SUIT),
+    result=record(
+        "A scored hand of Hearts.",
+        round={"type": "integer"},
+        points={**INTS, "description": "Each seat's points this hand."},
+        scores={**INTS, "description": "The match totals after it."},
+        tricks=INTS,
+        moon=nullable(
+            {
+                "type": "object",
+                "properties": {"shooter": SEAT_NUMBER, "choice": MOON_CHOICE},
+                "required": ["shooter", "choice"],
+            }
+        ),
+        no_trick={**SEATS, "description": "Seats given the no-trick bonus."},
+        match_over={"type": "boolean"},
+        winners=SEATS,
+    ),
+    view_fields={
+        "pass_direction": nullable({"type": "string", "enum": [*PASS_OFFSET, *FOURTH_HAND]}),
+        "led_suit": nullable(CARD_SUIT),
+        "tricks_played": {"type": "integer"},
+        "last_trick": last_trick("card", CARD),
+        "hearts_broken": {"type": "boolean"},
+        "moon_shooter": nullable(SEAT_NUMBER),
+    },
+    seat_fields={
+        "cards_left": {"type": "integer"},
+        "tricks_taken": {"type": "integer"},
+        "points_taken": {"type": "integer"},
+        "passed": {"type": "boolean"},
+        "ready": {"type": "boolean"},
+    },
+    you_fields={
+        "pass_chosen": {
+            "nullable": True,
+            "description": "The cards you passed (a list), or seat to card (a funky pass).",
+            "oneOf": [CARDS, {"type": "object", "additionalProperties": CARD}],
+        },
+        "received": {
+            "nullable": True,
+            "description": "What you were passed: from one seat, or from each (a funky pass).",
+            "oneOf": [
+                {"$ref": "#/components/schemas/HeartsReceived"},
+                {"type": "array", "items": {"$ref": "#/components/schemas/HeartsReceived"}},
+            ],
+        },
+    },
+    template_types=frozenset({"pass_cards"}),
+    template_fields={
+        "count": COUNT,
+        "choices": CARDS,
+        "to": {**SEATS, "description": "A funky pass: the seats that get one card each."},
+    },
+    components={
+        "HeartsReceived": {
+            "type": "object",
+            "properties": {"from": SEAT_NUMBER, "cards": CARDS},
+            "required": ["from", "cards"],
+        },
+    },
+)

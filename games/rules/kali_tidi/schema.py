@@ -1,0 +1,87 @@
+"""The JSON types of Kali Tidi's actions, view and scored hand, for the API's document."""
+
+from __future__ import annotations
+
+from ..schema import (
+    CARD,
+    CARD_SUIT,
+    CARDS,
+    COUNT,
+    INTS,
+    SEAT_NUMBER,
+    SEATS,
+    GameSchema,
+    last_trick,
+    nullable,
+    record,
+)
+from .engine import BID_STEP, OPTIONS
+
+TEAM_MODES = next(o.choices or () for o in OPTIONS.options if o.name == "team_mode")
+
+SCHEMA = GameSchema(
+    action_fields={
+        "cards": CARDS,
+        "value": {"type": "integer", "minimum": BID_STEP, "multipleOf": BID_STEP},
+        "suit": CARD_SUIT,
+        "card": CARD,
+    },
+    required_fields={
+        "remove_cards": ("cards",),
+        "bid": ("value",),
+        "call_partners": ("cards",),
+        "trump": ("suit",),
+        "play": ("card",),
+    },
+    hand_piece=CARD,
+    trick_piece=("card", CARD),
+    trump=nullable(CARD_SUIT),
+    result=record(
+        "A scored hand of Kali Tidi.",
+        round={"type": "integer"},
+        bidder=SEAT_NUMBER,
+        bid={"type": "integer"},
+        trump=CARD_SUIT,
+        called=CARDS,
+        partners=SEATS,
+        bidding_side=SEATS,
+        other_side=SEATS,
+        bidding_points={"type": "integer"},
+        other_points={"type": "integer"},
+        points=INTS,
+        made={"type": "boolean"},
+        hand_winners=SEATS,
+        scores=INTS,
+        match_over={"type": "boolean"},
+        winners=SEATS,
+    ),
+    view_fields={
+        "first_bidder": SEAT_NUMBER,
+        "team_mode": {"type": "string", "enum": list(TEAM_MODES)},
+        "decks": {"type": "integer", "minimum": 1, "maximum": 2},
+        "remover": nullable(SEAT_NUMBER),
+        "remove_count": {"type": "integer"},
+        "removed": CARDS,
+        "bidder": nullable(SEAT_NUMBER),
+        "min_bid": {"type": "integer"},
+        "max_bid": {"type": "integer"},
+        "called": CARDS,
+        "partners": SEATS,
+        "trump_card": nullable(CARD),
+        "led_suit": nullable(CARD_SUIT),
+        "tricks_played": {"type": "integer"},
+        "last_trick": last_trick("card", CARD, {"points": {"type": "integer"}}),
+        "target": {"type": "integer"},
+    },
+    seat_fields={
+        "cards_left": {"type": "integer"},
+        "points_taken": {"type": "integer"},
+        "tricks_taken": {"type": "integer"},
+        "bid": nullable({"type": "integer"}),
+        "passed": {"type": "boolean"},
+        "partner": {"type": "boolean"},
+        "ready": {"type": "boolean"},
+    },
+    template_types=frozenset({"remove_cards", "call_partners"}),
+    template_fields={"count": COUNT, "choices": CARDS},
+)

@@ -1,0 +1,66 @@
+"""The JSON types of Moon's actions, view and scored hand, for the API's document."""
+
+from __future__ import annotations
+
+from .. import dominoes
+from ..schema import INTS, SEAT_NUMBER, SEATS, TILE, GameSchema, last_trick, nullable, record
+from .engine import MAX_BID, MIN_BID, MOON
+
+SUIT = {"type": "integer", "minimum": 0, "maximum": dominoes.HIGH}
+
+SCHEMA = GameSchema(
+    action_fields={
+        "value": {
+            "type": "integer",
+            "enum": [*range(MIN_BID, MAX_BID + 1), MOON],
+            "description": f"Tricks bid, or {MOON} for moon.",
+        },
+        "suit": SUIT,
+        "take": {"type": "boolean"},
+        "discard": TILE,
+        "tile": TILE,
+    },
+    required_fields={"bid": ("value",), "trump": ("suit",), "widow": ("take",), "play": ("tile",)},
+    hand_piece=TILE,
+    trick_piece=("tile", TILE),
+    trump=nullable(SUIT),
+    result=record(
+        "A scored hand of Moon.",
+        round={"type": "integer"},
+        dealer=SEAT_NUMBER,
+        bidder=SEAT_NUMBER,
+        bid={"type": "integer"},
+        moon={"type": "boolean", "description": "The bid was moon (21)."},
+        trump=nullable(SUIT),
+        widow_taken=nullable({"type": "boolean"}),
+        made={"type": "boolean"},
+        tricks=INTS,
+        points=INTS,
+        scores=INTS,
+        teams=nullable({"type": "array", "items": SEATS}),
+        match_over={"type": "boolean"},
+        winners=SEATS,
+        tie={"type": "boolean", "description": "An exact tie for highest: another hand is played."},
+    ),
+    view_fields={
+        "redeals": {"type": "integer"},
+        "teams": nullable({"type": "array", "items": SEATS}),
+        "bidder": nullable(SEAT_NUMBER),
+        "widow_taken": nullable({"type": "boolean"}),
+        "led_suit": {
+            "nullable": True,
+            "description": 'The suit led: a pip number (0-6), or `"trump"`.',
+            "oneOf": [SUIT, {"type": "string", "enum": ["trump"]}],
+        },
+        "tricks_played": {"type": "integer"},
+        "last_trick": last_trick("tile", TILE),
+    },
+    seat_fields={
+        "tiles_left": {"type": "integer"},
+        "tricks_taken": {"type": "integer"},
+        "bid": nullable({"type": "integer"}),
+        "passed": {"type": "boolean"},
+        "ready": {"type": "boolean"},
+    },
+    you_fields={"widow": nullable(TILE), "discard": nullable(TILE)},
+)

@@ -1,0 +1,96 @@
+"""The JSON types a game declares for the API's document, and the ones games share.
+
+The engines declare their phases, action types and each type's fields; what they do not
+say is a field's JSON type, nor the shape of the game's part of a view and of a scored
+hand. Each game writes those in its folder's `schema.py` as a `GameSchema`, from the
+shared types below, and `api.game_schemas` builds the OpenAPI components from them.
+Plain data: nothing here knows OpenAPI tooling, only the JSON shapes (OpenAPI 3.0.3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import cards, dominoes
+
+Schema = dict[str, Any]
+
+SEAT_NUMBER: Schema = {"type": "integer", "minimum": 0}
+SEATS: Schema = {"type": "array", "items": SEAT_NUMBER}
+INTS: Schema = {"type": "array", "items": {"type": "integer"}}
+CARD: Schema = {
+    "type": "string",
+    "pattern": f"^[{cards.RANKS}][{cards.SUITS}]$",
+    "description": "A card: rank (2-9, T, J, Q, K, A) then suit (C, D, H, S), e.g. `QS`.",
+}
+CARDS: Schema = {"type": "array", "items": CARD}
+CARD_SUIT: Schema = {"type": "string", "enum": list(cards.SUITS)}
+TILE: Schema = {
+    "type": "string",
+    "pattern": f"^[0-{dominoes.HIGH}]-[0-{dominoes.HIGH}]$",
+    "description": "A domino tile, high end first, e.g. `6-4`.",
+}
+COUNT: Schema = {"type": "integer", "minimum": 1, "description": "How many of `choices` to send."}
+
+
+def nullable(schema: Schema) -> Schema:
+    out = {**schema, "nullable": True}
+    if "enum" in schema:
+        # OpenAPI 3.0.3: `nullable` does not widen an enum; null must be one of its values.
+        out["enum"] = [*schema["enum"], None]
+    return out
+
+
+def trick(piece: str, piece_schema: Schema) -> Schema:
+    """A trick as the view shows it: who played which `piece` ("card", "tile"), in order."""
+    return {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {"seat": SEAT_NUMBER, piece: piece_schema},
+            "required": ["seat", piece],
+        },
+    }
+
+
+def last_trick(piece: str, piece_schema: Schema, extra: Schema | None = None) -> Schema:
+    """The trick just won, kept in view until the next is led (`extra`: the game's own facts)."""
+    props = {f"{piece}s": trick(piece, piece_schema), "winner": SEAT_NUMBER, **(extra or {})}
+    return nullable({"type": "object", "properties": props, "required": list(props)})
+
+
+def record(description: str, **props: Schema) -> Schema:
+    """A scored hand: it always holds every one of its fields."""
+    return {"type": "object", "description": description, "properties": props, "required": list(props)}
+
+
+@dataclass(frozen=True)
+class GameSchema:
+    """What the document needs to know of one game besides what its engine declares.
+
+    Component names are the game's key in CamelCase (`KaliTidiView`); `components` may add
+    the game's own, named the same way, for its fields to refer to.
+    """
+
+    # The JSON type of every action field the engine declares (`Game.action_fields`).
+    action_fields: dict[str, Schema]
+    # The fields a body must send, per action type; every other declared field is optional.
+    required_fields: dict[str, tuple[str, ...]]
+    # The piece a hand holds, and the name and type of one played to a trick.
+    hand_piece: Schema
+    trick_piece: tuple[str, Schema]
+    # The view's `trump`.
+    trump: Schema
+    # The scored hand (`last_round` between hands, and the hand summaries).
+    result: Schema
+    # The game's own part of the view: top-level fields, each seat's facts and `you`'s.
+    # None is present in the lobby, so none is required.
+    view_fields: dict[str, Schema] = field(default_factory=dict)
+    seat_fields: dict[str, Schema] = field(default_factory=dict)
+    you_fields: dict[str, Schema] = field(default_factory=dict)
+    # Action types whose multi-card choice arrives in `legal_actions` as a template
+    # (count and choices) rather than whole, and the template's fields.
+    template_types: frozenset[str] = frozenset()
+    template_fields: dict[str, Schema] = field(default_factory=dict)
+    components: dict[str, Schema] = field(default_factory=dict)
