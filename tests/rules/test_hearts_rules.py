@@ -95,19 +95,6 @@ def play_out(state: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A submittable action from a legal action (a pass template gets random cards)."""
-    if template["type"] == "pass_cards":
-        picked = rng.sample(template["choices"], template["count"])
-        if "to" in template:
-            return {
-                "type": "pass_cards",
-                "to": {str(s): c for s, c in zip(template["to"], picked, strict=True)},
-            }
-        return {"type": "pass_cards", "cards": picked}
-    return dict(template)
-
-
 def cards_in(obj: Any) -> set[str]:
     return set(CARD_RE.findall(json.dumps(obj)))
 
