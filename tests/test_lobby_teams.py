@@ -13,6 +13,7 @@ from games import rules, selectors
 from games.rules import registry
 from games.rules.base import Applied, Game
 from games.rules.options import Option, OptionSet
+from games.rules.schema import CARD, CARD_SUIT, GameSchema
 from games.services import lobby
 
 pytestmark = pytest.mark.django_db
@@ -66,9 +67,10 @@ class TeamsGame(Game):
 
 @pytest.fixture
 def probe_game():
-    game = rules.register(TeamsGame())
+    # Nobody acts and nothing is scored: the document's types of it are never built.
+    game = rules.register(TeamsGame(), GameSchema({}, {}, CARD, ("card", CARD), CARD_SUIT, {}))
     yield game
-    registry._REGISTRY.pop(game.key)
+    registry.unregister(game.key)
 
 
 def error(call) -> tuple[str, int]:

@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
+from games.rules import templates
 from games.rules.hearts import bot as hearts_bot
 from games.rules.hearts.bot import Table
 from tests.rules.support import bot_choice, check_bot_matches, check_bot_refuses, redeal_hidden, without_claim
 
-from .test_hearts_rules import SUITS_DEAL, G, act, concrete, play_out, start
+from .test_hearts_rules import SUITS_DEAL, G, act, play_out, start
 
 OPTION_SETS = [
     {},
@@ -241,7 +242,8 @@ def test_bot_takes_clearly_fewer_points_than_random_players():
             if seat == bot:
                 action = G.bot_action(state, seat)
             else:
-                action = concrete(rng.choice(without_claim(G.legal_actions(state, seat))), rng)
+                legal = rng.choice(without_claim(G.legal_actions(state, seat)))
+                action = templates.concrete(legal, G.action_fields[legal["type"]], rng)
             state = act(state, seat, action)
         points = G.result(state)["points"]
         bot_points += points[bot]
@@ -265,7 +267,8 @@ def test_bot_scores_well_with_sweedo_rules():
             if seat == bot:
                 action = G.bot_action(state, seat)
             else:
-                action = concrete(rng.choice(without_claim(G.legal_actions(state, seat))), rng)
+                legal = rng.choice(without_claim(G.legal_actions(state, seat)))
+                action = templates.concrete(legal, G.action_fields[legal["type"]], rng)
             state = act(state, seat, action)
         points = G.result(state)["points"]
         bot_points += points[bot]
