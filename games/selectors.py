@@ -7,7 +7,7 @@ event log is filtered by each event's `visible_to`, so hidden cards never leave 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.fields.json import KT
@@ -60,11 +60,20 @@ def room_seats(*, room: Room) -> list[Seat]:
     return table_of(code=room.code).seats
 
 
-def room_versions(*, codes: list[str]) -> dict[str, int]:
-    """The current version of each of these rooms that exists (one indexed query)."""
+class RoomPosition(NamedTuple):
+    """How far a room has got: its `version` (a change counter, sent back with an
+    action) and the `seq` of the last event in its log (for `events?after=`)."""
+
+    version: int
+    seq: int
+
+
+def room_positions(*, codes: list[str]) -> dict[str, RoomPosition]:
+    """The current position of each of these rooms that exists (one indexed query)."""
     # A socket's path can carry anything; only a possible code is looked up.
     codes = [code for code in codes if is_room_code(code)]
-    return dict(Room.objects.filter(code__in=codes).values_list("code", "version"))
+    rows = Room.objects.filter(code__in=codes).values_list("code", "version", "event_seq")
+    return {code: RoomPosition(version, seq) for code, version, seq in rows}
 
 
 def rooms_open_public() -> QuerySet[Room]:
