@@ -239,8 +239,10 @@ def events_for(*, room: Room, user: User | None, after: int = 0, limit: int = 50
     ]
 
 
-def rounds_summary(*, room: Room) -> list[dict[str, Any]]:
-    """Finished hands, each as the engine's public result with its deals revealed."""
+def rounds_summary(*, room: Room, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+    """Finished hands after hand `after` (at most `limit`), each as the engine's public
+    result with its deals revealed."""
+    rows = room.rounds.filter(result__isnull=False, number__gt=after).order_by("number")
     return [
         {
             "round": r.number,
@@ -249,7 +251,7 @@ def rounds_summary(*, room: Room) -> list[dict[str, Any]]:
             **(r.result or {}),
             "fairness": fairness_revealed(r),
         }
-        for r in room.rounds.filter(result__isnull=False).order_by("number")
+        for r in (rows if limit is None else rows[:limit])
     ]
 
 
