@@ -12,7 +12,11 @@ import yaml
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT7
 
-DOCUMENT_PATH = Path(__file__).resolve().parents[2] / "api" / "asyncapi.yaml"
+REPOSITORY = Path(__file__).resolve().parents[2]
+DOCUMENT_PATH = REPOSITORY / "api" / "asyncapi.yaml"
+# The specification's own JSON Schema of an AsyncAPI 3.0.0 document, from the
+# @asyncapi/specs package that package-lock.json pins (`make test` installs it).
+SPECIFICATION_SCHEMA = REPOSITORY / "node_modules" / "@asyncapi" / "specs" / "schemas" / "3.0.0-without-$id.json"
 ROOT = "urn:asyncapi"
 
 

@@ -5,6 +5,7 @@ read strictly, and every close code the server uses is documented where it is us
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from typing import Any
@@ -22,7 +23,7 @@ from tests.api.helpers import concrete
 from tests.rules.support import without_claim
 from tests.sockets import refused_with, room_socket, socket_client, user_socket
 
-from .asyncapi import DOCUMENT_PATH, Contract, load
+from .asyncapi import DOCUMENT_PATH, SPECIFICATION_SCHEMA, Contract, load
 
 FOREIGN = "https://elsewhere.example"
 
@@ -39,7 +40,18 @@ def refs(node: Any) -> list[str]:
     return []
 
 
+def test_the_document_is_valid_asyncapi_3():
+    assert SPECIFICATION_SCHEMA.exists(), "no AsyncAPI specification schema: run `npm ci` (make test does)"
+    specification = json.loads(SPECIFICATION_SCHEMA.read_text())
+    problems = [
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+        for e in jsonschema.Draft7Validator(specification).iter_errors(DOCUMENT)
+    ]
+    assert not problems, problems
+
+
 def test_the_document_holds_together():
+    # What the specification's schema cannot check: references, names and coverage.
     assert DOCUMENT["asyncapi"] == "3.0.0"
     assert DOCUMENT["info"]["title"] and DOCUMENT["info"]["version"]
     assert DOCUMENT["defaultContentType"] == "application/json"
