@@ -3,7 +3,8 @@ SHELL := /bin/bash
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-# The web client's lint tools (ESLint, TypeScript), as package-lock.json pins them.
+# The web client's lint tools (ESLint, TypeScript) and the AsyncAPI specification's
+# JSON Schema (tests/live/test_asyncapi.py), as package-lock.json pins them.
 NODE_STAMP := node_modules/.installed
 
 .PHONY: run test lint lint-js bench measure-deadlines soak venv migrate clean schema
@@ -27,7 +28,7 @@ run: $(STAMP)
 	@scripts/run.sh
 
 ## The whole test suite against PostgreSQL (DATABASE_URL, default the local server).
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	@scripts/test.sh
 
 ## Ruff (lint and format), mypy with the Django and DRF stubs, and the import contracts

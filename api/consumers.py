@@ -1,18 +1,23 @@
 """Sockets that announce, and nothing more: clients fetch what changed over HTTP.
 
-`ws/rooms/CODE/`: the room's change notices, `{"type": "changed", "version": N}` after
-every change.
+The contract (every message both ways, close codes, catch-up) is api/asyncapi.yaml,
+served at /api/asyncapi.yaml; tests/live/test_asyncapi.py holds the sockets to it.
+
+`ws/rooms/CODE/`: the room's change notices, `{"type": "changed", "version": N, "seq": S}`
+after every change: the room's version, and the `seq` of the last event in its log, so
+a client catches up with `events?after=` the last seq it has read.
 
 Clients then fetch their own view over HTTP, so nothing game-specific (and nothing
 hidden) ever travels on the socket. A client may also send `{"type": "ping"}` at any
-time; the answer, `{"type": "pong", "version": N}`, carries the room's version read
-from the database, so a client that hears nothing for a while can tell a quiet room
-from a missed notice or a dead connection.
+time; the answer, `{"type": "pong", "version": N, "seq": S}`, is read from the
+database, so a client that hears nothing for a while can tell a quiet room from a
+missed notice or a dead connection.
 
 `ws/me/`: the caller's own notices, from every room they sit in:
 `{"type": "your_turn", "room": CODE, "version": N, "deadline": ISO or null}` when the
 game starts waiting for them, `{"type": "match_over", "room": CODE}` when a match of
-theirs ends. `GET me/turns` lists the same turns.
+theirs ends. `GET me/turns` lists the same turns. A `{"type": "ping"}` is answered
+`{"type": "pong"}`.
 
 Any other path is accepted and closed with 4404, as an unknown room is: a
 client with a mistyped URL learns that retrying will not help, and the server logs no
@@ -32,6 +37,7 @@ from django.conf import settings
 
 from accounts.models import User
 from games import live, live_watch, selectors
+from games.selectors import RoomPosition
 from notifications.services import presence
 
 from .db_async import database_sync_to_async
@@ -46,8 +52,12 @@ logger = logging.getLogger(__name__)
 
 
 @database_sync_to_async
-def _room_version(code: str) -> int | None:
-    return selectors.room_versions(codes=[code]).get(code)
+def _room_position(code: str) -> RoomPosition | None:
+    return selectors.room_positions(codes=[code]).get(code)
+
+
+def _is_ping(content: Any) -> bool:
+    return isinstance(content, dict) and content.get("type") == "ping"
 
 
 class NoticeConsumer(AsyncJsonWebsocketConsumer):
@@ -100,8 +110,8 @@ class RoomConsumer(NoticeConsumer):
         if user is None or not user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED, "unauthenticated")
             return
-        version = await _room_version(self.code)
-        if version is None:
+        position = await _room_position(self.code)
+        if position is None:
             await self.refuse(CLOSE_NOT_FOUND, "no such room")
             return
         # Only a socket that is served joins the room's group (and leaves it on disconnect).
@@ -109,10 +119,11 @@ class RoomConsumer(NoticeConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.watch = live_watch.watch_for(self.channel_layer)
         if self.watch is not None:
-            self.watch.add(self.code, version)
+            self.watch.add(self.code, position.version)
         await self.accept()
-        # The version now, so a client that reconnects knows at once whether it missed anything.
-        await self.send_json({"type": "changed", "version": version})
+        # Where the room is now, so a client that reconnects knows at once whether it
+        # missed anything, and from which event to catch up.
+        await self.send_json({"type": "changed", **position._asdict()})
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
@@ -122,11 +133,15 @@ class RoomConsumer(NoticeConsumer):
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         # The socket only announces; everything a client does goes through the HTTP API.
-        if isinstance(content, dict) and content.get("type") == "ping" and hasattr(self, "group"):
-            await self.send_json({"type": "pong", "version": await _room_version(self.code)})
+        if _is_ping(content) and hasattr(self, "group"):
+            position = await _room_position(self.code)
+            if position is None:  # deleted under an open socket
+                await self.close(code=CLOSE_NOT_FOUND, reason="no such room")
+                return
+            await self.send_json({"type": "pong", **position._asdict()})
 
     async def room_changed(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "changed", "version": event["version"]})
+        await self.send_json({"type": "changed", "version": event["version"], "seq": event["seq"]})
 
 
 @database_sync_to_async
@@ -194,7 +209,10 @@ class UserConsumer(NoticeConsumer):
             await self._say_present()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        """Nothing is asked on this socket; what a client sends is ignored."""
+        """A ping is answered, so a client can tell a quiet socket from a dead one;
+        anything else is ignored."""
+        if _is_ping(content) and hasattr(self, "user"):
+            await self.send_json({"type": "pong"})
 
     async def user_notice(self, event: dict[str, Any]) -> None:
         await self.send_json(event["notice"])

@@ -1,4 +1,5 @@
-"""Page numbers as the schema states them: whole numbers from 1."""
+"""Pages of the API's lists: by page number (the lobby's listings), or after a position
+(the event log and the hand summaries, which only ever grow at their end)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from rest_framework import pagination
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
+from rest_framework.response import Response
 
 _PAGE = re.compile("[1-9][0-9]{0,9}")
 
@@ -32,3 +34,27 @@ class PageNumberPagination(pagination.PageNumberPagination):
             if parameter["name"] == self.page_query_param:
                 parameter["schema"]["minimum"] = 1
         return parameters
+
+
+NEXT_LINK_DESCRIPTION = (
+    'Where the list goes on: `<URL>; rel="next"` (RFC 8288), the same query with `after` set to the '
+    "last item of this page. Absent when this page reaches the end of the list as it stands."
+)
+
+
+def page_after(request: Request, rows: list[dict[str, Any]], *, limit: int, key: str) -> Response:
+    """Answer the first `limit` of `rows` (read with one more, to tell whether the list
+    goes on) and, when it does, a `Link` to the next page: the same query after the
+    last row's `key`.
+
+    The position is a number that only grows (an event's `seq`, a hand's number) and
+    rows are read in its order, so a page never changes under a reader: what is
+    appended meanwhile comes after the cursor, on a later page, once."""
+    page = rows[:limit]
+    response = Response(page)
+    if len(rows) > limit:
+        query = request.query_params.copy()
+        query["after"] = str(page[-1][key])
+        query["limit"] = str(limit)
+        response["Link"] = f'<{request.build_absolute_uri(request.path)}?{query.urlencode()}>; rel="next"'
+    return response

@@ -24,6 +24,12 @@ from games.rules.fairness import ALGORITHM, CLIENT_SEED_CHARACTER, CLIENT_SEED_M
 
 # The largest value of the integer columns that versions and sequence numbers live in.
 POSITIVE_INT_MAX = 2**31 - 1
+
+# Page sizes of the event log and the hand summaries (api/pagination.py). The events'
+# default is the page clients have always been given (they read on while one is full).
+EVENTS_PAGE, EVENTS_PAGE_MAX = 500, 1000
+ROUNDS_PAGE, ROUNDS_PAGE_MAX = 100, 100
+
 _ASCII_WHOLE_NUMBER = re.compile("[0-9]{1,10}")
 
 
@@ -252,7 +258,31 @@ class QuerySerializer(serializers.Serializer[Any]):
 
 
 class EventsQuerySerializer(QuerySerializer):
-    after = WholeNumberField(required=False, default=0, text=True, help_text="Only events after this seq")
+    after = WholeNumberField(
+        required=False, default=0, text=True, help_text="Only events after this seq (the last read; 0: all)"
+    )
+    limit = WholeNumberField(
+        low=1,
+        high=EVENTS_PAGE_MAX,
+        required=False,
+        default=EVENTS_PAGE,
+        text=True,
+        help_text=f"At most this many events (default {EVENTS_PAGE}, at most {EVENTS_PAGE_MAX})",
+    )
+
+
+class RoundsQuerySerializer(QuerySerializer):
+    after = WholeNumberField(
+        required=False, default=0, text=True, help_text="Only hands after this one (its `round`; 0: from the first)"
+    )
+    limit = WholeNumberField(
+        low=1,
+        high=ROUNDS_PAGE_MAX,
+        required=False,
+        default=ROUNDS_PAGE,
+        text=True,
+        help_text=f"At most this many hands (default {ROUNDS_PAGE}, at most {ROUNDS_PAGE_MAX})",
+    )
 
 
 class RoomsQuerySerializer(QuerySerializer):

@@ -23,6 +23,7 @@ from games import replay, rules, selectors
 from games.error_codes import RULE_CODES
 from games.services import lobby, play, reclaim, rematch, seeds
 
+from . import pagination
 from .auth import signed_in_user
 from .game_schemas import ACTION_REQUEST_REF, GAME_VIEW_REF
 from .inputs import IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN, idempotency_key
@@ -36,6 +37,7 @@ from .serializers import (
     RoomCreateSerializer,
     RoomSerializer,
     RoomsQuerySerializer,
+    RoundsQuerySerializer,
     RoundSummarySerializer,
     SeatSerializer,
     TeamSerializer,
@@ -245,22 +247,51 @@ class ActionsView(APIView):
         return Response(submitted.view)
 
 
+# Both lists are read a page at a time, after the last item read (api/pagination.py).
+_NEXT_LINK = OpenApiParameter(
+    "Link", str, OpenApiParameter.HEADER, response=[200], description=pagination.NEXT_LINK_DESCRIPTION
+)
+
+
 class EventsView(APIView):
-    @extend_schema(parameters=[EventsQuerySerializer], responses=EventSerializer(many=True))
+    @extend_schema(
+        parameters=[EventsQuerySerializer, _NEXT_LINK],
+        responses=EventSerializer(many=True),
+        summary="The room's event log as the caller may see it, a page at a time",
+        description=(
+            "Events in `seq` order, after the `seq` given as `after`: the last one the client has read, or the "
+            "`seq` of a room socket's notice it has not caught up with yet (api/asyncapi.yaml). `seq` counts "
+            "the room's whole log, so the caller's events may skip numbers (others' private events). While "
+            'the list goes on, the `Link` header names the next page (`rel="next"`); without one the client '
+            "has every event there is."
+        ),
+    )
     def get(self, request: Request, code: str) -> Response:
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
+        after, limit = query.validated_data["after"], query.validated_data["limit"]
         room = selectors.room_for_play(code=code)
-        return Response(
-            selectors.events_for(room=room, user=signed_in_user(request), after=query.validated_data["after"])
-        )
+        rows = selectors.events_for(room=room, user=signed_in_user(request), after=after, limit=limit + 1)
+        return pagination.page_after(request, rows, limit=limit, key="seq")
 
 
 class RoundsView(APIView):
-    @extend_schema(responses=RoundSummarySerializer(many=True), summary="The summary table of finished hands")
+    @extend_schema(
+        parameters=[RoundsQuerySerializer, _NEXT_LINK],
+        responses=RoundSummarySerializer(many=True),
+        summary="The summary table of finished hands, a page at a time",
+        description=(
+            "Finished hands in order, after the hand numbered `after`. While the list goes on, the `Link` "
+            'header names the next page (`rel="next"`).'
+        ),
+    )
     def get(self, request: Request, code: str) -> Response:
+        query = RoundsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        after, limit = query.validated_data["after"], query.validated_data["limit"]
         room = selectors.room_for_play(code=code)
-        return Response(selectors.rounds_summary(room=room))
+        rows = selectors.rounds_summary(room=room, after=after, limit=limit + 1)
+        return pagination.page_after(request, rows, limit=limit, key="round")
 
 
 class ReplayView(APIView):

@@ -195,8 +195,9 @@ CORS_ALLOW_HEADERS = (
     "x-csrftoken",
 )
 # The headers of the API's answers a client acts on, which a cross-origin script may
-# read only when they are listed (api/middleware.py writes them on errors).
-CORS_EXPOSE_HEADERS = ("Retry-After", "WWW-Authenticate", "Allow")
+# read only when they are listed (api/middleware.py writes them on errors; `Link` names
+# the next page of the event log and the hand summaries).
+CORS_EXPOSE_HEADERS = ("Retry-After", "WWW-Authenticate", "Allow", "Link")
 
 # -- security (production: DEBUG=0) ------------------------------------------------
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

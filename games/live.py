@@ -85,8 +85,20 @@ def _announcer_for(layer: Any) -> _Announcer:
 # TODO(#15): a notice costs ~0.3 ms of server CPU per move (two Redis commands in
 # channels_redis' group_send); a NOTIFY in the move's own flush statement would cost none
 # in the web process, but the socket processes would then have to LISTEN (see #16).
-def room_changed(code: str, version: int) -> None:
-    _send(group_name(code), {"type": "room.changed", "version": version})
+def room_changed(code: str, version: int, seq: int) -> None:
+    _send(group_name(code), room_changed_message(version, seq))
+
+
+def room_changed_message(version: int, seq: int) -> dict[str, Any]:
+    """The layer's message for a room's sockets (api/consumers.py), which they pass on
+    as `{"type": "changed", "version": …, "seq": …}`.
+
+    `seq` is the room-wide counter of the event log, private events included. Telling it
+    to everyone reveals nothing the public log does not: every private event is written
+    in the same commit as the public event it accompanies (a pass, a widow taken), how
+    many there are follows from that public event and the rules, and a spectator's log
+    already shows them as gaps in the public events' `seq`."""
+    return {"type": "room.changed", "version": version, "seq": seq}
 
 
 def _send(group: str, message: dict[str, Any]) -> None:
@@ -127,13 +139,14 @@ def match_over_after_commit(user_id: int, code: str) -> None:
 
 
 def announce_after_commit(room: object) -> None:
-    """Announce the room's version as it stands at commit, once per transaction."""
+    """Announce the room's version and last event as they stand at commit, once per
+    transaction."""
     if getattr(room, "_announce_pending", False):
         return
     room._announce_pending = True  # type: ignore[attr-defined]
 
     def send() -> None:
         room._announce_pending = False  # type: ignore[attr-defined]
-        room_changed(room.code, room.version)  # type: ignore[attr-defined]
+        room_changed(room.code, room.version, room.event_seq)  # type: ignore[attr-defined]
 
     transaction.on_commit(send)

@@ -65,11 +65,11 @@ class VersionWatch:
         codes = list(self.listeners)
         if not codes:
             return
-        versions = await database_sync_to_async(selectors.room_versions)(codes=codes)
-        for code, version in versions.items():
+        positions = await database_sync_to_async(selectors.room_positions)(codes=codes)
+        for code, (version, seq) in positions.items():
             if code in self.announced and version > self.announced[code]:
                 self.announced[code] = version
-                await self.layer.group_send(live.group_name(code), {"type": "room.changed", "version": version})
+                await self.layer.group_send(live.group_name(code), live.room_changed_message(version, seq))
 
 
 def watch_for(layer: Any) -> VersionWatch | None:

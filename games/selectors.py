@@ -7,7 +7,7 @@ event log is filtered by each event's `visible_to`, so hidden cards never leave 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.fields.json import KT
@@ -52,11 +52,20 @@ def view_by_code(*, code: str, user: User | None) -> dict[str, Any]:
     return table_view(table=table_of(code=code), user=user)
 
 
-def room_versions(*, codes: list[str]) -> dict[str, int]:
-    """The current version of each of these rooms that exists (one indexed query)."""
+class RoomPosition(NamedTuple):
+    """How far a room has got: its `version` (a change counter, sent back with an
+    action) and the `seq` of the last event in its log (for `events?after=`)."""
+
+    version: int
+    seq: int
+
+
+def room_positions(*, codes: list[str]) -> dict[str, RoomPosition]:
+    """The current position of each of these rooms that exists (one indexed query)."""
     # A socket's path can carry anything; only a possible code is looked up.
     codes = [code for code in codes if is_room_code(code)]
-    return dict(Room.objects.filter(code__in=codes).values_list("code", "version"))
+    rows = Room.objects.filter(code__in=codes).values_list("code", "version", "event_seq")
+    return {code: RoomPosition(version, seq) for code, version, seq in rows}
 
 
 def rooms_open_public() -> QuerySet[Room]:
@@ -224,8 +233,10 @@ def events_for(*, room: Room, user: User | None, after: int = 0, limit: int = 50
     ]
 
 
-def rounds_summary(*, room: Room) -> list[dict[str, Any]]:
-    """Finished hands, each as the engine's public result with its deals revealed."""
+def rounds_summary(*, room: Room, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+    """Finished hands after hand `after` (at most `limit`), each as the engine's public
+    result with its deals revealed."""
+    rows = room.rounds.filter(result__isnull=False, number__gt=after).order_by("number")
     return [
         {
             "round": r.number,
@@ -234,7 +245,7 @@ def rounds_summary(*, room: Room) -> list[dict[str, Any]]:
             **(r.result or {}),
             "fairness": fairness_revealed(r),
         }
-        for r in room.rounds.filter(result__isnull=False).order_by("number")
+        for r in (rows if limit is None else rows[:limit])
     ]
 
 

@@ -55,7 +55,7 @@ def test_answers_to_an_allowed_origin_name_it_and_expose_what_clients_act_on(cli
     )
     assert answer.status_code == 201, answer.content
     assert answer["Access-Control-Allow-Origin"] == FRONTEND
-    assert {"retry-after", "www-authenticate"} <= listed(answer["Access-Control-Expose-Headers"])
+    assert {"retry-after", "www-authenticate", "link"} <= listed(answer["Access-Control-Expose-Headers"])
     # Errors too, so that the frontend can read why it was refused.
     refused = client.get("/api/v1/me/turns", headers={"Origin": FRONTEND, "Authorization": "Token not-a-token"})
     assert refused.status_code == 401

@@ -163,9 +163,9 @@ def test_a_native_client_without_origin_follows_a_room_and_its_turns(deployment)
                 http.ws_connect(f"{ws_base}/ws/rooms/{code}/?token={token}") as room,
                 http.ws_connect(f"{ws_base}/ws/me?token={token}") as me,
             ):
-                assert await _next_json(room) == {"type": "changed", "version": 2}
+                assert await _next_json(room) == {"type": "changed", "version": 2, "seq": 3}
                 await asyncio.to_thread(call, deployment.api, token, "POST", f"rooms/{code}/bots")
-                assert await _next_json(room) == {"type": "changed", "version": 3}
+                assert await _next_json(room) == {"type": "changed", "version": 3, "seq": 4}
                 await asyncio.to_thread(call, deployment.api, token, "POST", f"rooms/{code}/start")
                 assert (await _next_json(room))["type"] == "changed"
                 turn = await _next_json(me)
@@ -198,7 +198,7 @@ def test_a_frontend_on_another_origin_follows_a_move_live(deployment):
             page.goto(f"{deployment.frontend}/#api={deployment.api}&token={token}&code={code}")
             assert page.evaluate("location.origin") == deployment.frontend
             page.wait_for_function("window.seen && window.seen.opened && window.seen.notices.length >= 1")
-            assert page.evaluate("window.seen.notices[0]") == {"type": "changed", "version": 3}
+            assert page.evaluate("window.seen.notices[0]") == {"type": "changed", "version": 3, "seq": 4}
 
             # Someone else's change (the host starting from another client) reaches the page.
             started = call(deployment.api, token, "POST", f"rooms/{code}/start")

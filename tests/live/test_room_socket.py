@@ -30,9 +30,9 @@ async def test_listener_hears_each_change_of_its_room_only(make_user):
     ws = room_socket(room.code, token)
     connected, _ = await ws.connect()
     assert connected
-    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 0}
+    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 0, "seq": 1}
     await database_sync_to_async(lobby.room_add_bot)(code=room.code, user=host)
-    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 1}
+    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 1, "seq": 2}
     # A change in another room is not announced here.
     await database_sync_to_async(lobby.room_add_bot)(code=other_room.code, user=other)
     assert await ws.receive_nothing(timeout=0.5)
@@ -92,8 +92,8 @@ async def test_reconnect_tells_the_current_version(make_user):
     await database_sync_to_async(lobby.room_add_bot)(code=room.code, user=host)
     ws = room_socket(room.code, token)
     assert (await ws.connect())[0]
-    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 2}
+    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 2, "seq": 3}
     await ws.send_json_to({"type": "ping"})
     # A ping is answered with the version read from the database.
-    assert await ws.receive_json_from(timeout=3) == {"type": "pong", "version": 2}
+    assert await ws.receive_json_from(timeout=3) == {"type": "pong", "version": 2, "seq": 3}
     await ws.disconnect()

@@ -53,9 +53,9 @@ async def follows(ws, code, host):
     """The room socket `ws` is served: it opens with the version and hears the next change."""
     connected, _ = await ws.connect()
     assert connected
-    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 0}
+    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 0, "seq": 1}
     await add_bot(code, host)
-    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 1}
+    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 1, "seq": 2}
     await ws.disconnect()
 
 

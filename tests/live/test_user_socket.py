@@ -101,12 +101,16 @@ async def test_anonymous_and_bad_token_are_closed_with_4401():
         assert (message["type"], message["code"]) == ("websocket.close", 4401)
 
 
-async def test_sending_on_the_socket_does_nothing(make_user):
+async def test_a_ping_is_answered_and_anything_else_ignored(make_user):
     *_, host_token, _ = await two_player_room(make_user)
     ws = user_socket(host_token)
     assert (await ws.connect())[0]
-    await ws.send_json_to({"type": "ping"})
+    for ignored in ({"type": "your_turn"}, ["ping"], "ping"):
+        await ws.send_json_to(ignored)
     await ws.send_to(text_data="not json at all")
+    assert await ws.receive_nothing(timeout=0.3)
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from(timeout=3) == {"type": "pong"}
     assert await ws.receive_nothing(timeout=0.3)
     await ws.disconnect()
 
@@ -141,5 +145,5 @@ async def test_a_frame_that_is_not_json_leaves_the_room_socket_serving(make_user
     first = await ws.receive_json_from(timeout=3)
     await ws.send_to(text_data="{not json")
     await ws.send_json_to({"type": "ping"})
-    assert await ws.receive_json_from(timeout=3) == {"type": "pong", "version": first["version"]}
+    assert await ws.receive_json_from(timeout=3) == {"type": "pong", "version": first["version"], "seq": first["seq"]}
     await ws.disconnect()

@@ -48,19 +48,19 @@ async def test_a_change_made_by_another_process_is_announced_within_the_interval
     room, host, token = await make_room(make_user)
     ws, other = room_socket(room.code, token), room_socket(room.code, token)
     assert (await ws.connect())[0] and (await other.connect())[0]
-    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 0}
-    assert await other.receive_json_from(timeout=3) == {"type": "changed", "version": 0}
+    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 0, "seq": 1}
+    assert await other.receive_json_from(timeout=3) == {"type": "changed", "version": 0, "seq": 1}
     await database_sync_to_async(add_bot_in_another_process)(room.code, host.username)
     written = time.monotonic()
-    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 1}
+    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 1, "seq": 2}
     assert time.monotonic() - written < 1.0
     # Every socket of the room hears it, once.
-    assert await other.receive_json_from(timeout=3) == {"type": "changed", "version": 1}
+    assert await other.receive_json_from(timeout=3) == {"type": "changed", "version": 1, "seq": 2}
     assert await ws.receive_nothing(timeout=3 * WATCH_SECONDS)
     await other.disconnect()
     # The watch goes on for the sockets still open.
     await database_sync_to_async(add_bot_in_another_process)(room.code, host.username)
-    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 2}
+    assert await ws.receive_json_from(timeout=3) == {"type": "changed", "version": 2, "seq": 3}
     await ws.disconnect()
 
 
@@ -70,12 +70,12 @@ async def test_a_change_of_this_process_is_announced_at_once_and_not_twice(make_
     assert (await ws.connect())[0]
     await ws.receive_json_from(timeout=3)
     await database_sync_to_async(lobby.room_add_bot)(code=room.code, user=host)
-    assert await ws.receive_json_from(timeout=WATCH_SECONDS / 2) == {"type": "changed", "version": 1}
+    assert await ws.receive_json_from(timeout=WATCH_SECONDS / 2) == {"type": "changed", "version": 1, "seq": 2}
     # The watch may repeat a version the layer already carried; it never goes back.
     extra = []
     while not await ws.receive_nothing(timeout=3 * WATCH_SECONDS):
         extra.append(await ws.receive_json_from())
-    assert all(m == {"type": "changed", "version": 1} for m in extra) and len(extra) <= 1
+    assert all(m == {"type": "changed", "version": 1, "seq": 2} for m in extra) and len(extra) <= 1
     await ws.disconnect()
 
 
@@ -89,5 +89,5 @@ async def test_the_ping_answer_tells_a_version_that_was_never_announced(make_use
         assert await ws.receive_nothing(timeout=0.5)
         # The client's slow check finds it.
         await ws.send_json_to({"type": "ping"})
-        assert await ws.receive_json_from(timeout=3) == {"type": "pong", "version": 1}
+        assert await ws.receive_json_from(timeout=3) == {"type": "pong", "version": 1, "seq": 2}
         await ws.disconnect()

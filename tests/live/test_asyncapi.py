@@ -1,0 +1,268 @@
+"""api/asyncapi.yaml is the sockets' contract: the document holds together, is what
+/api/asyncapi.yaml serves, and the live sockets keep to it — every message they send
+during a whole match (and every answer to a ping) is one of the document's messages,
+read strictly, and every close code the server uses is documented where it is used."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import jsonschema
+import pytest
+from channels.db import database_sync_to_async
+from rest_framework.authtoken.models import Token
+
+from api import consumers
+from games import selectors
+from games.models import Room
+from games.services import lobby, play
+from tests.api.helpers import concrete
+from tests.rules.support import without_claim
+from tests.sockets import refused_with, room_socket, socket_client, user_socket
+
+from .asyncapi import DOCUMENT_PATH, SPECIFICATION_SCHEMA, Contract, load
+
+FOREIGN = "https://elsewhere.example"
+
+DOCUMENT = load()
+CONTRACT = Contract(DOCUMENT)
+
+
+def refs(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        found = [node["$ref"]] if isinstance(node.get("$ref"), str) else []
+        return found + [ref for value in node.values() for ref in refs(value)]
+    if isinstance(node, list):
+        return [ref for value in node for ref in refs(value)]
+    return []
+
+
+def test_the_document_is_valid_asyncapi_3():
+    assert SPECIFICATION_SCHEMA.exists(), "no AsyncAPI specification schema: run `npm ci` (make test does)"
+    specification = json.loads(SPECIFICATION_SCHEMA.read_text())
+    problems = [
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+        for e in jsonschema.Draft7Validator(specification).iter_errors(DOCUMENT)
+    ]
+    assert not problems, problems
+
+
+def test_the_document_holds_together():
+    # What the specification's schema cannot check: references, names and coverage.
+    assert DOCUMENT["asyncapi"] == "3.0.0"
+    assert DOCUMENT["info"]["title"] and DOCUMENT["info"]["version"]
+    assert DOCUMENT["defaultContentType"] == "application/json"
+    for ref in refs(DOCUMENT):
+        CONTRACT.resolve(ref)  # every reference names something in the document
+    for name, server in DOCUMENT["servers"].items():
+        assert server["protocol"] in ("ws", "wss"), name
+        assert set(re.findall(r"{(\w+)}", server["host"])) <= set(server.get("variables", {})), name
+        for scheme in server["security"]:
+            assert CONTRACT.resolve(scheme["$ref"])["type"] == "httpApiKey"
+    for name, channel in DOCUMENT["channels"].items():
+        assert set(re.findall(r"{(\w+)}", channel["address"])) == set(channel.get("parameters", {})), name
+        assert channel["x-close-codes"], f"{name} documents no close code"
+    carried: set[tuple[str, str]] = set()
+    for name, operation in DOCUMENT["operations"].items():
+        assert operation["action"] in ("send", "receive"), name
+        channel = operation["channel"]["$ref"].removeprefix("#/channels/")
+        # A message of an operation (or its reply) is one of its channel's, as AsyncAPI 3 requires.
+        for part in (operation, operation.get("reply", {})):
+            for message in part.get("messages", []):
+                assert message["$ref"].startswith(f"#/channels/{channel}/messages/"), (name, message)
+                carried.add((channel, message["$ref"].rsplit("/", 1)[1]))
+    # Every message of a channel travels in some operation: none is documented and never sent.
+    declared = {(c, m) for c, channel in DOCUMENT["channels"].items() for m in channel.get("messages", {})}
+    assert carried == declared
+    for name, schema in DOCUMENT["components"]["schemas"].items():
+        jsonschema.Draft7Validator.check_schema(schema)
+        assert "type" in schema or "oneOf" in schema, name
+    for name, message in DOCUMENT["components"]["messages"].items():
+        # Every message says what it is in `type`, which is how a client tells them apart.
+        payload = CONTRACT.resolve(message["payload"]["$ref"])
+        assert payload["required"][0] == "type" and "const" in payload["properties"]["type"], name
+
+
+def test_every_example_is_a_valid_message():
+    for channel, spec in DOCUMENT["channels"].items():
+        for name, ref in spec.get("messages", {}).items():
+            for example in CONTRACT.resolve(ref["$ref"]).get("examples", []):
+                by_client = name == "ping"
+                assert CONTRACT.validate(channel, example["payload"], by_client=by_client) == name
+
+
+def test_the_server_uses_no_close_code_the_document_does_not_name():
+    used = {value for key, value in vars(consumers).items() if key.startswith("CLOSE_")}
+    documented = {code for channel in DOCUMENT["channels"] for code, _ in CONTRACT.close_codes(channel)}
+    assert used and used == documented
+
+
+@pytest.mark.django_db
+def test_the_document_is_served_beside_the_openapi_one(client):
+    res = client.get("/api/asyncapi.yaml")
+    assert res.status_code == 200
+    assert res["Content-Type"].startswith("application/yaml")
+    assert res.content == DOCUMENT_PATH.read_bytes()
+    assert client.post("/api/asyncapi.yaml").status_code == 405
+
+
+# The live sockets.
+
+
+def live(test):
+    """A test of the sockets in this process, on the Redis channel layer."""
+    marks = (
+        pytest.mark.django_db(transaction=True),
+        pytest.mark.asyncio,
+        pytest.mark.usefixtures("close_thread_connections"),
+    )
+    for mark in marks:
+        test = mark(test)
+    return test
+
+
+@database_sync_to_async
+def short_match(make_user) -> tuple[str, dict[int, Any], str, list[str]]:
+    """A Kali Tidi room of two people to 5 points (one hand), started: its code, the
+    players by seat, a spectator's token and the players' tokens."""
+    host, guest, spectator = make_user(), make_user(), make_user()
+    room = lobby.room_create(host=host, game="kali_tidi", options={"players": 2, "target": 5})
+    lobby.room_join(code=room.code, user=guest)
+    lobby.room_start(code=room.code, user=host)
+    players = {seat.index: seat.user for seat in selectors.table_of(code=room.code).seats}
+    tokens = [Token.objects.create(user=user).key for user in (host, guest)]
+    return room.code, players, Token.objects.create(user=spectator).key, tokens
+
+
+@database_sync_to_async
+def play_a_move(code: str, players: dict[int, Any], rng: random.Random) -> bool:
+    """One move by whoever is to act; False once the match is over."""
+    view = selectors.view_by_code(code=code, user=players[0])
+    if view["status"] != "playing":
+        return False
+    seat = next(s for s in view["to_act"] if s in players)
+    mine = selectors.view_by_code(code=code, user=players[seat])
+    action = concrete(rng.choice(without_claim(mine["you"]["legal_actions"])), rng)
+    play.action_submit(code=code, user=players[seat], version=mine["version"], action=action, idempotency_key=None)
+    return True
+
+
+async def hear(ws, heard: list[dict[str, Any]], until=None) -> None:
+    """Add to `heard` what `ws` has been sent so far, and with `until`, wait for a message
+    it accepts if none has come yet (notices cross the Redis layer from the announcing
+    thread, so they may come a little after the commit)."""
+    while not await ws.receive_nothing(timeout=0.02):
+        heard.append(await ws.receive_json_from())
+    while until is not None and not any(until(m) for m in heard):
+        heard.append(await ws.receive_json_from(timeout=5))
+
+
+@database_sync_to_async
+def room_position(code: str) -> selectors.RoomPosition:
+    return selectors.room_positions(codes=[code])[code]
+
+
+async def pinged(ws) -> dict[str, Any]:
+    ping = {"type": "ping"}
+    await ws.send_json_to(ping)
+    return await ws.receive_json_from(timeout=3)
+
+
+@live
+async def test_every_message_of_a_whole_match_is_a_documented_one(make_user):
+    code, players, spectator_token, tokens = await short_match(make_user)
+    room_ws, spectator_ws = room_socket(code, tokens[0]), room_socket(code, spectator_token)
+    me_ws = [user_socket(token) for token in tokens]
+    for ws in (room_ws, spectator_ws, *me_ws):
+        assert (await ws.connect())[0]
+    CONTRACT.validate("room", {"type": "ping"}, by_client=True)
+    rooms, mine = (room_ws, spectator_ws), me_ws
+    heard: dict[Any, list[dict[str, Any]]] = {ws: [] for ws in (*rooms, *mine)}
+    for ws in rooms:
+        await hear(ws, heard[ws], until=lambda m: m["type"] == "changed")
+    for ws in (*rooms, *mine):
+        heard[ws].append(await pinged(ws))
+    rng, moves = random.Random(3), 0
+    while await play_a_move(code, players, rng):
+        moves += 1
+        # Read as a client does, move by move: a socket that falls a hundred notices
+        # behind loses some (channels' capacity), which no client is meant to do.
+        for ws in heard:
+            await hear(ws, heard[ws])
+    assert moves > 10
+    final = await room_position(code)
+    for ws in rooms:
+        await hear(ws, heard[ws], until=lambda m: m.get("version") == final.version)
+        assert heard[ws][-1] == {"type": "changed", **final._asdict()}
+    for ws in mine:
+        await hear(ws, heard[ws], until=lambda m: m == {"type": "match_over", "room": code})
+    for ws in heard:
+        heard[ws].append(await pinged(ws))
+        await ws.disconnect()
+    sent = {"room": [m for ws in rooms for m in heard[ws]], "me": [m for ws in mine for m in heard[ws]]}
+
+    kinds = {
+        channel: [CONTRACT.validate(channel, message) for message in messages] for channel, messages in sent.items()
+    }
+    # Each kind of message the document names was heard: the match exercised them all.
+    assert set(kinds["room"]) == {"changed", "roomPong"}
+    assert set(kinds["me"]) == {"yourTurn", "matchOver", "mePong"}
+    assert heard[room_ws][-1] == {"type": "pong", **final._asdict()}
+
+
+def test_a_strict_reading_refuses_what_the_document_does_not_name():
+    for channel, message in (
+        ("room", {"type": "changed", "version": 1}),
+        ("room", {"type": "changed", "version": 1, "seq": 2, "extra": True}),
+        ("room", {"type": "pong", "version": -1, "seq": 0}),
+        ("me", {"type": "your_turn", "room": "nope", "version": 1, "deadline": None}),
+        ("me", {"type": "match_over", "room": "QX7K2M", "version": 3}),
+    ):
+        with pytest.raises(jsonschema.ValidationError):
+            CONTRACT.validate(channel, message)
+
+
+@live
+async def test_every_refusal_is_a_documented_close_of_its_channel(make_user):
+    code, _, token, _ = await short_match(make_user)
+    cases = [
+        ("room", f"/ws/rooms/{code}/", {}),
+        ("room", f"/ws/rooms/{code}/", {"token": "not-a-token"}),
+        ("room", f"/ws/rooms/{code}/", {"origin": FOREIGN}),
+        ("room", "/ws/rooms/NOPE99/", {"token": token}),
+        ("me", "/ws/me/", {}),
+        ("me", "/ws/me", {"token": "not-a-token"}),
+        ("me", "/ws/me/", {"origin": FOREIGN}),
+        ("unknown", "/ws/nothing/here", {"token": token}),
+        ("unknown", "/ws/nothing/here", {"origin": FOREIGN}),
+    ]
+    seen = set()
+    for channel, path, sent in cases:
+        ws = socket_client(path, **sent)
+        closed = await refused_with(ws)
+        await ws.wait()
+        assert closed in CONTRACT.close_codes(channel), (path, sent, closed)
+        seen.add((channel, closed))
+    # And every close a channel documents is one a client can meet.
+    assert seen == {(channel, close) for channel in DOCUMENT["channels"] for close in CONTRACT.close_codes(channel)}
+
+
+@database_sync_to_async
+def delete_room(code: str) -> None:
+    Room.objects.filter(code=code).delete()
+
+
+@live
+async def test_a_room_deleted_under_an_open_socket_is_closed_as_documented(make_user):
+    code, _, token, _ = await short_match(make_user)
+    ws = room_socket(code, token)
+    assert (await ws.connect())[0]
+    await ws.receive_json_from(timeout=3)
+    await delete_room(code)
+    await ws.send_json_to({"type": "ping"})
+    message = await ws.receive_output(timeout=3)
+    assert message["type"] == "websocket.close"
+    assert (message["code"], message["reason"]) in CONTRACT.close_codes("room")
