@@ -11,8 +11,8 @@ CODES = Catalogue(
         "parse_error": (400, "The body is not valid JSON in UTF-8."),
         "invalid_character": (
             400,
-            "A string of the body (attr names where) or a header (attr names it) holds a control character "
-            "or invalid Unicode such as a lone surrogate.",
+            "A string of the body (attr names where), a query parameter or a header (attr names it) "
+            "holds a control character or invalid Unicode such as a lone surrogate.",
         ),
         "too_deep": (400, "The body's objects and arrays nest deeper than the API allows (see Limits)."),
         "bad_request": (400, "The request is malformed in a way no endpoint could read."),

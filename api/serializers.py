@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
-from django.core.validators import RegexValidator
+from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
 from django.http import HttpRequest
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
@@ -81,6 +81,7 @@ class StrictSerializer(serializers.Serializer[Any]):
 # What no string of a request may hold; the JSON parser refuses it (`invalid_character`)
 # before any field sees it, and the pattern says so in the schema.
 NO_CONTROL_CHARACTERS = r"^[^\x00-\x1f\x7f-\x9f]*$"
+CONTROL_CHARACTER = "Holds a control character."
 
 
 class StrictCharField(serializers.CharField):
@@ -89,7 +90,11 @@ class StrictCharField(serializers.CharField):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.validators.append(RegexValidator(NO_CONTROL_CHARACTERS))
+        # A body's control characters never get here (the parser refuses them); a query
+        # parameter's do, and are refused with the body's code. A NUL is one of them: one
+        # refusal, not also DRF's `null_characters_not_allowed`, which no catalogue names.
+        self.validators = [v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)]
+        self.validators.append(RegexValidator(NO_CONTROL_CHARACTERS, CONTROL_CHARACTER, "invalid_character"))
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):

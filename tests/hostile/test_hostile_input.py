@@ -148,6 +148,15 @@ def test_control_characters_in_names_and_room_fields(table: Table) -> None:
         assert snapshot(table.code) == before
 
 
+@pytest.mark.parametrize("value", ["%00", "hea%00rts", "%01", "hearts%1B", "hea%C2%85rts"])
+def test_control_characters_in_a_query_parameter(table: Table, value: str) -> None:
+    # One refusal with the body's code; a NUL gets no second, uncatalogued one from DRF.
+    error = refused(
+        table, "GET", f"/api/v1/leaderboard?game={value}", status=400, code="invalid_character", attr="game"
+    )
+    assert error["detail"] == "Holds a control character."
+
+
 @pytest.mark.parametrize(
     "header",
     [
