@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import templates
-from .base import COMPLETE, MATCH_OVER, ROUND_OVER, Applied, Game
+from .base import COMPLETE, MATCH_OVER, ROUND_OVER, AnyGame, Applied
 from .claims import CLAIM, NOT_CERTAIN_DETAIL
 from .errors import RuleError
 
@@ -97,7 +97,7 @@ def picks(action: dict[str, Any]) -> list[Any]:
     return list(value.values()) if isinstance(value, dict) else list(value)
 
 
-def concrete(game: Game, template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def concrete(game: AnyGame, template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A submittable action from a legal action: a template gets random picks."""
     return templates.concrete(template, game.action_fields[template["type"]], rng)
 
@@ -142,7 +142,7 @@ class Tracker:
             unknown -= self.known[viewer]
         return unknown
 
-    def learn(self, before: dict[str, Any], seat: int, action: dict[str, Any], applied: Applied) -> None:
+    def learn(self, before: dict[str, Any], seat: int, action: dict[str, Any], applied: Applied[Any]) -> None:
         """`seat` did `action` to `before`: note what anyone learnt."""
 
     def check_state(self, state: dict[str, Any]) -> None:
@@ -289,7 +289,7 @@ class Hand:
         self.check_events(applied.events)
         profile.after_step(self, applied)
 
-    def try_claim(self, seat: int) -> Applied | None:
+    def try_claim(self, seat: int) -> Applied[Any] | None:
         """`seat` claims the rest: played out, or refused as not certain (None) with
         nothing changed."""
         before = json.dumps(self.state, sort_keys=True)
@@ -303,7 +303,7 @@ class Hand:
         assert applied.state["phase"] != "play", "a claim ends the trick play"
         return applied
 
-    def learn_claim(self, seat: int, applied: Applied) -> None:
+    def learn_claim(self, seat: int, applied: Applied[Any]) -> None:
         """A claim played out is the plays its events name, played one by one: the same
         states and events as normal play. The tracker learns them so."""
         assert applied.events[0].data == {"type": "claimed", "seat": seat}
@@ -377,7 +377,7 @@ class Profile:
     view_stride = 1  # one viewer's view, in turn, every view_stride steps...
     all_views_each_step = False  # ...or every viewer's at every step
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: AnyGame) -> None:
         self.game = game
 
     def runs(self) -> list[Run]:
@@ -395,7 +395,7 @@ class Profile:
     def bot_moves(self, state: dict[str, Any], rng: random.Random) -> bool:
         return bool(self.bot_share) and rng.random() < self.bot_share
 
-    def after_step(self, hand: Hand, applied: Applied) -> None:
+    def after_step(self, hand: Hand, applied: Applied[Any]) -> None:
         """Checks of the game's own after each step."""
 
     def check_result(self, hand: Hand, result: dict[str, Any]) -> None:
@@ -411,7 +411,7 @@ class Profile:
         """The run came across what it should have (matches, moons...)."""
 
 
-def first_carry(game: Game, options: dict[str, Any], players: int, seed: int) -> dict[str, Any] | None:
+def first_carry(game: AnyGame, options: dict[str, Any], players: int, seed: int) -> dict[str, Any] | None:
     """What a new match's first hand inherits from a table hosted by seat 0, lobby teams filled in order."""
     sizes = game.lobby_teams(options)
     teams: list[int | None] = [t for t, size in enumerate(sizes) for _ in range(size)] if sizes else [None] * players
@@ -450,7 +450,7 @@ def play_run(profile: Profile, run: Run) -> Counter[str]:
     return stats
 
 
-def profile_for(game: Game) -> Profile:
+def profile_for(game: AnyGame) -> Profile:
     """The game's profile: `PROFILE` in the `profile` module of its folder (the package of
     its engine); a game without one gets the generic base."""
     package = type(game).__module__.rpartition(".")[0]
