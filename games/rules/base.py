@@ -215,7 +215,7 @@ class Game[StateT: RoundState[Any]](ABC):
     def timeout_action(self, state: StateT, seat: int) -> Action:
         """What the server does for a player whose time ran out: a pass in an auction,
         ready between hands, elsewhere the computer player's choice."""
-        phase = state["phase"]
+        phase = state.get("phase")
         if phase in self.passing_phases:
             return {"type": "pass"}
         if phase == ROUND_OVER:
@@ -241,10 +241,10 @@ class Game[StateT: RoundState[Any]](ABC):
 
     def is_complete(self, state: StateT) -> bool:
         """The hand is over and every seat is ready for the next one."""
-        return state["phase"] == COMPLETE
+        return state.get("phase") == COMPLETE
 
     def is_match_over(self, state: StateT) -> bool:
-        return state["phase"] == MATCH_OVER
+        return state.get("phase") == MATCH_OVER
 
 
 # A game of any kind, as the registry hands it out: the service layer, the replay and the
