@@ -28,7 +28,7 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NotRequired, TypedDict, TypeGuard, cast
+from typing import Any, TypedDict, TypeGuard, cast
 
 from .errors import RuleError, shown_name
 from .fairness import FairRecord, Inputs
@@ -55,7 +55,15 @@ class ScoredHand(TypedDict):
     winners: list[int]
 
 
-class RoundState[ResultT: ScoredHand](TypedDict):
+class _DealtFairly(TypedDict, total=False):
+    # The public inputs and the deals of the hand (`fairness`): server-side only. Absent
+    # from hands dealt without them (engine tests, hands from before). Declared apart,
+    # total=False, rather than as NotRequired: with postponed annotations only this is
+    # seen at run time (`__optional_keys__`, which the conformance suite checks against).
+    fair: FairRecord
+
+
+class RoundState[ResultT: ScoredHand](_DealtFairly):
     """The keys every game's round state has, which the shared helpers below read.
 
     Each game declares its whole state as a TypedDict deriving from this one (its
@@ -71,8 +79,6 @@ class RoundState[ResultT: ScoredHand](TypedDict):
     scores: list[int]
     result: ResultT | None
     ready: list[int]
-    # The public inputs and the deals of the hand (`fairness`): server-side only.
-    fair: NotRequired[FairRecord]
 
 
 class DealerRoundState[ResultT: ScoredHand](RoundState[ResultT]):

@@ -37,14 +37,26 @@ import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args, get_origin
 
 from . import templates
-from .base import COMPLETE, MATCH_OVER, ROUND_OVER, AnyGame, Applied
+from .base import COMPLETE, MATCH_OVER, ROUND_OVER, AnyGame, Applied, Game
 from .claims import CLAIM, NOT_CERTAIN_DETAIL
 from .errors import RuleError
 
 MAX_STEPS = 5000  # a hand longer than this never ends
+
+
+def state_keys(game: AnyGame) -> tuple[frozenset[str], frozenset[str]]:
+    """The keys of the game's state type, the `S` of its `Game[S]`: (required, optional).
+    A stored round is this shape, so the engine must keep every state to it."""
+    for base in getattr(type(game), "__orig_bases__", ()):
+        if get_origin(base) is Game:
+            state_type = get_args(base)[0]
+            required: frozenset[str] = state_type.__required_keys__
+            optional: frozenset[str] = state_type.__optional_keys__
+            return required, optional
+    raise TypeError(f"{type(game).__name__} names no state type: it must derive from Game[<its state>].")
 
 
 def strings_in(obj: dict[str, Any] | list[Any], out: set[str]) -> None:
@@ -174,6 +186,7 @@ class Hand:
         self.deep = deep
         self.args = {"options": options, "players": players, "seed": seed, "carry": carry, "deal": plan.deal}
         self.state = self.game.new_round(**self.args)
+        self.required_keys, self.optional_keys = state_keys(self.game)
         self.players = self.state["players"]
         self.viewers: tuple[int | None, ...] = (*range(self.players), None)
         self.start_scores = list(self.state["scores"])
@@ -206,6 +219,9 @@ class Hand:
     def check_json(self) -> dict[str, Any]:
         copied: dict[str, Any] = json.loads(json.dumps(self.state))
         assert copied == self.state, "the state does not survive a JSON round trip"
+        keys = set(self.state)
+        missing, extra = self.required_keys - keys, keys - self.required_keys - self.optional_keys
+        assert not missing and not extra, ("the state strays from its type", sorted(missing), sorted(extra))
         return copied
 
     def check_whole(self, to_act: list[int], legal: list[list[dict[str, Any]]]) -> dict[str, Any]:
