@@ -1,12 +1,14 @@
 """Pure-Python game engines. Nothing here imports Django.
 
-A game is one folder here (a package): `engine.py` (its rules, a `base.Game`), `bot.py`
-(its computer player, which sees only what its seat may know), `schema.py` (the JSON
-types of its views, actions and scored hand, a `schema.GameSchema`), `profile.py` (its
-profile for the conformance suite: option sets to play, what each seat may know) and
-`web.js` (how the web client draws it). Its `__init__` registers it. What games share
-stays at this level: cards, dominoes, tricks, claims, fairness, options, errors, the
-`base` protocol, the `schema` types, the `conformance` play-outs and the `registry`.
+A game is one folder here (a package): `engine.py` (its rules, a `base.Game` generic
+over its state type), `state.py` (the TypedDict of its round state, the JSON its rounds
+are stored as), `bot.py` (its computer player, which sees only what its seat may know),
+`schema.py` (the JSON types of its views, actions and scored hand, a
+`schema.GameSchema`), `profile.py` (its profile for the conformance suite: option sets
+to play, what each seat may know) and `web.js` (how the web client draws it). Its
+`__init__` registers it. What games share stays at this level: cards, dominoes, tricks,
+claims, fairness, options, errors, the `base` protocol, the `schema` types, the
+`conformance` play-outs and the `registry`.
 A game folder imports no other game's.
 
 Adding a game is adding its folder and one import below: the API's document, the

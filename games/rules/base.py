@@ -26,18 +26,66 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import Any, TypedDict, TypeGuard, cast
 
 from .errors import RuleError, shown_name
-from .fairness import Inputs
+from .fairness import FairRecord, Inputs
 from .options import TIMING_OPTIONS, OptionSet, check_timing
 from .schema import GameSchema
 
-# TODO(#24): a TypedDict per game's state, so that type checking the engines means something.
-State = dict[str, Any]
+# An action as a player sends it: untrusted JSON, so no TypedDict per action type (it
+# would claim field types nobody has checked yet). `checked_action_type` refuses a field
+# its type does not define; every other field reads as `object`, so that mypy refuses
+# any use of it before the engine has checked it (isinstance, a membership test).
+SentAction = Mapping[str, object]
+# An action as the engine offers it: `legal_actions` (multi-card choices as a template)
+# and the computer player's choice, which the service layer hands back to `apply`.
 Action = dict[str, Any]
+
+
+class ScoredHand(TypedDict):
+    """What every game's scored hand holds (each game's result adds its own keys)."""
+
+    round: int
+    points: list[int]
+    scores: list[int]
+    match_over: bool
+    winners: list[int]
+
+
+class _DealtFairly(TypedDict, total=False):
+    # The public inputs and the deals of the hand (`fairness`): server-side only. Absent
+    # from hands dealt without them (engine tests, hands from before). Declared apart,
+    # total=False, rather than as NotRequired: with postponed annotations only this is
+    # seen at run time (`__optional_keys__`, which the conformance suite checks against).
+    fair: FairRecord
+
+
+class RoundState[ResultT: ScoredHand](_DealtFairly):
+    """The keys every game's round state has, which the shared helpers below read.
+
+    Each game declares its whole state as a TypedDict deriving from this one (its
+    `state.py`); the state stays plain JSON-able data, stored as it is. The phase is a
+    `str`, not a Literal per game: the shared helpers here set the shared phases
+    (round_over, match_over, complete) of every game's state.
+    """
+
+    game: str
+    players: int
+    round: int
+    phase: str
+    scores: list[int]
+    result: ResultT | None
+    ready: list[int]
+
+
+class DealerRoundState[ResultT: ScoredHand](RoundState[ResultT]):
+    """A round state of a game whose deal passes to the left each hand."""
+
+    dealer: int
+
 
 ROUND_OVER = "round_over"
 MATCH_OVER = "match_over"
@@ -61,12 +109,15 @@ class Event:
 
 
 @dataclass
-class Applied:
-    state: State
+class Applied[StateT: RoundState[Any]]:
+    state: StateT
     events: list[Event] = field(default_factory=list)
 
 
-class Game(ABC):
+class Game[StateT: RoundState[Any]](ABC):
+    """A game's rules, generic over its round state type: `Game[HeartsState]`. The
+    service layer, which handles any game, holds a `Game[Any]` (the registry's)."""
+
     key: str
     name: str
     min_players: int
@@ -109,7 +160,7 @@ class Game(ABC):
         return None
 
     def first_carry(
-        self, *, options: dict[str, Any], players: int, host_seat: int, teams: list[int | None], seed: int
+        self, *, options: Mapping[str, Any], players: int, host_seat: int, teams: list[int | None], seed: int
     ) -> dict[str, Any] | None:
         """What the first hand inherits from the table as it starts: who the host is, the
         lobby teams, anything drawn once per match (from `seed`). None: nothing."""
@@ -123,9 +174,9 @@ class Game(ABC):
         players: int,
         seed: int,
         carry: dict[str, Any] | None,
-        deal: Any = None,
+        deal: object = None,
         fair: Inputs | None = None,
-    ) -> State:
+    ) -> StateT:
         """The opening state of a hand. `carry` comes from the previous hand (None for
         the first); `deal` overrides the shuffle (tests use fixed deals). With `fair`,
         every deal of the hand follows the public algorithm of `fairness` and is kept
@@ -135,39 +186,39 @@ class Game(ABC):
     # -- play -----------------------------------------------------------------------
 
     @abstractmethod
-    def to_act(self, state: State) -> list[int]:
+    def to_act(self, state: StateT) -> list[int]:
         """Seats that may act now (several in simultaneous phases); [] when nobody can."""
 
     @abstractmethod
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: StateT, seat: int) -> list[Action]:
         """Everything `seat` may do now; multi-card choices as a template."""
 
     @abstractmethod
-    def apply(self, state: State, seat: int, action: Action) -> Applied:
+    def apply(self, state: StateT, seat: int, action: SentAction) -> Applied[StateT]:
         """Check and apply one action. Pure: the given state is not modified."""
 
     @abstractmethod
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: StateT, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) may know of the state."""
 
-    def result(self, state: State) -> dict[str, Any] | None:
+    def result(self, state: StateT) -> dict[str, Any] | None:
         """The scored hand (public), or None while it is still being played."""
         # Every game keeps it in the state under this name, set when the hand is scored.
         result: dict[str, Any] | None = state["result"]
         return result
 
     @abstractmethod
-    def carry(self, state: State) -> dict[str, Any]:
+    def carry(self, state: StateT) -> dict[str, Any]:
         """What the next hand inherits from this one (scores, dealer, hand number...)."""
 
     @abstractmethod
-    def bot_action(self, state: State, seat: int) -> Action:
+    def bot_action(self, state: StateT, seat: int) -> Action:
         """A legal action chosen by the computer player's strategy."""
 
     # Phases in which a player whose time ran out passes (the auctions, RULES §3.8).
     passing_phases: frozenset[str] = frozenset()
 
-    def timeout_action(self, state: State, seat: int) -> Action:
+    def timeout_action(self, state: StateT, seat: int) -> Action:
         """What the server does for a player whose time ran out: a pass in an auction,
         ready between hands, elsewhere the computer player's choice."""
         phase = state.get("phase")
@@ -179,14 +230,14 @@ class Game(ABC):
 
     # -- shared helpers ---------------------------------------------------------------
 
-    def bot_legal_actions(self, state: State, seat: int) -> list[Action]:
+    def bot_legal_actions(self, state: StateT, seat: int) -> list[Action]:
         """What the computer player chooses from; a seat that may not act is refused."""
         legal = self.legal_actions(state, seat)
         if not legal:
             raise RuleError("not_your_turn", "It is not your turn.")
         return legal
 
-    def own_view(self, state: State, seat: int, to_act: list[int], hand: list[Any]) -> dict[str, Any]:
+    def own_view(self, state: StateT, seat: int, to_act: list[int], hand: list[Any]) -> dict[str, Any]:
         """The start of a player's `you` in the view: its seat, its hand and what it may do."""
         return {
             "seat": seat,
@@ -194,33 +245,52 @@ class Game(ABC):
             "legal_actions": self.legal_actions(state, seat) if seat in to_act else [],
         }
 
-    def is_complete(self, state: State) -> bool:
+    def is_complete(self, state: StateT) -> bool:
         """The hand is over and every seat is ready for the next one."""
         return state.get("phase") == COMPLETE
 
-    def is_match_over(self, state: State) -> bool:
+    def is_match_over(self, state: StateT) -> bool:
         return state.get("phase") == MATCH_OVER
 
 
-def clone(state: State) -> State:
+# A game of any kind, as the registry hands it out: the service layer, the replay and the
+# conformance suite handle every game through it, their states being stored JSON.
+AnyGame = Game[Any]
+
+
+def clone[StateT: RoundState[Any]](state: StateT) -> StateT:
     return copy.deepcopy(state)
 
 
-def copy_state(state: State, *, lists: tuple[str, ...] = (), nested: tuple[str, ...] = ()) -> State:
+def copy_state[StateT: RoundState[Any]](
+    state: StateT, *, lists: tuple[str, ...] = (), nested: tuple[str, ...] = ()
+) -> StateT:
     """A copy `apply` may change: a fresh dict, fresh `lists`, and for `nested` (lists of
     lists, such as hands) fresh inner lists too. Everything else is replaced whole, never
     changed in place, so it is shared: several times faster than deepcopy."""
-    new = dict(state)
+    # The keys are the game's own, named as strings: the copy is made as plain JSON and
+    # is the same shape as `state` by construction, hence the cast back.
+    source: Mapping[str, Any] = state
+    new = dict(source)
     for key in lists:
-        new[key] = list(state[key])
+        new[key] = list(source[key])
     for key in nested:
-        new[key] = [list(inner) for inner in state[key]]
-    return new
+        new[key] = [list(inner) for inner in source[key]]
+    return cast(StateT, new)
 
 
 def is_int(value: object) -> TypeGuard[int]:
     # bool is an int subclass in Python; a JSON true is not a number.
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def present[ValueT](value: ValueT | None) -> ValueT:
+    """A state value that is None only in some phases (the turn, trumps, the bid), read in
+    a phase that always has it, such as the turn in trick play: None there is a bug in
+    the engine, not a move to refuse."""
+    if value is None:
+        raise ValueError("The state lacks a value its phase always has.")
+    return value
 
 
 def require_action_type(action: Any) -> str:
@@ -256,7 +326,7 @@ def checked_action_type(
     return kind
 
 
-def check_fields(action: Action, kind: str, fields: frozenset[str]) -> None:
+def check_fields(action: SentAction, kind: str, fields: frozenset[str]) -> None:
     """Refuse a field the action's type does not define. The action is stored as it was
     sent (it replays the hand), so nothing else may ride along with it."""
     for name in action:
@@ -266,13 +336,13 @@ def check_fields(action: Action, kind: str, fields: frozenset[str]) -> None:
             raise RuleError("invalid", detail, shown or "action")
 
 
-def running_scores(state: State) -> list[int]:
+def running_scores[ResultT: ScoredHand](state: RoundState[ResultT]) -> list[int]:
     """The match scores: after the hand once it is scored, else as the hand began."""
     result = state["result"]
     return list(result["scores"] if result else state["scores"])
 
 
-def carry_to_next_dealer(state: State) -> dict[str, Any]:
+def carry_to_next_dealer[ResultT: ScoredHand](state: DealerRoundState[ResultT]) -> dict[str, Any]:
     """What the next hand inherits where the deal passes to the left each hand: the next
     round number, the match scores and the next dealer."""
     return {
@@ -282,7 +352,7 @@ def carry_to_next_dealer(state: State) -> dict[str, Any]:
     }
 
 
-def record_result(state: State, events: list[Event], result: dict[str, Any]) -> None:
+def record_result[ResultT: ScoredHand](state: RoundState[ResultT], events: list[Event], result: ResultT) -> None:
     """Store a scored hand and announce it: the match is over when `result` says so,
     else the table moves on to the between-hands phase."""
     over = result["match_over"]
@@ -299,11 +369,13 @@ def record_result(state: State, events: list[Event], result: dict[str, Any]) -> 
 # -- the between-hands phase, the same in every game --------------------------------
 
 
-def round_over_to_act(state: State) -> list[int]:
+def round_over_to_act[ResultT: ScoredHand](state: RoundState[ResultT]) -> list[int]:
     return [s for s in range(state["players"]) if s not in state["ready"]]
 
 
-def apply_next_round(state: State, seat: int, copy: Any = None) -> Applied:
+def apply_next_round[StateT: RoundState[Any]](
+    state: StateT, seat: int, copy: Callable[[StateT], StateT] | None = None
+) -> Applied[StateT]:
     """`next_round` from one seat; the round is complete when all are ready.
 
     `copy` copies the state (default a deepcopy; games pass their own faster copy)."""

@@ -23,10 +23,10 @@ only what every trick-taking state here has: `phase`, `turn`, `hands`, `trick`,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from .base import Action, Applied, Event, State
+from .base import Action, Applied, Event, RoundState, SentAction
 from .errors import RuleError
 
 CLAIM = "claim"
@@ -40,8 +40,9 @@ NODE_BUDGET = 3_000
 NOT_CERTAIN = "claim_not_certain"
 NOT_CERTAIN_DETAIL = "Not every remaining trick is certain to be yours: play on."
 
-Plays = Callable[[State], list[Action]]
-Step = Callable[[State, int, Action], Applied]
+# A game's legal plays and its play transition, over its own state type.
+type Plays[StateT: RoundState[Any]] = Callable[[StateT], list[Action]]
+type Step[StateT: RoundState[Any]] = Callable[[StateT, int, SentAction], Applied[StateT]]
 Position = tuple[Any, ...]
 
 
@@ -55,17 +56,24 @@ class _OutOfBudget(Exception):
     pass
 
 
-def _position(state: State) -> Position:
+def _trick_play[StateT: RoundState[Any]](state: StateT) -> Mapping[str, Any]:
+    """The state read through the keys every trick-taking game has (see above); each
+    game types them its own way (cards or tiles, what a trick records)."""
+    return state
+
+
+def _position[StateT: RoundState[Any]](state: StateT) -> Position:
     """What decides the rest of the hand from here. Everything else the search could
     reach differently (hearts broken, a partner revealed) follows from which pieces each
     seat has played, which the hands left say."""
-    hands = tuple(tuple(sorted(hand)) for hand in state["hands"])
-    trick = tuple(tuple(sorted(play.items())) for play in state["trick"])
-    return hands, trick, state["turn"]
+    state_read = _trick_play(state)
+    hands = tuple(tuple(sorted(hand)) for hand in state_read["hands"])
+    trick = tuple(tuple(sorted(play.items())) for play in state_read["trick"])
+    return hands, trick, state_read["turn"]
 
 
-class _Search:
-    def __init__(self, side: Collection[int], plays: Plays, step: Step, budget: int) -> None:
+class _Search[StateT: RoundState[Any]]:
+    def __init__(self, side: Collection[int], plays: Plays[StateT], step: Step[StateT], budget: int) -> None:
         self.side = frozenset(side)
         self.plays = plays
         self.step = step
@@ -73,20 +81,25 @@ class _Search:
         self.nodes = 0
         self.safe: set[Position] = set()
 
-    def can_lose(self, state: State) -> bool:
+    def can_lose(self, state: StateT) -> bool:
         """Some sequence of legal plays from `state` gives a trick to the other side."""
         if state["phase"] != TRICK_PLAY:
             return False
         key = _position(state)
         if key in self.safe:
             return False
-        seat = state["turn"]
+        before = _trick_play(state)
+        seat: int = before["turn"]
         for action in self.plays(state):
             self.nodes += 1
             if self.nodes > self.budget:
                 raise _OutOfBudget
             after = self.step(state, seat, action).state
-            if after["tricks_played"] != state["tricks_played"] and after["last_trick"]["winner"] not in self.side:
+            after_read = _trick_play(after)
+            if (
+                after_read["tricks_played"] != before["tricks_played"]
+                and after_read["last_trick"]["winner"] not in self.side
+            ):
                 return True
             if self.can_lose(after):
                 return True
@@ -94,7 +107,9 @@ class _Search:
         return False
 
 
-def is_certain(state: State, side: Collection[int], *, plays: Plays, step: Step, budget: int | None = None) -> bool:
+def is_certain[StateT: RoundState[Any]](
+    state: StateT, side: Collection[int], *, plays: Plays[StateT], step: Step[StateT], budget: int | None = None
+) -> bool:
     """Every sequence of legal plays from `state` gives every remaining trick to `side`,
     as proved within `budget` plays (default `NODE_BUDGET`)."""
     search = _Search(side, plays, step, NODE_BUDGET if budget is None else budget)
@@ -104,22 +119,22 @@ def is_certain(state: State, side: Collection[int], *, plays: Plays, step: Step,
         return False
 
 
-def apply_claim(
-    state: State,
+def apply_claim[StateT: RoundState[Any]](
+    state: StateT,
     seat: int,
     side: Collection[int],
     *,
-    plays: Plays,
-    step: Step,
+    plays: Plays[StateT],
+    step: Step[StateT],
     budget: int | None = None,
-) -> Applied:
+) -> Applied[StateT]:
     """`seat` claims the rest for `side` (which holds it): refused unless certain, else
     played out to the end of the hand. Pure: `state` is not modified."""
     if not is_certain(state, side, plays=plays, step=step, budget=budget):
         raise RuleError(NOT_CERTAIN, NOT_CERTAIN_DETAIL)
     events = [Event({"type": "claimed", "seat": seat})]
     while state["phase"] == TRICK_PLAY:
-        applied = step(state, state["turn"], plays(state)[0])
+        applied = step(state, _trick_play(state)["turn"], plays(state)[0])
         state = applied.state
         events.extend(applied.events)
     return Applied(state, events)

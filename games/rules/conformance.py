@@ -37,14 +37,26 @@ import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args, get_origin
 
 from . import templates
-from .base import COMPLETE, MATCH_OVER, ROUND_OVER, Applied, Game
+from .base import COMPLETE, MATCH_OVER, ROUND_OVER, AnyGame, Applied, Game
 from .claims import CLAIM, NOT_CERTAIN_DETAIL
 from .errors import RuleError
 
 MAX_STEPS = 5000  # a hand longer than this never ends
+
+
+def state_keys(game: AnyGame) -> tuple[frozenset[str], frozenset[str]]:
+    """The keys of the game's state type, the `S` of its `Game[S]`: (required, optional).
+    A stored round is this shape, so the engine must keep every state to it."""
+    for base in getattr(type(game), "__orig_bases__", ()):
+        if get_origin(base) is Game:
+            state_type = get_args(base)[0]
+            required: frozenset[str] = state_type.__required_keys__
+            optional: frozenset[str] = state_type.__optional_keys__
+            return required, optional
+    raise TypeError(f"{type(game).__name__} names no state type: it must derive from Game[<its state>].")
 
 
 def strings_in(obj: dict[str, Any] | list[Any], out: set[str]) -> None:
@@ -97,7 +109,7 @@ def picks(action: dict[str, Any]) -> list[Any]:
     return list(value.values()) if isinstance(value, dict) else list(value)
 
 
-def concrete(game: Game, template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def concrete(game: AnyGame, template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A submittable action from a legal action: a template gets random picks."""
     return templates.concrete(template, game.action_fields[template["type"]], rng)
 
@@ -142,7 +154,7 @@ class Tracker:
             unknown -= self.known[viewer]
         return unknown
 
-    def learn(self, before: dict[str, Any], seat: int, action: dict[str, Any], applied: Applied) -> None:
+    def learn(self, before: dict[str, Any], seat: int, action: dict[str, Any], applied: Applied[Any]) -> None:
         """`seat` did `action` to `before`: note what anyone learnt."""
 
     def check_state(self, state: dict[str, Any]) -> None:
@@ -174,6 +186,7 @@ class Hand:
         self.deep = deep
         self.args = {"options": options, "players": players, "seed": seed, "carry": carry, "deal": plan.deal}
         self.state = self.game.new_round(**self.args)
+        self.required_keys, self.optional_keys = state_keys(self.game)
         self.players = self.state["players"]
         self.viewers: tuple[int | None, ...] = (*range(self.players), None)
         self.start_scores = list(self.state["scores"])
@@ -206,6 +219,9 @@ class Hand:
     def check_json(self) -> dict[str, Any]:
         copied: dict[str, Any] = json.loads(json.dumps(self.state))
         assert copied == self.state, "the state does not survive a JSON round trip"
+        keys = set(self.state)
+        missing, extra = self.required_keys - keys, keys - self.required_keys - self.optional_keys
+        assert not missing and not extra, ("the state strays from its type", sorted(missing), sorted(extra))
         return copied
 
     def check_whole(self, to_act: list[int], legal: list[list[dict[str, Any]]]) -> dict[str, Any]:
@@ -289,7 +305,7 @@ class Hand:
         self.check_events(applied.events)
         profile.after_step(self, applied)
 
-    def try_claim(self, seat: int) -> Applied | None:
+    def try_claim(self, seat: int) -> Applied[Any] | None:
         """`seat` claims the rest: played out, or refused as not certain (None) with
         nothing changed."""
         before = json.dumps(self.state, sort_keys=True)
@@ -303,7 +319,7 @@ class Hand:
         assert applied.state["phase"] != "play", "a claim ends the trick play"
         return applied
 
-    def learn_claim(self, seat: int, applied: Applied) -> None:
+    def learn_claim(self, seat: int, applied: Applied[Any]) -> None:
         """A claim played out is the plays its events name, played one by one: the same
         states and events as normal play. The tracker learns them so."""
         assert applied.events[0].data == {"type": "claimed", "seat": seat}
@@ -377,7 +393,7 @@ class Profile:
     view_stride = 1  # one viewer's view, in turn, every view_stride steps...
     all_views_each_step = False  # ...or every viewer's at every step
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: AnyGame) -> None:
         self.game = game
 
     def runs(self) -> list[Run]:
@@ -395,7 +411,7 @@ class Profile:
     def bot_moves(self, state: dict[str, Any], rng: random.Random) -> bool:
         return bool(self.bot_share) and rng.random() < self.bot_share
 
-    def after_step(self, hand: Hand, applied: Applied) -> None:
+    def after_step(self, hand: Hand, applied: Applied[Any]) -> None:
         """Checks of the game's own after each step."""
 
     def check_result(self, hand: Hand, result: dict[str, Any]) -> None:
@@ -411,7 +427,7 @@ class Profile:
         """The run came across what it should have (matches, moons...)."""
 
 
-def first_carry(game: Game, options: dict[str, Any], players: int, seed: int) -> dict[str, Any] | None:
+def first_carry(game: AnyGame, options: dict[str, Any], players: int, seed: int) -> dict[str, Any] | None:
     """What a new match's first hand inherits from a table hosted by seat 0, lobby teams filled in order."""
     sizes = game.lobby_teams(options)
     teams: list[int | None] = [t for t, size in enumerate(sizes) for _ in range(size)] if sizes else [None] * players
@@ -450,7 +466,7 @@ def play_run(profile: Profile, run: Run) -> Counter[str]:
     return stats
 
 
-def profile_for(game: Game) -> Profile:
+def profile_for(game: AnyGame) -> Profile:
     """The game's profile: `PROFILE` in the `profile` module of its folder (the package of
     its engine); a game without one gets the generic base."""
     package = type(game).__module__.rpartition(".")[0]

@@ -24,7 +24,7 @@ import re
 import secrets
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from . import cards
 
@@ -50,6 +50,30 @@ def commitment(server_seed: str) -> str:
     return hashlib.sha256(server_seed.encode("ascii")).hexdigest()
 
 
+class InputsRecord(TypedDict):
+    """`Inputs` as a round's state keeps them."""
+
+    server_seed: str
+    code: str
+    hand: int
+    client_seeds: list[str]
+
+
+class Dealt(TypedDict):
+    """One deal: the hands in the order dealt, and what was left over."""
+
+    redeal: int
+    hands: list[list[str]]
+    widow: list[str]
+
+
+class FairRecord(InputsRecord):
+    """A hand's fairness record in its state (`fair`): the inputs and every deal made
+    from them, the redeals included. Server-side only: views and events never show it."""
+
+    deals: list[Dealt]
+
+
 @dataclass(frozen=True)
 class Inputs:
     """Everything a hand's deals follow from (the redeal counter aside)."""
@@ -59,7 +83,7 @@ class Inputs:
     hand: int
     client_seeds: tuple[str, ...]
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> InputsRecord:
         return {
             "server_seed": self.server_seed,
             "code": self.code,
@@ -68,7 +92,7 @@ class Inputs:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Inputs:
+    def from_json(cls, data: InputsRecord) -> Inputs:
         return cls(str(data["server_seed"]), str(data["code"]), int(data["hand"]), tuple(data["client_seeds"]))
 
 
@@ -126,7 +150,7 @@ def domino_deck(leave_out: Sequence[str] = ()) -> list[str]:
     return [f"{a}-{b}" for a in range(7) for b in range(a + 1) if f"{a}-{b}" not in skipped]
 
 
-def dealt(deck: Sequence[str], inputs: Inputs, redeal: int, players: int, size: int) -> dict[str, Any]:
+def dealt(deck: Sequence[str], inputs: Inputs, redeal: int, players: int, size: int) -> Dealt:
     """One deal as the engines record it and the rounds answer reveals it: the hands in
     the order dealt, and what was left over."""
     hands, rest = deal(shuffle(deck, inputs, redeal), players, size)

@@ -7,14 +7,14 @@ the games the server offers, in catalogue order.
 
 from __future__ import annotations
 
-from .base import Game
+from .base import AnyGame
 from .errors import RuleError
 from .schema import GameSchema
 
-_REGISTRY: dict[str, Game] = {}
+_REGISTRY: dict[str, AnyGame] = {}
 
 
-def register(game: Game, schema: GameSchema) -> Game:
+def register(game: AnyGame, schema: GameSchema) -> AnyGame:
     game.schema = schema
     _REGISTRY[game.key] = game
     return game
@@ -25,12 +25,12 @@ def unregister(key: str) -> None:
     _REGISTRY.pop(key, None)
 
 
-def get(key: str) -> Game:
+def get(key: str) -> AnyGame:
     try:
         return _REGISTRY[key]
     except KeyError:
         raise RuleError("invalid", f"Unknown game '{key}'.", "game") from None
 
 
-def all_games() -> list[Game]:
+def all_games() -> list[AnyGame]:
     return list(_REGISTRY.values())

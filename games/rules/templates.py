@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
-from .base import Action, Game
+from .base import Action, AnyGame
 
 # Which `count` of the `choices` to take: given them and the count, gives the picks.
 Choose = Callable[[list[Any], int], list[Any]]
@@ -27,7 +27,7 @@ def first(choices: list[Any], count: int) -> list[Any]:
     return list(choices[:count])
 
 
-def declared_fields(games: Iterable[Game], kind: str) -> frozenset[str]:
+def declared_fields(games: Iterable[AnyGame], kind: str) -> frozenset[str]:
     """The fields these games declare for actions of type `kind`, for a client that
     knows an action's type but not its game (a template's type belongs to one game)."""
     return frozenset().union(*(game.action_fields.get(kind, frozenset()) for game in games))

@@ -5,7 +5,7 @@ point; the match is `hands` hands long and the lowest total wins (ties share it)
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from games.rules import cards, fairness, tricks
 from games.rules.base import (
@@ -14,12 +14,13 @@ from games.rules.base import (
     Applied,
     Event,
     Game,
-    State,
+    ScoredHand,
     apply_next_round,
     carry_to_next_dealer,
     checked_action_type,
     copy_state,
     is_int,
+    present,
     record_result,
     round_over_to_act,
     running_scores,
@@ -28,6 +29,7 @@ from games.rules.errors import RuleError
 from games.rules.options import Option, OptionSet
 
 from . import bot
+from .state import DuelOptions, DuelState
 
 PLAY = "play"
 DECK = tuple(r + s for s in "SH" for r in "9TJQKA")
@@ -42,11 +44,11 @@ OPTIONS = OptionSet(
 OPTION_NAMES = frozenset(o.name for o in OPTIONS.options)
 
 
-def _copy(state: State) -> State:
+def _copy(state: DuelState) -> DuelState:
     return copy_state(state, lists=("trick", "tricks_taken", "taken"), nested=("hands",))
 
 
-def legal_cards(state: State, seat: int) -> list[str]:
+def legal_cards(state: DuelState, seat: int) -> list[str]:
     hand = state["hands"][seat]
     if not state["trick"]:
         return list(hand)
@@ -57,7 +59,7 @@ def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, list) else v for k, v in result.items()}
 
 
-class Duel(Game):
+class Duel(Game[DuelState]):
     key = "duel"
     name = "Duel"
     min_players = 2
@@ -79,8 +81,8 @@ class Duel(Game):
         carry: dict[str, Any] | None,
         deal: Any = None,
         fair: fairness.Inputs | None = None,
-    ) -> State:
-        opts = {o.name: options.get(o.name, o.default) for o in OPTIONS.options}
+    ) -> DuelState:
+        opts = cast(DuelOptions, {o.name: options.get(o.name, o.default) for o in OPTIONS.options})
         if players != opts["players"]:
             raise RuleError("invalid", "The table has as many seats as the 'players' option says.", "players")
         size = len(DECK) // players
@@ -96,7 +98,7 @@ class Duel(Game):
             shuffled = list(DECK)
             random.Random(seed).shuffle(shuffled)
             hands = [shuffled[s * size : (s + 1) * size] for s in range(players)]
-        state: State = {
+        state: DuelState = {
             "game": self.key,
             "players": players,
             "options": opts,
@@ -118,21 +120,21 @@ class Duel(Game):
             state["fair"] = {**fair.as_json(), "deals": [dealt]}
         return state
 
-    def to_act(self, state: State) -> list[int]:
+    def to_act(self, state: DuelState) -> list[int]:
         if state["phase"] == PLAY:
-            return [state["turn"]]
+            return [present(state["turn"])]
         if state["phase"] == ROUND_OVER:
             return round_over_to_act(state)
         return []
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: DuelState, seat: int) -> list[Action]:
         if not is_int(seat) or seat not in self.to_act(state):
             return []
         if state["phase"] == PLAY:
             return [{"type": PLAY, "card": c} for c in legal_cards(state, seat)]
         return [{"type": "next_round"}]
 
-    def apply(self, state: State, seat: int, action: Action) -> Applied:
+    def apply(self, state: DuelState, seat: int, action: Action) -> Applied[DuelState]:
         kind = checked_action_type(
             self.name, self.to_act(state), state["phase"], seat, action, PHASE_ACTION, ACTION_FIELDS
         )
@@ -153,7 +155,7 @@ class Duel(Game):
             self._finish_trick(new, events)
         return Applied(new, events)
 
-    def _finish_trick(self, state: State, events: list[Event]) -> None:
+    def _finish_trick(self, state: DuelState, events: list[Event]) -> None:
         played = [p["card"] for p in state["trick"]]
         winner = state["trick"][tricks.winning_index(played)]["seat"]
         state["tricks_taken"][winner] += 1
@@ -168,7 +170,7 @@ class Duel(Game):
         state["turn"] = None
         totals = [a + b for a, b in zip(state["scores"], state["tricks_taken"], strict=True)]
         over = state["round"] >= state["options"]["hands"]
-        result = {
+        result: ScoredHand = {
             "round": state["round"],
             "points": list(state["tricks_taken"]),
             "scores": totals,
@@ -177,10 +179,10 @@ class Duel(Game):
         }
         record_result(state, events, result)
 
-    def carry(self, state: State) -> dict[str, Any]:
+    def carry(self, state: DuelState) -> dict[str, Any]:
         return carry_to_next_dealer(state)
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: DuelState, seat: int | None) -> dict[str, Any]:
         to_act = self.to_act(state)
         players = state["players"]
         result = state["result"]
@@ -209,7 +211,7 @@ class Duel(Game):
             out["you"] = self.own_view(state, seat, to_act, list(state["hands"][seat]))
         return out
 
-    def bot_action(self, state: State, seat: int) -> Action:
+    def bot_action(self, state: DuelState, seat: int) -> Action:
         legal = self.bot_legal_actions(state, seat)
         if state["phase"] != PLAY:
             return dict(legal[0])

@@ -58,6 +58,19 @@ def test_the_conformance_suite_plays_it(duel: rules.Game, run: Any) -> None:
     profile.check_stats(run, stats)
 
 
+class _StrayDuel(Duel):
+    """Duel whose states carry a key its state type does not declare."""
+
+    def new_round(self, **kwargs: Any) -> Any:
+        return {**super().new_round(**kwargs), "stray": True}
+
+
+def test_the_conformance_suite_refuses_a_state_that_strays_from_its_type() -> None:
+    profile = DuelProfile(_StrayDuel())
+    with pytest.raises(AssertionError, match="strays from its type"):
+        play_run(profile, profile.runs()[0])
+
+
 @pytest.mark.django_db
 def test_the_document_describes_it_and_validates(api_client: Any) -> None:
     document = _document(api_client())

@@ -9,7 +9,7 @@ shooter picks how the moon is scored) → "round_over" (every seat says next_rou
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from .. import cards, claims, fairness, tricks
 from ..base import (
@@ -20,12 +20,13 @@ from ..base import (
     Applied,
     Event,
     Game,
-    State,
+    SentAction,
     apply_next_round,
     carry_to_next_dealer,
     checked_action_type,
     copy_state,
     is_int,
+    present,
     record_result,
     round_over_to_act,
     running_scores,
@@ -34,6 +35,7 @@ from ..errors import RuleError
 from ..options import Option, OptionSet
 from . import bot as hearts_bot
 from .points import HEARTS, JACK, QUEEN, card_points
+from .state import FourthHand, HeartsOptions, HeartsResult, HeartsState, PassChoice, PassDirection, Received
 
 PLAYERS = 4
 HAND_SIZE = 13
@@ -50,7 +52,7 @@ PLUS_OTHERS = "plus_others"
 MOON_CHOICES = (MINUS_SELF, PLUS_OTHERS)
 
 # Hand n (1-based) passes by PASS_CYCLE[(n - 1) % 4]; the fourth is "hold" or "funky".
-PASS_CYCLE = ("left", "right", "across", None)
+PASS_CYCLE: tuple[PassDirection | None, ...] = ("left", "right", "across", None)
 PASS_OFFSET = {"left": 1, "right": 3, "across": 2}
 
 # Which action type each phase accepts; anything else known is "wrong_phase".
@@ -153,7 +155,7 @@ OPTION_NAMES = frozenset(o.name for o in OPTIONS.options)
 # -- small pure helpers ---------------------------------------------------------------
 
 
-def pass_direction(hand_number: int, fourth_hand: str) -> str:
+def pass_direction(hand_number: int, fourth_hand: FourthHand) -> PassDirection:
     direction = PASS_CYCLE[(hand_number - 1) % 4]
     return fourth_hand if direction is None else direction
 
@@ -163,7 +165,7 @@ def may_lead_hearts(hand: list[str]) -> bool:
     return all(c[1] == HEARTS or c == QUEEN for c in hand)
 
 
-def legal_cards(state: State, seat: int) -> list[str]:
+def legal_cards(state: HeartsState, seat: int) -> list[str]:
     """The cards `seat` may play now (empty unless it is their turn to play)."""
     if state["phase"] != PLAY or state["turn"] != seat:
         return []
@@ -186,12 +188,12 @@ def legal_cards(state: State, seat: int) -> list[str]:
     return following
 
 
-def _plays(state: State) -> list[Action]:
+def _plays(state: HeartsState) -> list[Action]:
     """The plays open to the seat to act, in the order of its hand."""
-    return [{"type": "play", "card": c} for c in legal_cards(state, state["turn"])]
+    return [{"type": "play", "card": c} for c in legal_cards(state, present(state["turn"]))]
 
 
-def shooter_of(state: State) -> int | None:
+def shooter_of(state: HeartsState) -> int | None:
     """The seat that shot the moon this hand, if any (once all tricks are in).
 
     Every mode needs all 13 hearts and Q♠; the Sweedo moon needs J♦ as well.
@@ -203,7 +205,7 @@ def shooter_of(state: State) -> int | None:
     return None
 
 
-def hand_points(state: State, shooter: int | None, choice: str | None) -> tuple[list[int], list[int]]:
+def hand_points(state: HeartsState, shooter: int | None, choice: str | None) -> tuple[list[int], list[int]]:
     """Each seat's points for the hand, and the seats given the no-trick bonus.
 
     A moon moves only the 26 heart and Q♠ points; J♦ keeps its value for whoever took
@@ -229,14 +231,14 @@ def hand_points(state: State, shooter: int | None, choice: str | None) -> tuple[
     return points, no_trick
 
 
-def match_decided(totals: list[int], options: dict[str, Any]) -> bool:
+def match_decided(totals: list[int], options: HeartsOptions) -> bool:
     target = options["target"]
     if options["end_when"] == "exceeded":
         return any(t > target for t in totals)
     return any(t >= target for t in totals)
 
 
-def _copy(state: State) -> State:
+def _copy(state: HeartsState) -> HeartsState:
     return copy_state(
         state,
         lists=("passes", "received", "trick", "tricks_taken", "points_taken", "scores", "ready"),
@@ -244,11 +246,11 @@ def _copy(state: State) -> State:
     )
 
 
-def _is_card(value: Any) -> bool:
+def _is_card(value: object) -> bool:
     return isinstance(value, str) and cards.is_card(value)
 
 
-class Hearts(Game):
+class Hearts(Game[HeartsState]):
     key = "hearts"
     name = "Hearts"
     min_players = PLAYERS
@@ -263,12 +265,13 @@ class Hearts(Game):
     def seat_count(self, options: dict[str, Any]) -> int:
         return PLAYERS
 
-    def game_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+    def game_options(self, options: dict[str, Any] | None) -> HeartsOptions:
         """The game's own options, complete: a room's validated options (which also hold
         timing options and the preset's name) or a partial dict, as tests pass."""
         raw = {k: v for k, v in (options or {}).items() if k in OPTION_NAMES or k == "preset"}
         checked = self.option_set.validate(raw)
-        return {name: checked[name] for name in sorted(OPTION_NAMES)}
+        # Validated against OPTIONS, whose names, kinds and choices HeartsOptions spells.
+        return cast(HeartsOptions, {name: checked[name] for name in sorted(OPTION_NAMES)})
 
     def new_round(
         self,
@@ -277,9 +280,9 @@ class Hearts(Game):
         players: int = PLAYERS,
         seed: int,
         carry: dict[str, Any] | None = None,
-        deal: Any = None,
+        deal: object = None,
         fair: fairness.Inputs | None = None,
-    ) -> State:
+    ) -> HeartsState:
         if players != PLAYERS:
             raise RuleError("invalid", "Hearts is played by four.", "players")
         opts = self.game_options(options)
@@ -296,7 +299,7 @@ class Hearts(Game):
         else:
             hands = cards.deal(cards.shuffled(cards.deck(), random.Random(seed)), PLAYERS)
         direction = pass_direction(number, opts["fourth_hand"])
-        state: State = {
+        state: HeartsState = {
             "game": self.key,
             "players": PLAYERS,
             "options": opts,
@@ -327,7 +330,7 @@ class Hearts(Game):
         return state
 
     @staticmethod
-    def _check_deal(deal: Any) -> list[list[str]]:
+    def _check_deal(deal: object) -> list[list[str]]:
         if (
             not isinstance(deal, list)
             or len(deal) != PLAYERS
@@ -341,19 +344,19 @@ class Hearts(Game):
 
     # -- reading the state ------------------------------------------------------------
 
-    def to_act(self, state: State) -> list[int]:
+    def to_act(self, state: HeartsState) -> list[int]:
         phase = state["phase"]
         if phase == PASS:
             return [s for s in range(PLAYERS) if state["passes"][s] is None]
         if phase == PLAY:
-            return [state["turn"]]
+            return [present(state["turn"])]
         if phase == MOON_CHOICE:
-            return [state["moon_shooter"]]
+            return [present(state["moon_shooter"])]
         if phase == ROUND_OVER:
             return round_over_to_act(state)
         return []
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: HeartsState, seat: int) -> list[Action]:
         if not is_int(seat) or seat not in self.to_act(state):
             return []
         phase = state["phase"]
@@ -374,12 +377,12 @@ class Hearts(Game):
             return [{"type": "next_round"}]
         return []
 
-    def carry(self, state: State) -> dict[str, Any]:
+    def carry(self, state: HeartsState) -> dict[str, Any]:
         return carry_to_next_dealer(state)
 
     # -- acting -----------------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, action: Action) -> Applied:
+    def apply(self, state: HeartsState, seat: int, action: SentAction) -> Applied[HeartsState]:
         kind = checked_action_type(
             "Hearts", self.to_act(state), state["phase"], seat, action, PHASE_ACTION, self.action_fields
         )
@@ -396,7 +399,7 @@ class Hearts(Game):
 
     # passing
 
-    def _check_pass(self, state: State, seat: int, action: Action) -> list[str] | dict[str, str]:
+    def _check_pass(self, state: HeartsState, seat: int, action: SentAction) -> PassChoice:
         """The chosen cards, sorted (standard), or seat → card (funky); else a RuleError."""
         funky = state["pass_direction"] == "funky"
         attr = "to" if funky else "cards"
@@ -414,7 +417,7 @@ class Hearts(Game):
             return dict(sorted(zip(targets, picked, strict=True)))
         return cards.sorted_hand(picked)
 
-    def _apply_pass(self, state: State, seat: int, action: Action) -> Applied:
+    def _apply_pass(self, state: HeartsState, seat: int, action: SentAction) -> Applied[HeartsState]:
         chosen = self._check_pass(state, seat, action)
         new = _copy(state)
         new["passes"][seat] = chosen
@@ -428,23 +431,24 @@ class Hearts(Game):
             self._exchange(new, events)
         return Applied(new, events)
 
-    def _exchange(self, state: State, events: list[Event]) -> None:
+    def _exchange(self, state: HeartsState, events: list[Event]) -> None:
         """Move every chosen card at once: nobody saw what they get before choosing."""
         hands = state["hands"]
         moves: list[tuple[int, int, list[str]]] = []
         for giver, chosen in enumerate(state["passes"]):
             if isinstance(chosen, dict):
                 moves.extend((giver, int(to), [card]) for to, card in chosen.items())
-            else:
+            elif chosen is not None:  # every seat has chosen by now
                 moves.append((giver, (giver + PASS_OFFSET[state["pass_direction"]]) % PLAYERS, chosen))
         for giver, _, moved in moves:
             hands[giver] = [c for c in hands[giver] if c not in moved]
-        received: list[Any] = [None] * PLAYERS
+        received: list[Received | list[Received] | None] = [None] * PLAYERS
         for giver, receiver, moved in moves:
             hands[receiver].extend(moved)
-            entry = {"from": giver, "cards": list(moved)}
+            entry: Received = {"from": giver, "cards": list(moved)}
             if state["pass_direction"] == "funky":
-                received[receiver] = [*(received[receiver] or []), entry]
+                earlier = received[receiver]
+                received[receiver] = [*(earlier if isinstance(earlier, list) else []), entry]
             else:
                 received[receiver] = entry
             events.append(
@@ -455,21 +459,22 @@ class Hearts(Game):
             )
         for seat in range(PLAYERS):
             hands[seat] = cards.sorted_hand(hands[seat])
-            if isinstance(received[seat], list):
-                received[seat].sort(key=lambda e: e["from"])
+            got = received[seat]
+            if isinstance(got, list):
+                got.sort(key=lambda e: e["from"])
         state["received"] = received
         self._start_play(state)
         done = {"type": "pass_complete", "direction": state["pass_direction"], "leader": state["turn"]}
         events.append(Event(done))
 
     @staticmethod
-    def _start_play(state: State) -> None:
+    def _start_play(state: HeartsState) -> None:
         state["phase"] = PLAY
         state["turn"] = next(s for s, h in enumerate(state["hands"]) if TWO_CLUBS in h)
 
     # playing
 
-    def _check_play(self, state: State, seat: int, card: Any) -> str:
+    def _check_play(self, state: HeartsState, seat: int, card: object) -> str:
         """The card, once the rules allow `seat` to play it now; else a RuleError."""
         if not isinstance(card, str):
             raise RuleError("invalid", "'card' must be a card code (rank then suit).", "card")
@@ -498,7 +503,7 @@ class Hearts(Game):
             raise RuleError("no_points_on_first_trick", "No heart or Q♠ on the first trick.", "card")
         return card
 
-    def _apply_play(self, state: State, seat: int, action: Action) -> Applied:
+    def _apply_play(self, state: HeartsState, seat: int, action: SentAction) -> Applied[HeartsState]:
         card = self._check_play(state, seat, action.get("card"))
         new = _copy(state)
         new["hands"][seat].remove(card)
@@ -515,7 +520,7 @@ class Hearts(Game):
         self._finish_trick(new, events)
         return Applied(new, events)
 
-    def _finish_trick(self, state: State, events: list[Event]) -> None:
+    def _finish_trick(self, state: HeartsState, events: list[Event]) -> None:
         trick = state["trick"]
         played = [p["card"] for p in trick]
         winner = trick[tricks.winning_index(played)]["seat"]
@@ -544,7 +549,7 @@ class Hearts(Game):
             events.append(Event({"type": "moon_shot", "shooter": shooter, "choice": PLUS_OTHERS}))
         self._score(state, events, shooter, PLUS_OTHERS if shooter is not None else None)
 
-    def _apply_moon_choice(self, state: State, seat: int, action: Action) -> Applied:
+    def _apply_moon_choice(self, state: HeartsState, seat: int, action: SentAction) -> Applied[HeartsState]:
         choice = action.get("choice")
         if not isinstance(choice, str) or choice not in MOON_CHOICES:
             raise RuleError("invalid", "Choose 'minus_self' or 'plus_others'.", "choice")
@@ -553,12 +558,12 @@ class Hearts(Game):
         self._score(new, events, seat, choice)
         return Applied(new, events)
 
-    def _score(self, state: State, events: list[Event], shooter: int | None, choice: str | None) -> None:
+    def _score(self, state: HeartsState, events: list[Event], shooter: int | None, choice: str | None) -> None:
         points, no_trick = hand_points(state, shooter, choice)
         totals = [a + b for a, b in zip(state["scores"], points, strict=True)]
         over = match_decided(totals, state["options"])
         low = min(totals)
-        result = {
+        result: HeartsResult = {
             "round": state["round"],
             "points": points,
             "scores": totals,
@@ -572,7 +577,7 @@ class Hearts(Game):
 
     # -- what a viewer may know -------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: HeartsState, seat: int | None) -> dict[str, Any]:
         to_act = self.to_act(state)
         phase = state["phase"]
         result = state["result"]
@@ -627,7 +632,7 @@ class Hearts(Game):
 
     # -- the computer player ----------------------------------------------------------
 
-    def bot_action(self, state: State, seat: int) -> Action:
+    def bot_action(self, state: HeartsState, seat: int) -> Action:
         legal = self.bot_legal_actions(state, seat)
         phase = state["phase"]
         options = state["options"]
@@ -650,7 +655,7 @@ class Hearts(Game):
         return dict(legal[0])
 
     @staticmethod
-    def _table(state: State, seat: int) -> hearts_bot.Table:
+    def _table(state: HeartsState, seat: int) -> hearts_bot.Table:
         """Only what `seat` may know: its hand, the cards on the table and those played before."""
         played = {c for pile in state["taken"] for c in pile}
         return hearts_bot.Table(
@@ -663,7 +668,7 @@ class Hearts(Game):
         )
 
 
-def _standard_picks(action: Action) -> list[str]:
+def _standard_picks(action: SentAction) -> list[str]:
     picked = action.get("cards")
     if not isinstance(picked, list) or "to" in action:
         raise RuleError("bad_pass", "Pass a list of card codes: 'cards'.", "cards")
@@ -674,7 +679,7 @@ def _standard_picks(action: Action) -> list[str]:
     return list(picked)
 
 
-def _funky_picks(action: Action, seat: int) -> tuple[list[str], list[str]]:
+def _funky_picks(action: SentAction, seat: int) -> tuple[list[str], list[str]]:
     """(receiving seats as strings, cards) of a funky pass, checked for shape."""
     to = action.get("to")
     if not isinstance(to, dict) or "cards" in action:
@@ -694,7 +699,7 @@ def _funky_picks(action: Action, seat: int) -> tuple[list[str], list[str]]:
     return list(chosen), list(chosen.values())
 
 
-def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
+def _copy_result(result: HeartsResult) -> dict[str, Any]:
     return {
         **result,
         "points": list(result["points"]),
@@ -706,13 +711,13 @@ def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _copy_pass(chosen: Any) -> Any:
+def _copy_pass(chosen: PassChoice | None) -> PassChoice | None:
     if chosen is None:
         return None
     return dict(chosen) if isinstance(chosen, dict) else list(chosen)
 
 
-def _copy_received(received: Any) -> Any:
+def _copy_received(received: Received | list[Received] | None) -> dict[str, Any] | list[dict[str, Any]] | None:
     if received is None:
         return None
     if isinstance(received, list):

@@ -65,7 +65,7 @@ class HeartsTracker(Tracker):
         self.known = [set(h) for h in hand.state["hands"]]
         self.passes: dict[int, dict[str, Any]] = {}
 
-    def learn(self, before: dict[str, Any], seat: int, action: dict[str, Any], applied: Applied) -> None:
+    def learn(self, before: dict[str, Any], seat: int, action: dict[str, Any], applied: Applied[Any]) -> None:
         if action["type"] == "play":
             self.public.add(action["card"])
         elif action["type"] == "pass_cards":

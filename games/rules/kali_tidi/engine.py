@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from .. import cards, claims, fairness, tricks
 from ..base import (
@@ -24,11 +25,12 @@ from ..base import (
     Applied,
     Event,
     Game,
-    State,
+    SentAction,
     apply_next_round,
     checked_action_type,
     copy_state,
     is_int,
+    present,
     record_result,
     round_over_to_act,
     running_scores,
@@ -37,6 +39,7 @@ from ..errors import RuleError
 from ..options import Option, OptionSet
 from . import bot as kali_tidi_bot
 from .points import THREE_OF_SPADES, card_points
+from .state import KaliTidiOptions, KaliTidiResult, KaliTidiState
 
 REMOVE = "remove"
 BID = "bid"
@@ -140,12 +143,12 @@ def max_bid(decks: int) -> int:
     return 250 * decks
 
 
-def trump_card_on(state: State) -> bool:
+def trump_card_on(state: KaliTidiState) -> bool:
     trump_card: str = state["options"]["trump_card"]
     return trump_card == "three_of_spades"
 
 
-def suit_of(state: State, card: str) -> str:
+def suit_of(state: KaliTidiState, card: str) -> str:
     """A card's suit in play: with the three_of_spades option 3♠ belongs to trumps."""
     trump: str | None = state["trump"]
     if card == THREE_OF_SPADES and trump is not None and trump_card_on(state):
@@ -153,13 +156,13 @@ def suit_of(state: State, card: str) -> str:
     return card[1]
 
 
-def rank_of(state: State, card: str) -> int:
+def rank_of(state: KaliTidiState, card: str) -> int:
     if card == THREE_OF_SPADES and trump_card_on(state):
         return len(cards.RANKS)  # above the ace
     return cards.rank(card)
 
 
-def legal_cards(state: State, seat: int) -> list[str]:
+def legal_cards(state: KaliTidiState, seat: int) -> list[str]:
     if state["phase"] != PLAY or state["turn"] != seat:
         return []
     hand = state["hands"][seat]
@@ -170,12 +173,12 @@ def legal_cards(state: State, seat: int) -> list[str]:
     return sorted(set(following or hand), key=cards.sort_key)
 
 
-def _plays(state: State) -> list[Action]:
+def _plays(state: KaliTidiState) -> list[Action]:
     """The plays open to the seat to act, each card once, in card order."""
-    return [{"type": "play", "card": c} for c in legal_cards(state, state["turn"])]
+    return [{"type": "play", "card": c} for c in legal_cards(state, present(state["turn"]))]
 
 
-def callable_cards(state: State, seat: int) -> list[str]:
+def callable_cards(state: KaliTidiState, seat: int) -> list[str]:
     """Codes the bidder may call: some copy is held by another player. Decided from what
     the bidder knows (their hand and the removed cards), so refusing reveals nothing."""
     decks = state["options"]["decks"]
@@ -183,16 +186,16 @@ def callable_cards(state: State, seat: int) -> list[str]:
     return [c for c in cards.deck() if known[c] < decks]
 
 
-def removable_cards(state: State) -> list[str]:
+def removable_cards(state: KaliTidiState) -> list[str]:
     """Every zero-point card of the deck(s), one entry per copy."""
     return [c for c in cards.deck(state["options"]["decks"]) if c[0] in ZERO_RANKS]
 
 
-def _is_card(value: Any) -> bool:
+def _is_card(value: object) -> bool:
     return cards.is_card(value)
 
 
-class KaliTidi(Game):
+class KaliTidi(Game[KaliTidiState]):
     key = "kali_tidi"
     name = "Kali Tidi (Moon 3 of Spades)"
     min_players = 2
@@ -208,7 +211,7 @@ class KaliTidi(Game):
         out = super().validate_options(raw)
         return {**out, **self.game_options(out)}
 
-    def game_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+    def game_options(self, options: Mapping[str, Any] | None) -> KaliTidiOptions:
         """The game's own options, complete and cross-checked; derived defaults filled."""
         raw = {k: v for k, v in (options or {}).items() if k in OPTION_NAMES}
         given = {k: v for k, v in raw.items() if v is not None}
@@ -238,7 +241,8 @@ class KaliTidi(Game):
             raise RuleError("invalid", f"min_bid must be a multiple of 5 from 5 to {top}.", "min_bid")
         if opts["target"] is None:
             opts["target"] = top
-        return opts
+        # Validated against OPTIONS and its defaults derived: the shape KaliTidiOptions spells.
+        return cast(KaliTidiOptions, opts)
 
     def seat_count(self, options: dict[str, Any]) -> int:
         players: int = self.game_options(options)["players"]
@@ -246,10 +250,10 @@ class KaliTidi(Game):
 
     def lobby_teams(self, options: dict[str, Any]) -> list[int] | None:
         opts = self.game_options(options)
-        return list(opts["team_sizes"]) if opts["team_mode"] == TEAMS else None
+        return list(present(opts["team_sizes"])) if opts["team_mode"] == TEAMS else None
 
     def first_carry(
-        self, *, options: dict[str, Any], players: int, host_seat: int, teams: list[int | None], seed: int
+        self, *, options: Mapping[str, Any], players: int, host_seat: int, teams: list[int | None], seed: int
     ) -> dict[str, Any] | None:
         opts = self.game_options(options)
         rng = random.Random(seed ^ 0x6B616C69)
@@ -273,9 +277,9 @@ class KaliTidi(Game):
         players: int | None = None,
         seed: int,
         carry: dict[str, Any] | None = None,
-        deal: Any = None,
+        deal: object = None,
         fair: fairness.Inputs | None = None,
-    ) -> State:
+    ) -> KaliTidiState:
         opts = self.game_options(options)
         if players is not None and players != opts["players"]:
             raise RuleError("invalid", f"This room is for {opts['players']} players.", "players")
@@ -283,12 +287,12 @@ class KaliTidi(Game):
         carry = carry or self.first_carry(options=opts, players=players, host_seat=0, teams=[None] * players, seed=seed)
         assert carry is not None
         if opts["team_mode"] == TEAMS and not carry.get("teams"):
-            sizes = opts["team_sizes"]
+            sizes = present(opts["team_sizes"])
             carry = {**carry, "teams": [0] * sizes[0] + [1] * sizes[1]}
         number = int(carry.get("round", 1))
         removed = list(carry.get("removed", []))
         remove_count = 0 if "removed" in carry else (52 * opts["decks"]) % players
-        state: State = {
+        state: KaliTidiState = {
             "game": self.key,
             "seed": seed,
             "players": players,
@@ -332,11 +336,11 @@ class KaliTidi(Game):
             self._deal(state)
         return state
 
-    def _deal(self, state: State) -> None:
+    def _deal(self, state: KaliTidiState) -> None:
         """Deal the deck less the removed cards, evenly, and open the auction."""
         players = state["players"]
         stock = Counter(cards.deck(state["options"]["decks"])) - Counter(state["removed"])
-        deal = state.pop("deal", None)
+        deal = state.get("deal")
         state["deal"] = None
         if deal is not None:
             if (
@@ -363,15 +367,15 @@ class KaliTidi(Game):
 
     # -- reading the state ------------------------------------------------------------
 
-    def to_act(self, state: State) -> list[int]:
+    def to_act(self, state: KaliTidiState) -> list[int]:
         phase = state["phase"]
         if phase in (REMOVE, BID, CALL, TRUMP, PLAY):
-            return [state["turn"]]
+            return [present(state["turn"])]
         if phase == ROUND_OVER:
             return round_over_to_act(state)
         return []
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: KaliTidiState, seat: int) -> list[Action]:
         if not is_int(seat) or seat not in self.to_act(state):
             return []
         phase = state["phase"]
@@ -391,12 +395,12 @@ class KaliTidi(Game):
         return []
 
     @staticmethod
-    def _bid_values(state: State) -> list[int]:
+    def _bid_values(state: KaliTidiState) -> list[int]:
         opts = state["options"]
         low = opts["min_bid"] if state["bid"] is None else state["bid"] + BID_STEP
         return list(range(low, max_bid(opts["decks"]) + 1, BID_STEP))
 
-    def carry(self, state: State) -> dict[str, Any]:
+    def carry(self, state: KaliTidiState) -> dict[str, Any]:
         return {
             "round": state["round"] + 1,
             "host": state["host"],
@@ -408,7 +412,7 @@ class KaliTidi(Game):
 
     # -- applying actions -------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, action: Action) -> Applied:
+    def apply(self, state: KaliTidiState, seat: int, action: SentAction) -> Applied[KaliTidiState]:
         kind = checked_action_type(
             "Kali Tidi", self.to_act(state), state["phase"], seat, action, PHASE_ACTION, self.action_fields
         )
@@ -429,7 +433,7 @@ class KaliTidi(Game):
         return apply_next_round(state, seat, _copy)
 
     @staticmethod
-    def _picked(action: Action, count: int) -> list[str]:
+    def _picked(action: SentAction, count: int) -> list[str]:
         picked = action.get("cards")
         if not isinstance(picked, list) or not all(_is_card(c) for c in picked):
             raise RuleError("invalid", "'cards' is a list of card codes.", "cards")
@@ -437,7 +441,7 @@ class KaliTidi(Game):
             raise RuleError("wrong_count", f"Choose exactly {count} card{'s' if count != 1 else ''}.", "cards")
         return list(picked)
 
-    def _apply_remove(self, state: State, seat: int, action: Action) -> Applied:
+    def _apply_remove(self, state: KaliTidiState, seat: int, action: SentAction) -> Applied[KaliTidiState]:
         picked = self._picked(action, state["remove_count"])
         if any(card_points(c) for c in picked):
             raise RuleError("card_has_points", "Only zero-point cards (2, 4, 6, 7, 8, 9) may be removed.", "cards")
@@ -452,7 +456,7 @@ class KaliTidi(Game):
         self._deal(new)
         return Applied(new, [Event({"type": "cards_removed", "seat": seat, "cards": new["removed"]})])
 
-    def _apply_bid(self, state: State, seat: int, action: Action) -> Applied:
+    def _apply_bid(self, state: KaliTidiState, seat: int, action: SentAction) -> Applied[KaliTidiState]:
         value = action.get("value")
         if not is_int(value):
             raise RuleError("invalid", "A bid is a whole number.", "value")
@@ -472,14 +476,14 @@ class KaliTidi(Game):
         self._next_bidder(new, events)
         return Applied(new, events)
 
-    def _apply_pass(self, state: State, seat: int) -> Applied:
+    def _apply_pass(self, state: KaliTidiState, seat: int) -> Applied[KaliTidiState]:
         new = _copy(state)
         new["bids"][seat] = PASSED
         events = [Event({"type": "pass", "seat": seat})]
         self._next_bidder(new, events)
         return Applied(new, events)
 
-    def _next_bidder(self, state: State, events: list[Event]) -> None:
+    def _next_bidder(self, state: KaliTidiState, events: list[Event]) -> None:
         """The next seat still in the auction, or the auction's end."""
         players = state["players"]
         active = [s for s in range(players) if state["bids"][s] != PASSED]
@@ -492,21 +496,21 @@ class KaliTidi(Game):
             state["bid"], state["bidder"] = state["options"]["min_bid"], state["first_bidder"]
             self._auction_won(state, events, all_passed=True)
             return
-        seat = state["turn"]
+        seat = present(state["turn"])
         for _ in range(players):
             seat = (seat + 1) % players
             if state["bids"][seat] != PASSED:
                 state["turn"] = seat
                 return
 
-    def _auction_won(self, state: State, events: list[Event], all_passed: bool = False) -> None:
+    def _auction_won(self, state: KaliTidiState, events: list[Event], all_passed: bool = False) -> None:
         events.append(
             Event({"type": "auction_won", "seat": state["bidder"], "bid": state["bid"], "all_passed": all_passed})
         )
         state["turn"] = state["bidder"]
         state["phase"] = CALL if state["options"]["team_mode"] == CARDS else TRUMP
 
-    def _apply_call(self, state: State, seat: int, action: Action) -> Applied:
+    def _apply_call(self, state: KaliTidiState, seat: int, action: SentAction) -> Applied[KaliTidiState]:
         picked = self._picked(action, partner_cards_to_call(state["players"]))
         if len(set(picked)) != len(picked):
             raise RuleError("invalid", "Call different cards.", "cards")
@@ -519,7 +523,7 @@ class KaliTidi(Game):
         new["phase"] = TRUMP
         return Applied(new, [Event({"type": "partners_called", "seat": seat, "cards": new["called"]})])
 
-    def _apply_trump(self, state: State, seat: int, action: Action) -> Applied:
+    def _apply_trump(self, state: KaliTidiState, seat: int, action: SentAction) -> Applied[KaliTidiState]:
         suit = action.get("suit")
         if not isinstance(suit, str) or suit not in cards.SUITS:
             raise RuleError("bad_suit", "Trumps are one of C, D, H, S.", "suit")
@@ -529,7 +533,7 @@ class KaliTidi(Game):
         new["turn"] = new["bidder"]
         return Applied(new, [Event({"type": "trump", "seat": seat, "suit": suit})])
 
-    def _apply_play(self, state: State, seat: int, action: Action) -> Applied:
+    def _apply_play(self, state: KaliTidiState, seat: int, action: SentAction) -> Applied[KaliTidiState]:
         card = action.get("card")
         if not _is_card(card):
             raise RuleError("invalid", "'card' is a card code such as 'KD'.", "card")
@@ -550,7 +554,7 @@ class KaliTidi(Game):
         return Applied(new, events)
 
     @staticmethod
-    def _called_card_played(state: State, seat: int, card: str, events: list[Event]) -> None:
+    def _called_card_played(state: KaliTidiState, seat: int, card: str, events: list[Event]) -> None:
         """Reveal a partner: under `first` the first other player to play the card; under
         `last` the play after which no other player still holds a copy."""
         plays = state["plays_of_called"].setdefault(card, [])
@@ -564,7 +568,7 @@ class KaliTidi(Game):
             state["partners"].append(partner)
             events.append(Event({"type": "partner_revealed", "seat": partner, "card": card}))
 
-    def _finish_trick(self, state: State, events: list[Event]) -> None:
+    def _finish_trick(self, state: KaliTidiState, events: list[Event]) -> None:
         trick = state["trick"]
         plays = [p["card"] for p in trick]
         index = tricks.winning_index(
@@ -579,50 +583,51 @@ class KaliTidi(Game):
         state["points_taken"][winner] += points
         state["tricks_taken"][winner] += 1
         state["tricks_played"] += 1
-        state["last_trick"] = {"cards": [dict(p) for p in trick], "winner": winner, "points": points}
+        state["last_trick"] = {"cards": [p.copy() for p in trick], "winner": winner, "points": points}
         state["trick"] = []
         state["turn"] = winner
         events.append(Event({"type": "trick_won", "seat": winner, "points": points}))
         if not any(state["hands"]):
             self._score(state, events)
 
-    def claim_side(self, state: State, seat: int) -> list[int]:
+    def claim_side(self, state: KaliTidiState, seat: int) -> list[int]:
         """Who may take tricks for `seat`'s claim: its team, or in cards mode the bidder and
         the partners revealed so far for either of them. An unrevealed partner is no side
         of anyone's as far as a claim goes: counting it would tell the table who it is."""
         if state["options"]["team_mode"] != CARDS:
-            team = state["teams"][seat]
-            return [s for s in range(state["players"]) if state["teams"][s] == team]
-        bidding = sorted({state["bidder"], *state["partners"]})
+            teams = present(state["teams"])
+            return [s for s in range(state["players"]) if teams[s] == teams[seat]]
+        bidding = sorted({present(state["bidder"]), *state["partners"]})
         return bidding if seat in bidding else [seat]
 
-    def sides(self, state: State) -> tuple[list[int], list[int]]:
+    def sides(self, state: KaliTidiState) -> tuple[list[int], list[int]]:
         """(bidding side, other side) as seats; in cards mode as revealed so far."""
         players = state["players"]
-        bidder = state["bidder"]
+        bidder = present(state["bidder"])
         if state["options"]["team_mode"] == CARDS:
             bidding = sorted({bidder, *state["partners"]})
         else:
-            team = state["teams"][bidder]
-            bidding = [s for s in range(players) if state["teams"][s] == team]
+            teams = present(state["teams"])
+            bidding = [s for s in range(players) if teams[s] == teams[bidder]]
         return bidding, [s for s in range(players) if s not in bidding]
 
-    def _score(self, state: State, events: list[Event]) -> None:
+    def _score(self, state: KaliTidiState, events: list[Event]) -> None:
         bidding, other = self.sides(state)
         side_points = [sum(state["points_taken"][s] for s in side) for side in (bidding, other)]
-        made = side_points[0] >= state["bid"]
+        bid = present(state["bid"])
+        made = side_points[0] >= bid
         winners_of_hand = bidding if made else other
         totals = list(state["scores"])
         for s in winners_of_hand:
-            totals[s] += state["bid"]
+            totals[s] += bid
         target = state["options"]["target"]
         over = max(totals) >= target
         top = max(totals)
-        result = {
+        result: KaliTidiResult = {
             "round": state["round"],
-            "bidder": state["bidder"],
-            "bid": state["bid"],
-            "trump": state["trump"],
+            "bidder": present(state["bidder"]),
+            "bid": bid,
+            "trump": present(state["trump"]),
             "called": list(state["called"]),
             "partners": sorted(state["partners"]),
             "bidding_side": bidding,
@@ -641,7 +646,7 @@ class KaliTidi(Game):
 
     # -- what a viewer may know -------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: KaliTidiState, seat: int | None) -> dict[str, Any]:
         players = state["players"]
         phase = state["phase"]
         to_act = self.to_act(state)
@@ -704,7 +709,7 @@ class KaliTidi(Game):
 
     # -- the computer player ----------------------------------------------------------
 
-    def bot_action(self, state: State, seat: int) -> Action:
+    def bot_action(self, state: KaliTidiState, seat: int) -> Action:
         legal = self.bot_legal_actions(state, seat)
         phase = state["phase"]
         hand = list(state["hands"][seat])
@@ -729,23 +734,24 @@ class KaliTidi(Game):
         return dict(legal[0])
 
     @staticmethod
-    def _bid_context(state: State, seat: int) -> kali_tidi_bot.BidContext:
+    def _bid_context(state: KaliTidiState, seat: int) -> kali_tidi_bot.BidContext:
         players = state["players"]
         mode = state["options"]["team_mode"]
         if mode == CARDS:
             side = 1 + partner_cards_to_call(players)
         else:
-            side = state["teams"].count(state["teams"][seat])
+            teams = present(state["teams"])
+            side = teams.count(teams[seat])
         total = 250 * state["options"]["decks"]
         return kali_tidi_bot.BidContext(players=players, side_size=min(side, players), total_points=total)
 
-    def _table(self, state: State, seat: int) -> kali_tidi_bot.Table:
+    def _table(self, state: KaliTidiState, seat: int) -> kali_tidi_bot.Table:
         """Only what `seat` may know: its hand, the table, and who is with it as far as it
         can tell (its team; in cards mode revealed partners, and the bidder for a player
         who holds a called card)."""
         players = state["players"]
         mode = state["options"]["team_mode"]
-        bidder = state["bidder"]
+        bidder = present(state["bidder"])
         if mode == CARDS:
             friends = set(state["partners"]) | {bidder}
             holds_called = any(c in state["called"] for c in state["hands"][seat])
@@ -754,8 +760,8 @@ class KaliTidi(Game):
             elif seat != bidder and holds_called:
                 friends |= {bidder}
         else:
-            team = state["teams"][seat]
-            friends = {s for s in range(players) if state["teams"][s] == team}
+            teams = present(state["teams"])
+            friends = {s for s in range(players) if teams[s] == teams[seat]}
         friends.discard(seat)
         return kali_tidi_bot.Table(
             seat=seat,
@@ -770,7 +776,7 @@ class KaliTidi(Game):
         )
 
 
-def _copy(state: State) -> State:
+def _copy(state: KaliTidiState) -> KaliTidiState:
     new = copy_state(
         state,
         lists=("bids", "called", "partners", "removed", "trick", "points_taken", "tricks_taken", "scores", "ready"),
@@ -781,5 +787,5 @@ def _copy(state: State) -> State:
     return new
 
 
-def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
+def _copy_result(result: KaliTidiResult) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, list) else v for k, v in result.items()}

@@ -10,7 +10,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from ..base import Applied, Game
+from ..base import AnyGame, Applied
 from ..cards import deck
 from ..conformance import Hand, Profile, Run, Tracker
 from .engine import callable_cards
@@ -62,7 +62,7 @@ class KaliTidiTracker(Tracker):
                 unknown -= set(callable_cards(state, viewer))
         return unknown
 
-    def learn(self, before: dict[str, Any], seat: int, action: dict[str, Any], applied: Applied) -> None:
+    def learn(self, before: dict[str, Any], seat: int, action: dict[str, Any], applied: Applied[Any]) -> None:
         if action["type"] == "play":
             self.public.add(action["card"])
             if not applied.state["trick"]:
@@ -79,7 +79,7 @@ class KaliTidiTracker(Tracker):
         assert here == Counter(deck(state["options"]["decks"]))
 
 
-def check_partners_hidden(game: Game, state: dict[str, Any]) -> None:
+def check_partners_hidden(game: AnyGame, state: dict[str, Any]) -> None:
     """An unrevealed partner's hand swapped with another non-bidder's (same size) changes
     nothing any third viewer sees, and the legal actions of the seat to act do not depend
     on the called cards."""
@@ -131,7 +131,7 @@ class KaliTidiProfile(Profile):
     def bot_moves(self, state: dict[str, Any], rng: random.Random) -> bool:
         return state["phase"] == "round_over" or rng.random() < self.bot_share
 
-    def after_step(self, hand: Hand, applied: Applied) -> None:
+    def after_step(self, hand: Hand, applied: Applied[Any]) -> None:
         if hand.number % self.partners_every == 0:
             check_partners_hidden(hand.game, hand.state)
 

@@ -15,7 +15,7 @@ else, and the public result says only whether the widow was taken.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from .. import claims, dominoes, fairness
 from ..base import (
@@ -26,12 +26,13 @@ from ..base import (
     Applied,
     Event,
     Game,
-    State,
+    SentAction,
     apply_next_round,
     carry_to_next_dealer,
     checked_action_type,
     copy_state,
     is_int,
+    present,
     record_result,
     round_over_to_act,
     running_scores,
@@ -39,6 +40,7 @@ from ..base import (
 from ..errors import RuleError
 from ..options import Option, OptionSet
 from . import bot as moon_bot
+from .state import MoonOptions, MoonResult, MoonState
 
 HAND_SIZE = 7
 TRICKS = HAND_SIZE
@@ -127,7 +129,9 @@ def deal_rng(seed: int, redeals: int) -> random.Random:
     return random.Random(f"moon:{seed}:{redeals}")
 
 
-def _fair_deal(fair: dict[str, Any], players: int, redeal: int) -> tuple[list[list[str]], list[str], dict[str, Any]]:
+def _fair_deal(
+    fair: fairness.FairRecord, players: int, redeal: int
+) -> tuple[list[list[str]], list[str], fairness.FairRecord]:
     """A deal by the public algorithm, and the hand's fairness record with it added (a
     new record: a state is never changed in place)."""
     deck = fairness.domino_deck(leave_out=() if players == 4 else [f"{a}-0" for a in range(1, 7)])
@@ -140,13 +144,13 @@ def first_dealer(seed: int, players: int) -> int:
     return random.Random(f"moon-dealer:{seed}").randrange(players)
 
 
-def moon_allowed(state: State) -> bool:
+def moon_allowed(state: MoonState) -> bool:
     any_time: bool = state["options"]["moon_any_time"]
     bid: int | None = state["bid"]
     return any_time or bid == MAX_BID
 
 
-def bid_values(state: State) -> list[int]:
+def bid_values(state: MoonState) -> list[int]:
     """The bids the player to act may make now (passing aside)."""
     current = state["bid"] or 0
     values = list(range(max(MIN_BID, current + 1), MAX_BID + 1))
@@ -155,12 +159,12 @@ def bid_values(state: State) -> list[int]:
     return values
 
 
-def legal_tiles(state: State, seat: int) -> list[str]:
+def legal_tiles(state: MoonState, seat: int) -> list[str]:
     """The tiles `seat` may play now (empty unless it is their turn to play)."""
     if state["phase"] != PLAY or state["turn"] != seat:
         return []
     hand = state["hands"][seat]
-    trump = state["trump"]
+    trump = present(state["trump"])
     trick = state["trick"]
     if not trick:
         if state["tricks_played"] == 0:
@@ -172,17 +176,18 @@ def legal_tiles(state: State, seat: int) -> list[str]:
     return dominoes.legal_follow(hand, led, trump, trump_instead=state["options"]["trump_instead_of_follow"])
 
 
-def _plays(state: State) -> list[Action]:
+def _plays(state: MoonState) -> list[Action]:
     """The plays open to the seat to act, in the order of its hand."""
-    return [{"type": "play", "tile": t} for t in legal_tiles(state, state["turn"])]
+    return [{"type": "play", "tile": t} for t in legal_tiles(state, present(state["turn"]))]
 
 
-def hand_points(state: State) -> tuple[list[int], bool]:
+def hand_points(state: MoonState) -> tuple[list[int], bool]:
     """Each seat's points for the hand (partners show their side's), and whether the bid was made."""
     players = state["players"]
-    bidder_side = side_of(state["bidder"], players)
-    moon = state["bid"] == MOON
-    need = TRICKS if moon else state["bid"]
+    bidder_side = side_of(present(state["bidder"]), players)
+    bid = present(state["bid"])
+    moon = bid == MOON
+    need = TRICKS if moon else bid
     side_tricks = [sum(state["tricks_taken"][s] for s in members) for members in sides(players)]
     made = side_tricks[bidder_side] >= need
     side_points = []
@@ -218,11 +223,11 @@ def match_winners(totals: list[int], bidder: int, players: int, moon_made: bool)
     return list(groups[best[0]]), False
 
 
-def _copy(state: State) -> State:
+def _copy(state: MoonState) -> MoonState:
     return copy_state(state, lists=("bids", "trick", "tricks_taken", "scores", "ready"), nested=("hands", "taken"))
 
 
-class Moon(Game):
+class Moon(Game[MoonState]):
     key = "moon"
     name = "Moon (dominoes)"
     min_players = 3
@@ -237,7 +242,7 @@ class Moon(Game):
     def seat_count(self, options: dict[str, Any]) -> int:
         return int(options.get("players", 3))
 
-    def game_options(self, options: dict[str, Any] | None, players: int | None = None) -> dict[str, Any]:
+    def game_options(self, options: dict[str, Any] | None, players: int | None = None) -> MoonOptions:
         """The game's own options, complete: a room's validated options (which also hold
         timing options) or a partial dict, as tests pass. Without a `players` option the
         table size comes from `players`."""
@@ -245,7 +250,8 @@ class Moon(Game):
         if "players" not in raw and players is not None:
             raw["players"] = players
         checked = self.option_set.validate(raw)
-        return {name: checked[name] for name in sorted(OPTION_NAMES)}
+        # Validated against OPTIONS, whose names, kinds and choices MoonOptions spells.
+        return cast(MoonOptions, {name: checked[name] for name in sorted(OPTION_NAMES)})
 
     def new_round(
         self,
@@ -254,9 +260,9 @@ class Moon(Game):
         players: int = 3,
         seed: int,
         carry: dict[str, Any] | None = None,
-        deal: Any = None,
+        deal: object = None,
         fair: fairness.Inputs | None = None,
-    ) -> State:
+    ) -> MoonState:
         """The opening state of a hand. `deal` forces the hands: one list of 7 tiles per
         seat; with three players the one tile of the cut deck left over is the widow."""
         opts = self.game_options(options, players)
@@ -266,15 +272,14 @@ class Moon(Game):
         number = int(carry.get("round", 1))
         scores = [int(s) for s in carry.get("scores", [0] * players)]
         dealer = int(carry["dealer"]) % players if "dealer" in carry else first_dealer(seed, players)
-        fair_state = None
+        fair_state: fairness.FairRecord | None = None
         if deal is not None:
             hands, rest = self._check_deal(deal, players)
         elif fair is not None:
-            fair_state = {**fair.as_json(), "deals": []}
-            hands, rest, fair_state = _fair_deal(fair_state, players, 0)
+            hands, rest, fair_state = _fair_deal({**fair.as_json(), "deals": []}, players, 0)
         else:
             hands, rest = dominoes.deal(dominoes.shuffled(deck_for(players), deal_rng(seed, 0)), players, HAND_SIZE)
-        state: State = {
+        state: MoonState = {
             "game": self.key,
             "players": players,
             "options": opts,
@@ -307,7 +312,7 @@ class Moon(Game):
         return state
 
     @staticmethod
-    def _check_deal(deal: Any, players: int) -> tuple[list[list[str]], list[str]]:
+    def _check_deal(deal: object, players: int) -> tuple[list[list[str]], list[str]]:
         if (
             not isinstance(deal, list)
             or len(deal) != players
@@ -323,15 +328,15 @@ class Moon(Game):
 
     # -- reading the state ------------------------------------------------------------
 
-    def to_act(self, state: State) -> list[int]:
+    def to_act(self, state: MoonState) -> list[int]:
         phase = state["phase"]
         if phase in (BID, TRUMP, WIDOW, PLAY):
-            return [state["turn"]]
+            return [present(state["turn"])]
         if phase == ROUND_OVER:
             return round_over_to_act(state)
         return []
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: MoonState, seat: int) -> list[Action]:
         if not is_int(seat) or seat not in self.to_act(state):
             return []
         phase = state["phase"]
@@ -340,7 +345,7 @@ class Moon(Game):
         if phase == TRUMP:
             return [{"type": "trump", "suit": n} for n in dominoes.PIPS]
         if phase == WIDOW:
-            choices = dominoes.sorted_hand([*state["hands"][seat], state["widow"]])
+            choices = dominoes.sorted_hand([*state["hands"][seat], present(state["widow"])])
             actions: list[Action] = [{"type": "widow", "take": True, "discard": t} for t in choices]
             if state["options"]["widow"] == "optional":
                 actions.append({"type": "widow", "take": False})
@@ -351,13 +356,13 @@ class Moon(Game):
             return [{"type": "next_round"}]
         return []
 
-    def carry(self, state: State) -> dict[str, Any]:
+    def carry(self, state: MoonState) -> dict[str, Any]:
         # After redeals `dealer` is whoever dealt the hand that was played; the seat after it deals next.
         return carry_to_next_dealer(state)
 
     # -- acting -----------------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, action: Action) -> Applied:
+    def apply(self, state: MoonState, seat: int, action: SentAction) -> Applied[MoonState]:
         kind = checked_action_type(
             "Moon", self.to_act(state), state["phase"], seat, action, PHASE_ACTIONS, self.action_fields
         )
@@ -380,23 +385,24 @@ class Moon(Game):
     # bidding
 
     @staticmethod
-    def _check_bid(state: State, value: Any) -> None:
+    def _check_bid(state: MoonState, value: object) -> int:
+        """The bid, once the rules allow it now; else a RuleError."""
         if not is_int(value):
             raise RuleError("invalid", "'value' must be a whole number: 4 to 7, or 21 for moon.", "value")
         if value == MOON:
             if not moon_allowed(state):
                 raise RuleError("moon_not_allowed", "Moon may only be bid after a bid of 7.", "value")
-            return
+            return value
         if value > MAX_BID:
             raise RuleError("bid_too_high", f"Bid at most {MAX_BID} tricks, or 21 for moon.", "value")
         current = state["bid"] or 0
         if value < MIN_BID or value <= current:
             lowest = max(MIN_BID, current + 1)
             raise RuleError("bid_too_low", f"Bid at least {lowest}.", "value")
+        return value
 
-    def _apply_bid(self, state: State, seat: int, action: Action) -> Applied:
-        value = action.get("value")
-        self._check_bid(state, value)
+    def _apply_bid(self, state: MoonState, seat: int, action: SentAction) -> Applied[MoonState]:
+        value = self._check_bid(state, action.get("value"))
         new = _copy(state)
         new["bids"][seat] = value
         new["bid"] = value
@@ -409,7 +415,7 @@ class Moon(Game):
             new["turn"] = (seat + 1) % new["players"]
         return Applied(new, events)
 
-    def _apply_pass(self, state: State, seat: int) -> Applied:
+    def _apply_pass(self, state: MoonState, seat: int) -> Applied[MoonState]:
         new = _copy(state)
         new["bids"][seat] = PASSED
         events = [Event({"type": "pass", "seat": seat})]
@@ -422,13 +428,13 @@ class Moon(Game):
         return Applied(new, events)
 
     @staticmethod
-    def _end_auction(state: State, events: list[Event]) -> None:
+    def _end_auction(state: MoonState, events: list[Event]) -> None:
         state["phase"] = TRUMP
         state["turn"] = state["bidder"]
         events.append(Event({"type": "bid_won", "seat": state["bidder"], "value": state["bid"]}))
 
     @staticmethod
-    def _redeal(state: State, events: list[Event]) -> None:
+    def _redeal(state: MoonState, events: list[Event]) -> None:
         """Everyone passed: the next dealer shuffles and deals again, same round.
 
         The shuffle comes from the round's seed and the redeal counter, so replaying the
@@ -450,7 +456,7 @@ class Moon(Game):
 
     # trumps and the widow
 
-    def _apply_trump(self, state: State, seat: int, action: Action) -> Applied:
+    def _apply_trump(self, state: MoonState, seat: int, action: SentAction) -> Applied[MoonState]:
         suit = action.get("suit")
         if not is_int(suit):
             raise RuleError("invalid", "'suit' must be a number from 0 to 6.", "suit")
@@ -463,7 +469,7 @@ class Moon(Game):
         return Applied(new, events)
 
     @staticmethod
-    def _check_widow(state: State, seat: int, action: Action) -> str | None:
+    def _check_widow(state: MoonState, seat: int, action: SentAction) -> str | None:
         """The tile to discard if the widow is taken, None if it is left; else a RuleError."""
         take = action.get("take")
         if not isinstance(take, bool):
@@ -483,12 +489,12 @@ class Moon(Game):
             raise RuleError("tile_not_in_hand", "You can discard only a tile of your hand or the widow.", "discard")
         return discard
 
-    def _apply_widow(self, state: State, seat: int, action: Action) -> Applied:
+    def _apply_widow(self, state: MoonState, seat: int, action: SentAction) -> Applied[MoonState]:
         discard = self._check_widow(state, seat, action)
         take = discard is not None
         new = _copy(state)
-        if take:
-            hand = [*new["hands"][seat], new["widow"]]
+        if discard is not None:
+            hand = [*new["hands"][seat], present(new["widow"])]
             hand.remove(discard)
             new["hands"][seat] = dominoes.sorted_hand(hand)
             new["discard"] = discard
@@ -503,24 +509,24 @@ class Moon(Game):
 
     # playing
 
-    def _check_play(self, state: State, seat: int, tile: Any) -> None:
+    def _check_play(self, state: MoonState, seat: int, tile: object) -> str:
+        """The tile, once the rules allow `seat` to play it now; else a RuleError."""
         if not isinstance(tile, str):
             raise RuleError("invalid", "'tile' must be a tile written \"H-L\", higher pip first.", "tile")
         hand = state["hands"][seat]
         if tile not in hand:
             raise RuleError("tile_not_in_hand", "That tile is not in your hand.", "tile")
         if tile in legal_tiles(state, seat):
-            return
-        trump = state["trump"]
+            return tile
+        trump = present(state["trump"])
         if not state["trick"]:
             raise RuleError("must_lead_trump", f"The first trick must be led with a trump ({trump}).", "tile")
         led = dominoes.led_suit(state["trick"][0]["tile"], trump)
         wanted = f"a trump ({trump})" if led == dominoes.TRUMP else f"a {led}"
         raise RuleError("must_follow_suit", f"You must follow with {wanted}.", "tile")
 
-    def _apply_play(self, state: State, seat: int, action: Action) -> Applied:
-        tile = action.get("tile")
-        self._check_play(state, seat, tile)
+    def _apply_play(self, state: MoonState, seat: int, action: SentAction) -> Applied[MoonState]:
+        tile = self._check_play(state, seat, action.get("tile"))
         new = _copy(state)
         new["hands"][seat].remove(tile)
         new["trick"].append({"seat": seat, "tile": tile})
@@ -531,10 +537,10 @@ class Moon(Game):
             self._finish_trick(new, events)
         return Applied(new, events)
 
-    def _finish_trick(self, state: State, events: list[Event]) -> None:
+    def _finish_trick(self, state: MoonState, events: list[Event]) -> None:
         trick = state["trick"]
         played = [p["tile"] for p in trick]
-        winner = trick[dominoes.winning_index(played, state["trump"])]["seat"]
+        winner = trick[dominoes.winning_index(played, present(state["trump"]))]["seat"]
         state["taken"][winner].extend(played)
         state["tricks_taken"][winner] += 1
         state["tricks_played"] += 1
@@ -547,20 +553,21 @@ class Moon(Game):
         state["turn"] = None
         self._score(state, events)
 
-    def _score(self, state: State, events: list[Event]) -> None:
+    def _score(self, state: MoonState, events: list[Event]) -> None:
         players = state["players"]
         points, made = hand_points(state)
         totals = [a + b for a, b in zip(state["scores"], points, strict=True)]
-        moon = state["bid"] == MOON
-        winners, tie = match_winners(totals, state["bidder"], players, moon and made)
+        bidder, bid = present(state["bidder"]), present(state["bid"])
+        moon = bid == MOON
+        winners, tie = match_winners(totals, bidder, players, moon and made)
         over = bool(winners)
-        result = {
+        result: MoonResult = {
             "round": state["round"],
             "dealer": state["dealer"],
-            "bidder": state["bidder"],
-            "bid": state["bid"],
+            "bidder": bidder,
+            "bid": bid,
             "moon": moon,
-            "trump": state["trump"],
+            "trump": present(state["trump"]),
             "widow_taken": state["widow_taken"],
             "made": made,
             "tricks": list(state["tricks_taken"]),
@@ -575,7 +582,7 @@ class Moon(Game):
 
     # -- what a viewer may know -------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: MoonState, seat: int | None) -> dict[str, Any]:
         players = state["players"]
         to_act = self.to_act(state)
         phase = state["phase"]
@@ -610,7 +617,7 @@ class Moon(Game):
             "trump": trump,
             "widow_taken": state["widow_taken"],
             "trick": [dict(p) for p in trick],
-            "led_suit": None if not trick else _suit_name(dominoes.led_suit(trick[0]["tile"], trump)),
+            "led_suit": None if not trick else _suit_name(dominoes.led_suit(trick[0]["tile"], present(trump))),
             "tricks_played": state["tricks_played"],
             "last_trick": None
             if last is None
@@ -632,7 +639,7 @@ class Moon(Game):
 
     # -- the computer player ----------------------------------------------------------
 
-    def bot_action(self, state: State, seat: int) -> Action:
+    def bot_action(self, state: MoonState, seat: int) -> Action:
         legal = self.bot_legal_actions(state, seat)
         phase = state["phase"]
         players = state["players"]
@@ -648,7 +655,7 @@ class Moon(Game):
             return {"type": "trump", "suit": moon_bot.choose_trump(hand, deck)}
         if phase == WIDOW:
             compulsory = state["options"]["widow"] == "compulsory"
-            discard = moon_bot.choose_discard(hand, state["widow"], state["trump"], deck)
+            discard = moon_bot.choose_discard(hand, present(state["widow"]), present(state["trump"]), deck)
             if discard == state["widow"] and not compulsory:
                 return {"type": "widow", "take": False}
             return {"type": "widow", "take": True, "discard": discard}
@@ -657,20 +664,20 @@ class Moon(Game):
         return dict(legal[0])
 
     @staticmethod
-    def _table(state: State, seat: int) -> moon_bot.Table:
+    def _table(state: MoonState, seat: int) -> moon_bot.Table:
         """Only what `seat` may know: its hand, the tiles on the table and those played
         before, and (for the bidder) the widow or the discard set aside."""
         players = state["players"]
         aside: set[str] = set()
         if seat == state["bidder"] and state["widow"] is not None:
-            aside.add(state["discard"] if state["widow_taken"] else state["widow"])
+            aside.add(present(state["discard"]) if state["widow_taken"] else state["widow"])
         return moon_bot.Table(
             seat=seat,
             players=players,
             hand=list(state["hands"][seat]),
             legal=legal_tiles(state, seat),
-            trump=state["trump"],
-            bidder=state["bidder"],
+            trump=present(state["trump"]),
+            bidder=present(state["bidder"]),
             trick=[(p["seat"], p["tile"]) for p in state["trick"]],
             played={t for pile in state["taken"] for t in pile},
             aside=aside,
@@ -683,7 +690,7 @@ def _suit_name(suit: str) -> str | int:
     return "trump" if suit == dominoes.TRUMP else int(suit)
 
 
-def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
+def _copy_result(result: MoonResult) -> dict[str, Any]:
     return {
         **result,
         "tricks": list(result["tricks"]),

@@ -93,7 +93,7 @@ class MoonTracker(Tracker):
         self.known = [set(h) for h in state["hands"]]
         self.public = set()
 
-    def learn(self, before: dict[str, Any], seat: int, action: dict[str, Any], applied: Applied) -> None:
+    def learn(self, before: dict[str, Any], seat: int, action: dict[str, Any], applied: Applied[Any]) -> None:
         state = applied.state
         if action["type"] == "play":
             self.public.add(action["tile"])
