@@ -74,6 +74,18 @@ def moderators_group(db: Any) -> Any:
     return group
 
 
+@pytest.fixture(autouse=True)
+def fresh_channel_layer() -> Any:
+    """Each test its own channel layer. channels_redis binds a layer's receive lock to the
+    event loop that first receives on it and drops it when the last receiver is done; a
+    consumer still waiting when its test's loop closes would leave the next test (on a new
+    loop) that lock, and every socket there would fail ("bound to a different event loop")."""
+    from channels.layers import channel_layers
+
+    yield
+    channel_layers.backends.clear()
+
+
 @pytest_asyncio.fixture
 async def close_thread_connections() -> Any:
     """For async tests: database_sync_to_async runs in a worker thread whose connection
