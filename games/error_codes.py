@@ -5,37 +5,23 @@ from __future__ import annotations
 
 from core.errors import Catalogue
 
-# What an engine can answer to an action (tests/test_error_codes.py holds this to the
-# engines' sources).
-_RULES = {
-    "must_follow_suit": (400, "You hold the led suit and must play it."),
-    "hearts_not_broken": (400, "Hearts may not be led before they are broken."),
-    "no_points_on_first_trick": (400, "No heart or Q♠ on the first trick unless you hold nothing else."),
-    "must_lead_two_of_clubs": (400, "The first trick must be led with 2♣ (or a club with lead_any_club)."),
-    "must_lead_trump": (400, "The first lead must be a trump."),
-    "bad_pass": (400, "The cards passed are not a valid pass."),
-    "card_not_in_hand": (400, "That card is not in your hand."),
-    "tile_not_in_hand": (400, "That tile is not in your hand."),
-    "bid_too_low": (400, "The bid must be higher than the current bid and at least the minimum."),
-    "bid_too_high": (400, "The bid is above the maximum."),
-    "bad_bid_step": (400, "Bids go up in the game's steps."),
-    "moon_not_allowed": (400, "Moon may not be bid now."),
-    "bad_suit": (400, "Not a suit of this game."),
-    "widow_discard_required": (400, "Taking the widow needs a discard."),
-    "widow_compulsory": (400, "This room's bidder must take the widow."),
-    "wrong_count": (400, "The wrong number of cards."),
-    "card_has_points": (400, "Only zero-point cards may be removed."),
-    "not_callable": (400, "Nobody else holds that card."),
-    "claim_not_certain": (
-        400,
-        "A claim of the remaining tricks was refused: it is not certain (or too long to prove) that "
-        "your side takes every one whatever anyone plays. Nothing changed; play on.",
-    ),
-    "unknown_action": (400, "The action's type is not known or the action is malformed."),
-    # About timing rather than the move itself.
-    "not_your_turn": (409, "It is not your turn (checked before the phase)."),
-    "wrong_phase": (409, "That action is not possible in the current phase."),
-}
+from . import rules
+from .rules.errors import SHARED_RULE_CODES, RuleCodes
+
+
+def _rule_codes() -> RuleCodes:
+    """What an engine can answer to an action: the shared rules' codes and each
+    registered game's own (tests/test_error_codes.py holds them to the engines' sources).
+    Two games may share a code only with one status and one meaning."""
+    codes = dict(SHARED_RULE_CODES)
+    for game in rules.all_games():
+        for code, entry in game.schema.rule_codes.items():
+            if codes.setdefault(code, entry) != entry:
+                raise ValueError(f"rule code {code!r} of {game.key} differs from the one declared before")
+    return codes
+
+
+_RULES = _rule_codes()
 
 # The engines refuse a field of an action with the shared `invalid` (core.errors).
 RULE_CODES = frozenset({*_RULES, "invalid"})

@@ -4,6 +4,8 @@ by the app that answers it: each app raises only its own codes and the shared on
 from __future__ import annotations
 
 import ast
+import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,8 +13,10 @@ import pytest
 from accounts.error_codes import CODES as ACCOUNTS_CODES
 from api.error_catalogue import CATALOGUES, ERROR_CODES
 from core.errors import SHARED_CODES, Catalogue, ServiceError
+from games import error_codes, rules
 from games.error_codes import CODES as GAMES_CODES
 from games.error_codes import RULE_CODES
+from games.rules.errors import SHARED_RULE_CODES
 from notifications.error_codes import CODES as NOTIFICATIONS_CODES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,10 +35,10 @@ OWN_CODES: dict[str, Catalogue] = {
 ERROR_BUILDERS = {"ServiceError", "several", "Clash"}
 
 
-def raised_codes() -> dict[str, str]:
-    """code -> file, for every RuleError built with a literal code in the engines."""
+def raised_in(paths: list[Path]) -> dict[str, str]:
+    """code -> file, for every RuleError built with a literal code in these files."""
     found: dict[str, str] = {}
-    for path in sorted(RULES_DIR.rglob("*.py")):
+    for path in sorted(paths):
         for node in ast.walk(ast.parse(path.read_text())):
             if (
                 isinstance(node, ast.Call)
@@ -46,12 +50,42 @@ def raised_codes() -> dict[str, str]:
     return found
 
 
+def folder_of(game: rules.Game) -> Path:
+    return Path(sys.modules[type(game).__module__].__file__ or "").parent
+
+
+def raised_codes() -> dict[str, str]:
+    """code -> file, for every RuleError built with a literal code in the engines."""
+    return raised_in(list(RULES_DIR.rglob("*.py")))
+
+
 def test_every_engine_code_is_a_documented_rule_code():
     codes = raised_codes()
     assert {"must_follow_suit", "not_your_turn", "tile_not_in_hand"} <= set(codes)
     # The actions endpoint documents RULE_CODES as what an engine may answer.
     assert {code: where for code, where in codes.items() if code not in RULE_CODES} == {}
     assert RULE_CODES <= set(ERROR_CODES)
+
+
+def test_the_shared_rules_raise_shared_codes_and_each_game_its_own():
+    shared = raised_in([p for p in RULES_DIR.glob("*.py")])
+    assert set(shared) <= {*SHARED_RULE_CODES, "invalid"}, set(shared) - {*SHARED_RULE_CODES, "invalid"}
+    for game in rules.all_games():
+        allowed = {*SHARED_RULE_CODES, *game.schema.rule_codes, "invalid"}
+        raised = raised_in(list(folder_of(game).rglob("*.py")))
+        assert set(raised) <= allowed, (game.key, set(raised) - allowed)
+        # What a game declares it raises, and nothing another game may claim otherwise.
+        assert set(game.schema.rule_codes) <= set(raised), game.key
+        assert not set(game.schema.rule_codes) & set(SHARED_RULE_CODES), game.key
+
+
+def test_a_game_may_not_give_a_shared_code_another_meaning(monkeypatch):
+    hearts = rules.get("hearts")
+    clash = {"hearts_not_broken": (409, "Something else.")}
+    monkeypatch.setattr(rules.get("moon"), "schema", replace(rules.get("moon").schema, rule_codes=clash))
+    assert hearts.schema.rule_codes["hearts_not_broken"][0] == 400
+    with pytest.raises(ValueError, match="hearts_not_broken"):
+        error_codes._rule_codes()
 
 
 def test_rule_codes_answer_400_or_409():

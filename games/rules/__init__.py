@@ -11,7 +11,8 @@ claims, fairness, options, errors, the `base` protocol, the `schema` types, the
 `conformance` play-outs and the `registry`.
 A game folder imports no other game's.
 
-Adding a game is adding its folder and one import below: the API's document, the
+Adding a game is adding its folder, nothing else: every package here is imported below
+(its `register` call names its place in the catalogue), and the API's document, the
 ratings, the web client and the conformance suite all read the registry.
 
 `get(key)` returns a game's rules object; `all_games()` lists them in catalogue order.
@@ -19,16 +20,16 @@ ratings, the web client and the conformance suite all read the registry.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 from .base import Applied, Event, Game
 from .errors import RuleError
 from .registry import all_games, get, register, unregister
 
-# Each game's folder registers it on import; the catalogue lists them in this order.
-# isort: off
-from . import hearts  # noqa: F401
-from . import moon  # noqa: F401
-from . import kali_tidi  # noqa: F401
-
-# isort: on
+# Every package here is a game's folder, which registers the game when imported.
+for _folder in pkgutil.iter_modules(__path__):
+    if _folder.ispkg:
+        importlib.import_module(f"{__name__}.{_folder.name}")
 
 __all__ = ["Applied", "Event", "Game", "RuleError", "all_games", "get", "register", "unregister"]

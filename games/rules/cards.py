@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import TypedDict
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -51,3 +52,17 @@ def deal(cards: list[str], players: int) -> list[list[str]]:
     for i, card in enumerate(cards):
         hands[i % players].append(card)
     return [sorted_hand(h) for h in hands]
+
+
+class CardPlay(TypedDict):
+    """A card played to a trick, as a round's state keeps it."""
+
+    seat: int
+    card: str
+
+
+class CardTrick(TypedDict):
+    """The trick just won, as a round's state keeps it: its cards in order, its winner."""
+
+    cards: list[CardPlay]
+    winner: int

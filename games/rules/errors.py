@@ -5,7 +5,32 @@ from __future__ import annotations
 
 from core.errors import shown_name
 
-__all__ = ["RuleError", "shown_name"]
+__all__ = ["SHARED_RULE_CODES", "RuleCodes", "RuleError", "shown_name"]
+
+# A rule code: its HTTP status (400 for the move itself, 409 for its timing) and what it
+# means, for the API's document.
+RuleCodes = dict[str, tuple[int, str]]
+
+# The codes of the shared rules (`base`, `claims`, `options`) and of what trick games
+# have in common. A game declares its own beside its schema (`GameSchema.rule_codes`).
+SHARED_RULE_CODES: RuleCodes = {
+    "must_follow_suit": (400, "You hold the led suit and must play it."),
+    "card_not_in_hand": (400, "That card is not in your hand."),
+    "tile_not_in_hand": (400, "That tile is not in your hand."),
+    "wrong_count": (400, "The wrong number of cards."),
+    "bad_suit": (400, "Not a suit of this game."),
+    "bid_too_low": (400, "The bid must be higher than the current bid and at least the minimum."),
+    "bid_too_high": (400, "The bid is above the maximum."),
+    "claim_not_certain": (
+        400,
+        "A claim of the remaining tricks was refused: it is not certain (or too long to prove) that "
+        "your side takes every one whatever anyone plays. Nothing changed; play on.",
+    ),
+    "unknown_action": (400, "The action's type is not known or the action is malformed."),
+    # About timing rather than the move itself.
+    "not_your_turn": (409, "It is not your turn (checked before the phase)."),
+    "wrong_phase": (409, "That action is not possible in the current phase."),
+}
 
 
 class RuleError(Exception):

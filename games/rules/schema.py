@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import cards, dominoes
+from .errors import RuleCodes
 
 Schema = dict[str, Any]
 
@@ -94,3 +95,5 @@ class GameSchema:
     template_types: frozenset[str] = frozenset()
     template_fields: dict[str, Schema] = field(default_factory=dict)
     components: dict[str, Schema] = field(default_factory=dict)
+    # The codes of the game's own rules beside the shared ones (`errors.SHARED_RULE_CODES`).
+    rule_codes: RuleCodes = field(default_factory=dict)

@@ -5,21 +5,13 @@ from __future__ import annotations
 from typing import TypedDict
 
 from games.rules.base import DealerRoundState, ScoredHand
+from games.rules.cards import CardPlay as TrickPlay
+from games.rules.cards import CardTrick as LastTrick
 
 
 class DuelOptions(TypedDict):
     players: int
     hands: int
-
-
-class TrickPlay(TypedDict):
-    seat: int
-    card: str
-
-
-class LastTrick(TypedDict):
-    cards: list[TrickPlay]
-    winner: int
 
 
 class DuelState(DealerRoundState[ScoredHand]):

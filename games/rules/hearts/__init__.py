@@ -8,4 +8,4 @@ from ..registry import register
 from .engine import Hearts
 from .schema import SCHEMA
 
-GAME = register(Hearts(), SCHEMA)
+GAME = register(Hearts(), SCHEMA, position=1)

@@ -103,4 +103,10 @@ SCHEMA = GameSchema(
             "required": ["from", "cards"],
         },
     },
+    rule_codes={
+        "hearts_not_broken": (400, "Hearts may not be led before they are broken."),
+        "no_points_on_first_trick": (400, "No heart or Q♠ on the first trick unless you hold nothing else."),
+        "must_lead_two_of_clubs": (400, "The first trick must be led with 2♣ (or a club with lead_any_club)."),
+        "bad_pass": (400, "The cards passed are not a valid pass."),
+    },
 )

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Literal, TypedDict
 
 from ..base import DealerRoundState, ScoredHand
+from ..cards import CardPlay as TrickPlay
+from ..cards import CardTrick as LastTrick
 
 # "hold" passes nothing; "funky" passes one card to each other seat.
 PassDirection = Literal["left", "right", "across", "hold", "funky"]
@@ -26,16 +28,6 @@ class HeartsOptions(TypedDict):
     no_trick_bonus: int
     queen_breaks_hearts: bool
     target: int
-
-
-class TrickPlay(TypedDict):
-    seat: int
-    card: str
-
-
-class LastTrick(TypedDict):
-    cards: list[TrickPlay]
-    winner: int
 
 
 # Cards one seat passed to another: `from` is a Python keyword, hence this spelling.

@@ -8,4 +8,4 @@ from ..registry import register
 from .engine import KaliTidi
 from .schema import SCHEMA
 
-GAME = register(KaliTidi(), SCHEMA)
+GAME = register(KaliTidi(), SCHEMA, position=3)

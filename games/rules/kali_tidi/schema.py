@@ -84,4 +84,9 @@ SCHEMA = GameSchema(
     },
     template_types=frozenset({"remove_cards", "call_partners"}),
     template_fields={"count": COUNT, "choices": CARDS},
+    rule_codes={
+        "bad_bid_step": (400, "Bids go up in the game's steps."),
+        "card_has_points": (400, "Only zero-point cards may be removed."),
+        "not_callable": (400, "Nobody else holds that card."),
+    },
 )

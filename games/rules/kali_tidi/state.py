@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Literal, TypedDict
 
 from ..base import RoundState, ScoredHand
+from ..cards import CardPlay as TrickPlay
+from ..cards import CardTrick
 
 
 class KaliTidiOptions(TypedDict):
@@ -25,14 +27,7 @@ class KaliTidiOptions(TypedDict):
     trump_card: Literal["none", "three_of_spades"]
 
 
-class TrickPlay(TypedDict):
-    seat: int
-    card: str
-
-
-class LastTrick(TypedDict):
-    cards: list[TrickPlay]
-    winner: int
+class LastTrick(CardTrick):
     points: int
 
 

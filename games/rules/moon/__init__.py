@@ -8,4 +8,4 @@ from ..registry import register
 from .engine import Moon
 from .schema import SCHEMA
 
-GAME = register(Moon(), SCHEMA)
+GAME = register(Moon(), SCHEMA, position=2)

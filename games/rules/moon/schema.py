@@ -63,4 +63,10 @@ SCHEMA = GameSchema(
         "ready": {"type": "boolean"},
     },
     you_fields={"widow": nullable(TILE), "discard": nullable(TILE)},
+    rule_codes={
+        "moon_not_allowed": (400, "Moon may not be bid now."),
+        "must_lead_trump": (400, "The first lead must be a trump."),
+        "widow_discard_required": (400, "Taking the widow needs a discard."),
+        "widow_compulsory": (400, "This room's bidder must take the widow."),
+    },
 )
