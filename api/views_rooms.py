@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 from games import replay, rules, selectors
 from games.error_codes import RULE_CODES
 from games.services import lobby, play, reclaim, rematch, seeds
+from grants.scopes import PLAY, READ, scopes
 
 from .auth import signed_in_user
 from .game_schemas import ACTION_REQUEST_REF, GAME_VIEW_REF
@@ -48,6 +49,7 @@ from .serializers_replay import ReplaySerializer
 LOBBY_CODES = ("room_closed", "already_started")
 
 
+@scopes(GET=READ)
 class GamesView(APIView):
     permission_classes = [AllowAny]
 
@@ -56,6 +58,7 @@ class GamesView(APIView):
         return Response([g.catalogue() for g in rules.all_games()])
 
 
+@scopes(GET=READ, POST=PLAY)
 class RoomListView(GenericAPIView):
     serializer_class = RoomSerializer
 
@@ -80,6 +83,7 @@ class RoomListView(GenericAPIView):
         return Response(self.get_serializer(room).data, status=status.HTTP_201_CREATED)
 
 
+@scopes(GET=READ)
 class RoomDetailView(APIView):
     @extend_schema(responses=RoomSerializer)
     def get(self, request: Request, code: str) -> Response:
@@ -87,6 +91,7 @@ class RoomDetailView(APIView):
         return Response(RoomSerializer(room, context={"request": request}).data)
 
 
+@scopes(GET=READ)
 class RoomQRView(APIView):
     @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.BINARY})
     def get(self, request: Request, code: str) -> HttpResponse:
@@ -96,6 +101,7 @@ class RoomQRView(APIView):
         return HttpResponse(out.getvalue(), content_type="image/svg+xml")
 
 
+@scopes(POST=PLAY)
 class JoinView(APIView):
     @extend_schema(request=TeamSerializer, responses={201: SeatSerializer})
     @answers(*LOBBY_CODES, "already_seated", "room_full", "team_full", "invalid")
@@ -106,6 +112,7 @@ class JoinView(APIView):
         return Response(selectors.seat_public(seat), status=status.HTTP_201_CREATED)
 
 
+@scopes(POST=PLAY)
 class LeaveView(APIView):
     @extend_schema(request=None, responses={204: None})
     @answers(*LOBBY_CODES, "not_seated")
@@ -114,6 +121,7 @@ class LeaveView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@scopes(POST=PLAY)
 class BotsView(APIView):
     @extend_schema(request=TeamSerializer, responses={201: SeatSerializer})
     @answers(*LOBBY_CODES, "not_host", "room_full", "team_full", "invalid")
@@ -124,6 +132,7 @@ class BotsView(APIView):
         return Response(selectors.seat_public(seat), status=status.HTTP_201_CREATED)
 
 
+@scopes(POST=PLAY)
 class StartView(APIView):
     @extend_schema(request=None, responses={200: GAME_VIEW_REF})
     @answers(*LOBBY_CODES, "not_host", "seats_not_filled", "teams_not_filled")
@@ -132,6 +141,7 @@ class StartView(APIView):
         return Response(selectors.table_view(table=table, user=signed_in_user(request)))
 
 
+@scopes(PUT=PLAY)
 class ClientSeedView(APIView):
     @extend_schema(
         request=ClientSeedSerializer,
@@ -153,6 +163,7 @@ class ClientSeedView(APIView):
         return Response(selectors.seat_public(seat))
 
 
+@scopes(POST=PLAY)
 class ReclaimView(APIView):
     @extend_schema(
         request=None,
@@ -171,6 +182,7 @@ class ReclaimView(APIView):
         return Response(selectors.table_view(table=table, user=user))
 
 
+@scopes(POST=PLAY)
 class RematchView(APIView):
     @extend_schema(
         request=None,
@@ -190,12 +202,14 @@ class RematchView(APIView):
         return Response(selectors.table_view(table=table, user=user))
 
 
+@scopes(GET=READ)
 class StateView(APIView):
     @extend_schema(responses={200: GAME_VIEW_REF}, summary="The caller's view of the room")
     def get(self, request: Request, code: str) -> Response:
         return Response(selectors.view_by_code(code=code, user=signed_in_user(request)))
 
 
+@scopes(POST=PLAY)
 class ActionsView(APIView):
     # Read by the JSON parser: a legal action is well under 1 KB.
     max_body_bytes = settings.API_MAX_ACTION_BYTES
@@ -245,6 +259,7 @@ class ActionsView(APIView):
         return Response(submitted.view)
 
 
+@scopes(GET=READ)
 class EventsView(APIView):
     @extend_schema(parameters=[EventsQuerySerializer], responses=EventSerializer(many=True))
     def get(self, request: Request, code: str) -> Response:
@@ -256,6 +271,7 @@ class EventsView(APIView):
         )
 
 
+@scopes(GET=READ)
 class RoundsView(APIView):
     @extend_schema(responses=RoundSummarySerializer(many=True), summary="The summary table of finished hands")
     def get(self, request: Request, code: str) -> Response:
@@ -263,6 +279,7 @@ class RoundsView(APIView):
         return Response(selectors.rounds_summary(room=room))
 
 
+@scopes(GET=READ)
 class ReplayView(APIView):
     @extend_schema(
         responses=ReplaySerializer,

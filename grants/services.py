@@ -1,0 +1,55 @@
+"""Writes: personal tokens made, used and revoked."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from core.errors import ServiceError
+
+from . import scopes
+from .models import PersonalToken
+from .selectors import PERSONAL_PREFIX
+
+# Enough for every script and device a player has; a runaway client cannot fill a table.
+MAX_PER_PLAYER = 50
+# A token's last use is written when the one stored is older than this: a request each
+# then, not a write per request.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+def personal_token_create(*, user: User, name: str, scope: list[str]) -> tuple[PersonalToken, str]:
+    """A new token and its secret, which is not kept: the caller shows it once."""
+    unknown = sorted(set(scope) - set(scopes.SCOPES))
+    if unknown or not scope:
+        raise ServiceError("invalid", f"Scopes are some of {', '.join(scopes.SCOPES)}.", attr="scopes")
+    with transaction.atomic():
+        # The player's row, locked, so two requests at once cannot both pass the count.
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        if PersonalToken.objects.filter(user=user).count() >= MAX_PER_PLAYER:
+            raise ServiceError("too_many_tokens", f"You have {MAX_PER_PLAYER} tokens already; revoke one first.")
+        secret = PERSONAL_PREFIX + secrets.token_urlsafe(32)
+        ordered = " ".join(s for s in scopes.SCOPES if s in scope)
+        token = PersonalToken.objects.create(
+            user=user, name=name, scope=ordered, digest=PersonalToken.digest_of(secret)
+        )
+    return token, secret
+
+
+def personal_token_revoke(*, user: User, token_id: int) -> None:
+    """Revoke one of the player's own tokens; anyone else's reads as not found."""
+    deleted, _ = PersonalToken.objects.filter(user=user, pk=token_id).delete()
+    if not deleted:
+        raise ServiceError("not_found", "You have no such token.", 404)
+
+
+def personal_token_used(*, token_id: int, last_used_at: datetime | None) -> None:
+    """Note a use of a token, unless one was noted within the last minute."""
+    now = timezone.now()
+    if last_used_at is not None and now - last_used_at < LAST_USED_RESOLUTION:
+        return
+    PersonalToken.objects.filter(pk=token_id).update(last_used_at=now)
