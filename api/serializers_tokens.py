@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from grants.models import PersonalToken
@@ -12,10 +13,15 @@ from grants.scopes import SCOPES
 from .serializers import StrictCharField, StrictSerializer
 
 
+@extend_schema_field({"type": "string", "enum": list(SCOPES)})
+class ScopeField(StrictCharField):
+    """A scope's name; the service refuses one it does not know (`invalid`, attr `scopes`)."""
+
+
 class PersonalTokenCreateSerializer(StrictSerializer):
     name = StrictCharField(max_length=60, help_text="What the token is for, as its maker will recognise it")
     scopes = serializers.ListField(
-        child=serializers.ChoiceField(choices=list(SCOPES)),
+        child=ScopeField(max_length=20),
         min_length=1,
         max_length=len(SCOPES),
         help_text="What the token may do: " + "; ".join(f"`{s}`: {words}" for s, words in SCOPES.items()),
