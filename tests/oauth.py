@@ -9,6 +9,8 @@ import secrets
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlparse
 
+from django.test import Client
+
 REDIRECT_URI = "http://127.0.0.1:8765/callback"
 
 
@@ -61,3 +63,25 @@ def token_form(app: Any, code: str, verifier: str) -> dict[str, str]:
         "client_id": app.client_id,
         "code_verifier": verifier,
     }
+
+
+def signed_in(user: Any) -> Client:
+    browser = Client()
+    browser.force_login(user)
+    return browser
+
+
+def allow(browser: Client, app: Any, challenge: str, scope: str, method: str = "S256") -> Any:
+    form = {**authorize_query(app, challenge, scope, method=method), "allow": "Authorize"}
+    return browser.post("/oauth/authorize/", form)
+
+
+def token_for(user: Any, scope: str) -> tuple[Any, str]:
+    """An app and an access token it got for `user` with `scope`, through the whole flow."""
+    app = make_app()
+    verifier, challenge = pkce_pair()
+    answer = allow(signed_in(user), app, challenge, scope)
+    assert answer.status_code == 302, answer.content
+    token = Client().post("/oauth/token/", token_form(app, code_from(answer["Location"]), verifier))
+    assert token.status_code == 200, token.content
+    return app, token.json()["access_token"]

@@ -9,31 +9,19 @@ import pytest
 from django.test import Client
 
 from tests.api.helpers import act, concrete, state
-from tests.oauth import authorize_query, authorize_url, code_from, make_app, pkce_pair, token_form
+from tests.oauth import (
+    allow,
+    authorize_query,
+    authorize_url,
+    code_from,
+    make_app,
+    pkce_pair,
+    signed_in,
+    token_for,
+    token_form,
+)
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(user: Any) -> Client:
-    browser = Client()
-    browser.force_login(user)
-    return browser
-
-
-def allow(browser: Client, app: Any, challenge: str, scope: str, method: str = "S256") -> Any:
-    form = {**authorize_query(app, challenge, scope, method=method), "allow": "Authorize"}
-    return browser.post("/oauth/authorize/", form)
-
-
-def token_for(user: Any, scope: str) -> tuple[Any, str]:
-    """An app and an access token it got for `user` with `scope`, through the whole flow."""
-    app = make_app()
-    verifier, challenge = pkce_pair()
-    answer = allow(signed_in(user), app, challenge, scope)
-    assert answer.status_code == 302, answer.content
-    token = Client().post("/oauth/token/", token_form(app, code_from(answer["Location"]), verifier))
-    assert token.status_code == 200, token.content
-    return app, token.json()["access_token"]
 
 
 def bearer(api_client: Any, token: str) -> Any:
