@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from oauth2_provider.models import get_application_model
 
 from accounts.models import User
 from core.errors import ServiceError
@@ -53,3 +54,13 @@ def personal_token_used(*, token_id: int, last_used_at: datetime | None) -> None
     if last_used_at is not None and now - last_used_at < LAST_USED_RESOLUTION:
         return
     PersonalToken.objects.filter(pk=token_id).update(last_used_at=now)
+
+
+def apps_revoke(*, app_ids: list[int]) -> int:
+    """Revoke registered apps: each is deleted with every grant and token it was given,
+    so those tokens answer 401 at once. How many apps were revoked."""
+    applications = get_application_model().objects.filter(pk__in=app_ids)
+    with transaction.atomic():
+        count = applications.count()
+        applications.delete()
+    return count

@@ -19,6 +19,8 @@ PERMISSIONS = [
     ("oauth2_provider", "delete_grant"),
     ("oauth2_provider", "view_idtoken"),
     ("oauth2_provider", "delete_idtoken"),
+    ("oauth2_provider", "view_devicegrant"),
+    ("oauth2_provider", "delete_devicegrant"),
 ]
 
 
