@@ -5,6 +5,8 @@ revoking them one by one, not deleting them.)"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -20,11 +22,11 @@ admin.site.unregister(Application)
 
 
 @admin.register(Application)
-class RegisteredAppAdmin(oauth_admin.ApplicationAdmin):  # type: ignore[misc]
+class RegisteredAppAdmin(oauth_admin.ApplicationAdmin):
     actions = ["revoke"]
 
     @admin.action(description="Revoke the selected apps and every token they were given", permissions=["delete"])
-    def revoke(self, request: HttpRequest, queryset: QuerySet[object]) -> None:
+    def revoke(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         self.log_deletions(request, queryset)
         count = services.apps_revoke(app_ids=list(queryset.values_list("pk", flat=True)))
         self.message_user(request, f"Revoked {count} app(s); their tokens no longer work.")
