@@ -185,7 +185,9 @@ LIVE_WATCH_SECONDS = float(env_str("LIVE_WATCH_SECONDS", "0.5"))
 # answers for the API, and their pages' session sockets are trusted too (api/ws_auth.py).
 # No credentials: such a frontend signs in with a token, the site's cookies stay its own.
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
-CORS_URLS_REGEX = r"^/api/"
+# The API, and the OAuth2 endpoints a browser app calls itself (the token and its
+# revocation); never the authorize page, which is the site's own.
+CORS_URLS_REGEX = r"^/(api/|oauth/(token|revoke_token)/)"
 CORS_ALLOW_HEADERS = (
     "accept",
     "authorization",
@@ -309,6 +311,10 @@ OAUTH2_PROVIDER = {
     "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
     "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
     "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+    # https only in production (`check --deploy` warns of http). A native app's private
+    # scheme (`com.example.app`) may be added; `http` too for loopback redirects
+    # (http://127.0.0.1:PORT/), as development and the tests allow.
+    "ALLOWED_REDIRECT_URI_SCHEMES": env_list("OAUTH_REDIRECT_SCHEMES", ["http", "https"] if DEBUG else ["https"]),
 }
 # Where the authorize page sends a person who is not signed in on the site.
 LOGIN_URL = "oauth-login"
