@@ -168,7 +168,11 @@ INTRO = """\
 Turn-based trick-taking games (Hearts, Moon, Kali Tidi) over REST.
 
 Authenticate with `Authorization: Token <token>` (from `auth/register`, `auth/token` or
-`auth/guest`). Every error has the shape
+`auth/guest`). Apps acting for players send `Authorization: Bearer <token>`: an OAuth2
+access token (authorization code with PKCE at `/oauth/authorize/` and `/oauth/token/`)
+or a personal access token (`me/tokens`), each limited to its scopes (`read`, `play`,
+`notifications`); every operation's `oauth2` security requirement names the scope it
+needs, and a token without it is answered `403 insufficient_scope`. Every error has the shape
 `{{"type": "client_error"|"server_error"|"validation_error", "errors": [{{"code", "detail", "attr"}}]}}`.
 Send `Idempotency-Key: <uuid>` with an action to make retries safe.
 

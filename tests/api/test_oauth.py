@@ -208,3 +208,33 @@ def test_no_challenge_leaves_an_error_not_a_code(make_user):
     query = {k: v for k, v in authorize_query(app, "x", "read").items() if not k.startswith("code_challenge")}
     answer = signed_in(make_user()).get("/oauth/authorize/", query)
     assert answer.status_code == 302 and "error=invalid_request" in answer["Location"]
+
+
+def test_a_refresh_token_gives_a_new_pair_once(make_user, api_client):
+    app = make_app()
+    verifier, challenge = pkce_pair()
+    answer = allow(signed_in(make_user()), app, challenge, "read")
+    first = Client().post("/oauth/token/", token_form(app, code_from(answer["Location"]), verifier)).json()
+    form = {"grant_type": "refresh_token", "refresh_token": first["refresh_token"], "client_id": app.client_id}
+    second = Client().post("/oauth/token/", form)
+    assert second.status_code == 200, second.content
+    assert second.json()["scope"] == "read"
+    assert bearer(api_client, second.json()["access_token"]).get("/api/v1/me").status_code == 200
+    assert bearer(api_client, first["access_token"]).get("/api/v1/me").status_code == 401  # replaced
+    assert Client().post("/oauth/token/", form).status_code == 400  # a refresh token works once
+
+
+def test_the_code_works_once(make_user):
+    app = make_app()
+    verifier, challenge = pkce_pair()
+    answer = allow(signed_in(make_user()), app, challenge, "read")
+    form = token_form(app, code_from(answer["Location"]), verifier)
+    assert Client().post("/oauth/token/", form).status_code == 200
+    assert Client().post("/oauth/token/", form).status_code == 400
+
+
+def test_an_app_cannot_ask_for_a_scope_that_does_not_exist(make_user):
+    app = make_app()
+    _, challenge = pkce_pair()
+    answer = signed_in(make_user()).get(authorize_url(app, challenge, "read admin"))
+    assert answer.status_code == 302 and "error=invalid_scope" in answer["Location"]
