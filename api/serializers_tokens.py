@@ -51,3 +51,10 @@ class PersonalTokenCreatedSerializer(PersonalTokenSerializer):
 
     def get_token(self, token: Any) -> str:
         return str(self.context["secret"])
+
+
+class AllowedAppSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(help_text="The app's id, for `DELETE me/apps/{id}`")
+    name = serializers.CharField(help_text="The name its authorize page showed")
+    scopes = serializers.ListField(child=serializers.CharField(), help_text="What its tokens may do")
+    allowed_at = serializers.DateTimeField(help_text="When its oldest working token was given")

@@ -14,6 +14,8 @@ urlpatterns = [
     path("me/turns", views_me.TurnsView.as_view(), name="me-turns"),
     path("me/tokens", views_tokens.PersonalTokensView.as_view(), name="me-tokens"),
     path("me/tokens/<int:token_id>", views_tokens.PersonalTokenView.as_view(), name="me-token"),
+    path("me/apps", views_tokens.AllowedAppsView.as_view(), name="me-apps"),
+    path("me/apps/<int:app_id>", views_tokens.AllowedAppView.as_view(), name="me-app"),
     path("me/notifications", views_notifications.NotificationSettingsView.as_view(), name="me-notifications"),
     path(
         "me/notifications/email-confirmation",

@@ -1,5 +1,6 @@
-"""A player's personal access tokens: made, listed and revoked by the player alone (an
-app's token, whatever its scopes, cannot reach these)."""
+"""What a player lets act for them: their personal access tokens (made, listed, revoked)
+and the apps they allowed through OAuth2 (listed, revoked). The player's alone: an app's
+token, whatever its scopes, cannot reach these."""
 
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ from grants.scopes import scopes
 
 from .auth import signed_in_user
 from .schema import answers
-from .serializers_tokens import PersonalTokenCreatedSerializer, PersonalTokenCreateSerializer, PersonalTokenSerializer
+from .serializers_tokens import (
+    AllowedAppSerializer,
+    PersonalTokenCreatedSerializer,
+    PersonalTokenCreateSerializer,
+    PersonalTokenSerializer,
+)
 
 
 @scopes(GET=None, POST=None)
@@ -46,4 +52,29 @@ class PersonalTokenView(APIView):
     @extend_schema(request=None, responses={204: None}, summary="Revoke a personal access token")
     def delete(self, request: Request, token_id: int) -> Response:
         services.personal_token_revoke(user=signed_in_user(request), token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@scopes(GET=None)
+class AllowedAppsView(APIView):
+    @extend_schema(
+        responses=AllowedAppSerializer(many=True),
+        summary="The apps you allowed to act for you",
+        description="Those that still hold a working token of yours (OAuth2).",
+    )
+    def get(self, request: Request) -> Response:
+        apps = selectors.apps_allowed_by(user=signed_in_user(request))
+        return Response(AllowedAppSerializer(apps, many=True).data)
+
+
+@scopes(DELETE=None)
+class AllowedAppView(APIView):
+    @extend_schema(
+        request=None,
+        responses={204: None},
+        summary="Take back an app's access",
+        description="Every token the app holds for you stops working at once; it must ask you again.",
+    )
+    def delete(self, request: Request, app_id: int) -> Response:
+        services.app_access_revoke(user=signed_in_user(request), app_id=app_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from django.db.models import QuerySet
 from django.utils import timezone
-from oauth2_provider.models import get_access_token_model
+from oauth2_provider.models import get_access_token_model, get_refresh_token_model
 
 from accounts.models import User
 
@@ -35,6 +35,43 @@ class Grant:
 
 def personal_tokens_of(*, user: User) -> QuerySet[PersonalToken]:
     return PersonalToken.objects.filter(user=user)
+
+
+@dataclass(frozen=True)
+class AllowedApp:
+    """An app the player allowed, while any token it was given still works."""
+
+    id: int
+    name: str
+    scopes: list[str]
+    allowed_at: datetime
+
+
+def apps_allowed_by(*, user: User) -> list[AllowedApp]:
+    """The apps holding a working access or refresh token of the player's, first allowed
+    first, with the scopes of their access tokens (a refresh token gives the same again)."""
+    found: dict[int, AllowedApp] = {}
+    now = timezone.now()
+    access = get_access_token_model().objects.filter(user=user, expires__gt=now).select_related("application")
+    refresh = (
+        get_refresh_token_model()
+        .objects.filter(user=user, revoked__isnull=True)
+        .select_related("application", "access_token")
+    )
+    held = [(t.application, t.scope, t.created) for t in access]
+    held += [(t.application, t.access_token.scope if t.access_token else "", t.created) for t in refresh]
+    for app, scope, created in held:
+        if app is None:
+            continue
+        before = found.get(app.pk)
+        granted = set(scope.split()) | set(before.scopes if before else ())
+        found[app.pk] = AllowedApp(
+            app.pk,
+            app.name,
+            [s for s in scopes.SCOPES if s in granted],
+            min(created, before.allowed_at) if before else created,
+        )
+    return sorted(found.values(), key=lambda allowed: allowed.allowed_at)
 
 
 def grant_for_bearer(*, key: str) -> Grant | None:

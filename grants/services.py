@@ -7,7 +7,12 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
-from oauth2_provider.models import get_application_model
+from oauth2_provider.models import (
+    get_access_token_model,
+    get_application_model,
+    get_grant_model,
+    get_refresh_token_model,
+)
 
 from accounts.models import User
 from core.errors import ServiceError
@@ -64,3 +69,19 @@ def apps_revoke(*, app_ids: list[int]) -> int:
         count = applications.count()
         applications.delete()
     return count
+
+
+def app_access_revoke(*, user: User, app_id: int) -> None:
+    """Take back what the player allowed an app: every token and code it holds for them
+    stops working at once; the app must ask again. An app holding nothing of theirs
+    reads as not found."""
+    with transaction.atomic():
+        refresh = get_refresh_token_model().objects.filter(user=user, application_id=app_id, revoked__isnull=True)
+        access = get_access_token_model().objects.filter(user=user, application_id=app_id)
+        codes = get_grant_model().objects.filter(user=user, application_id=app_id)
+        if not (refresh.exists() or access.exists()):
+            raise ServiceError("not_found", "No app of that id acts for you.", 404)
+        for token in refresh:
+            token.revoke()  # the toolkit's way: its access token goes too, the refresh token is kept revoked
+        access.delete()
+        codes.delete()

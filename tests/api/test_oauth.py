@@ -238,3 +238,20 @@ def test_an_app_cannot_ask_for_a_scope_that_does_not_exist(make_user):
     _, challenge = pkce_pair()
     answer = signed_in(make_user()).get(authorize_url(app, challenge, "read admin"))
     assert answer.status_code == 302 and "error=invalid_scope" in answer["Location"]
+
+
+def test_a_player_lists_and_takes_back_the_apps_they_allowed(make_user, api_client):
+    user = make_user()
+    app, token = token_for(user, "read play")
+    own = api_client(user)
+    listed = own.get("/api/v1/me/apps")
+    assert listed.status_code == 200
+    [allowed] = listed.json()
+    assert (allowed["id"], allowed["name"], allowed["scopes"]) == (app.pk, "Score Keeper", ["read", "play"])
+    assert api_client(make_user()).get("/api/v1/me/apps").json() == []  # nobody else's
+    assert api_client(make_user()).delete(f"/api/v1/me/apps/{app.pk}").status_code == 404
+    assert bearer(api_client, token).delete(f"/api/v1/me/apps/{app.pk}").status_code == 403  # the app cannot
+    assert own.delete(f"/api/v1/me/apps/{app.pk}").status_code == 204
+    assert bearer(api_client, token).get("/api/v1/me").status_code == 401
+    assert own.get("/api/v1/me/apps").json() == []
+    assert own.delete(f"/api/v1/me/apps/{app.pk}").status_code == 404

@@ -2,7 +2,8 @@
 the app (a small web server on another port, and Python for its back end) sends the
 person to the authorize page with a PKCE challenge; they sign in on the site, read the
 app's name and what it asks for in plain words, and allow it; the app's callback gets
-the code, trades it with the verifier for a token, and plays a move with `play`.
+the code, trades it with the verifier for a token, and plays a move with `play`; the
+person then takes the app's access back on their settings page.
 
 And the settings page's personal tokens: made with a name and scopes, the secret shown
 once, working over the API, then revoked."""
@@ -101,6 +102,15 @@ def test_an_app_signs_in_with_pkce_and_plays_a_move(open_page, live_url, app_sit
         played = client.post(f"/api/v1/rooms/{code}/actions", json=move, headers=headers)
         assert played.status_code == 200, played.text
         assert played.json()["version"] > view["version"]
+
+    # The person sees the app on their settings page and takes its access back.
+    page.goto("/notifications")
+    apps = page.locator("section.apps")
+    expect(apps.locator(".allowed-app")).to_contain_text("Score Keeper")
+    expect(apps.locator(".allowed-app")).to_contain_text("read, play")
+    apps.get_by_role("button", name="Take back Score Keeper's access").click()
+    expect(apps.locator(".app-list")).to_contain_text("No app acts for you.")
+    assert httpx.get(f"{live_url}/api/v1/me", headers=headers).status_code == 401
 
 
 def test_personal_tokens_are_made_and_revoked_on_the_settings_page(open_page, live_url, shots):

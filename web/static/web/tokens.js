@@ -1,7 +1,8 @@
-// Personal access tokens on the settings page (`GET/POST me/tokens`, `DELETE
-// me/tokens/{id}`): a token for a script or an app of the player's own, with a name and
-// the scopes it may use. Its secret is shown once, when it is made; the server keeps only
-// a digest, so a lost secret is revoked and made again.
+// What acts for the player, on the settings page: the apps they allowed through OAuth2
+// (`GET me/apps`, `DELETE me/apps/{id}`), and personal access tokens (`GET/POST
+// me/tokens`, `DELETE me/tokens/{id}`), a token for a script or an app of the player's
+// own, with a name and the scopes it may use. A token's secret is shown once, when it is
+// made; the server keeps only a digest, so a lost secret is revoked and made again.
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
@@ -19,7 +20,68 @@ function when(iso) {
 }
 
 /**
- * The section, which loads the tokens itself.
+ * The apps the player allowed, each with a button to take its access back; loads itself.
+ * @param {{ toast: (message: string, kind?: string) => void }} app
+ */
+export function allowedApps(app) {
+  const list = h("ul", { class: "app-list", "aria-live": "polite" });
+  async function load() {
+    let apps;
+    try {
+      apps = await api("me/apps");
+    } catch (err) {
+      replace(list, h("li", { class: "form-error" }, `The apps could not be loaded: ${err.message}`));
+      return;
+    }
+    if (!apps.length) {
+      replace(list, h("li", { class: "meta" }, "No app acts for you."));
+      return;
+    }
+    replace(
+      list,
+      apps.map((allowed) =>
+        h(
+          "li",
+          { class: "allowed-app" },
+          h("strong", {}, allowed.name),
+          " ",
+          h("span", {}, allowed.scopes.join(", ")),
+          h("span", { class: "meta" }, ` · allowed ${when(allowed.allowed_at)} `),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "link",
+              "aria-label": `Take back ${allowed.name}'s access`,
+              onclick: async () => {
+                try {
+                  await api(`me/apps/${allowed.id}`, { method: "DELETE" });
+                } catch (err) {
+                  app.toast(err.message, "error");
+                  return;
+                }
+                app.toast(`${allowed.name} can no longer act for you.`);
+                await load();
+              },
+            },
+            "Take back",
+          ),
+        ),
+      ),
+    );
+  }
+  load();
+  return h(
+    "section",
+    { class: "panel apps", "aria-labelledby": "apps-title" },
+    h("h2", { id: "apps-title" }, "Apps acting for you"),
+    h("p", {}, "Apps you allowed on their sign-in page. Taking one's access back stops all of its tokens at once."),
+    list,
+  );
+}
+
+/**
+ * The personal tokens' section, which loads the tokens itself.
  * @param {{ toast: (message: string, kind?: string) => void }} app
  */
 export function personalTokens(app) {
