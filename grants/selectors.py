@@ -1,4 +1,4 @@
-"""Reads: a player's personal tokens, and what a bearer token stands for."""
+"""Reads: a player's personal tokens, the apps they allowed, and what a bearer token stands for."""
 
 from __future__ import annotations
 
