@@ -3,7 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from oauth2_provider import views as oauth_views
 
-from web.sign_in import SignInView
+from api.sign_in import SignInView
 
 # OAuth2 for third-party apps (README "Third-party apps"): the authorize page, the token
 # and revocation endpoints; apps are registered by moderators in the admin.

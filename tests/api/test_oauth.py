@@ -255,3 +255,21 @@ def test_a_player_lists_and_takes_back_the_apps_they_allowed(make_user, api_clie
     assert bearer(api_client, token).get("/api/v1/me").status_code == 401
     assert own.get("/api/v1/me/apps").json() == []
     assert own.delete(f"/api/v1/me/apps/{app.pk}").status_code == 404
+
+
+def test_the_sign_in_page_counts_against_the_sign_in_limits(make_user, monkeypatch):
+    from django.core.cache import cache
+    from rest_framework.throttling import SimpleRateThrottle
+
+    cache.clear()
+    make_user("alice")
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "auth_account": "2/min"}
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+    browser = Client()
+    tries = [browser.post("/oauth/login/", {"username": "ALICE", "password": "wrong-guess-1"}) for _ in range(3)]
+    assert [t.status_code for t in tries] == [200, 200, 429]
+    assert "Too many sign-in attempts" in tries[-1].content.decode() and int(tries[-1]["Retry-After"]) > 0
+    # Even the right password waits out the window: the limit is on the name, not the guess.
+    right = browser.post("/oauth/login/", {"username": "alice", "password": "correct-horse-9"})
+    assert right.status_code == 429
+    cache.clear()
