@@ -26,6 +26,9 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny
 from rest_framework.serializers import BaseSerializer
 
+from grants.authentication import BearerAuthentication
+
+from . import schema_security  # noqa: F401 (registers the app tokens' security schemes)
 from .error_catalogue import ERROR_CODES
 from .inputs import IDEMPOTENCY_KEY_MAX
 
@@ -71,6 +74,8 @@ class AutoSchema(SpectacularAutoSchema):
         if authenticators:
             # A token that does not work is refused even where no sign-in is needed.
             codes |= {"authentication_failed", "banned"}
+            if any(isinstance(a, BearerAuthentication) for a in authenticators):
+                codes.add("insufficient_scope")  # an app's token without the scope
             if not all(isinstance(p, AllowAny) for p in view.get_permissions()):
                 codes.add("not_authenticated")
             if self.method not in ("GET", "HEAD", "OPTIONS") and any(
@@ -163,7 +168,11 @@ INTRO = """\
 Turn-based trick-taking games (Hearts, Moon, Kali Tidi) over REST.
 
 Authenticate with `Authorization: Token <token>` (from `auth/register`, `auth/token` or
-`auth/guest`). Every error has the shape
+`auth/guest`). Apps acting for players send `Authorization: Bearer <token>`: an OAuth2
+access token (authorization code with PKCE at `/oauth/authorize/` and `/oauth/token/`)
+or a personal access token (`me/tokens`), each limited to its scopes (`read`, `play`,
+`notifications`); every operation's `oauth2` security requirement names the scope it
+needs, and a token without it is answered `403 insufficient_scope`. Every error has the shape
 `{{"type": "client_error"|"server_error"|"validation_error", "errors": [{{"code", "detail", "attr"}}]}}`.
 Send `Idempotency-Key: <uuid>` with an action to make retries safe.
 

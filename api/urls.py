@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from . import views_auth, views_me, views_notifications, views_players, views_rooms
+from . import views_auth, views_me, views_notifications, views_players, views_rooms, views_tokens
 from .inputs import RoomCodeConverter
 
 register_converter(RoomCodeConverter, "room_code")
@@ -12,6 +12,10 @@ urlpatterns = [
     path("auth/logout", views_auth.LogoutView.as_view(), name="logout"),
     path("me", views_auth.MeView.as_view(), name="me"),
     path("me/turns", views_me.TurnsView.as_view(), name="me-turns"),
+    path("me/tokens", views_tokens.PersonalTokensView.as_view(), name="me-tokens"),
+    path("me/tokens/<int:token_id>", views_tokens.PersonalTokenView.as_view(), name="me-token"),
+    path("me/apps", views_tokens.AllowedAppsView.as_view(), name="me-apps"),
+    path("me/apps/<int:app_id>", views_tokens.AllowedAppView.as_view(), name="me-app"),
     path("me/notifications", views_notifications.NotificationSettingsView.as_view(), name="me-notifications"),
     path(
         "me/notifications/email-confirmation",

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from accounts import selectors, services
 from accounts.authentication import banned
 from games.services import play
+from grants.scopes import READ, scopes
 
 from .auth import signed_in_user
 from .schema import answers
@@ -77,6 +78,7 @@ class GuestView(_AuthThrottled):
         return Response({"user": UserSerializer(user).data, "token": token}, status=status.HTTP_201_CREATED)
 
 
+@scopes(POST=None)
 class LogoutView(APIView):
     @extend_schema(request=None, responses={204: None})
     def post(self, request: Request) -> Response:
@@ -84,6 +86,7 @@ class LogoutView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@scopes(GET=READ, PATCH=None)
 class MeView(APIView):
     @extend_schema(responses=UserSerializer)
     def get(self, request: Request) -> Response:

@@ -8,11 +8,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors
+from grants.scopes import READ, scopes
 
 from .auth import signed_in_user
 from .serializers import TurnSerializer
 
 
+@scopes(GET=READ)
 class TurnsView(APIView):
     @extend_schema(
         responses=TurnSerializer(many=True),

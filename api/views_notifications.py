@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from grants.scopes import NOTIFICATIONS, scopes
 from notifications import selectors, vapid
 from notifications.services import confirmation, preferences, subscriptions
 
@@ -29,6 +30,7 @@ from .serializers_notifications import (
 )
 
 
+@scopes(GET=NOTIFICATIONS)
 class PushKeyView(APIView):
     permission_classes = [AllowAny]
 
@@ -41,6 +43,7 @@ class PushKeyView(APIView):
         return Response({"public_key": vapid.public_key()})
 
 
+@scopes(POST=NOTIFICATIONS, DELETE=NOTIFICATIONS)
 class PushSubscriptionsView(APIView):
     @extend_schema(
         request=PushSubscriptionSerializer,
@@ -82,6 +85,7 @@ class PushSubscriptionsView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@scopes(GET=NOTIFICATIONS, PATCH=NOTIFICATIONS)
 class NotificationSettingsView(APIView):
     @extend_schema(
         responses=NotificationSettingsSerializer,
@@ -116,6 +120,7 @@ class NotificationSettingsView(APIView):
         return Response(changed.as_dict())
 
 
+@scopes(POST=NOTIFICATIONS)
 class EmailConfirmationRequestView(APIView):
     @extend_schema(
         request=EmailConfirmationResendSerializer,
@@ -135,6 +140,7 @@ class EmailConfirmationRequestView(APIView):
         return Response(wanted.as_dict(), status=status.HTTP_202_ACCEPTED)
 
 
+@scopes(POST=NOTIFICATIONS)
 class EmailConfirmationView(APIView):
     # The link may be opened on any device, signed in or not: the token says who.
     permission_classes = [AllowAny]

@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from grants.scopes import READ, scopes
 from ratings import selectors
 
 from .schema import answers
@@ -21,6 +22,7 @@ from .serializers_ratings import (
 _USERNAME = OpenApiParameter("username", str, OpenApiParameter.PATH, description="Compared as sign-in compares names")
 
 
+@scopes(GET=READ)
 class PlayerView(APIView):
     @extend_schema(parameters=[_USERNAME], responses=ProfileSerializer, summary="A player's profile and ratings")
     def get(self, request: Request, username: str) -> Response:
@@ -28,6 +30,7 @@ class PlayerView(APIView):
         return Response(ProfileSerializer(selectors.player_profile(user=user)).data)
 
 
+@scopes(GET=READ)
 class PlayerMatchesView(GenericAPIView):
     serializer_class = MatchSerializer
 
@@ -39,6 +42,7 @@ class PlayerMatchesView(GenericAPIView):
         return self.get_paginated_response(MatchSerializer([selectors.match_row(p) for p in page], many=True).data)
 
 
+@scopes(GET=READ)
 class LeaderboardView(GenericAPIView):
     serializer_class = LeaderboardRowSerializer
 

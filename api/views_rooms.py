@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 from games import replay, rules, selectors
 from games.error_codes import RULE_CODES
 from games.services import lobby, play, reclaim, rematch, seeds
+from grants.scopes import PLAY, READ, scopes
 
 from . import pagination
 from .auth import signed_in_user
@@ -50,6 +51,7 @@ from .serializers_replay import ReplaySerializer
 LOBBY_CODES = ("room_closed", "already_started")
 
 
+@scopes(GET=READ)
 class GamesView(APIView):
     permission_classes = [AllowAny]
 
@@ -58,6 +60,7 @@ class GamesView(APIView):
         return Response([g.catalogue() for g in rules.all_games()])
 
 
+@scopes(GET=READ, POST=PLAY)
 class RoomListView(GenericAPIView):
     serializer_class = RoomSerializer
 
@@ -82,6 +85,7 @@ class RoomListView(GenericAPIView):
         return Response(self.get_serializer(room).data, status=status.HTTP_201_CREATED)
 
 
+@scopes(GET=READ)
 class RoomDetailView(APIView):
     @extend_schema(responses=RoomSerializer)
     def get(self, request: Request, code: str) -> Response:
@@ -89,6 +93,7 @@ class RoomDetailView(APIView):
         return Response(RoomSerializer(room, context={"request": request}).data)
 
 
+@scopes(GET=READ)
 class RoomQRView(APIView):
     @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.BINARY})
     def get(self, request: Request, code: str) -> HttpResponse:
@@ -98,6 +103,7 @@ class RoomQRView(APIView):
         return HttpResponse(out.getvalue(), content_type="image/svg+xml")
 
 
+@scopes(POST=PLAY)
 class JoinView(APIView):
     @extend_schema(request=TeamSerializer, responses={201: SeatSerializer})
     @answers(*LOBBY_CODES, "already_seated", "room_full", "team_full", "invalid")
@@ -108,6 +114,7 @@ class JoinView(APIView):
         return Response(selectors.seat_public(seat), status=status.HTTP_201_CREATED)
 
 
+@scopes(POST=PLAY)
 class LeaveView(APIView):
     @extend_schema(request=None, responses={204: None})
     @answers(*LOBBY_CODES, "not_seated")
@@ -116,6 +123,7 @@ class LeaveView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@scopes(POST=PLAY)
 class BotsView(APIView):
     @extend_schema(request=TeamSerializer, responses={201: SeatSerializer})
     @answers(*LOBBY_CODES, "not_host", "room_full", "team_full", "invalid")
@@ -126,6 +134,7 @@ class BotsView(APIView):
         return Response(selectors.seat_public(seat), status=status.HTTP_201_CREATED)
 
 
+@scopes(POST=PLAY)
 class StartView(APIView):
     @extend_schema(request=None, responses={200: GAME_VIEW_REF})
     @answers(*LOBBY_CODES, "not_host", "seats_not_filled", "teams_not_filled")
@@ -134,6 +143,7 @@ class StartView(APIView):
         return Response(selectors.table_view(table=table, user=signed_in_user(request)))
 
 
+@scopes(PUT=PLAY)
 class ClientSeedView(APIView):
     @extend_schema(
         request=ClientSeedSerializer,
@@ -155,6 +165,7 @@ class ClientSeedView(APIView):
         return Response(selectors.seat_public(seat))
 
 
+@scopes(POST=PLAY)
 class ReclaimView(APIView):
     @extend_schema(
         request=None,
@@ -173,6 +184,7 @@ class ReclaimView(APIView):
         return Response(selectors.table_view(table=table, user=user))
 
 
+@scopes(POST=PLAY)
 class RematchView(APIView):
     @extend_schema(
         request=None,
@@ -192,12 +204,14 @@ class RematchView(APIView):
         return Response(selectors.table_view(table=table, user=user))
 
 
+@scopes(GET=READ)
 class StateView(APIView):
     @extend_schema(responses={200: GAME_VIEW_REF}, summary="The caller's view of the room")
     def get(self, request: Request, code: str) -> Response:
         return Response(selectors.view_by_code(code=code, user=signed_in_user(request)))
 
 
+@scopes(POST=PLAY)
 class ActionsView(APIView):
     # Read by the JSON parser: a legal action is well under 1 KB.
     max_body_bytes = settings.API_MAX_ACTION_BYTES
@@ -253,6 +267,7 @@ _NEXT_LINK = OpenApiParameter(
 )
 
 
+@scopes(GET=READ)
 class EventsView(APIView):
     @extend_schema(
         parameters=[EventsQuerySerializer, _NEXT_LINK],
@@ -275,6 +290,7 @@ class EventsView(APIView):
         return pagination.page_after(request, rows, limit=limit, key="seq")
 
 
+@scopes(GET=READ)
 class RoundsView(APIView):
     @extend_schema(
         parameters=[RoundsQuerySerializer, _NEXT_LINK],
@@ -294,6 +310,7 @@ class RoundsView(APIView):
         return pagination.page_after(request, rows, limit=limit, key="round")
 
 
+@scopes(GET=READ)
 class ReplayView(APIView):
     @extend_schema(
         responses=ReplaySerializer,

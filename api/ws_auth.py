@@ -1,5 +1,8 @@
 """WebSocket authentication: `?token=<token>` in the query string, else the session.
 
+The token is the player's own (the web client's), or an app's OAuth2 access token or a
+personal token with the `read` scope: a socket only tells what `read` lets one see.
+
 A token is a credential the client holds and sends on purpose, so a socket that brings
 one is served from anywhere: native apps and scripts send no `Origin`, frontends on
 other sites send theirs. The session cookie is different: a browser attaches it to a
@@ -23,6 +26,8 @@ from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
 from accounts.selectors import user_for_token
+from grants.authentication import socket_user
+from grants.scopes import READ
 
 from .consumers import ForeignOriginConsumer
 from .db_async import database_sync_to_async
@@ -30,7 +35,7 @@ from .db_async import database_sync_to_async
 
 @database_sync_to_async
 def _user_for_token(key: str) -> User | AnonymousUser:
-    user = user_for_token(key=key)
+    user = user_for_token(key=key) or socket_user(key, READ)
     return user if user is not None and user.is_active else AnonymousUser()
 
 

@@ -14,6 +14,8 @@ from typing import Any
 import dj_database_url
 import orjson
 
+from grants.scopes import SCOPES as GRANT_SCOPES
+
 from .env import env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -55,6 +57,9 @@ INSTALLED_APPS = [
     "ratings",
     "web",
     "uptime",
+    "grants",
+    # After `web`, whose templates (the authorize page) take the place of its own.
+    "oauth2_provider",
 ]
 
 MIDDLEWARE = [
@@ -186,7 +191,9 @@ LIVE_WATCH_SECONDS = float(env_str("LIVE_WATCH_SECONDS", "0.5"))
 # answers for the API, and their pages' session sockets are trusted too (api/ws_auth.py).
 # No credentials: such a frontend signs in with a token, the site's cookies stay its own.
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
-CORS_URLS_REGEX = r"^/api/"
+# The API, and the OAuth2 endpoints a browser app calls itself (the token and its
+# revocation); never the authorize page, which is the site's own.
+CORS_URLS_REGEX = r"^/(api/|oauth/(token|revoke_token)/)"
 CORS_ALLOW_HEADERS = (
     "accept",
     "authorization",
@@ -214,6 +221,8 @@ X_FRAME_OPTIONS = "DENY"
 REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.TokenAuthentication",
+        # Apps' OAuth2 access tokens and players' personal tokens, within their scopes.
+        "grants.authentication.BearerAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -287,6 +296,35 @@ SPECTACULAR_SETTINGS = {
         "api.schema.room_links",
     ],
 }
+
+# -- apps acting for players (README "Third-party apps") ---------------------------
+# OAuth2 authorization code with PKCE (S256 only) for the apps a moderator registers in
+# the admin; the scopes are grants.scopes'. Every RFC 9700 recommendation is on: no
+# implicit or password grant, no `plain` PKCE, no token in a query string, `iss` in the
+# authorization answer, and only SHA-256 checksums of tokens stored.
+OAUTH2_PROVIDER = {
+    "SCOPES": GRANT_SCOPES,
+    "DEFAULT_SCOPES": ["read"],
+    "PKCE_REQUIRED": True,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": env_int("OAUTH_ACCESS_TOKEN_SECONDS", 3600),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": env_int("OAUTH_REFRESH_TOKEN_SECONDS", 60 * 24 * 3600),
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+    # https only in production (`check --deploy` warns of http). A native app's private
+    # scheme (`com.example.app`) may be added; `http` too for loopback redirects
+    # (http://127.0.0.1:PORT/), as development and the tests allow.
+    "ALLOWED_REDIRECT_URI_SCHEMES": env_list("OAUTH_REDIRECT_SCHEMES", ["http", "https"] if DEBUG else ["https"]),
+}
+# Where the authorize page sends a person who is not signed in on the site.
+LOGIN_URL = "oauth-login"
 
 # -- Celery ------------------------------------------------------------------------
 # Embedded default: kombu's filesystem transport, which needs no server.

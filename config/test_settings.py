@@ -8,6 +8,8 @@ os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("SECURE_COOKIES", "0")
 os.environ.setdefault("WHITENOISE_USE_FINDERS", "1")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
+# The apps of the OAuth2 tests are served on loopback, over http.
+os.environ.setdefault("OAUTH_REDIRECT_SCHEMES", "http,https")
 # Whole matches over HTTP send thousands of requests a minute; throttling has its own test.
 for scope in ("USER", "ANON", "AUTH", "AUTH_ACCOUNT"):
     os.environ.setdefault(f"THROTTLE_{scope}", "1000000/min")

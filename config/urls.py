@@ -1,12 +1,24 @@
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from oauth2_provider import views as oauth_views
 
+from api.sign_in import SignInView
 from api.views_asyncapi import asyncapi_document
+
+# OAuth2 for third-party apps (README "Third-party apps"): the authorize page, the token
+# and revocation endpoints; apps are registered by moderators in the admin.
+oauth_urlpatterns = [
+    path("authorize/", oauth_views.AuthorizationView.as_view(), name="authorize"),
+    path("token/", oauth_views.TokenView.as_view(), name="token"),
+    path("revoke_token/", oauth_views.RevokeTokenView.as_view(), name="revoke-token"),
+]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
+    path("oauth/", include((oauth_urlpatterns, "oauth2_provider"))),
+    path("oauth/login/", SignInView.as_view(), name="oauth-login"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     # The sockets' contract (api/asyncapi.yaml).

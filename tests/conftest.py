@@ -66,11 +66,15 @@ def moderators_group(db: Any) -> Any:
 
     from django.contrib.auth.models import Group, Permission
 
-    migration = import_module("moderation.migrations.0003_moderators_group")
-    group, made = Group.objects.get_or_create(name=migration.GROUP)
+    migrations = [
+        import_module(f"moderation.migrations.{name}")
+        for name in ("0003_moderators_group", "0005_moderators_revoke_apps")
+    ]
+    group, made = Group.objects.get_or_create(name=migrations[0].GROUP)
     if made:
-        for app, codename in migration.PERMISSIONS:
-            group.permissions.add(Permission.objects.get(content_type__app_label=app, codename=codename))
+        for migration in migrations:
+            for app, codename in migration.PERMISSIONS:
+                group.permissions.add(Permission.objects.get(content_type__app_label=app, codename=codename))
     return group
 
 

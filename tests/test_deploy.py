@@ -17,7 +17,7 @@ def test_check_deploy_passes_with_production_settings():
         "ALLOWED_HOSTS": "games.example.org",
         "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/postgres",
     }
-    for name in ("SECURE_SSL_REDIRECT", "SECURE_COOKIES", "SECURE_HSTS_SECONDS"):
+    for name in ("SECURE_SSL_REDIRECT", "SECURE_COOKIES", "SECURE_HSTS_SECONDS", "OAUTH_REDIRECT_SCHEMES"):
         env.pop(name, None)
     res = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],

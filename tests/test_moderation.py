@@ -31,6 +31,14 @@ MODERATOR_PERMISSIONS = {
     "moderation.view_moderationentry",
     "moderation.ban_user",
     "moderation.moderate_room",
+    # Apps registered for OAuth2 and players' personal tokens: seen and revoked (deleted).
+    "grants.view_personaltoken",
+    "grants.delete_personaltoken",
+    *(
+        f"oauth2_provider.{verb}_{model}"
+        for model in ("application", "accesstoken", "refreshtoken", "grant", "idtoken", "devicegrant")
+        for verb in ("view", "delete")
+    ),
 }
 PASSWORD = "correct-horse-9"
 

@@ -5,6 +5,6 @@ It lives here rather than in `accounts` and `games` so those apps never import
 moderation: moderation sits above them and calls their services.
 """
 
-from . import log, outages, rooms, users
+from . import log, oauth_apps, outages, rooms, tokens, users
 
-__all__ = ["log", "outages", "rooms", "users"]
+__all__ = ["log", "oauth_apps", "outages", "rooms", "tokens", "users"]

@@ -79,7 +79,7 @@ def test_the_statuses_the_issue_found_undocumented_are_documented(api_client):
     ops = dict(_operations(doc))
     assert _error_codes(doc, ops["POST /api/v1/auth/token"], "401") == {"authentication_failed", "banned"}
     actions = ops["POST /api/v1/rooms/{code}/actions"]
-    assert {"not_seated", "permission_denied"} == _error_codes(doc, actions, "403")
+    assert {"not_seated", "permission_denied", "insufficient_scope"} == _error_codes(doc, actions, "403")
     assert {
         "stale_version",
         "not_your_turn",

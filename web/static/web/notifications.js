@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { signedOutPage } from "./auth.js";
 import { h, replace } from "./dom.js";
 import { claimSubscription, pushUnsupported, turnOff, turnOn } from "./push.js";
+import { allowedApps, personalTokens } from "./tokens.js";
 
 const DEFAULT_QUIET = { start: "22:00", end: "08:00" };
 
@@ -86,6 +87,8 @@ export class NotificationsPage {
         this.device,
         this.form.el,
         this.atTheTable(),
+        allowedApps(this.app),
+        personalTokens(this.app),
       ),
     );
     this.form.fill(this.settings);

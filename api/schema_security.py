@@ -1,0 +1,55 @@
+"""The OpenAPI security schemes of apps' tokens: OAuth2 (authorization code with PKCE)
+with its scopes, and personal access tokens; each operation lists the scope it needs
+(grants.scopes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+
+from grants.scopes import SCOPES, required_scope
+
+OAUTH2 = "oauth2"
+PERSONAL = "personalToken"
+
+
+class BearerScheme(OpenApiAuthenticationExtension):
+    target_class = "grants.authentication.BearerAuthentication"
+    name = [OAUTH2, PERSONAL]
+
+    def get_security_requirement(self, auto_schema: Any) -> list[dict[str, list[Any]]]:
+        scope = required_scope(auto_schema.view, auto_schema.method)
+        if scope is None:
+            return []  # the player's own: no app token is accepted
+        # OpenAPI 3.0 lets only OAuth2 requirements name scopes; a personal token needs the same one.
+        return [{OAUTH2: [scope]}, {PERSONAL: []}]
+
+    def get_security_definition(self, auto_schema: Any) -> list[dict[str, Any]]:
+        return [
+            {
+                "type": "oauth2",
+                "description": (
+                    "For third-party apps a moderator registered: authorization code with PKCE (S256 only; "
+                    "public clients send no secret). Send the access token as `Authorization: Bearer <token>`. "
+                    "A token without the operation's scope is refused with 403 `insufficient_scope`."
+                ),
+                "flows": {
+                    "authorizationCode": {
+                        "authorizationUrl": "/oauth/authorize/",
+                        "tokenUrl": "/oauth/token/",
+                        "refreshUrl": "/oauth/token/",
+                        "scopes": dict(SCOPES),
+                    }
+                },
+            },
+            {
+                "type": "http",
+                "scheme": "bearer",
+                "description": (
+                    "A personal access token the player made (`POST me/tokens`, starting `pat_`), as "
+                    "`Authorization: Bearer <token>`. It has scopes as OAuth2 tokens do, and needs the scope "
+                    "the operation's `oauth2` requirement names."
+                ),
+            },
+        ]

@@ -1,0 +1,67 @@
+"""`Authorization: Bearer <token>`: an app's OAuth2 access token or a personal token,
+each doing only what its scopes allow.
+
+The scope is checked here, as the token is read, rather than by a permission class: a
+view that lets anyone in (`AllowAny`) replaces the default permissions, and the check
+must not depend on each view remembering it.
+"""
+
+from __future__ import annotations
+
+from rest_framework import authentication, exceptions
+from rest_framework.request import Request
+
+from accounts.authentication import banned
+from accounts.models import User
+
+from . import scopes, selectors, services
+
+
+class InsufficientScope(exceptions.APIException):
+    status_code = 403
+    default_code = "insufficient_scope"
+    default_detail = "This token's scopes do not allow this."
+
+
+class BearerAuthentication(authentication.BaseAuthentication):
+    keyword = "Bearer"
+
+    def authenticate(self, request: Request) -> tuple[User, selectors.Grant] | None:
+        header = authentication.get_authorization_header(request).split()
+        if not header or header[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(header) != 2:
+            raise exceptions.AuthenticationFailed("Invalid bearer header: one token, no spaces.")
+        try:
+            key = header[1].decode()
+        except UnicodeError:
+            raise exceptions.AuthenticationFailed("Invalid bearer token.") from None
+        grant = selectors.grant_for_bearer(key=key)
+        if grant is None:
+            raise exceptions.AuthenticationFailed("Invalid, expired or revoked token.")
+        if not grant.user.is_active:
+            if grant.user.banned_at is not None:
+                raise banned(grant.user.ban_reason)
+            raise exceptions.AuthenticationFailed("User inactive or deleted.")
+        view = (request.parser_context or {}).get("view")
+        needed = scopes.required_scope(view, request.method or "GET")
+        if needed is None:
+            raise InsufficientScope("Only the player themselves can do this, not an app's token.")
+        if needed not in grant.scopes:
+            raise InsufficientScope(f"This needs the token's `{needed}` scope.")
+        if grant.kind == "personal":
+            services.personal_token_used(token_id=grant.id, last_used_at=grant.last_used_at)
+        return grant.user, grant
+
+    def authenticate_header(self, request: Request) -> str:
+        return 'Bearer realm="api"'
+
+
+def socket_user(key: str, scope: str = scopes.READ) -> User | None:
+    """The active account a bearer token with `scope` acts for on a socket, else None."""
+    grant = selectors.grant_for_bearer(key=key)
+    if grant is None or not grant.user.is_active or scope not in grant.scopes:
+        return None
+    if grant.kind == "personal":
+        services.personal_token_used(token_id=grant.id, last_used_at=grant.last_used_at)
+    return grant.user

@@ -1,0 +1,87 @@
+"""Writes: personal tokens made, used and revoked."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from oauth2_provider.models import (
+    get_access_token_model,
+    get_application_model,
+    get_grant_model,
+    get_refresh_token_model,
+)
+
+from accounts.models import User
+from core.errors import ServiceError
+
+from . import scopes
+from .models import PersonalToken
+from .selectors import PERSONAL_PREFIX
+
+# Enough for every script and device a player has; a runaway client cannot fill a table.
+MAX_PER_PLAYER = 50
+# A token's last use is written when the one stored is older than this: a request each
+# then, not a write per request.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+def personal_token_create(*, user: User, name: str, scope: list[str]) -> tuple[PersonalToken, str]:
+    """A new token and its secret, which is not kept: the caller shows it once."""
+    unknown = sorted(set(scope) - set(scopes.SCOPES))
+    if unknown or not scope:
+        raise ServiceError("invalid", f"Scopes are some of {', '.join(scopes.SCOPES)}.", attr="scopes")
+    with transaction.atomic():
+        # The player's row, locked, so two requests at once cannot both pass the count.
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        if PersonalToken.objects.filter(user=user).count() >= MAX_PER_PLAYER:
+            raise ServiceError("too_many_tokens", f"You have {MAX_PER_PLAYER} tokens already; revoke one first.")
+        secret = PERSONAL_PREFIX + secrets.token_urlsafe(32)
+        ordered = " ".join(s for s in scopes.SCOPES if s in scope)
+        token = PersonalToken.objects.create(
+            user=user, name=name, scope=ordered, digest=PersonalToken.digest_of(secret)
+        )
+    return token, secret
+
+
+def personal_token_revoke(*, user: User, token_id: int) -> None:
+    """Revoke one of the player's own tokens; anyone else's reads as not found."""
+    deleted, _ = PersonalToken.objects.filter(user=user, pk=token_id).delete()
+    if not deleted:
+        raise ServiceError("not_found", "You have no such token.", 404)
+
+
+def personal_token_used(*, token_id: int, last_used_at: datetime | None) -> None:
+    """Note a use of a token, unless one was noted within the last minute."""
+    now = timezone.now()
+    if last_used_at is not None and now - last_used_at < LAST_USED_RESOLUTION:
+        return
+    PersonalToken.objects.filter(pk=token_id).update(last_used_at=now)
+
+
+def apps_revoke(*, app_ids: list[int]) -> int:
+    """Revoke registered apps: each is deleted with every grant and token it was given,
+    so those tokens answer 401 at once. How many apps were revoked."""
+    applications = get_application_model().objects.filter(pk__in=app_ids)
+    with transaction.atomic():
+        count = applications.count()
+        applications.delete()
+    return count
+
+
+def app_access_revoke(*, user: User, app_id: int) -> None:
+    """Take back what the player allowed an app: every token and code it holds for them
+    stops working at once; the app must ask again. An app holding nothing of theirs
+    reads as not found."""
+    with transaction.atomic():
+        refresh = get_refresh_token_model().objects.filter(user=user, application_id=app_id, revoked__isnull=True)
+        access = get_access_token_model().objects.filter(user=user, application_id=app_id)
+        codes = get_grant_model().objects.filter(user=user, application_id=app_id)
+        if not (refresh.exists() or access.exists()):
+            raise ServiceError("not_found", "No app of that id acts for you.", 404)
+        for token in refresh:
+            token.revoke()  # the toolkit's way: its access token goes too, the refresh token is kept revoked
+        access.delete()
+        codes.delete()

@@ -1,0 +1,190 @@
+// What acts for the player, on the settings page: the apps they allowed through OAuth2
+// (`GET me/apps`, `DELETE me/apps/{id}`), and personal access tokens (`GET/POST
+// me/tokens`, `DELETE me/tokens/{id}`), a token for a script or an app of the player's
+// own, with a name and the scopes it may use. A token's secret is shown once, when it is
+// made; the server keeps only a digest, so a lost secret is revoked and made again.
+
+import { api } from "./api.js";
+import { h, replace } from "./dom.js";
+
+// The scopes in the words the authorize page uses (grants/scopes.py).
+const SCOPES = [
+  ["read", "See rooms, game states, events and your profile"],
+  ["play", "Play for you: make moves, create rooms, join, leave, get ready, reclaim a seat, ask for a rematch"],
+  ["notifications", "See and change your notification settings and push subscriptions"],
+];
+
+/** @param {string | null} iso */
+function when(iso) {
+  return iso ? new Date(iso).toLocaleString() : "never";
+}
+
+/**
+ * The apps the player allowed, each with a button to take its access back; loads itself.
+ * @param {{ toast: (message: string, kind?: string) => void }} app
+ */
+export function allowedApps(app) {
+  const list = h("ul", { class: "app-list", "aria-live": "polite" });
+  async function load() {
+    let apps;
+    try {
+      apps = await api("me/apps");
+    } catch (err) {
+      replace(list, h("li", { class: "form-error" }, `The apps could not be loaded: ${err.message}`));
+      return;
+    }
+    if (!apps.length) {
+      replace(list, h("li", { class: "meta" }, "No app acts for you."));
+      return;
+    }
+    replace(
+      list,
+      apps.map((allowed) =>
+        h(
+          "li",
+          { class: "allowed-app" },
+          h("strong", {}, allowed.name),
+          " ",
+          h("span", {}, allowed.scopes.join(", ")),
+          h("span", { class: "meta" }, ` · allowed ${when(allowed.allowed_at)} `),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "link",
+              "aria-label": `Take back ${allowed.name}'s access`,
+              onclick: async () => {
+                try {
+                  await api(`me/apps/${allowed.id}`, { method: "DELETE" });
+                } catch (err) {
+                  app.toast(err.message, "error");
+                  return;
+                }
+                app.toast(`${allowed.name} can no longer act for you.`);
+                await load();
+              },
+            },
+            "Take back",
+          ),
+        ),
+      ),
+    );
+  }
+  load();
+  return h(
+    "section",
+    { class: "panel apps", "aria-labelledby": "apps-title" },
+    h("h2", { id: "apps-title" }, "Apps acting for you"),
+    h("p", {}, "Apps you allowed on their sign-in page. Taking one's access back stops all of its tokens at once."),
+    list,
+  );
+}
+
+/**
+ * The personal tokens' section, which loads the tokens itself.
+ * @param {{ toast: (message: string, kind?: string) => void }} app
+ */
+export function personalTokens(app) {
+  const list = h("ul", { class: "token-list", "aria-live": "polite" });
+  const shown = h("div", { class: "token-secret" });
+  const error = h("p", { class: "form-error", role: "alert", id: "token-error" });
+  const name = h("input", { id: "token-name", maxlength: "60", required: true, autocomplete: "off", "aria-describedby": "token-error" });
+  const boxes = SCOPES.map(([scope, words]) => {
+    const box = h("input", { type: "checkbox", id: `token-scope-${scope}`, value: scope, checked: scope === "read" });
+    return h("div", { class: "field check" }, box, h("label", { for: box.id }, h("code", {}, scope), " — ", words));
+  });
+
+  async function load() {
+    let tokens;
+    try {
+      tokens = await api("me/tokens");
+    } catch (err) {
+      replace(list, h("li", { class: "form-error" }, `Your tokens could not be loaded: ${err.message}`));
+      return;
+    }
+    if (!tokens.length) {
+      replace(list, h("li", { class: "meta" }, "You have no personal tokens."));
+      return;
+    }
+    replace(
+      list,
+      tokens.map((token) =>
+        h(
+          "li",
+          { class: "token", "data-token-id": String(token.id) },
+          h("strong", { class: "token-name" }, token.name),
+          " ",
+          h("span", { class: "token-scopes" }, token.scopes.join(", ")),
+          h("span", { class: "meta" }, ` · made ${when(token.created_at)} · last used ${when(token.last_used_at)} `),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "link",
+              "aria-label": `Revoke ${token.name}`,
+              onclick: async () => {
+                try {
+                  await api(`me/tokens/${token.id}`, { method: "DELETE" });
+                } catch (err) {
+                  app.toast(err.message, "error");
+                  return;
+                }
+                app.toast(`Revoked ${token.name}: it no longer works.`);
+                await load();
+              },
+            },
+            "Revoke",
+          ),
+        ),
+      ),
+    );
+  }
+
+  const form = h(
+    "form",
+    {
+      class: "token-form",
+      onsubmit: async (/** @type {SubmitEvent} */ event) => {
+        event.preventDefault();
+        error.textContent = "";
+        const scopes = boxes.map((box) => box.querySelector("input")).filter((box) => box?.checked).map((box) => box?.value);
+        let made;
+        try {
+          made = await api("me/tokens", { method: "POST", body: { name: name.value.trim(), scopes } });
+        } catch (err) {
+          error.textContent = err.message;
+          return;
+        }
+        name.value = "";
+        const secret = h("input", { class: "token-value", readonly: true, value: made.token, "aria-label": `The secret of ${made.name}` });
+        replace(
+          shown,
+          h("p", {}, h("strong", {}, `Your new token “${made.name}”. Copy it now: it will not be shown again.`)),
+          secret,
+          h("p", { class: "meta" }, "Send it as ", h("code", {}, "Authorization: Bearer <token>"), "."),
+        );
+        secret.select();
+        await load();
+      },
+    },
+    h("div", { class: "field" }, h("label", { for: "token-name" }, "Name"), name, error),
+    h("fieldset", {}, h("legend", {}, "What it may do"), boxes),
+    h("div", { class: "button-row" }, h("button", { type: "submit", class: "primary" }, "Make a token")),
+  );
+
+  load();
+  return h(
+    "section",
+    { class: "panel tokens", "aria-labelledby": "tokens-title" },
+    h("h2", { id: "tokens-title" }, "Personal access tokens"),
+    h(
+      "p",
+      {},
+      "A token lets a script or an app of your own use the API as you, without your password, and only for what you tick. ",
+      "Revoke it here whenever you like.",
+    ),
+    shown,
+    form,
+    list,
+  );
+}
