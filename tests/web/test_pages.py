@@ -42,6 +42,7 @@ MODULES = [
     "table/ring.js",
     "table/rules.js",
     "table/status.js",
+    "tokens.js",
     "turns.js",
     "games/index.js",
 ]
