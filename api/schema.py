@@ -109,7 +109,23 @@ class AutoSchema(SpectacularAutoSchema):
                 return super()._get_request_body(direction)
             finally:
                 self.method = "DELETE"
-        return super()._get_request_body(direction)
+        body = super()._get_request_body(direction)
+        if body is not None and isinstance(self.get_request_serializer(), dict):
+            # A body given as a raw schema (the action's, built from the engines) is read
+            # whole; drf-spectacular tells that of serializers only.
+            body["required"] = True
+        return body
+
+    def get_operation_id(self) -> str:
+        # A path naming a file (`qr.svg`) would put a dot in the id; generators make names of ids.
+        return str(super().get_operation_id()).replace(".", "_")
+
+    def get_auth(self) -> list[dict[str, list[str]]]:
+        # An operation that reads no credentials asks for none. drf-spectacular writes `[{}]`
+        # (sign-in optional) for any AllowAny view, which generators read as a signed-in client.
+        if not self.view.get_authenticators():
+            return []
+        return list(super().get_auth())
 
     def _query_serializers(self) -> Iterable[Any]:
         overrides = self.get_override_parameters()
@@ -268,7 +284,7 @@ def room_links(result: dict[str, Any], generator: Any, request: Any, public: boo
             continue
         for operation in operations.values():
             operation_id = operation["operationId"]
-            links[camelize(operation_id.replace(".", "_"))] = {
+            links[camelize(operation_id)] = {
                 "operationId": operation_id,
                 "parameters": {"code": "$response.body#/code"},
             }

@@ -113,3 +113,54 @@ def test_lists_are_arrays_and_request_bodies_closed(api_client):
         assert schema["additionalProperties"] is False, name
     links = ops["POST /api/v1/rooms/"]["responses"]["201"]["links"]
     assert {link["operationId"] for link in links.values()} >= {"rooms_join_create", "rooms_actions_create"}
+
+
+def served_document(api_client) -> dict:
+    res = api_client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert res.status_code == 200
+    return res.json()
+
+
+def operations(doc: dict):
+    for path, item in doc["paths"].items():
+        for method, operation in item.items():
+            if method in ("get", "post", "put", "patch", "delete"):
+                yield path, method, operation
+
+
+def test_names_a_generator_makes_identifiers_of_are_identifiers(api_client):
+    # A dot in an operationId or a component name (a path naming a file, `qr.svg`) becomes
+    # a dot in a generated function or class name.
+    doc = served_document(api_client)
+    name = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+    ids = [operation["operationId"] for _, _, operation in operations(doc)]
+    assert len(ids) == len(set(ids))
+    assert [i for i in ids if not name.fullmatch(i)] == []
+    assert [c for c in doc["components"]["schemas"] if not name.fullmatch(c)] == []
+    assert "rooms_qr_svg_retrieve" in ids
+
+
+def test_operations_that_read_no_credentials_ask_for_none(api_client):
+    doc = served_document(api_client)
+    anonymous = {
+        (path, method): operation.get("security")
+        for path, method, operation in operations(doc)
+        if path.startswith("/api/v1/auth/") and path != "/api/v1/auth/logout"
+    }
+    assert set(anonymous) == {
+        ("/api/v1/auth/register", "post"),
+        ("/api/v1/auth/token", "post"),
+        ("/api/v1/auth/guest", "post"),
+    }
+    # Not `[{}]` (sign-in optional), which generators read as needing a signed-in client.
+    assert set(map(str, anonymous.values())) == {"None"}
+    for path, method, operation in operations(doc):
+        if (path, method) not in anonymous:
+            assert operation.get("security"), (path, method)
+
+
+def test_the_action_body_is_required(api_client):
+    doc = served_document(api_client)
+    body = doc["paths"]["/api/v1/rooms/{code}/actions"]["post"]["requestBody"]
+    assert body["required"] is True
+    assert body["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ActionRequest"}
