@@ -65,6 +65,14 @@ def _serializer_codes(serializer: Any) -> set[str]:
     return {code for field in fields for code in field.error_codes} & set(ERROR_CODES)
 
 
+# Every 429 says when asking again can succeed (DRF's throttles and our own refusals).
+RETRY_AFTER = {
+    "schema": {"type": "integer", "minimum": 0},
+    "description": "Seconds until asking again can succeed.",
+    "required": True,
+}
+
+
 class AutoSchema(SpectacularAutoSchema):
     def error_codes(self) -> set[str]:
         """Every code this operation can answer."""
@@ -143,6 +151,7 @@ class AutoSchema(SpectacularAutoSchema):
             responses[str(status)] = {
                 "content": {"application/json": {"schema": component.ref}},
                 "description": ", ".join(f"`{code}`" for code in sorted(codes)),
+                **({"headers": {"Retry-After": RETRY_AFTER}} if status == 429 else {}),
             }
         return responses
 

@@ -231,7 +231,8 @@ class ActionsView(APIView):
                 description=(
                     f"Makes retries safe: the same key from the same user answers the first answer again. "
                     f"At most {IDEMPOTENCY_KEY_MAX} visible ASCII characters (a UUID fits); a longer key is "
-                    "refused, never cut."
+                    "refused, never cut. A key is kept as long as its room: within a room it answers its first "
+                    "answer for good, and one reused for another request is refused (422)."
                 ),
             )
         ],

@@ -164,3 +164,12 @@ def test_the_action_body_is_required(api_client):
     body = doc["paths"]["/api/v1/rooms/{code}/actions"]["post"]["requestBody"]
     assert body["required"] is True
     assert body["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ActionRequest"}
+
+
+def test_every_429_declares_its_retry_after(api_client):
+    doc = served_document(api_client)
+    throttled = [(p, m, op["responses"]["429"]) for p, m, op in operations(doc) if "429" in op["responses"]]
+    assert throttled
+    for path, method, response in throttled:
+        header = response["headers"]["Retry-After"]
+        assert header["required"] is True and header["schema"]["type"] == "integer", (path, method)
