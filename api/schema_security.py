@@ -53,3 +53,22 @@ class BearerScheme(OpenApiAuthenticationExtension):
                 ),
             },
         ]
+
+
+class AccountTokenScheme(OpenApiAuthenticationExtension):
+    """The account's own token, declared as a bearer token so that generated clients send
+    what the server reads; `Token <key>` (DRF's keyword, the web client's) works as well."""
+
+    target_class = "accounts.authentication.TokenAuthentication"
+    name = "tokenAuth"
+    priority = 1
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": (
+                "The account's own token (`POST auth/token`, `auth/register` or `auth/guest`): "
+                "`Authorization: Bearer <token>`, or `Authorization: Token <token>`. It does all the account may."
+            ),
+        }

@@ -1,5 +1,5 @@
 """`Authorization: Bearer <token>`: an app's OAuth2 access token or a personal token,
-each doing only what its scopes allow.
+each doing only what its scopes allow, or the account's own token (all it may do).
 
 The scope is checked here, as the token is read, rather than by a permission class: a
 view that lets anyone in (`AllowAny`) replaces the default permissions, and the check
@@ -11,10 +11,12 @@ from __future__ import annotations
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
-from accounts.authentication import banned
+from accounts.authentication import TokenAuthentication, banned
 from accounts.models import User
 
 from . import scopes, selectors, services
+
+ACCOUNT_TOKEN = TokenAuthentication()
 
 
 class InsufficientScope(exceptions.APIException):
@@ -38,7 +40,9 @@ class BearerAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed("Invalid bearer token.") from None
         grant = selectors.grant_for_bearer(key=key)
         if grant is None:
-            raise exceptions.AuthenticationFailed("Invalid, expired or revoked token.")
+            # The account's own token, as a bearer: what generated clients send (the
+            # document declares it so), doing all that `Token <key>` does.
+            return ACCOUNT_TOKEN.authenticate_credentials(key)
         if not grant.user.is_active:
             if grant.user.banned_at is not None:
                 raise banned(grant.user.ban_reason)

@@ -173,3 +173,17 @@ def test_a_name_taken_between_the_check_and_the_insert_answers_400(api_client, m
     res = _register(api_client(), "Erin")
     assert res.status_code == 400
     assert res.json()["errors"] == [{"code": "username_taken", "detail": "That username is taken.", "attr": "username"}]
+
+
+def test_the_account_token_is_read_as_a_bearer_too_and_revoked_alike(api_client):
+    # Generated clients send the document's scheme, `Bearer`; the web client sends `Token`.
+    token = api_client().post("/api/v1/auth/guest", {"display_name": "Bea"}, format="json").json()["token"]
+    for header in (f"Bearer {token}", f"Token {token}"):
+        me = api_client().get("/api/v1/me", HTTP_AUTHORIZATION=header)
+        assert me.status_code == 200 and me.json()["display_name"] == "Bea", header
+    made = api_client().post("/api/v1/rooms/", {"game": "hearts"}, format="json", HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert made.status_code == 201
+    assert api_client().post("/api/v1/auth/logout", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 204
+    for header in (f"Bearer {token}", f"Token {token}"):
+        res = api_client().get("/api/v1/me", HTTP_AUTHORIZATION=header)
+        assert res.status_code == 401 and error_code(res) == "authentication_failed", header

@@ -120,8 +120,8 @@ class Player:
         assert answer.status_code == 201, answer.content
         self.client = package.AuthenticatedClient(
             base_url="http://testserver",
+            # The generator's own prefix (`Bearer`): the document declares the token a bearer one.
             token=answer.parsed.token,
-            prefix="Token",
             httpx_args={"transport": self.transport},
             raise_on_unexpected_status=True,
         )
