@@ -13,6 +13,7 @@ import { TableView } from "./table.js";
 const AUTOJOIN_KEY = "tt.autojoin";
 const MAX_EVENTS = 200;
 const EVENTS_PAGE = 500;
+const ROUNDS_PAGE = 100;
 
 export class RoomPage {
   constructor(root, code, app) {
@@ -182,8 +183,17 @@ export class RoomPage {
     const scored = view.last_round?.round;
     const known = this.rounds.at(-1)?.round ?? 0;
     if ((scored && scored > known) || (!this.rounds.length && view.round > 1)) {
-      // TODO(#25): `rounds` answers 100 hands a page; a longer match needs its `Link` header followed.
-      this.rounds = await verifyRounds(await api(`rooms/${encodeURIComponent(this.code)}/rounds`));
+      // The hands scored since the last one read, a page (ROUNDS_PAGE) at a time: a long
+      // match has more hands than one page holds.
+      let after = known;
+      for (let page = 0; page < 100; page++) {
+        const fetched = await api(`rooms/${encodeURIComponent(this.code)}/rounds?after=${after}&limit=${ROUNDS_PAGE}`);
+        // Overlapping catch-ups: keep each hand once.
+        const fresh = fetched.filter((r) => r.round > (this.rounds.at(-1)?.round ?? 0));
+        if (fresh.length) this.rounds = [...this.rounds, ...(await verifyRounds(fresh))];
+        if (fetched.length < ROUNDS_PAGE) break;
+        after = fetched.at(-1).round;
+      }
     }
   }
 
