@@ -162,9 +162,12 @@ def test_turning_it_on_makes_the_forced_play_that_waits_now(hearts_table):
     opt_in(clients[seat])
     after = state(clients[seat], code)
     assert after["version"] > mine["version"]
-    made = [e for e in clients[other].get(f"/api/v1/rooms/{code}/events").json() if e["type"] == "play"][-1:]
-    assert made and made[0]["seat"] == seat and made[0]["card"] == legal[0]["card"] and made[0]["forced"] is True
-    last = Action.objects.filter(round__room__code=code).order_by("-round__number", "-seq").first()
-    assert last is not None and last.seat == seat and last.payload == {"type": "play", "card": legal[0]["card"]}
+    # The seat after may have opted in and be forced too: it may have played in the same
+    # change, so the play looked for is the seat's own, not the last one.
+    events = clients[other].get(f"/api/v1/rooms/{code}/events").json()
+    made = [e for e in events if e["type"] == "play" and e["version"] > mine["version"] and e["seat"] == seat]
+    assert len(made) == 1 and made[0]["card"] == legal[0]["card"] and made[0]["forced"] is True
+    last = Action.objects.filter(round__room__code=code, seat=seat).order_by("-round__number", "-seq").first()
+    assert last is not None and last.payload == {"type": "play", "card": legal[0]["card"]}
     # Recorded as the player's own action.
     assert last.user is not None and not last.automatic and not last.by_bot
