@@ -177,12 +177,13 @@ def view_component(game: rules.Game) -> Schema:
                 "is abandoned or your seat handed to a computer player (options.on_abandon). Null otherwise.",
             }
         ),
-        "fairness": {
-            "nullable": True,
-            "description": "The commitment to the server seed of the next hand to be dealt (during a hand: "
-            "of that hand's).",
-            "allOf": [{"$ref": "#/components/schemas/FairnessCommitment"}],
-        },
+        "fairness": nullable(
+            {
+                "$ref": "#/components/schemas/FairnessCommitment",
+                "description": "The commitment to the server seed of the next hand to be dealt (during a "
+                "hand: of that hand's).",
+            }
+        ),
         "phase": {"type": "string", "enum": phases(game)},
         "round": {"type": "integer"},
         "dealer": nullable(SEAT_NUMBER),
@@ -192,11 +193,9 @@ def view_component(game: rules.Game) -> Schema:
         "trump": game.schema.trump,
         "bid": nullable({"type": "integer"}),
         "scores": {"type": "array", "items": {"type": "integer"}},
-        "last_round": {
-            "nullable": True,
-            "description": "The hand just finished, between hands.",
-            "allOf": [{"$ref": f"#/components/schemas/{label}Result"}],
-        },
+        "last_round": nullable(
+            {"$ref": f"#/components/schemas/{label}Result", "description": "The hand just finished, between hands."}
+        ),
     }
     return {
         "view": {

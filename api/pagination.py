@@ -35,6 +35,18 @@ class PageNumberPagination(pagination.PageNumberPagination):
                 parameter["schema"]["minimum"] = 1
         return parameters
 
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        # DRF writes the links as OpenAPI 3.0's `nullable`; the document is 3.1, where
+        # null is one of the types.
+        out = super().get_paginated_response_schema(schema)
+        for link in ("next", "previous"):
+            field = out["properties"][link]
+            field.pop("nullable", None)
+            field["type"] = [field["type"], "null"]
+            field["examples"] = [field.pop("example")]
+        out["properties"]["count"]["examples"] = [out["properties"]["count"].pop("example")]
+        return out
+
 
 NEXT_LINK_DESCRIPTION = (
     'Where the list goes on: `<URL>; rel="next"` (RFC 8288), the same query with `after` set to the '

@@ -176,7 +176,7 @@ class AutoSchema(SpectacularAutoSchema):
                         "properties": {
                             "code": {"type": "string", "enum": sorted(codes)},
                             "detail": {"type": "string"},
-                            "attr": {"type": "string", "nullable": True},
+                            "attr": {"type": ["string", "null"]},
                         },
                         "required": ["code", "detail", "attr"],
                     },

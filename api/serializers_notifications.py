@@ -26,8 +26,7 @@ TOKEN_MAX = 512
 
 @extend_schema_field(
     {
-        "type": "number",
-        "nullable": True,
+        "type": ["number", "null"],
         "minimum": 0,
         "maximum": EXPIRATION_MAX_MS,
         "description": "When the subscription expires, in milliseconds since 1970; null if it does not",

@@ -4,7 +4,8 @@ The engines declare their phases, action types and each type's fields; what they
 say is a field's JSON type, nor the shape of the game's part of a view and of a scored
 hand. Each game writes those in its folder's `schema.py` as a `GameSchema`, from the
 shared types below, and `api.game_schemas` builds the OpenAPI components from them.
-Plain data: nothing here knows OpenAPI tooling, only the JSON shapes (OpenAPI 3.0.3).
+Plain data: nothing here knows OpenAPI tooling, only the JSON shapes (OpenAPI 3.1, whose
+schemas are JSON Schema 2020-12: null is a type like any other).
 """
 
 from __future__ import annotations
@@ -36,11 +37,18 @@ COUNT: Schema = {"type": "integer", "minimum": 1, "description": "How many of `c
 
 
 def nullable(schema: Schema) -> Schema:
-    out = {**schema, "nullable": True}
-    if "enum" in schema:
-        # OpenAPI 3.0.3: `nullable` does not widen an enum; null must be one of its values.
-        out["enum"] = [*schema["enum"], None]
-    return out
+    """`schema` or null. A typed schema adds "null" to its types (and to its enum, which
+    null must also be one of); any other (a reference, a choice of schemas) becomes one
+    of it and null, its description kept outside where readers look for it."""
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        out = {**schema, "type": [kind, "null"]}
+        if "enum" in schema:
+            out["enum"] = [*schema["enum"], None]
+        return out
+    described = {k: schema[k] for k in ("description",) if k in schema}
+    inner = {k: v for k, v in schema.items() if k not in described}
+    return {"anyOf": [inner, {"type": "null"}], **described}
 
 
 def trick(piece: str, piece_schema: Schema) -> Schema:

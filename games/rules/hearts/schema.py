@@ -77,16 +77,15 @@ SCHEMA = GameSchema(
     },
     you_fields={
         "pass_chosen": {
-            "nullable": True,
             "description": "The cards you passed (a list), or seat to card (a funky pass).",
-            "oneOf": [CARDS, {"type": "object", "additionalProperties": CARD}],
+            "oneOf": [CARDS, {"type": "object", "additionalProperties": CARD}, {"type": "null"}],
         },
         "received": {
-            "nullable": True,
             "description": "What you were passed: from one seat, or from each (a funky pass).",
             "oneOf": [
                 {"$ref": "#/components/schemas/HeartsReceived"},
                 {"type": "array", "items": {"$ref": "#/components/schemas/HeartsReceived"}},
+                {"type": "null"},
             ],
         },
     },

@@ -48,9 +48,8 @@ SCHEMA = GameSchema(
         "bidder": nullable(SEAT_NUMBER),
         "widow_taken": nullable({"type": "boolean"}),
         "led_suit": {
-            "nullable": True,
             "description": 'The suit led: a pip number (0-6), or `"trump"`.',
-            "oneOf": [SUIT, {"type": "string", "enum": ["trump"]}],
+            "oneOf": [SUIT, {"type": "string", "enum": ["trump"]}, {"type": "null"}],
         },
         "tricks_played": {"type": "integer"},
         "last_trick": last_trick("tile", TILE),
