@@ -18,15 +18,83 @@ from typing import Any
 from games import rules
 from games.models import RoomStatus
 from games.rules import fairness
+from games.rules import schema as rules_schema
 from games.rules.base import COMPLETE, MATCH_OVER
-from games.rules.schema import SEAT_NUMBER, SEATS, Schema, nullable, trick
+from games.rules.schema import SEAT_NUMBER, SEATS, Schema, nullable, open_enum, trick
 
 from .serializers import POSITIVE_INT_MAX
 
 # The phase the view reports before the first hand is dealt (games.selectors.table_view).
 LOBBY = "lobby"
 
+PHASE = (
+    "Where the match stands: `lobby` before the first deal, the game's phases, `complete` between hands "
+    "and `match_over` at the end. Later versions of v1 may add phases: treat one you do not know as a "
+    "phase in which you have nothing to do unless `you.legal_actions` says otherwise."
+)
+ROOM_STATUS_REF: Schema = {"$ref": "#/components/schemas/RoomStatus"}
+OPTION_VALUE: Schema = {
+    "description": "An option's value (see each game's `options` in `games`).",
+    "anyOf": [
+        {"type": "string"},
+        {"type": "integer"},
+        {"type": "boolean"},
+        {"type": "array", "items": {"type": "integer"}},
+        {"type": "null"},
+    ],
+}
+
 SHARED_COMPONENTS: Schema = {
+    **rules_schema.SHARED_COMPONENTS,
+    "RoomStatus": {
+        "type": "string",
+        "enum": list(RoomStatus.values),
+        "description": "`lobby` (seats open), `playing`, then `finished`, `abandoned` (a player's time ran out "
+        "with on_abandon `end`, or everyone left) or `closed` (by a moderator).",
+    },
+    "OtherLegalAction": {
+        "type": "object",
+        "description": "A legal action of a type this version of the document does not know.",
+        "properties": {"type": {"type": "string"}},
+        "required": ["type"],
+    },
+    "OtherGameView": {
+        "type": "object",
+        "description": "The view of a room of a game this version of the document does not know: what "
+        "every game's view holds.",
+        "properties": {
+            "code": {"type": "string"},
+            "game": {"type": "string"},
+            "version": {"type": "integer"},
+            "status": ROOM_STATUS_REF,
+            "phase": {"type": "string"},
+        },
+        "required": ["code", "game", "version", "status", "phase"],
+    },
+    "OptionDescription": {
+        "type": "object",
+        "description": "One option of a game, for forms and people: its JSON type (`integer_list`: a list "
+        "of whole numbers), default, meaning and allowed values.",
+        "properties": {
+            "type": {"type": "string", "enum": ["string", "integer", "boolean", "array"]},
+            "default": OPTION_VALUE,
+            "description": {"type": "string"},
+            "nullable": {"type": "boolean", "description": "null (or leaving it out) means worked out from the others"},
+            "choices": {"type": "array", "items": OPTION_VALUE},
+            "minimum": {"type": "integer"},
+            "maximum": {"type": "integer"},
+            "items": {
+                "type": "object",
+                "properties": {
+                    "type": {"type": "string", "enum": ["integer"]},
+                    "minimum": {"type": "integer"},
+                    "maximum": {"type": "integer"},
+                },
+                "required": ["type"],
+            },
+        },
+        "required": ["type", "default", "description"],
+    },
     "FairnessCommitment": {
         "type": "object",
         "properties": {
@@ -47,8 +115,8 @@ def _game_name(game: rules.Game) -> str:
     return _camel(game.key)
 
 
-def _type_enum(kind: str) -> Schema:
-    return {"type": "string", "enum": [kind]}
+def _type_const(kind: str) -> Schema:
+    return {"type": "string", "const": kind}
 
 
 def _field_schemas(game: rules.Game) -> dict[str, Schema]:
@@ -60,18 +128,22 @@ def _field_schemas(game: rules.Game) -> dict[str, Schema]:
     return typed
 
 
+def _action_name(game: rules.Game, kind: str) -> str:
+    return _camel(game.key, kind, "action")
+
+
 def action_components(game: rules.Game) -> dict[str, Schema]:
     """One component per action type (what a body sends), and `<Game>Action`: one of
-    them, discriminated by `type`."""
+    them, told apart by `type`."""
     fields = _field_schemas(game)
     required = game.schema.required_fields
     out: dict[str, Schema] = {}
     mapping: dict[str, str] = {}
     for kind, names in game.action_fields.items():
-        name = _camel(game.key, kind, "action")
+        name = _action_name(game, kind)
         out[name] = {
             "type": "object",
-            "properties": {"type": _type_enum(kind), **{f: fields[f] for f in sorted(names)}},
+            "properties": {"type": _type_const(kind), **{f: fields[f] for f in sorted(names)}},
             "required": ["type", *required.get(kind, ())],
             "additionalProperties": False,
         }
@@ -84,45 +156,166 @@ def action_components(game: rules.Game) -> dict[str, Schema]:
     return out
 
 
-def legal_action_component(game: rules.Game) -> Schema:
-    """An entry of `legal_actions`: whole actions, and the multi-card templates."""
+TEMPLATE_PICKS = "cards"
+LEGAL_ACTION = (
+    "Something you may do now, shaped like the action that does it: a whole action is the body to send; "
+    "a template (`count` and `choices`) is sent with `cards`, `count` of the `choices`, in place of those "
+    "two, every other field as it is. Action types this version does not know may appear: leave them alone."
+)
+
+
+def legal_action_components(game: rules.Game) -> dict[str, Schema]:
+    """`<Game>LegalAction`: something the player may do now, shaped like the action that
+    does it. A single choice is that action's body, ready to send; a choice of several
+    pieces is the body's template, `<Game><Type>Template`: the body less `cards`, plus
+    `count` and `choices`. To send it, drop those two and set `cards` to `count` of the
+    `choices`, keeping every other field (Hearts' funky pass: `to`, the seats `cards` go
+    to, in order). Later versions of v1 may add action types: the last alternative
+    takes those, for clients to leave alone."""
     fields = _field_schemas(game)
-    templates = game.schema.template_fields
-    whole = {f for kind, names in game.action_fields.items() if kind not in game.schema.template_types for f in names}
-    props = {f: fields[f] for f in sorted(whole)}
-    props.update(templates)
-    return {
-        "type": "object",
-        "description": (
-            "Something you may do now. Single choices are whole actions, ready to send; "
-            "multi-card choices are a template: send `count` of `choices`."
-        ),
-        "properties": {"type": {"type": "string", "enum": sorted(game.action_fields)}, **props},
-        "required": ["type"],
+    out: dict[str, Schema] = {}
+    refs: list[Schema] = []
+    for kind, names in game.action_fields.items():
+        if kind not in game.schema.template_types:
+            refs.append({"$ref": f"#/components/schemas/{_action_name(game, kind)}"})
+            continue
+        if TEMPLATE_PICKS not in names:
+            raise LookupError(f"{game.key}'s template {kind} must be sent with `{TEMPLATE_PICKS}`.")
+        kept = {f: fields[f] for f in sorted(names - {TEMPLATE_PICKS})}
+        name = _camel(game.key, kind, "template")
+        out[name] = {
+            "type": "object",
+            "description": f"A template of `{kind}`: send `{TEMPLATE_PICKS}`, `count` of `choices`, "
+            "in place of those two, with the other fields as they are.",
+            "properties": {"type": _type_const(kind), **kept, **game.schema.template_fields},
+            "required": ["type", "count", "choices"],
+            "additionalProperties": False,
+        }
+        refs.append({"$ref": f"#/components/schemas/{name}"})
+    out[f"{_game_name(game)}LegalAction"] = {
+        "anyOf": [*refs, {"$ref": "#/components/schemas/OtherLegalAction"}],
+        "x-open": True,
+        "description": LEGAL_ACTION,
     }
+    return out
 
 
 def phases(game: rules.Game) -> list[str]:
     return [LOBBY, *game.phase_actions, COMPLETE, MATCH_OVER]
 
 
+# What every view holds besides the game's own facts: the room's.
+ROOM_FACTS: Schema = {
+    "code": {"type": "string"},
+    "version": {"type": "integer", "description": "Send it with your next action."},
+    "status": ROOM_STATUS_REF,
+    "status_reason": {
+        "type": "string",
+        "description": "Why the match ended as it did, said to the reader: the player whose idleness "
+        'abandoned it reads "You did not play in time", the others their name.',
+    },
+    "deadline": nullable(
+        {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the turn clock runs out and the server acts for the players to act "
+            "(in the pause between hands: when the next hand is dealt). Every turn has its own, the "
+            "same seat's next turn included; extended by any outage of the server.",
+        }
+    ),
+    "rematch": nullable(
+        {
+            "type": "object",
+            "description": "Once the match is finished or abandoned: the seats whose players want a "
+            "rematch with the same players (POST rooms/{code}/rematch), and the rematch's room once all "
+            "of them agreed. Null while the match is played, and for a room a moderator closed.",
+            "properties": {
+                "agreed": {"type": "array", "items": {"type": "integer"}},
+                "room": nullable({"type": "string", "description": "The rematch's room code."}),
+            },
+            "required": ["agreed", "room"],
+            "additionalProperties": False,
+        }
+    ),
+    "abandon_deadline": nullable(
+        {
+            "type": "string",
+            "format": "date-time",
+            "description": "Only in your own view, while the game waits for you outside the pause "
+            "between hands: when, if you do not act, your own waiting time (the turns since your last "
+            "action, never others' time or the server's outages) reaches abandon_seconds and the match "
+            "is abandoned or your seat handed to a computer player (options.on_abandon). Null otherwise.",
+        }
+    ),
+    "fairness": nullable(
+        {
+            "$ref": "#/components/schemas/FairnessCommitment",
+            "description": "The commitment to the server seed of the next hand to be dealt (during a "
+            "hand: of that hand's).",
+        }
+    ),
+}
+PUBLIC_SEAT: Schema = {
+    "seat": SEAT_NUMBER,
+    "user": nullable({"type": "string", "description": "The player's username; null for a computer player."}),
+    "display_name": {"type": "string"},
+    "is_bot": {"type": "boolean"},
+    "team": nullable({"type": "integer", "description": "Where the team is public."}),
+    "client_seed": {"type": "string", "description": "The player's public seed for the next deal."},
+}
+NOTHING: Schema = {"type": "null"}
+
+
+def lobby_view() -> Schema:
+    """A room's view before its first deal, whatever its game."""
+    props: Schema = {
+        **ROOM_FACTS,
+        "game": open_enum(game_keys(), "The game's key; later versions of v1 may add games."),
+        "phase": {"type": "string", "const": LOBBY},
+        "round": {"type": "integer", "const": 0},
+        "dealer": NOTHING,
+        "to_act": {**SEATS, "maxItems": 0},
+        "seats": {
+            "type": "array",
+            "items": {"type": "object", "properties": PUBLIC_SEAT, "required": list(PUBLIC_SEAT)},
+        },
+        # Nothing is on the table, in a hand or to do yet (the items' types are for generators).
+        "trick": {"type": "array", "items": {"type": "object"}, "maxItems": 0},
+        "trump": NOTHING,
+        "bid": NOTHING,
+        "scores": {"type": "array", "items": {"type": "integer"}},
+        "last_round": NOTHING,
+        "you": {
+            "type": "object",
+            "description": "Your seat; absent for spectators.",
+            "properties": {
+                "seat": SEAT_NUMBER,
+                "hand": {"type": "array", "items": {"type": "string"}, "maxItems": 0},
+                "legal_actions": {"type": "array", "items": {"type": "object"}, "maxItems": 0},
+            },
+            "required": ["seat", "hand", "legal_actions"],
+        },
+    }
+    return {
+        "type": "object",
+        "description": "A view of a room before its first hand is dealt (phase `lobby`), of any game; a "
+        "room closed or left by everyone before it started stays in it.",
+        "properties": props,
+        "required": [name for name in props if name != "you"],
+    }
+
+
 def view_component(game: rules.Game) -> Schema:
+    """A view of a room of `game` once its first hand is dealt: every field always
+    there but `you`, which spectators do not get."""
     label = _game_name(game)
     piece, piece_schema = game.schema.trick_piece
     seat = {
         "type": "object",
-        "description": "A seat's public facts. Its game facts are absent in the lobby.",
-        "properties": {
-            "seat": SEAT_NUMBER,
-            "user": nullable({"type": "string", "description": "The player's username; null for a computer player."}),
-            "display_name": {"type": "string"},
-            "is_bot": {"type": "boolean"},
-            "team": nullable({"type": "integer", "description": "Where the team is public."}),
-            "client_seed": {"type": "string", "description": "The player's public seed for the next deal."},
-            **game.schema.seat_fields,
-        },
-        "required": ["seat", "user", "display_name", "is_bot", "team", "client_seed"],
+        "description": "A seat's public facts and its game facts.",
+        "properties": {**PUBLIC_SEAT, **game.schema.seat_fields},
     }
+    seat["required"] = list(seat["properties"])
     you = {
         "type": "object",
         "description": "What only you know and may do; absent for spectators.",
@@ -132,59 +325,12 @@ def view_component(game: rules.Game) -> Schema:
             "legal_actions": {"type": "array", "items": {"$ref": f"#/components/schemas/{label}LegalAction"}},
             **game.schema.you_fields,
         },
-        "required": ["seat", "hand", "legal_actions"],
     }
-    common = {
-        "code": {"type": "string"},
-        "game": {"type": "string", "enum": [game.key]},
-        "version": {"type": "integer", "description": "Send it with your next action."},
-        "status": {"type": "string", "enum": list(RoomStatus.values)},
-        "status_reason": {
-            "type": "string",
-            "description": "Why the match ended as it did, said to the reader: the player whose idleness "
-            'abandoned it reads "You did not play in time", the others their name.',
-        },
-        "deadline": nullable(
-            {
-                "type": "string",
-                "format": "date-time",
-                "description": "When the turn clock runs out and the server acts for the players to act "
-                "(in the pause between hands: when the next hand is dealt). Every turn has its own, the "
-                "same seat's next turn included; extended by any outage of the server.",
-            }
-        ),
-        "rematch": nullable(
-            {
-                "type": "object",
-                "description": "Once the match is finished or abandoned: the seats whose players want a "
-                "rematch with the same players (POST rooms/{code}/rematch), and the rematch's room once all "
-                "of them agreed. Null while the match is played, and for a room a moderator closed.",
-                "properties": {
-                    "agreed": {"type": "array", "items": {"type": "integer"}},
-                    "room": nullable({"type": "string", "description": "The rematch's room code."}),
-                },
-                "required": ["agreed", "room"],
-                "additionalProperties": False,
-            }
-        ),
-        "abandon_deadline": nullable(
-            {
-                "type": "string",
-                "format": "date-time",
-                "description": "Only in your own view, while the game waits for you outside the pause "
-                "between hands: when, if you do not act, your own waiting time (the turns since your last "
-                "action, never others' time or the server's outages) reaches abandon_seconds and the match "
-                "is abandoned or your seat handed to a computer player (options.on_abandon). Null otherwise.",
-            }
-        ),
-        "fairness": nullable(
-            {
-                "$ref": "#/components/schemas/FairnessCommitment",
-                "description": "The commitment to the server seed of the next hand to be dealt (during a "
-                "hand: of that hand's).",
-            }
-        ),
-        "phase": {"type": "string", "enum": phases(game)},
+    you["required"] = list(you["properties"])
+    facts = {
+        **ROOM_FACTS,
+        "game": {"type": "string", "const": game.key},
+        "phase": open_enum([p for p in phases(game) if p != LOBBY], PHASE),
         "round": {"type": "integer"},
         "dealer": nullable(SEAT_NUMBER),
         "to_act": SEATS,
@@ -196,43 +342,70 @@ def view_component(game: rules.Game) -> Schema:
         "last_round": nullable(
             {"$ref": f"#/components/schemas/{label}Result", "description": "The hand just finished, between hands."}
         ),
+        **game.schema.view_fields,
     }
     return {
         "view": {
             "type": "object",
-            "description": f"A view of a {game.name} room.",
-            "properties": {**common, **game.schema.view_fields, "you": {"$ref": f"#/components/schemas/{label}You"}},
-            "required": list(common),
+            "description": f"A view of a {game.name} room once its first hand is dealt.",
+            "properties": {**facts, "you": {"$ref": f"#/components/schemas/{label}You"}},
+            "required": list(facts),
         },
         "seat": seat,
         "you": you,
     }
 
 
+def _refs(names: list[str]) -> list[Schema]:
+    return [{"$ref": f"#/components/schemas/{name}"} for name in names]
+
+
+def game_keys() -> list[str]:
+    return [game.key for game in rules.all_games()]
+
+
+def open_union(names: list[str], other: str, description: str) -> Schema:
+    """One of the components `names`, or `other`, the fallback for what a later version
+    of v1 adds (a game, an action type); `x-open` marks the last as that fallback."""
+    return {"anyOf": _refs([*names, other]), "x-open": True, "description": description}
+
+
 def components() -> dict[str, Schema]:
-    """Every game's view, seats, `you`, legal actions, scored hand and action bodies, and
-    the unions: `GameView` (one game's view, by `game`) and `ActionRequest` (any game's action)."""
+    """Every game's view, seats, `you`, legal actions, options, scored hand and action
+    bodies, and the unions: `GameView` (one game's view, by `game`), `GameOptions`,
+    `GameResult`, `GameAction` and `ActionRequest` (any game's action)."""
     out: dict[str, Schema] = dict(SHARED_COMPONENTS)
     for game in rules.all_games():
         out.update(game.schema.components)
-    views: dict[str, str] = {}
-    actions: list[Schema] = []
-    for game in rules.all_games():
-        label = _game_name(game)
+    labels = [_game_name(game) for game in rules.all_games()]
+    for game, label in zip(rules.all_games(), labels, strict=True):
         parts = view_component(game)
         out[f"{label}View"] = parts["view"]
         out[f"{label}Seat"] = parts["seat"]
         out[f"{label}You"] = parts["you"]
-        out[f"{label}LegalAction"] = legal_action_component(game)
+        out.update(legal_action_components(game))
         out[f"{label}Result"] = game.schema.result
+        out[f"{label}Options"] = game.all_options.value_schema(f"A {game.name} room's options, complete.")
         out.update(action_components(game))
-        views[game.key] = f"#/components/schemas/{label}View"
-        actions.append({"$ref": f"#/components/schemas/{label}Action"})
-    out["GameView"] = {
-        "oneOf": [{"$ref": ref} for ref in views.values()],
-        "discriminator": {"propertyName": "game", "mapping": views},
-        "description": "The caller's view of a room, by game.",
-    }
+    out["LobbyView"] = lobby_view()
+    out["GameView"] = open_union(
+        [*(f"{label}View" for label in labels), "LobbyView"],
+        "OtherGameView",
+        "The caller's view of a room; its `game` tells which. Later versions of v1 may add games.",
+    )
+    out["GameOptions"] = open_union(
+        [f"{label}Options" for label in labels],
+        "OtherGameOptions",
+        "A room's options, complete: its game's.",
+    )
+    out["OtherGameOptions"] = {"type": "object", "additionalProperties": OPTION_VALUE}
+    out["GameResult"] = open_union(
+        [f"{label}Result" for label in labels], "OtherGameResult", "A scored hand, of the room's game."
+    )
+    out["OtherGameResult"] = {"type": "object", "properties": {"round": {"type": "integer"}}, "required": ["round"]}
+    out["GameAction"] = open_union(
+        [f"{label}Action" for label in labels], "OtherLegalAction", "An action as the engine applied it."
+    )
     out["ActionRequest"] = {
         "type": "object",
         "properties": {
@@ -244,7 +417,7 @@ def components() -> dict[str, Schema]:
             },
             # The body does not name the game (the room does), and the same action can
             # be valid in two games (Hearts' and Kali Tidi's `play`): any of, not one of.
-            "action": {"anyOf": actions},
+            "action": {"anyOf": _refs([f"{label}Action" for label in labels])},
         },
         "required": ["version", "action"],
         "additionalProperties": False,

@@ -12,6 +12,7 @@ codes as an enum.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -26,6 +27,7 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny
 from rest_framework.serializers import BaseSerializer
 
+from games.rules.schema import open_enum
 from grants.authentication import BearerAuthentication
 
 from . import schema_security  # noqa: F401 (registers the app tokens' security schemes)
@@ -64,6 +66,11 @@ def _serializer_codes(serializer: Any) -> set[str]:
     # makes unreachable (NUL, surrogates, min_value) are not among the API's codes.
     return {code for field in fields for code in field.error_codes} & set(ERROR_CODES)
 
+
+ERROR_CODE = (
+    "Stable: the codes this operation answers with this status are listed (the document's description has "
+    "the table); later versions of v1 may add codes, which clients handle by the status."
+)
 
 # Every 429 says when asking again can succeed (DRF's throttles and our own refusals).
 RETRY_AFTER = {
@@ -143,6 +150,15 @@ class AutoSchema(SpectacularAutoSchema):
         responses = super()._get_response_bodies(direction=direction)
         if direction != "response":
             return responses
+        made = getattr(getattr(self.view, self.method.lower(), None), "creates", None)
+        if made and "201" in responses:
+            responses["201"]["headers"] = {
+                "Location": {
+                    "schema": {"type": "string", "format": "uri"},
+                    "description": f"The URL of {made}.",
+                    "required": True,
+                }
+            }
         by_status: dict[int, set[str]] = defaultdict(set)
         for code in self.error_codes():
             by_status[ERROR_CODES[code][0]].add(code)
@@ -174,7 +190,7 @@ class AutoSchema(SpectacularAutoSchema):
                     "items": {
                         "type": "object",
                         "properties": {
-                            "code": {"type": "string", "enum": sorted(codes)},
+                            "code": open_enum(sorted(codes), ERROR_CODE),
                             "detail": {"type": "string"},
                             "attr": {"type": ["string", "null"]},
                         },
@@ -268,7 +284,19 @@ def strict_requests(result: dict[str, Any], generator: Any, request: Any, public
             schema["additionalProperties"] = False
             for field in schema.get("properties", {}).values():
                 _blank_or_pattern(field)
+                _default_in_words(field)
     return result
+
+
+def _default_in_words(field: dict[str, Any]) -> None:
+    """A request field's default, said in its description rather than as `default`:
+    generators (openapi-typescript) make a field with a default one the client must send,
+    while the server fills it in."""
+    for holder in [field, *field.get("anyOf", []), *field.get("oneOf", [])]:
+        if "default" in holder:
+            default = json.dumps(holder.pop("default"))
+            said = f"Default: `{default}`."
+            field["description"] = f"{field['description']} {said}" if field.get("description") else said
 
 
 def _blank_or_pattern(field: dict[str, Any]) -> None:

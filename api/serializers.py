@@ -130,6 +130,8 @@ class UserSerializer(serializers.ModelSerializer[User]):
     class Meta:
         model = User
         fields = ["id", "username", "display_name", "is_guest", "auto_play_forced"]
+        # An answer only (me/ changes through MeUpdateSerializer): every field is always sent.
+        read_only_fields = fields
         extra_kwargs = {
             "auto_play_forced": {
                 "help_text": "The server plays for you when your only legal action is one play (a card, a "
@@ -401,6 +403,8 @@ class RoomSerializer(serializers.ModelSerializer[Room]):
             "started_at",
             "finished_at",
         ]
+        # An answer only (rooms are made from RoomCreateSerializer): every field is always sent.
+        read_only_fields = fields
 
     def get_seats(self, room: Room) -> list[dict[str, Any]]:
         # Prefetched seats when listing; ordered by index either way.

@@ -17,6 +17,7 @@ from games.services import play
 from grants.scopes import READ, scopes
 
 from .auth import signed_in_user
+from .created import created, creates
 from .schema import answers
 from .serializers import (
     AuthAnswerSerializer,
@@ -44,11 +45,12 @@ class _AuthThrottled(APIView):
 class RegisterView(_AuthThrottled):
     @extend_schema(request=RegisterSerializer, responses={201: AuthAnswerSerializer})
     @answers("username_taken", "username_confusable", "reserved_name", "bidi_control", "weak_password")
+    @creates("the new account (`me`)")
     def post(self, request: Request) -> Response:
         data = RegisterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user, token = services.user_register(**data.validated_data)
-        return Response({"user": UserSerializer(user).data, "token": token}, status=status.HTTP_201_CREATED)
+        return created(request, {"user": UserSerializer(user).data, "token": token}, "me")
 
 
 class TokenView(_AuthThrottled):
@@ -71,11 +73,12 @@ class TokenView(_AuthThrottled):
 class GuestView(_AuthThrottled):
     @extend_schema(request=GuestSerializer, responses={201: AuthAnswerSerializer})
     @answers("reserved_name", "bidi_control")
+    @creates("the new account (`me`)")
     def post(self, request: Request) -> Response:
         data = GuestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user, token = services.guest_create(display_name=data.validated_data["display_name"])
-        return Response({"user": UserSerializer(user).data, "token": token}, status=status.HTTP_201_CREATED)
+        return created(request, {"user": UserSerializer(user).data, "token": token}, "me")
 
 
 @scopes(POST=None)

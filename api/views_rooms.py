@@ -26,6 +26,7 @@ from grants.scopes import PLAY, READ, scopes
 
 from . import pagination
 from .auth import signed_in_user
+from .created import created, creates
 from .game_schemas import ACTION_REQUEST_REF, GAME_VIEW_REF
 from .inputs import IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN, idempotency_key
 from .schema import answers
@@ -77,12 +78,13 @@ class RoomListView(GenericAPIView):
 
     @extend_schema(request=RoomCreateSerializer, responses={201: RoomSerializer})
     @answers("invalid", "server_busy")
+    @creates("the room")
     def post(self, request: Request) -> Response:
         data = RoomCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         room = lobby.room_create(host=signed_in_user(request), **data.validated_data)
         room = selectors.room_get(code=room.code)
-        return Response(self.get_serializer(room).data, status=status.HTTP_201_CREATED)
+        return created(request, self.get_serializer(room).data, "room", code=room.code)
 
 
 @scopes(GET=READ)

@@ -14,6 +14,7 @@ from grants import selectors, services
 from grants.scopes import scopes
 
 from .auth import signed_in_user
+from .created import created, creates
 from .schema import answers
 from .serializers_tokens import (
     AllowedAppSerializer,
@@ -37,6 +38,7 @@ class PersonalTokensView(APIView):
         description="The answer holds the token's secret, this once: only a digest of it is kept.",
     )
     @answers("too_many_tokens")
+    @creates("the token (`me/tokens/{token_id}`)")
     def post(self, request: Request) -> Response:
         data = PersonalTokenCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -44,7 +46,7 @@ class PersonalTokensView(APIView):
             user=signed_in_user(request), name=data.validated_data["name"], scope=data.validated_data["scopes"]
         )
         answer = PersonalTokenCreatedSerializer(token, context={"secret": secret})
-        return Response(answer.data, status=status.HTTP_201_CREATED)
+        return created(request, answer.data, "me-token", token_id=token.id)
 
 
 @scopes(DELETE=None)

@@ -203,8 +203,8 @@ CORS_ALLOW_HEADERS = (
 )
 # The headers of the API's answers a client acts on, which a cross-origin script may
 # read only when they are listed (api/middleware.py writes them on errors; `Link` names
-# the next page of the event log and the hand summaries).
-CORS_EXPOSE_HEADERS = ("Retry-After", "WWW-Authenticate", "Allow", "Link")
+# the next page of the event log and the hand summaries; `Location` what a 201 made).
+CORS_EXPOSE_HEADERS = ("Retry-After", "WWW-Authenticate", "Allow", "Link", "Location")
 
 # -- security (production: DEBUG=0) ------------------------------------------------
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -295,6 +295,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.add_error_codes",
         "api.game_schemas.add_game_components",
+        "api.answer_schemas.type_answers",
         "api.schema.strict_requests",
         "api.schema.room_links",
     ],

@@ -45,6 +45,25 @@ class Option:
             out["maximum"] = self.maximum
         return out
 
+    def value_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the option's value, as a room's complete options hold it
+        (`schema` above describes the option to people and forms; this types it)."""
+        if self.kind == "integer_list":
+            item: dict[str, Any] = {"type": "integer"}
+            item.update({k: v for k, v in (("minimum", self.minimum), ("maximum", self.maximum)) if v is not None})
+            out: dict[str, Any] = {"type": "array", "items": item, "minItems": 1}
+        else:
+            out = {"type": self.kind}
+            if self.choices is not None:
+                out["enum"] = list(self.choices)
+            out.update({k: v for k, v in (("minimum", self.minimum), ("maximum", self.maximum)) if v is not None})
+        if self.default is None:
+            out["type"] = [out["type"], "null"]
+            if "enum" in out:
+                out["enum"] = [*out["enum"], None]
+        out["description"] = self.description
+        return out
+
     def check(self, value: Any) -> Any:
         if value is None and self.default is None:
             return None  # an option whose default is derived from the others: "automatic"
@@ -80,6 +99,19 @@ class OptionSet:
 
     def schema(self) -> dict[str, Any]:
         return {o.name: o.schema() for o in self.options}
+
+    def value_schema(self, description: str) -> dict[str, Any]:
+        """The JSON Schema of a room's complete options: every option's value, and the
+        preset's name where one was chosen."""
+        props = {o.name: o.value_schema() for o in self.options}
+        if self.presets:
+            props["preset"] = {"type": "string", "enum": sorted(self.presets), "description": "The preset chosen."}
+        return {
+            "type": "object",
+            "description": description,
+            "properties": props,
+            "required": [o.name for o in self.options],
+        }
 
     def defaults(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.options}

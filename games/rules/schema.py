@@ -27,13 +27,32 @@ CARD: Schema = {
     "description": "A card: rank (2-9, T, J, Q, K, A) then suit (C, D, H, S), e.g. `QS`.",
 }
 CARDS: Schema = {"type": "array", "items": CARD}
-CARD_SUIT: Schema = {"type": "string", "enum": list(cards.SUITS)}
+# A suit is one component, so generated clients make one type of it, not one per field.
+CARD_SUIT: Schema = {"$ref": "#/components/schemas/CardSuit"}
 TILE: Schema = {
     "type": "string",
     "pattern": f"^[0-{dominoes.HIGH}]-[0-{dominoes.HIGH}]$",
     "description": "A domino tile, high end first, e.g. `6-4`.",
 }
 COUNT: Schema = {"type": "integer", "minimum": 1, "description": "How many of `choices` to send."}
+
+
+# The components every game's types may refer to.
+SHARED_COMPONENTS: dict[str, Schema] = {
+    "CardSuit": {"type": "string", "enum": list(cards.SUITS), "description": "A suit: C, D, H or S."},
+}
+
+
+def open_enum(values: list[str], description: str) -> Schema:
+    """A string whose known values are `values` and to which later versions of v1 may add
+    (README, The contract and its version): the known ones typed, any other string
+    accepted. `x-open` marks a choice whose last alternative is the fallback for values
+    added later."""
+    return {
+        "anyOf": [{"type": "string", "enum": values}, {"type": "string"}],
+        "x-open": True,
+        "description": description,
+    }
 
 
 def nullable(schema: Schema) -> Schema:

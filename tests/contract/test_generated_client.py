@@ -140,24 +140,16 @@ class Player:
         return self.call("rooms_create", 201, body=body).code
 
     def choose(self, view: Any) -> Any:
-        """An action body built from one of the view's typed legal actions."""
-        game = view.game.value
+        """An action body built from one of the view's typed legal actions, by the
+        document's one rule: a whole action is sent as it is; a template is sent with
+        `cards`, `count` of its `choices`, in place of those two."""
+        game = view.game
         # A claim at random is mostly refused: play on instead.
-        legal = self.rng.choice([a for a in view.you.legal_actions if a.type_.value != "claim"])
-        kind = legal.type_.value
-        # Each game's model has only its own fields, and leaves an absent one UNSET (falsy).
-        choices, to = getattr(legal, "choices", None), getattr(legal, "to", None)
-        if choices:
-            # A template: send `count` of `choices` (a funky pass: one to each seat in `to`).
-            picked = self.rng.sample(choices, legal.count)
-            if to:
-                action = {"type": kind, "to": {str(s): c for s, c in zip(to, picked, strict=True)}}
-            else:
-                action = {"type": kind, "cards": picked}
-        else:
-            # A whole action, ready to send.
-            action = legal.to_dict()
-        model = getattr(self.models, "".join(w.capitalize() for w in f"{game}_{kind}_action".split("_")))
+        legal = self.rng.choice([a for a in view.you.legal_actions if a.type_ != "claim"])
+        action = legal.to_dict()
+        if "choices" in action:
+            action["cards"] = self.rng.sample(action.pop("choices"), action.pop("count"))
+        model = getattr(self.models, "".join(w.capitalize() for w in f"{game}_{action['type']}_action".split("_")))
         return self.models.ActionRequest(version=view.version, action=model.from_dict(action))
 
     def play_to_the_end(self, code: str, view_class: type) -> Any:
@@ -166,7 +158,7 @@ class Player:
             assert isinstance(view, view_class), type(view)
             if view.status.value != "playing":
                 return view
-            assert view.you.legal_actions, f"nothing to do in phase {view.phase.value}, to act {view.to_act}"
+            assert view.you.legal_actions, f"nothing to do in phase {view.phase}, to act {view.to_act}"
             view = self.call("rooms_actions_create", 200, code=code, body=self.choose(view))
         raise AssertionError(f"the match did not end within {MAX_STEPS} actions")
 
@@ -194,12 +186,101 @@ def test_a_generated_client_plays_a_whole_match(
     for _ in range(seats - 1):
         player.call("rooms_bots_create", 201, code=code, body=player.models.TeamRequest())
     view_class = getattr(player.models, "".join(w.capitalize() for w in f"{game}_view".split("_")))
+    # Before the first deal the view is the lobby's, the same for every game.
     lobby = player.call("rooms_state_retrieve", 200, code=code)
-    assert isinstance(lobby, view_class) and lobby.phase.value == "lobby"
+    assert isinstance(lobby, player.models.LobbyView) and lobby.phase == "lobby" and str(lobby.game) == game
     started = player.call("rooms_start_create", 200, code=code)
     assert isinstance(started, view_class)
     final = player.play_to_the_end(code, view_class)
     assert final.status.value == "finished"
-    assert final.phase.value == "match_over"
+    # An open value: a known one parses as the document's enum, a string like any other.
+    assert str(final.phase) == "match_over"
     assert final.last_round is not None and final.last_round.match_over is True
     assert final.last_round.winners, "a finished match has winners"
+
+
+def _parse(package: ModuleType, operation: str, status: int, body: Any) -> Any:
+    """What the generated client makes of an answer, without a server: its own parser."""
+    module = importlib.import_module(f"{package.__name__}.api.rooms.{operation}")
+    client = package.AuthenticatedClient(base_url="http://testserver", token="unused")
+    return module._parse_response(client=client, response=httpx.Response(status, json=body))
+
+
+def test_values_a_later_v1_adds_still_parse(client_package: ModuleType) -> None:
+    """The README lets v1 add error codes, event types, games, phases and action types:
+    the generated client takes answers holding ones it does not know, and keeps them."""
+    models = importlib.import_module(f"{client_package.__name__}.models")
+    room = {
+        "code": "ABCDEF",
+        "version": 3,
+        "status": "playing",
+        "status_reason": "",
+        "deadline": None,
+        "abandon_deadline": None,
+        "rematch": None,
+        "fairness": None,
+    }
+    # A game this client does not know: the view every game has.
+    view = _parse(client_package, "rooms_state_retrieve", 200, {**room, "game": "skat", "phase": "reizen"})
+    assert isinstance(view, models.OtherGameView) and (view.game, view.phase) == ("skat", "reizen")
+    # A phase Hearts does not have yet, with a legal action of a type it does not know.
+    hearts = {
+        **room,
+        "game": "hearts",
+        "phase": "auction",
+        "round": 1,
+        "dealer": 0,
+        "to_act": [0],
+        "seats": [
+            {
+                "seat": s,
+                "user": None,
+                "display_name": "Bot",
+                "is_bot": True,
+                "team": None,
+                "client_seed": "",
+                "cards_left": 13,
+                "tricks_taken": 0,
+                "points_taken": 0,
+                "passed": False,
+                "ready": False,
+            }
+            for s in range(4)
+        ],
+        "trick": [],
+        "trump": None,
+        "bid": None,
+        "scores": [0, 0, 0, 0],
+        "last_round": None,
+        "pass_direction": None,
+        "led_suit": None,
+        "tricks_played": 0,
+        "last_trick": None,
+        "hearts_broken": False,
+        "moon_shooter": None,
+        "you": {
+            "seat": 0,
+            "hand": ["2C"],
+            "legal_actions": [{"type": "bid", "value": 3}, {"type": "play", "card": "2C"}],
+            "pass_chosen": None,
+            "received": None,
+        },
+    }
+    view = _parse(client_package, "rooms_state_retrieve", 200, hearts)
+    assert isinstance(view, models.HeartsView) and str(view.phase) == "auction"
+    unknown, play = view.you.legal_actions
+    assert isinstance(unknown, models.OtherLegalAction) and unknown.type_ == "bid" and unknown["value"] == 3
+    assert isinstance(play, models.HeartsPlayAction) and play.card == "2C"
+    # An error code added later: handled by its status.
+    error = {"type": "client_error", "errors": [{"code": "some_new_code", "detail": "New.", "attr": None}]}
+    answer = _parse(client_package, "rooms_actions_create", 409, error)
+    assert answer.errors[0].code == "some_new_code"
+    # An event type added later, beside a known one.
+    envelope = {"seq": 1, "round": 1, "version": 2, "at": "2026-11-27T12:00:00Z"}
+    events = _parse(
+        client_package,
+        "rooms_events_list",
+        200,
+        [{**envelope, "type": "auction_won", "seat": 2}, {**envelope, "seq": 2, "type": "started"}],
+    )
+    assert [event.type_ for event in events] == ["auction_won", "started"]

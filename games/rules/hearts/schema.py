@@ -26,20 +26,21 @@ SCHEMA = GameSchema(
             **CARDS,
             "minItems": PASS_COUNT,
             "maxItems": PASS_COUNT,
-            "description": "The cards passed (a standard pass).",
+            "description": "The cards passed; in a funky pass, `cards[i]` goes to seat `to[i]`.",
         },
         "to": {
-            "type": "object",
-            "additionalProperties": CARD,
-            "minProperties": PASS_COUNT,
-            "maxProperties": PASS_COUNT,
-            "description": 'A funky pass: receiving seat (as a string) to card, e.g. `{"1": "QS"}`.',
+            **SEATS,
+            "minItems": PASS_COUNT,
+            "maxItems": PASS_COUNT,
+            "description": "A funky pass only: each other seat once, in the order of `cards` (as the legal "
+            'action lists them). The earlier form, `to` as seat to card (`{"1": "QS", ...}`) without '
+            "`cards`, is still accepted.",
         },
         "card": CARD,
         "choice": MOON_CHOICE,
     },
-    # A pass names `cards`, or `to` when the pass is funky: neither alone is required.
-    required_fields={"play": ("card",), "moon_choice": ("choice",)},
+    # A pass names `cards`, and `to` as well when the pass is funky.
+    required_fields={"pass_cards": ("cards",), "play": ("card",), "moon_choice": ("choice",)},
     hand_piece=CARD,
     trick_piece=("card", CARD),
     trump=nullable(CARD_SUIT),
@@ -90,11 +91,7 @@ SCHEMA = GameSchema(
         },
     },
     template_types=frozenset({"pass_cards"}),
-    template_fields={
-        "count": COUNT,
-        "choices": CARDS,
-        "to": {**SEATS, "description": "A funky pass: the seats that get one card each."},
-    },
+    template_fields={"count": COUNT, "choices": CARDS},
     components={
         "HeartsReceived": {
             "type": "object",
