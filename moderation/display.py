@@ -19,8 +19,10 @@ SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 CARD = re.compile(r"^([2-9TJQKA])([CDHS])$")
 # Keys whose whole number is a seat index, in every game's state and events.
 SEAT_KEYS = frozenset({"seat", "turn", "dealer", "bidder", "winner", "from", "host", "remover", "first_bidder"})
-SEAT_LIST_KEYS = frozenset({"ready", "partners", "to_act", "winners", "visible_to"})
-# Keys whose dict is keyed by seat index (a funky pass: the card given to each seat).
+# A funky pass's `to` lists the seats its cards go to, in the order of its `cards`.
+SEAT_LIST_KEYS = frozenset({"ready", "partners", "to_act", "winners", "visible_to", "to"})
+# Keys whose dict is keyed by seat index (a funky pass as v1 first sent it, and as the
+# state keeps it: the card given to each seat).
 SEAT_DICT_KEYS = frozenset({"to"})
 # Facts repeated from the room's page or too long for a row: left to the raw JSON.
 SKIPPED = frozenset({"game", "options", "players", "seed"})

@@ -422,6 +422,8 @@ def test_game_data_reads_with_seats_from_1_and_suits():
 
     funky = {"type": "pass_cards", "to": {"1": "QS", "3": "TD"}}
     assert action_text(funky) == "pass_cards: to: Seat 2: Q♠, Seat 4: 10♦"
+    funky = {"type": "pass_cards", "cards": ["QS", "TD", "2C"], "to": [1, 3, 2]}
+    assert action_text(funky) == "pass_cards: cards: Q♠ 10♦ 2♣, to: Seat 2, Seat 4, Seat 3"
     assert action_text({"type": "next_round"}) == "next_round"
     trick = [{"seat": 0, "card": "2C"}, {"seat": 1, "tile": "6-6"}]
     assert text(trick, "trick", ["Ann", "Bob"]) == "Seat 1 (Ann): 2♣; Seat 2 (Bob): 6-6"

@@ -66,3 +66,46 @@ def test_actions_stored_with_extra_fields_still_replay(make_user):
     stored.payload = {**stored.payload, "pad": "x" * 100}
     stored.save()
     assert round_replay(round_=round_).matches
+
+
+def test_a_funky_hand_replays_with_its_passes_in_either_form(make_user):
+    """A funky pass is stored as it was sent: `cards` with `to` (seats), or the map of
+    seat to card that v1 clients send. Hands stored either way rebuild exactly, and keep
+    the state's seat-to-card passes."""
+    host, guest = make_user(), make_user()
+    room = lobby.room_create(host=host, game="hearts", options={"fourth_hand": "funky", "target": 500})
+    lobby.room_join(code=room.code, user=guest)
+    for _ in range(2):
+        lobby.room_add_bot(code=room.code, user=host)
+    lobby.room_start(code=room.code, user=host)
+    people = {0: host, 1: guest}
+    for _ in range(400):
+        view = selectors.view_by_code(code=room.code, user=host)
+        if view["round"] == 4 and view["phase"] == "pass":
+            break
+        seat = next(s for s in view["to_act"] if s in people)
+        mine = selectors.view_by_code(code=room.code, user=people[seat])
+        legal = mine["you"]["legal_actions"][0]
+        action = templates.concrete(legal, rules.get("hearts").action_fields[legal["type"]])
+        play.action_submit(code=room.code, user=people[seat], version=mine["version"], action=action)
+    else:
+        raise AssertionError("hand 4 was not reached")
+    assert view["pass_direction"] == "funky"
+    sent = {}
+    for seat, person in people.items():
+        mine = selectors.view_by_code(code=room.code, user=person)
+        picked = mine["you"]["hand"][:3]
+        if seat == 0:
+            sent[seat] = {"type": "pass_cards", "cards": picked, "to": [3, 1, 2]}
+        else:
+            sent[seat] = {"type": "pass_cards", "to": {"0": picked[0], "2": picked[1], "3": picked[2]}}
+        play.action_submit(code=room.code, user=person, version=mine["version"], action=sent[seat])
+    round_ = Round.objects.get(room=room, number=4)
+    for seat, action in sent.items():
+        assert round_.actions.get(seat=seat).payload == action
+    assert round_.state["phase"] == "play"
+    passes = round_.state["passes"]
+    assert passes[0] == {"1": sent[0]["cards"][1], "2": sent[0]["cards"][2], "3": sent[0]["cards"][0]}
+    assert passes[1] == sent[1]["to"]
+    report = round_replay(round_=round_)
+    assert report.matches, report.detail

@@ -103,10 +103,11 @@ class Plan:
 # -- actions -----------------------------------------------------------------------------------
 
 
-def picks(action: dict[str, Any]) -> list[Any]:
-    """The pieces a templated action names: its one field besides `type`, a list or a map."""
-    (value,) = (v for k, v in action.items() if k != "type")
-    return list(value.values()) if isinstance(value, dict) else list(value)
+def picks(action: dict[str, Any], template: dict[str, Any]) -> list[Any] | None:
+    """The pieces an action names that fills in `template`: its one field the template
+    does not carry, a list (None if it has not exactly one such field)."""
+    extra = [v for k, v in action.items() if k not in template]
+    return extra[0] if len(extra) == 1 and isinstance(extra[0], list) else None
 
 
 def concrete(game: AnyGame, template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -115,20 +116,33 @@ def concrete(game: AnyGame, template: dict[str, Any], rng: random.Random) -> dic
 
 
 def is_legal(action: dict[str, Any], legal: list[dict[str, Any]]) -> bool:
-    """`action` is one of `legal`, or fills in one of its templates."""
+    """`action` is one of `legal`, or fills in one of its templates: the template's fields
+    but `count` and `choices` as they are (a funky pass's `to` in any order), and `count`
+    of its `choices`."""
     for template in legal:
         if "choices" not in template:
             if action == template:
                 return True
             continue
-        if action.get("type") != template["type"] or len(action) != 2:
+        kept = {k: v for k, v in template.items() if k not in templates.TEMPLATE_ONLY}
+        if any(k not in action or not _same(k, action[k], v) for k, v in kept.items()):
             continue
-        if "to" in template and set(action.get("to") or ()) != {str(s) for s in template["to"]}:
-            continue
-        picked = picks(action)
-        if len(picked) == template["count"] and not Counter(picked) - Counter(template["choices"]):
+        picked = picks(action, kept)
+        if (
+            picked is not None
+            and len(picked) == template["count"]
+            and not Counter(picked) - Counter(template["choices"])
+        ):
             return True
     return False
+
+
+def _same(name: str, sent: Any, offered: Any) -> bool:
+    """A field of a template's action as the template has it; the seats of `to` may come
+    in any order, each once, since each pick goes to the seat at its index."""
+    if name == "to" and isinstance(sent, list) and isinstance(offered, list):
+        return all(type(s) is int for s in sent) and Counter(sent) == Counter(offered)
+    return bool(sent == offered)
 
 
 # -- what each seat may know ------------------------------------------------------------------

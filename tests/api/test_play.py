@@ -6,7 +6,7 @@ import pytest
 
 from games.rules.cards import deck
 
-from .helpers import act, concrete, error_code, play_one, play_to_end, state
+from .helpers import act, concrete, error_code, errors, play_one, play_to_end, state
 
 pytestmark = pytest.mark.django_db
 
@@ -90,6 +90,10 @@ def test_illegal_and_malformed_actions_change_nothing(hearts_table):
     for action, status, code_ in cases:
         res = act(clients[0], code, before["version"], action)
         assert (res.status_code, error_code(res)) == (status, code_), action
+    # A standard pass names no seats: `to`, in either form of the funky pass, is refused.
+    for to in ([1, 2, 3], {"1": hand[0], "2": hand[1], "3": hand[2]}):
+        res = act(clients[0], code, before["version"], {"type": "pass_cards", "cards": hand[:3], "to": to})
+        assert (res.status_code, errors(res)) == (400, [("bad_pass", "cards")]), to
     malformed = [
         ({"version": "x", "action": {"type": "next_round"}}, "invalid", "version"),
         # The document says integer: the current version written as text is refused too.
@@ -172,3 +176,59 @@ def test_passed_cards_are_seen_only_by_passer_and_receiver(hearts_table):
         visible = all_cards_in(events)
         allowed = set(chosen[seat]) | set(chosen[(seat - 1) % 4]) | set(hand)
         assert visible <= allowed, visible - allowed
+
+
+def test_the_funky_pass_over_http_as_cards_and_to_or_as_a_map(hearts_table):
+    """Hand 4 passes funky: `cards` with `to` (cards[i] to seat to[i], the seats in any
+    order), or the map of seat to card v1 clients send; what the view shows is the same."""
+    code, clients, _ = hearts_table({"fourth_hand": "funky", "target": 500}, humans=2)
+    rng = random.Random(2)
+    for _ in range(400):
+        view = state(clients[0], code)
+        if view["round"] == 4 and view["phase"] == "pass":
+            break
+        play_one(clients, code, rng)
+    else:
+        raise AssertionError("hand 4 was not reached")
+    mine = state(clients[0], code)
+    hand = mine["you"]["hand"]
+    (legal,) = mine["you"]["legal_actions"]
+    assert legal == {"type": "pass_cards", "count": 3, "choices": hand, "to": [1, 2, 3]}
+    not_mine = next(c for c in deck() if c not in hand)
+    picked = [hand[0], hand[5], hand[12]]
+    refusals = [
+        ({"cards": picked, "to": [0, 1, 2]}, ("bad_pass", "to")),
+        ({"cards": picked, "to": [1, 1, 2]}, ("bad_pass", "to")),
+        ({"cards": picked, "to": [1, 2]}, ("wrong_count", "to")),
+        ({"cards": picked, "to": [1, 2, "3"]}, ("bad_pass", "to")),
+        ({"cards": picked, "to": [1, 2, 3.5]}, ("bad_pass", "to")),
+        ({"cards": picked, "to": [True, 2, 3]}, ("bad_pass", "to")),
+        ({"cards": picked}, ("bad_pass", "to")),
+        ({"cards": picked[:2], "to": [1, 2, 3]}, ("wrong_count", "cards")),
+        ({"cards": [picked[0], picked[0], picked[1]], "to": [1, 2, 3]}, ("bad_pass", "cards")),
+        ({"cards": [picked[0], picked[1], not_mine], "to": [1, 2, 3]}, ("card_not_in_hand", "cards")),
+        ({"cards": picked, "to": {"1": picked[0], "2": picked[1], "3": picked[2]}}, ("bad_pass", "to")),
+    ]
+    for fields, expected in refusals:
+        res = act(clients[0], code, mine["version"], {"type": "pass_cards", **fields})
+        assert (res.status_code, errors(res)) == (400, [expected]), fields
+    assert state(clients[0], code) == mine
+
+    res = act(clients[0], code, mine["version"], {"type": "pass_cards", "cards": picked, "to": [3, 1, 2]})
+    assert res.status_code == 200, res.content
+    aimed = {3: picked[0], 1: picked[1], 2: picked[2]}
+    assert res.json()["you"]["pass_chosen"] == {str(s): aimed[s] for s in (1, 2, 3)}
+    theirs = state(clients[1], code)
+    old_form = dict(zip(("0", "2", "3"), theirs["you"]["hand"][:3], strict=True))
+    res = act(clients[1], code, theirs["version"], {"type": "pass_cards", "to": old_form})
+    assert res.status_code == 200, res.content
+
+    # The computers had chosen: the cards moved, each to the seat it was aimed at.
+    after = state(clients[0], code)
+    assert after["phase"] == "play"
+    assert not set(picked) & set(after["you"]["hand"])
+    assert {"from": 1, "cards": [old_form["0"]]} in after["you"]["received"]
+    assert {"from": 0, "cards": [aimed[1]]} in state(clients[1], code)["you"]["received"]
+    log = clients[0].get(f"/api/v1/rooms/{code}/events?limit=1000").json()
+    gave = {e["to"]: e["cards"] for e in log if e["type"] == "cards_passed" and e["from"] == 0 and e["round"] == 4}
+    assert gave == {s: [c] for s, c in aimed.items()}

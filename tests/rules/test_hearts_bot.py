@@ -37,10 +37,12 @@ def play_bots(state: dict[str, Any], *, until: tuple[str, ...] = ("match_over",)
             legal = G.legal_actions(state, seat)
             if action["type"] == "pass_cards":
                 (template,) = legal
-                picked = action["cards"] if "to" not in template else list(action["to"].values())
+                picked = action["cards"]
                 assert set(picked) <= set(template["choices"]) and len(set(picked)) == 3
+                # A funky pass names the seat of each card: `to` is the template's, in any order.
+                assert set(action) == set(template) - {"count", "choices"} | {"cards"}
                 if "to" in template:
-                    assert sorted(int(s) for s in action["to"]) == template["to"]
+                    assert sorted(action["to"]) == template["to"] and len(action["to"]) == 3
             else:
                 assert action in legal
             state = act(state, seat, action)
@@ -115,7 +117,7 @@ def test_funky_pass_sends_the_worst_card_to_the_match_leader():
         scores=[40, 50, 10, 30],
         jack=0,
     )
-    assert action == {"type": "pass_cards", "to": {"2": "QS", "3": "AS", "0": "KS"}}
+    assert action == {"type": "pass_cards", "cards": ["QS", "AS", "KS"], "to": [2, 3, 0]}
 
 
 def test_funky_pass_through_the_engine():

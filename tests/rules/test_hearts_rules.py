@@ -11,6 +11,8 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games import rules
 from games.rules.base import Event
@@ -279,6 +281,8 @@ def test_pass_errors():
         ({"type": "pass_cards", "cards": {"0": "2C"}}, "bad_pass"),
         ({"type": "pass_cards"}, "bad_pass"),
         ({"type": "pass_cards", "to": {"1": "2C", "2": "4C", "3": "5C"}}, "bad_pass"),
+        ({"type": "pass_cards", "cards": ["2C", "4C", "5C"], "to": [1, 2, 3]}, "bad_pass"),
+        ({"type": "pass_cards", "cards": ["2C", "4C", "5C"], "to": {"1": "2C", "2": "4C", "3": "5C"}}, "bad_pass"),
         ({"type": "play", "card": "2C"}, "wrong_phase"),
         ({"type": "moon_choice", "choice": "minus_self"}, "wrong_phase"),
         ({"type": "next_round"}, "wrong_phase"),
@@ -292,6 +296,10 @@ def test_pass_errors():
     ]
     for action, expected in cases:
         assert code(state, 0, action) == expected, action
+    # A standard pass names no seats: `to` is refused, at `cards` as it always was.
+    for to in ([1, 2, 3], {"1": "2C", "2": "4C", "3": "5C"}, None):
+        err = error(state, 0, {"type": "pass_cards", "cards": ["2C", "4C", "5C"], "to": to})
+        assert (err.code, err.attr) == ("bad_pass", "cards"), to
 
 
 def test_funky_pass_gives_one_card_to_each_other_seat():
@@ -348,6 +356,179 @@ def test_funky_pass_errors():
     # Python callers may name seats with ints.
     state = act(state, 0, {"type": "pass_cards", "to": {1: "2C", 2: "4C", 3: "5C"}})
     assert state["passes"][0] == {"1": "2C", "2": "4C", "3": "5C"}
+
+
+def funky(cards: Any, to: Any) -> dict[str, Any]:
+    return {"type": "pass_cards", "cards": cards, "to": to}
+
+
+def as_map(cards: list[str], to: list[int]) -> dict[str, Any]:
+    """The same funky pass as v1 clients send it: a map of seat to card."""
+    return {"type": "pass_cards", "to": {str(s): c for s, c in zip(to, cards, strict=True)}}
+
+
+def test_funky_pass_as_cards_and_to():
+    state = start(DEAL_B, {"fourth_hand": "funky"}, hand=4)
+    # cards[i] goes to to[i], the seats in any order.
+    chosen = {
+        0: funky(["AS", "9H", "KC"], [1, 2, 3]),
+        1: funky(["2D", "8H", "AC"], [3, 0, 2]),
+        2: funky(["7D", "KH", "AH"], [3, 1, 0]),
+        3: funky(["3C", "QS", "KS"], [2, 0, 1]),
+    }
+    for seat, action in chosen.items():
+        applied = G.apply(state, seat, action)
+        assert applied.state["passes"][seat] == {
+            str(s): c for s, c in sorted(zip(action["to"], action["cards"], strict=True))
+        }
+        chosen_events = [e for e in applied.events if e.data["type"] == "pass_chosen"]
+        assert [(e.data, e.visible_to) for e in chosen_events] == [
+            ({"type": "pass_chosen", "seat": seat, "to": applied.state["passes"][seat]}, [seat])
+        ]
+        state = applied.state
+    assert state["phase"] == "play"
+    assert G.view(state, 1)["you"]["pass_chosen"] == {"0": "8H", "2": "AC", "3": "2D"}
+    assert G.view(state, 0)["you"]["received"] == [
+        {"from": 1, "cards": ["8H"]},
+        {"from": 2, "cards": ["AH"]},
+        {"from": 3, "cards": ["QS"]},
+    ]
+    for giver, action in chosen.items():
+        for receiver, card in zip(action["to"], action["cards"], strict=True):
+            assert card in state["hands"][receiver] and card not in state["hands"][giver]
+
+
+PASS_ORDERS = st.lists(
+    st.tuples(st.permutations(range(3)), st.lists(st.integers(0, 12), min_size=3, max_size=3, unique=True)),
+    min_size=4,
+    max_size=4,
+)
+
+
+@given(PASS_ORDERS)
+def test_funky_pass_as_cards_and_to_is_the_map_form(draws):
+    """Every funky pass sent either way makes the same state, events and views: what is
+    stored and shown keeps its shape (seat -> card), and each seat gets the card aimed at it."""
+    listed = mapped = start(DEAL_B, {"fourth_hand": "funky"}, hand=4)
+    aimed: dict[int, dict[int, str]] = {}
+    for seat, (order, indices) in enumerate(draws):
+        others = [s for s in range(4) if s != seat]
+        to = [others[i] for i in order]
+        picked = [listed["hands"][seat][i] for i in indices]
+        one, other = G.apply(listed, seat, funky(picked, to)), G.apply(mapped, seat, as_map(picked, to))
+        assert one.state == other.state and one.events == other.events
+        listed, mapped = one.state, other.state
+        aimed[seat] = dict(zip(to, picked, strict=True))
+        for viewer in [*range(4), None]:
+            assert G.view(listed, viewer) == G.view(mapped, viewer)
+    assert listed["phase"] == "play"
+    for giver, cards_to in aimed.items():
+        for receiver, card in cards_to.items():
+            assert card in listed["hands"][receiver] and card not in listed["hands"][giver]
+
+
+SEAT_LIKE = st.one_of(
+    st.integers(-1, 4),
+    st.booleans(),
+    st.sampled_from(["1", "2", "3", "one"]),
+    st.floats(),
+    st.sampled_from([1.0, 2.0, 3.0]),
+    st.none(),
+    st.lists(st.integers(1, 3), max_size=2),
+)
+
+
+@given(st.one_of(st.permutations([1, 2, 3]), st.lists(st.integers(0, 3), max_size=4), st.lists(SEAT_LIKE, max_size=5)))
+def test_funky_pass_to_names_each_other_seat_once(to):
+    """`to` is accepted only as a list of the other three seats' numbers, each once, in
+    any order; anything else is refused at `to`, and changes nothing."""
+    state = start(DEAL_B, {"fourth_hand": "funky"}, hand=4)
+    picked = ["2C", "4C", "5C"]
+    seats = all(type(s) is int and s in (1, 2, 3) for s in to) and len(set(to)) == len(to)
+    if seats and len(to) == 3:
+        assert act(state, 0, funky(picked, to))["passes"][0] == {str(s): c for s, c in zip(to, picked, strict=True)}
+        return
+    err = error(state, 0, funky(picked, to))
+    assert (err.code, err.attr) == ("wrong_count" if seats else "bad_pass", "to")
+
+
+HELD = ["2C", "4C", "5C", "6C", "AS", "9H"]  # in seat 0's hand in DEAL_B
+CARD_LIKE = st.one_of(
+    st.sampled_from(HELD),
+    st.sampled_from(["AD", "QS", "2H"]),  # held by others
+    st.sampled_from(["ZZ", "2c", "10H", ""]),
+    st.integers(0, 60),
+    st.none(),
+    st.lists(st.sampled_from(HELD), max_size=1),
+)
+
+
+@given(
+    st.one_of(
+        st.lists(st.sampled_from(HELD), min_size=3, max_size=3),
+        st.lists(CARD_LIKE, max_size=5),
+        st.sampled_from(["2C", {"1": "2C"}, None, 3]),
+    )
+)
+def test_funky_pass_cards_are_three_distinct_cards_held(picked):
+    """With `to` right, `cards` is accepted only as three distinct card codes the seat
+    holds; anything else is refused at `cards`, and changes nothing."""
+    state = start(DEAL_B, {"fourth_hand": "funky"}, hand=4)
+    to = [3, 1, 2]
+    if not isinstance(picked, list) or not all(isinstance(c, str) and c in deck() for c in picked):
+        expected = "bad_pass"
+    elif len(picked) != 3:
+        expected = "wrong_count"
+    elif len(set(picked)) != 3:
+        expected = "bad_pass"
+    elif not set(picked) <= set(HELD):
+        expected = "card_not_in_hand"
+    else:
+        assert act(state, 0, funky(picked, to))["passes"][0] == dict(sorted(zip(map(str, to), picked, strict=True)))
+        return
+    err = error(state, 0, funky(picked, to))
+    assert (err.code, err.attr) == (expected, "cards")
+
+
+def test_funky_pass_refusals_name_the_field_at_fault():
+    state = start(DEAL_B, {"fourth_hand": "funky"}, hand=4)
+    cases = [
+        # `to`: the other three seats, each once.
+        (funky(["2C", "4C", "5C"], [0, 1, 2]), "bad_pass", "to"),  # own seat
+        (funky(["2C", "4C", "5C"], [1, 1, 2]), "bad_pass", "to"),  # a repeated seat
+        (funky(["2C", "4C", "5C"], [1, 2, 3, 1]), "bad_pass", "to"),
+        (funky(["2C", "4C"], [1, 2]), "wrong_count", "to"),  # a missing seat
+        (funky(["2C", "4C", "5C"], [1, 2]), "wrong_count", "to"),
+        (funky(["2C", "4C", "5C"], []), "wrong_count", "to"),
+        (funky(["2C", "4C", "5C"], [1, 2, "3"]), "bad_pass", "to"),  # not an integer
+        (funky(["2C", "4C", "5C"], [1, 2, 3.0]), "bad_pass", "to"),
+        (funky(["2C", "4C", "5C"], [True, 2, 3]), "bad_pass", "to"),  # a bool is no seat
+        (funky(["2C", "4C", "5C"], [1, 2, 4]), "bad_pass", "to"),
+        (funky(["2C", "4C", "5C"], "123"), "bad_pass", "to"),
+        (funky(["2C", "4C", "5C"], None), "bad_pass", "to"),
+        ({"type": "pass_cards", "cards": ["2C", "4C", "5C"]}, "bad_pass", "to"),  # `cards` without `to`
+        # The map form takes no `cards`: neither form, refused as it always was.
+        (funky(["2C", "4C", "5C"], {"1": "2C", "2": "4C", "3": "5C"}), "bad_pass", "to"),
+        # `cards`: three distinct cards held, one for each seat of `to`.
+        ({"type": "pass_cards", "to": [1, 2, 3]}, "bad_pass", "cards"),
+        (funky({"1": "2C"}, [1, 2, 3]), "bad_pass", "cards"),
+        (funky(["2C", "4C"], [1, 2, 3]), "wrong_count", "cards"),  # of different lengths
+        (funky(["2C", "4C", "5C", "6C"], [1, 2, 3]), "wrong_count", "cards"),
+        (funky(["2C", "2C", "5C"], [1, 2, 3]), "bad_pass", "cards"),  # a repeated card
+        (funky(["2C", "4C", "AD"], [1, 2, 3]), "card_not_in_hand", "cards"),  # not held
+        (funky(["2C", "4C", "ZZ"], [1, 2, 3]), "bad_pass", "cards"),
+        (funky(["2C", "4C", 5], [1, 2, 3]), "bad_pass", "cards"),
+    ]
+    for action, expected, attr in cases:
+        err = error(state, 0, action)
+        assert (err.code, err.attr) == (expected, attr), action
+    # The map form's refusals stay at `to`, where its cards are.
+    for action, expected in [
+        (as_map(["2C", "2C", "5C"], [1, 2, 3]), "bad_pass"),
+        (as_map(["2C", "4C", "AD"], [1, 2, 3]), "card_not_in_hand"),
+    ]:
+        err = error(state, 0, action)
+        assert (err.code, err.attr) == (expected, "to"), action
 
 
 # -- leading and following ------------------------------------------------------------------

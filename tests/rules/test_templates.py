@@ -25,11 +25,26 @@ def test_a_template_fills_the_one_field_its_type_declares():
     assert templates.concrete(removal, {"tiles"}) == {"type": "remove_cards", "tiles": ["2D", "3D"]}
 
 
-def test_a_funky_pass_gives_one_pick_to_each_seat_of_to():
-    funky = {**PASS, "to": [1, 2, 3]}
+def test_a_template_becomes_its_action_with_every_other_field_as_it_is():
+    funky = {**PASS, "to": [3, 1, 2]}
     action = templates.concrete(funky, rules.get("hearts").action_fields["pass_cards"], random.Random(4))
-    assert set(action) == {"type", "to"} and set(action["to"]) == {"1", "2", "3"}
-    assert len(set(action["to"].values())) == 3 and set(action["to"].values()) <= set(PASS["choices"])
+    assert set(action) == {"type", "cards", "to"} and action["to"] == [3, 1, 2]
+    assert action["cards"] == random.Random(4).sample(PASS["choices"], 3)
+    # The action's lists are its own: changing it leaves the legal action as it was.
+    action["to"].append(0)
+    assert funky["to"] == [3, 1, 2]
+
+
+def test_a_funky_pass_made_concrete_is_accepted_and_each_seat_gets_its_card():
+    hearts = rules.get("hearts")
+    state = hearts.new_round(options={"fourth_hand": "funky"}, seed=5, carry={"round": 4})
+    for seat in range(4):
+        (legal,) = hearts.legal_actions(state, seat)
+        action = templates.concrete(legal, hearts.action_fields["pass_cards"])
+        assert action == {"type": "pass_cards", "cards": legal["choices"][:3], "to": legal["to"]}
+        state = hearts.apply(state, seat, action).state
+        assert state["passes"][seat] == {str(s): c for s, c in zip(legal["to"], legal["choices"][:3], strict=True)}
+    assert state["phase"] == "play"
 
 
 def test_the_choice_is_the_callers():

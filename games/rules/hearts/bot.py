@@ -71,7 +71,7 @@ def choose_pass(
         return {"type": "pass_cards", "cards": picked}
     # The worst card goes to whoever leads the match: they are the one to catch.
     targets = sorted(to, key=lambda s: (scores[s], s))
-    return {"type": "pass_cards", "to": {str(s): c for s, c in zip(targets, picked, strict=True)}}
+    return {"type": "pass_cards", "cards": picked, "to": targets}
 
 
 # -- playing ---------------------------------------------------------------------------

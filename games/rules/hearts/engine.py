@@ -62,7 +62,8 @@ PHASE_ACTION = {
     MOON_CHOICE: ("moon_choice",),
     ROUND_OVER: ("next_round",),
 }
-# The fields of each action besides its type (a pass names `cards`, or `to` when funky).
+# The fields of each action besides its type (a pass names `cards`, and when funky `to`,
+# the seat each card goes to; or `to` alone, a map of seat to card, as v1 first had it).
 ACTION_FIELDS = {
     "pass_cards": frozenset({"cards", "to"}),
     "play": frozenset({"card"}),
@@ -402,11 +403,10 @@ class Hearts(Game[HeartsState]):
     def _check_pass(self, state: HeartsState, seat: int, action: SentAction) -> PassChoice:
         """The chosen cards, sorted (standard), or seat → card (funky); else a RuleError."""
         funky = state["pass_direction"] == "funky"
-        attr = "to" if funky else "cards"
         if funky:
-            targets, picked = _funky_picks(action, seat)
+            targets, picked, attr = _funky_picks(action, seat)
         else:
-            targets, picked = [], _standard_picks(action)
+            targets, picked, attr = [], _standard_picks(action), "cards"
         if len(set(picked)) != len(picked):
             raise RuleError("bad_pass", "The same card cannot be passed twice.", attr)
         hand = state["hands"][seat]
@@ -679,11 +679,35 @@ def _standard_picks(action: SentAction) -> list[str]:
     return list(picked)
 
 
-def _funky_picks(action: SentAction, seat: int) -> tuple[list[str], list[str]]:
-    """(receiving seats as strings, cards) of a funky pass, checked for shape."""
+def _funky_picks(action: SentAction, seat: int) -> tuple[list[str], list[str], str]:
+    """(receiving seats as strings, cards, the field naming the cards) of a funky pass,
+    checked for shape. The pass is `cards` with `to`, a list of seats: `cards[i]` goes to
+    `to[i]`; or, as v1 clients first sent it, `to` alone as a map of seat to card."""
     to = action.get("to")
-    if not isinstance(to, dict) or "cards" in action:
-        raise RuleError("bad_pass", "A funky pass names one card for each other seat: 'to'.", "to")
+    if isinstance(to, dict) and "cards" not in action:
+        return (*_funky_map_picks(to, seat), "to")
+    if not isinstance(to, list):
+        raise RuleError("bad_pass", "A funky pass names the seat each card goes to: 'to', a list of seats.", "to")
+    others = [s for s in range(PLAYERS) if s != seat]
+    for target in to:
+        if not is_int(target) or target not in others:
+            raise RuleError("bad_pass", "Name each of the other three seats in 'to' by its number.", "to")
+    if len(set(to)) != len(to):
+        raise RuleError("bad_pass", "Name each of the other three seats in 'to' once.", "to")
+    if len(to) != PASS_COUNT:
+        raise RuleError("wrong_count", f"Name each of the other {PASS_COUNT} seats in 'to'.", "to")
+    picked = action.get("cards")
+    if not isinstance(picked, list):
+        raise RuleError("bad_pass", "A funky pass names its cards in 'cards', one for each seat of 'to'.", "cards")
+    if not all(_is_card(c) for c in picked):
+        raise RuleError("bad_pass", "Every passed card must be a card code.", "cards")
+    if len(picked) != PASS_COUNT:
+        raise RuleError("wrong_count", f"Pass exactly {PASS_COUNT} cards, one for each seat of 'to'.", "cards")
+    return [str(s) for s in to], list(picked), "cards"
+
+
+def _funky_map_picks(to: dict[Any, Any], seat: int) -> tuple[list[str], list[str]]:
+    """(receiving seats as strings, cards) of a funky pass sent as a map of seat to card."""
     others = {str(s) for s in range(PLAYERS) if s != seat}
     chosen: dict[str, str] = {}
     for key, card in to.items():

@@ -76,7 +76,10 @@ class HeartsTracker(Tracker):
     def deliver(self, direction: str) -> None:
         for giver, action in self.passes.items():
             if direction == "funky":
-                for receiver, card in action["to"].items():
+                to = action["to"]
+                # cards[i] to seat to[i]; or, as v1 clients send it, a map of seat to card.
+                pairs = to.items() if isinstance(to, dict) else zip(to, action["cards"], strict=True)
+                for receiver, card in pairs:
                     self.known[int(receiver)].add(card)
             else:
                 self.known[(giver + PASS_OFFSET[direction]) % 4] |= set(action["cards"])

@@ -338,14 +338,16 @@ export class RoomPage {
   }
 }
 
-// Whether `action` is among the view's legal actions (a template's cards among its choices).
+// Whether `action` is among the view's legal actions (a template's cards among its
+// choices, and a funky pass's seats those of its `to`).
 export function stillLegal(action, view) {
   const legal = view.you?.legal_actions ?? [];
   return legal.some((a) => {
     if (a.type !== action.type) return false;
     if (Array.isArray(a.choices)) {
-      const chosen = action.cards ?? Object.values(action.to ?? {});
-      return chosen.every((c) => a.choices.includes(c));
+      const chosen = action.cards ?? [];
+      const seats = (to) => JSON.stringify([...(to ?? [])].sort());
+      return chosen.every((c) => a.choices.includes(c)) && seats(action.to) === seats(a.to);
     }
     const keys = new Set([...Object.keys(a), ...Object.keys(action)]);
     return [...keys].every((k) => JSON.stringify(a[k]) === JSON.stringify(action[k]));

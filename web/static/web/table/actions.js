@@ -112,7 +112,8 @@ function handTemplatePanel(table, view, names, template) {
       );
     });
     const ready = picked.length === template.to.length;
-    const action = { type: template.type, to: Object.fromEntries(template.to.map((seat, k) => [String(seat), picked[k]])) };
+    // The template's action: its fields as they are, and the picks as `cards` (cards[k] to to[k]).
+    const action = { type: template.type, cards: picked, to: [...template.to] };
     return h(
       "div",
       { class: "template" },
