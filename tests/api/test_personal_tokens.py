@@ -24,7 +24,7 @@ def documented_codes(path: str, method: str, status: int) -> set[str]:
     """The codes the OpenAPI document says `method path` answers with `status`."""
     ref = DOCUMENT["paths"][path][method]["responses"][str(status)]["content"]["application/json"]["schema"]["$ref"]
     error = DOCUMENT["components"]["schemas"][ref.rsplit("/", 1)[1]]
-    return set(error["properties"]["errors"]["items"]["properties"]["code"]["enum"])
+    return set(error["properties"]["errors"]["items"]["properties"]["code"]["anyOf"][0]["enum"])
 
 
 def bearer(api_client: Any, secret: str) -> Any:

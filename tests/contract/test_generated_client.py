@@ -64,7 +64,7 @@ def client_package(tmp_path_factory: pytest.TempPathFactory, django_db_blocker: 
         capture_output=True,
         text=True,
         cwd=root,
-        timeout=120,
+        timeout=600,
     )
     assert out.returncode == 0, out.stdout + out.stderr
     # The generator leaves out what it cannot express, with a warning naming the

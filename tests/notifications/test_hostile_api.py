@@ -133,7 +133,11 @@ def documented(path: str, method: str, status: int) -> set[str]:
     response = DOCUMENT["paths"][path][method]["responses"].get(str(status))
     assert response is not None, (path, method, status)
     name = response["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
-    return set(DOCUMENT["components"]["schemas"][name]["properties"]["errors"]["items"]["properties"]["code"]["enum"])
+    return set(
+        DOCUMENT["components"]["schemas"][name]["properties"]["errors"]["items"]["properties"]["code"]["anyOf"][0][
+            "enum"
+        ]
+    )
 
 
 def snapshot() -> tuple[list[Any], list[Any]]:
