@@ -15,7 +15,7 @@ import type { paths } from "./schema.js";
 
 // What the document's operations take and answer, by path: component names may change, the
 // operations played through may not.
-type Room = paths["/api/v1/rooms/"]["post"]["requestBody"]["content"]["application/json"];
+type NewRoom = paths["/api/v1/rooms/"]["post"]["requestBody"]["content"]["application/json"];
 type View = paths["/api/v1/rooms/{code}/state"]["get"]["responses"][200]["content"]["application/json"];
 type Action = paths["/api/v1/rooms/{code}/actions"]["post"]["requestBody"]["content"]["application/json"]["action"];
 type ViewOf<G extends View["game"]> = Extract<View, { game: G }>;
@@ -23,11 +23,11 @@ type LegalOf<G extends View["game"]> = NonNullable<ViewOf<G>["you"]>["legal_acti
 
 interface Config {
   base: string;
-  game: Room["game"];
-  options: NonNullable<Room["options"]>;
+  game: NewRoom["game"];
+  options: NonNullable<NewRoom["options"]>;
   computers: number;
   seed: number;
-  // TEMPORARY (see funkyPass): the served document still has the funky pass as seat to card.
+  // TEMPORARY (see funkyPass): whether the served document has the funky pass as seat to card.
   legacyFunkyPass: boolean;
 }
 
@@ -40,8 +40,8 @@ interface Answer {
   body: unknown;
 }
 
-// Enough for the longest match here (Kali Tidi to 500 with seven players); a loop that
-// makes no progress fails instead of hanging.
+// Enough for any match at its default target (Kali Tidi to 500 with seven players is the
+// longest); a loop that makes no progress fails instead of hanging.
 const MAX_STEPS = 5000;
 
 const [, , argument] = process.argv;
