@@ -1,8 +1,8 @@
 // Values that v1 may add (README, "The contract and its version": error codes, event types,
 // and values of response fields that name things, as a game's phases): a client's types
 // must take them, or a server that adds one breaks compiled clients. The lines marked
-// `unknown` must compile once the document leaves these values open; the others compile
-// now and show that the types named here resolve.
+// `unknown` compile because the document leaves these values open; the others show that
+// the types named here resolve.
 
 import type { paths } from "./schema.js";
 

@@ -27,8 +27,6 @@ interface Config {
   options: NonNullable<NewRoom["options"]>;
   computers: number;
   seed: number;
-  // TEMPORARY (see funkyPass): whether the served document has the funky pass as seat to card.
-  legacyFunkyPass: boolean;
 }
 
 interface Answer {
@@ -138,7 +136,8 @@ function heartsAction(legal: LegalOf<"hearts">): Action {
     case "pass_cards": {
       const cards = sample(need(legal.choices, legal, "choices"), need(legal.count, legal, "count"));
       const to = "to" in legal ? legal.to : undefined;
-      return to === undefined ? { type: "pass_cards", cards } : funkyPass(cards, to);
+      // The funky pass: `cards[i]` goes to seat `to[i]`, `to` as the template gives it.
+      return to === undefined ? { type: "pass_cards", cards } : { type: "pass_cards", cards, to };
     }
     case "play":
       return { type: "play", card: need(legal.card, legal, "card") };
@@ -149,19 +148,6 @@ function heartsAction(legal: LegalOf<"hearts">): Action {
     case "claim":
       return { type: "claim" };
   }
-}
-
-// TEMPORARY, until the server takes the funky pass as every other template,
-// `{"type": "pass_cards", "cards": [c1, c2, c3], "to": [s1, s2, s3]}` (cards[i] to seat
-// to[i]). Then delete this function, `legacyFunkyPass` here and in the test, and return
-// `{ type: "pass_cards", cards, to }` in heartsAction.
-function funkyPass(cards: string[], to: number[]): Action {
-  const body = config.legacyFunkyPass
-    ? { type: "pass_cards", to: Object.fromEntries(to.map((seat, i) => [String(seat), cards[i]])) }
-    : { type: "pass_cards", cards, to };
-  // A cast: the served document types one of these two shapes, and which one is known at
-  // run time only (the test reads it in the document).
-  return body as unknown as Action;
 }
 
 function moonAction(legal: LegalOf<"moon">): Action {
