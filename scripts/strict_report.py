@@ -47,6 +47,7 @@ class Group:
     count: int = 0
     messages: Counter[str] = field(default_factory=Counter)
     subjects: Counter[str] = field(default_factory=Counter)
+    holders: Counter[str] = field(default_factory=Counter)
     tests: set[str] = field(default_factory=set)
     sample: str = ""
 
@@ -94,6 +95,8 @@ def report(records: list[dict[str, Any]]) -> str:
         group.count += 1
         group.messages[message_of(record)] += 1
         group.subjects[str(record["subject"])] += 1
+        if record.get("holder"):
+            group.holders[str(record["holder"])] += 1
         if record.get("test"):
             group.tests.add(str(record["test"]))
         if not group.sample and record.get("sample"):
@@ -119,6 +122,8 @@ def report(records: list[dict[str, Any]]) -> str:
         subjects = ", ".join(f"{s} x{n}" for s, n in group.subjects.most_common(4))
         more = f", +{len(group.subjects) - 4} more" if len(group.subjects) > 4 else ""
         out.append(f"      in: {subjects}{more}; {len(group.tests)} test(s)")
+        if group.holders:
+            out.append("      of type: " + ", ".join(f"{h} x{n}" for h, n in sorted(group.holders.items())))
         if group.sample:
             out.append(f"      sample: {group.sample}")
     return "\n".join(out) + "\n"

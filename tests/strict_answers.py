@@ -283,7 +283,8 @@ class Failure:
     """One thing the document does not allow. `subject`: the operation (`GET /api/v1/me 200`)
     or the component checked; `schema`: where in the (closed) document the failing schema is;
     `pointer`: where in the value; `keyword`: the schema keyword that failed, or what of the
-    answer (`status`, `content-type`, `header`, `request`)."""
+    answer (`status`, `content-type`, `header`, `request`); `holder`: the `type` of the
+    object missing or holding the property (an event's, an action's), if it has one."""
 
     subject: str
     keyword: str
@@ -291,6 +292,7 @@ class Failure:
     schema: str = ""
     pointer: str = ""
     sample: str = ""
+    holder: str = ""
 
     def line(self) -> str:
         where = f" at {self.pointer or '/'}" if self.keyword not in ("status", "content-type", "path", "header") else ""
@@ -412,6 +414,8 @@ def _schema_failures(subject: str, root: str, errors: Iterable[ValidationError])
             path = list(error.absolute_path)
             schema = _place(root, error)
             keyword = str(error.validator)
+            holder = error.instance.get("type") if isinstance(error.instance, dict) else None
+            holder = holder if isinstance(holder, str) else ""
             if keyword in ("unevaluatedProperties", "additionalProperties") and isinstance(error.instance, dict):
                 match = _UNEXPECTED.search(error.message)
                 names = [a or b for a, b in _QUOTED.findall(match.group(1))] if match else []
@@ -425,15 +429,15 @@ def _schema_failures(subject: str, root: str, errors: Iterable[ValidationError])
                             schema,
                             _pointer([*path, name] if name else path),
                             _sample(value),
+                            holder,
                         )
                     )
                 continue
             if keyword == "required":
                 match = _REQUIRED.match(error.message)
                 name = match.group(1)[1:-1] if match else ""
-                out.append(
-                    Failure(subject, keyword, f"required property {name!r} is missing", schema, _pointer([*path, name]))
-                )
+                message = f"required property {name!r} is missing"
+                out.append(Failure(subject, keyword, message, schema, _pointer([*path, name]), holder=holder))
                 continue
             out.append(Failure(subject, keyword, error.message, schema, _pointer(path), _sample(error.instance)))
     return out
@@ -497,11 +501,17 @@ def has_component(name: str) -> bool:
 
 
 def component_failures(name: str, value: Any) -> list[Failure]:
-    # Through JSON, as a client reads it (a funky pass's seat keys become strings).
-    value = json.loads(json.dumps(value))
     validator = _component_validator(name)
     pointer = "/components/schemas/" + _escape(name)
-    if _fast(pointer).is_valid(value):
+    fast = _fast(pointer)
+    try:
+        if fast.is_valid(value):
+            return []
+    except (TypeError, ValueError):
+        pass  # not JSON as it stands (a key that is no string): read through JSON below
+    # Through JSON, as a client reads it (a funky pass's seat keys become strings).
+    value = json.loads(json.dumps(value))
+    if fast.is_valid(value):
         return []
     return _schema_failures(name, pointer, validator.iter_errors(value))
 
@@ -857,7 +867,7 @@ def engine_checker(game_key: str) -> Callable[[str, dict[str, Any]], None]:
     """A `games.rules.conformance.Check` holding what a play-out walks to the document:
     a view (as served) to `<Game>View`, a legal action to `<Game>LegalAction`, an action
     applied to `<Game>Action`, a scored hand to `<Game>Result`, and an event to
-    `<Game>Event`. A value met before is not checked again."""
+    `<Game>Event`. An action or a legal action met before is not checked again."""
     label = game_label(game_key)
     names = {
         "view": f"{label}View",
@@ -875,7 +885,9 @@ def engine_checker(game_key: str) -> Callable[[str, dict[str, Any]], None]:
         if kind == "event" and not events:
             return
         if kind == "view":
-            value = served_view(value)
+            # Views seldom repeat: not worth remembering.
+            check_component(names[kind], served_view(value))
+            return
         key = (kind, json.dumps(value, sort_keys=True))
         if key in seen:
             return
