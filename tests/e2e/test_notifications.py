@@ -18,6 +18,7 @@ import json
 import os
 import re
 import sys
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -63,12 +64,15 @@ def settings_of(url: str, token: str) -> dict[str, Any]:
 
 
 def shown_when(page: Any, check: Callable[[list[dict[str, Any]]], bool]) -> list[dict[str, Any]]:
-    """The notifications the worker shows, once `check` holds for them (10 s at most: the
-    browser may have to start the worker first, on a busy machine)."""
-    for _ in range(100):
+    """The notifications the worker shows, once `check` holds for them (30 s at most, by
+    the clock: the browser may have to start the worker first, on a busy machine)."""
+    deadline = time.monotonic() + 30
+    while True:
         shown = page.evaluate(NOTIFICATIONS)
         if check(shown):
             return shown
+        if time.monotonic() > deadline:
+            break
         page.wait_for_timeout(100)
     workers = page.evaluate(REGISTRATION)
     raise AssertionError(f"the notifications shown never were as expected: {shown} (workers: {workers})")

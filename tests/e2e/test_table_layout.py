@@ -228,6 +228,8 @@ def test_a_sweedo_hearts_table_at_the_size_of(open_page, live_url, shots, size):
     play_by_api(live_url, token_of(page), code, lambda view: view["round"] == 4)
     wait_my_turn(page, ("pass",))
     expect(page.locator(".actions .slot")).to_have_count(3)
+    expect(page.locator(".hand .piece")).to_have_count(13)
+    expect(page.locator("[data-live]").first).to_have_text("live")
     shots(page, "funky-pass")
     assert in_viewport(page, ".hand-area"), box(page, ".hand-area")
     assert in_viewport(page, "[data-action=pass_cards]")
