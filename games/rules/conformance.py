@@ -23,7 +23,11 @@ cost (how often each runs is the game's `Profile`'s to say):
   winners then; the game's own scoring facts (`Profile.check_result`); the carry goes
   on to the next round with the result's scores;
 - sampled hands (and every deep hand): new_round(seed) and the recorded actions rebuild
-  the final state.
+  the final state;
+- with a `check` given to `play_run` (a `Check`): every view walked, every legal action,
+  every action applied, every event and every scored hand is handed to it by kind
+  (`VIEW`, `LEGAL_ACTION`, `ACTION`, `EVENT`, `RESULT`), for checks from outside the
+  engines (tests/rules/test_conformance.py holds them to the API's document).
 
 What each seat may know is tracked apart from the engine, from the deal and the actions,
 by the game's `Tracker`; the views and events are held to that, for every seat and the
@@ -36,6 +40,7 @@ import importlib
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, get_args, get_origin
 
@@ -45,6 +50,11 @@ from .claims import CLAIM, NOT_CERTAIN_DETAIL
 from .errors import RuleError
 
 MAX_STEPS = 5000  # a hand longer than this never ends
+
+# What a play-out hands to a `Check`: a viewer's view (each seat's and the spectator's, as
+# walked), an entry of `legal_actions`, an action applied, an event's data, a scored hand.
+VIEW, LEGAL_ACTION, ACTION, EVENT, RESULT = "view", "legal_action", "action", "event", "result"
+Check = Callable[[str, dict[str, Any]], None]
 
 
 def state_keys(game: AnyGame) -> tuple[frozenset[str], frozenset[str]]:
@@ -192,8 +202,10 @@ class Hand:
         *,
         number: int,
         deep: bool,
+        check: Check | None = None,
     ) -> None:
         self.profile = profile
+        self.check = check
         self.game = profile.game
         self.plan = plan
         self.number = number
@@ -219,10 +231,16 @@ class Hand:
         for seat in range(self.players):
             assert bool(legal[seat]) == (seat in to_act), (seat, state["phase"])
         assert (to_act == []) == (state["phase"] in (MATCH_OVER, COMPLETE)), (to_act, state["phase"])
+        if self.check is not None:
+            for entries in legal:
+                for entry in entries:
+                    self.check(LEGAL_ACTION, entry)
         return to_act, legal
 
     def check_view(self, viewer: int | None, to_act: list[int], legal: list[list[dict[str, Any]]]) -> None:
         view = self.game.view(self.state, viewer)
+        if self.check is not None:
+            self.check(VIEW, view)
         leaked = self.tracker.leaked(viewer, pieces_in(view, self.tracker.pieces))
         assert not leaked, (viewer, leaked, self.state["phase"])
         assert view["to_act"] == to_act
@@ -245,6 +263,13 @@ class Hand:
         for viewer in self.viewers:
             self.check_view(viewer, to_act, legal)
         return copied
+
+    def check_applied(self, action: dict[str, Any], applied: Applied[Any]) -> None:
+        """An action applied and its events, to the outside check."""
+        if self.check is not None:
+            self.check(ACTION, action)
+            for event in applied.events:
+                self.check(EVENT, event.data)
 
     def check_events(self, events: list[Any]) -> None:
         assert all(isinstance(e.data.get("type"), str) for e in events)
@@ -286,6 +311,8 @@ class Hand:
                     action = concrete(game, template, rng)
                     # Every legal action is accepted, but a claim that is not certain.
                     maybe = self.try_claim(seat) if action["type"] == CLAIM else game.apply(state, seat, action)
+                    if maybe is not None:
+                        self.check_applied(action, maybe)
                     if seat == mover and maybe is not None:
                         outcomes.append((action, maybe))
             if chosen is None:
@@ -316,6 +343,9 @@ class Hand:
             self.tracker.learn(state, mover, action, applied)
         self.actions.append((mover, action))
         self.state = applied.state
+        if not self.deep or chosen is not None:
+            # (A deep step's own outcome was handed over with every other legal action's.)
+            self.check_applied(action, applied)
         self.check_events(applied.events)
         profile.after_step(self, applied)
 
@@ -345,6 +375,7 @@ class Hand:
             player = event.data["seat"]
             play = {k: v for k, v in event.data.items() if k != "seat"}
             step = self.game.apply(state, player, play)
+            self.check_applied(play, step)
             self.tracker.learn(state, player, play, step)
             events.extend(e.data for e in step.events)
             state = step.state
@@ -382,6 +413,8 @@ class Hand:
         self.check_whole(to_act, legal)
         result = self.game.result(self.state)
         assert result is not None
+        if self.check is not None:
+            self.check(RESULT, result)
         over = self.state["phase"] == MATCH_OVER
         assert result["match_over"] == over
         assert bool(result["winners"]) == over, result
@@ -448,8 +481,9 @@ def first_carry(game: AnyGame, options: dict[str, Any], players: int, seed: int)
     return game.first_carry(options=options, players=players, host_seat=0, teams=teams, seed=seed)
 
 
-def play_run(profile: Profile, run: Run) -> Counter[str]:
-    """Play `run`: its hands, whole matches one after another. What came up is returned."""
+def play_run(profile: Profile, run: Run, check: Check | None = None) -> Counter[str]:
+    """Play `run`: its hands, whole matches one after another. What came up is returned.
+    `check`, when given, is handed what the play-out walks (see `Check`)."""
     game = profile.game
     rng = random.Random(f"{game.key}-{run.id}")
     options = game.validate_options(run.options)
@@ -460,7 +494,7 @@ def play_run(profile: Profile, run: Run) -> Counter[str]:
         seed = rng.randrange(2**62)
         plan = profile.plan(number, rng, options, seed, carry)
         deep = number % profile.deep_every == profile.deep_offset
-        hand = Hand(profile, run.options, players, seed, carry, plan, number=number, deep=deep)
+        hand = Hand(profile, run.options, players, seed, carry, plan, number=number, deep=deep, check=check)
         profile.play(hand, rng)
         state = hand.state
         if deep or (profile.replay_every and number % profile.replay_every == 0):

@@ -5,7 +5,9 @@ requirements-dev.txt) from what `/api/schema/` serves, into a temporary folder, 
 the only thing that talks to the server: it signs up, creates the room, adds computer
 players, starts, and then plays by choosing among the typed `legal_actions` of each view
 it parses, until the match is over. Its requests reach Django in-process through
-httpx's WSGI transport, so the test needs no network and no server to start.
+httpx's WSGI transport, so the test needs no network and no server to start; every
+answer the client receives is held to the served document, read strictly
+(tests/strict_answers.py).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ import pytest
 from django.core import signals
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
+
+from tests.strict_answers import StrictTransport
 
 pytestmark = pytest.mark.django_db
 
@@ -82,12 +86,13 @@ def client_package(tmp_path_factory: pytest.TempPathFactory, django_db_blocker: 
 
 @pytest.fixture
 def transport() -> Any:
-    """httpx to Django in-process. Like Django's test client, it leaves the connection
-    open after each request: it holds the test's transaction."""
+    """httpx to Django in-process, every answer checked against the document. Like
+    Django's test client, it leaves the connection open after each request: it holds the
+    test's transaction."""
     signals.request_started.disconnect(close_old_connections)
     signals.request_finished.disconnect(close_old_connections)
     try:
-        yield httpx.WSGITransport(app=get_wsgi_application())
+        yield StrictTransport(httpx.WSGITransport(app=get_wsgi_application()))
     finally:
         signals.request_started.connect(close_old_connections)
         signals.request_finished.connect(close_old_connections)

@@ -5,6 +5,9 @@ computer player's); the checks are listed in games/rules/conformance.py, and wha
 game's own (option sets, what each seat may know, scoring, special deals) is its profile,
 in its folder (`profile.py`). A game added to the registry is played here at once; this
 file fails until it has a profile that says what its seats may know.
+
+Every view walked (as the server serves it), legal action, action applied and scored
+hand is held to the API's document, read strictly (tests/strict_answers.py).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import pytest
 
 from games import rules
 from games.rules.conformance import Profile, Run, play_run, profile_for
+from tests.strict_answers import engine_checker
 
 CASES = [(profile, run) for game in rules.all_games() for profile in [profile_for(game)] for run in profile.runs()]
 
@@ -22,7 +26,7 @@ CASES = [(profile, run) for game in rules.all_games() for profile in [profile_fo
 @pytest.mark.slow
 @pytest.mark.parametrize(("profile", "run"), CASES, ids=[f"{p.game.key}-{r.id}" for p, r in CASES])
 def test_random_playout(profile: Profile, run: Run) -> None:
-    stats = play_run(profile, run)
+    stats = play_run(profile, run, check=engine_checker(profile.game.key))
     assert stats["hands"] == run.hands
     profile.check_stats(run, stats)
 
