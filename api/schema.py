@@ -79,6 +79,14 @@ RETRY_AFTER = {
     "required": True,
 }
 
+# DRF answers 401 (rather than 403) exactly when it can name the scheme to authenticate with.
+WWW_AUTHENTICATE = {
+    "schema": {"type": "string"},
+    "description": "The scheme to authenticate with (`Token`).",
+    "required": True,
+}
+STATUS_HEADERS = {401: {"WWW-Authenticate": WWW_AUTHENTICATE}, 429: {"Retry-After": RETRY_AFTER}}
+
 
 class AutoSchema(SpectacularAutoSchema):
     def error_codes(self) -> set[str]:
@@ -167,7 +175,7 @@ class AutoSchema(SpectacularAutoSchema):
             responses[str(status)] = {
                 "content": {"application/json": {"schema": component.ref}},
                 "description": ", ".join(f"`{code}`" for code in sorted(codes)),
-                **({"headers": {"Retry-After": RETRY_AFTER}} if status == 429 else {}),
+                **({"headers": STATUS_HEADERS[status]} if status in STATUS_HEADERS else {}),
             }
         return responses
 

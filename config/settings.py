@@ -295,6 +295,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.add_error_codes",
         "api.game_schemas.add_game_components",
+        "api.event_schemas.add_event_components",
         "api.answer_schemas.type_answers",
         "api.schema.strict_requests",
         "api.schema.room_links",

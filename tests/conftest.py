@@ -27,6 +27,42 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
             report.sections.append((title, tail))
 
 
+@pytest.fixture(scope="session")
+def documented_games(django_db_blocker: Any) -> list[str]:
+    """The games of the served document, read once per process before any test registers
+    a game of its own (Duel, a probe), which has no place in it."""
+    from tests.strict_answers import served_document
+
+    with django_db_blocker.unblock():
+        document = served_document()
+    games: list[str] = document["components"]["schemas"]["LobbyView"]["properties"]["game"]["anyOf"][0]["enum"]
+    return games
+
+
+@pytest.fixture(autouse=True)
+def events_logged_as_documented(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every event a test logs in this process (the services' and the engines', whatever
+    the test does to a room) is one the served document's `Event` allows, read strictly,
+    as it is written: a service that logs a type or a field the document does not name
+    fails the test that made it. Tests of the log's storage itself, which write made-up
+    events, say so (`made_up_events`)."""
+    if request.node.get_closest_marker("made_up_events"):
+        return
+    from games.store import Table
+    from tests.strict_answers import EVENT_ENVELOPE, check_component
+
+    games = request.getfixturevalue("documented_games")
+    original = Table.log_events
+
+    def log_events(self: Table, round_number: int | None, events: list[Any]) -> None:
+        if self.room.game in games:
+            for event in events:
+                check_component("Event", {**EVENT_ENVELOPE, "round": round_number, **event.data})
+        original(self, round_number, events)
+
+    monkeypatch.setattr(Table, "log_events", log_events)
+
+
 @pytest.fixture
 def make_user(db: Any) -> Callable[..., Any]:
     from accounts.models import User

@@ -22,7 +22,8 @@ from games.rules import fairness, templates
 from games.services import due, lobby, moves, play, table_moderation
 from tests.rules.support import without_claim
 
-pytestmark = pytest.mark.django_db
+# The store is tested with events of its own making, not the games'.
+pytestmark = [pytest.mark.django_db, pytest.mark.made_up_events]
 
 
 def fields(instance: Any, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -88,6 +88,29 @@ def last_trick(piece: str, piece_schema: Schema, extra: Schema | None = None) ->
     return nullable({"type": "object", "properties": props, "required": list(props)})
 
 
+def payload(description: str, *, optional: tuple[str, ...] = (), **props: Schema) -> Schema:
+    """An event's fields beside its `type` (and the log's seq, round, version and at):
+    all of them always there but those named `optional`."""
+    return {
+        "type": "object",
+        "description": description,
+        "properties": props,
+        "required": [name for name in props if name not in optional],
+    }
+
+
+# The events every game's hands end with (`base.record_result`, `base.apply_next_round`);
+# `hand_scored` is the game's scored hand (`GameSchema.result`) and needs no entry.
+HAND_END_EVENTS: dict[str, Schema] = {
+    "match_over": payload("The match is over: its winners and final totals.", winners=SEATS, scores=INTS),
+    "ready": payload("A seat is ready for the next hand.", seat=SEAT_NUMBER),
+}
+# The event of an accepted claim (`claims`); the tricks it takes are played out as events after it.
+CLAIM_EVENTS: dict[str, Schema] = {
+    "claimed": payload("A seat claimed the rest of the tricks, and the claim held.", seat=SEAT_NUMBER),
+}
+
+
 def record(description: str, **props: Schema) -> Schema:
     """A scored hand: it always holds every one of its fields."""
     return {"type": "object", "description": description, "properties": props, "required": list(props)}
@@ -122,5 +145,9 @@ class GameSchema:
     template_types: frozenset[str] = frozenset()
     template_fields: dict[str, Schema] = field(default_factory=dict)
     components: dict[str, Schema] = field(default_factory=dict)
+    # The fields of every event the engine logs, per type, besides `hand_scored` (which
+    # is `result`); the document's `Event` is built from them, and the play-outs check
+    # every event logged against it.
+    events: dict[str, Schema] = field(default_factory=dict)
     # The codes of the game's own rules beside the shared ones (`errors.SHARED_RULE_CODES`).
     rule_codes: RuleCodes = field(default_factory=dict)

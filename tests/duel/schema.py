@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-from games.rules.schema import CARD, INTS, SEATS, GameSchema, last_trick, record
+from games.rules.schema import (
+    CARD,
+    HAND_END_EVENTS,
+    INTS,
+    SEAT_NUMBER,
+    SEATS,
+    GameSchema,
+    last_trick,
+    payload,
+    record,
+)
 
 SCHEMA = GameSchema(
     action_fields={"card": CARD},
     required_fields={"play": ("card",)},
     hand_piece=CARD,
     trick_piece=("card", CARD),
-    trump={"nullable": True, "enum": [None], "description": "Duel has no trumps."},
+    trump={"type": "null", "description": "Duel has no trumps."},
     result=record(
         "A scored hand of Duel.",
         round={"type": "integer"},
@@ -20,4 +30,9 @@ SCHEMA = GameSchema(
     ),
     view_fields={"last_trick": last_trick("card", CARD)},
     seat_fields={"cards_left": {"type": "integer"}, "tricks_taken": {"type": "integer"}},
+    events={
+        **HAND_END_EVENTS,
+        "play": payload("A seat played a card.", seat=SEAT_NUMBER, card=CARD),
+        "trick_won": payload("A trick was taken.", winner=SEAT_NUMBER, trick={"type": "integer"}),
+    },
 )

@@ -6,19 +6,24 @@ from ..schema import (
     CARD,
     CARD_SUIT,
     CARDS,
+    CLAIM_EVENTS,
     COUNT,
+    HAND_END_EVENTS,
     INTS,
     SEAT_NUMBER,
     SEATS,
     GameSchema,
     last_trick,
     nullable,
+    payload,
     record,
 )
 from .engine import MOON_CHOICES, OPTIONS, PASS_COUNT, PASS_OFFSET
 
 FOURTH_HAND = next(o.choices or () for o in OPTIONS.options if o.name == "fourth_hand")
 MOON_CHOICE = {"type": "string", "enum": list(MOON_CHOICES)}
+PASS_DIRECTION = {"type": "string", "enum": [*PASS_OFFSET, *FOURTH_HAND]}
+FUNKY_PASS = {"type": "object", "additionalProperties": CARD, "description": "Seat (as a string) to the card it gets."}
 
 SCHEMA = GameSchema(
     action_fields={
@@ -62,7 +67,7 @@ SCHEMA = GameSchema(
         winners=SEATS,
     ),
     view_fields={
-        "pass_direction": nullable({"type": "string", "enum": [*PASS_OFFSET, *FOURTH_HAND]}),
+        "pass_direction": nullable(PASS_DIRECTION),
         "led_suit": nullable(CARD_SUIT),
         "tricks_played": {"type": "integer"},
         "last_trick": last_trick("card", CARD),
@@ -79,7 +84,7 @@ SCHEMA = GameSchema(
     you_fields={
         "pass_chosen": {
             "description": "The cards you passed (a list), or seat to card (a funky pass).",
-            "oneOf": [CARDS, {"type": "object", "additionalProperties": CARD}, {"type": "null"}],
+            "oneOf": [CARDS, FUNKY_PASS, {"type": "null"}],
         },
         "received": {
             "description": "What you were passed: from one seat, or from each (a funky pass).",
@@ -98,6 +103,47 @@ SCHEMA = GameSchema(
             "properties": {"from": SEAT_NUMBER, "cards": CARDS},
             "required": ["from", "cards"],
         },
+    },
+    events={
+        **HAND_END_EVENTS,
+        **CLAIM_EVENTS,
+        "passed": payload(
+            "A seat chose the cards it passes (which, only it and its receivers learn).", seat=SEAT_NUMBER
+        ),
+        "pass_chosen": payload(
+            "Seen only by the seat that passed: the cards it chose, or in a funky pass which card goes to whom.",
+            optional=("cards", "to"),
+            seat=SEAT_NUMBER,
+            cards=CARDS,
+            to=FUNKY_PASS,
+        ),
+        # (`from` is a keyword of Python: this one is written out.)
+        "cards_passed": {
+            "type": "object",
+            "description": "Seen only by giver and receiver, once every seat has chosen: the cards that went "
+            "from one to the other.",
+            "properties": {"from": SEAT_NUMBER, "to": SEAT_NUMBER, "cards": CARDS},
+            "required": ["from", "to", "cards"],
+        },
+        "pass_complete": payload(
+            "The pass is done: its direction, and the seat that leads the first trick.",
+            direction=PASS_DIRECTION,
+            leader=SEAT_NUMBER,
+        ),
+        "play": payload("A seat played a card.", seat=SEAT_NUMBER, card=CARD),
+        "hearts_broken": payload("The card that broke hearts, and who played it.", seat=SEAT_NUMBER, card=CARD),
+        "trick_won": payload(
+            "A trick was taken: by whom, its points, and how many tricks are played.",
+            winner=SEAT_NUMBER,
+            points={"type": "integer"},
+            trick={"type": "integer"},
+        ),
+        "moon_shot": payload(
+            "A seat took every point: its choice, null until it chooses (or when the rules choose for it).",
+            shooter=SEAT_NUMBER,
+            choice=nullable(MOON_CHOICE),
+        ),
+        "moon_chosen": payload("The shooter chose how the moon scores.", seat=SEAT_NUMBER, choice=MOON_CHOICE),
     },
     rule_codes={
         "hearts_not_broken": (400, "Hearts may not be led before they are broken."),

@@ -6,13 +6,16 @@ from ..schema import (
     CARD,
     CARD_SUIT,
     CARDS,
+    CLAIM_EVENTS,
     COUNT,
+    HAND_END_EVENTS,
     INTS,
     SEAT_NUMBER,
     SEATS,
     GameSchema,
     last_trick,
     nullable,
+    payload,
     record,
 )
 from .engine import BID_STEP, OPTIONS
@@ -84,6 +87,33 @@ SCHEMA = GameSchema(
     },
     template_types=frozenset({"remove_cards", "call_partners"}),
     template_fields={"count": COUNT, "choices": CARDS},
+    events={
+        **HAND_END_EVENTS,
+        **CLAIM_EVENTS,
+        "cards_removed": payload(
+            "The zero-point cards set aside so the deck deals evenly.", seat=SEAT_NUMBER, cards=CARDS
+        ),
+        "bid": payload("A seat bid.", seat=SEAT_NUMBER, value={"type": "integer"}),
+        "pass": payload("A seat passed in the auction.", seat=SEAT_NUMBER),
+        "auction_won": payload(
+            "The auction is over: the bidder, the bid, and whether everyone passed (the first bidder then "
+            "plays the lowest bid).",
+            seat=SEAT_NUMBER,
+            bid={"type": "integer"},
+            all_passed={"type": "boolean"},
+        ),
+        "partners_called": payload(
+            "The bidder called the cards whose holders are its partners.", seat=SEAT_NUMBER, cards=CARDS
+        ),
+        "trump": payload("The bidder named trumps.", seat=SEAT_NUMBER, suit=CARD_SUIT),
+        "play": payload("A seat played a card.", seat=SEAT_NUMBER, card=CARD),
+        "partner_revealed": payload(
+            "A called card was played: its holder is now known as the bidder's partner.", seat=SEAT_NUMBER, card=CARD
+        ),
+        "trick_won": payload(
+            "A trick was taken: by whom, and its points.", seat=SEAT_NUMBER, points={"type": "integer"}
+        ),
+    },
     rule_codes={
         "bad_bid_step": (400, "Bids go up in the game's steps."),
         "card_has_points": (400, "Only zero-point cards may be removed."),

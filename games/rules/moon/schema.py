@@ -3,7 +3,19 @@
 from __future__ import annotations
 
 from .. import dominoes
-from ..schema import INTS, SEAT_NUMBER, SEATS, TILE, GameSchema, last_trick, nullable, record
+from ..schema import (
+    CLAIM_EVENTS,
+    HAND_END_EVENTS,
+    INTS,
+    SEAT_NUMBER,
+    SEATS,
+    TILE,
+    GameSchema,
+    last_trick,
+    nullable,
+    payload,
+    record,
+)
 from .engine import MAX_BID, MIN_BID, MOON
 
 SUIT = {"type": "integer", "minimum": 0, "maximum": dominoes.HIGH}
@@ -62,6 +74,30 @@ SCHEMA = GameSchema(
         "ready": {"type": "boolean"},
     },
     you_fields={"widow": nullable(TILE), "discard": nullable(TILE)},
+    events={
+        **HAND_END_EVENTS,
+        **CLAIM_EVENTS,
+        "bid": payload("A seat bid.", seat=SEAT_NUMBER, value={"type": "integer"}),
+        "pass": payload("A seat passed in the auction.", seat=SEAT_NUMBER),
+        "bid_won": payload("The auction is over: the bidder and the bid.", seat=SEAT_NUMBER, value={"type": "integer"}),
+        "redeal": payload(
+            "Everyone passed: the hand is dealt again by the next dealer.",
+            dealer=SEAT_NUMBER,
+            redeals={"type": "integer"},
+        ),
+        "trump": payload("The bidder named trumps.", seat=SEAT_NUMBER, suit=SUIT),
+        "widow": payload("The bidder took the widow or left it.", seat=SEAT_NUMBER, take={"type": "boolean"}),
+        "widow_private": payload(
+            "Seen only by the bidder: the widow's tile, and the tile discarded for it (null when left).",
+            seat=SEAT_NUMBER,
+            widow=TILE,
+            discard=nullable(TILE),
+        ),
+        "play": payload("A seat played a tile.", seat=SEAT_NUMBER, tile=TILE),
+        "trick_won": payload(
+            "A trick was taken: by whom, and how many tricks are played.", winner=SEAT_NUMBER, trick={"type": "integer"}
+        ),
+    },
     rule_codes={
         "moon_not_allowed": (400, "Moon may not be bid now."),
         "must_lead_trump": (400, "The first lead must be a trump."),
