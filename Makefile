@@ -3,8 +3,9 @@ SHELL := /bin/bash
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-# The web client's lint tools (ESLint, TypeScript) and the AsyncAPI specification's
-# JSON Schema (tests/live/test_asyncapi.py), as package-lock.json pins them.
+# The web client's lint tools (ESLint, TypeScript), the AsyncAPI specification's JSON
+# Schema (tests/live/test_asyncapi.py) and the TypeScript client's generator and fetch
+# library (tests/contract/test_typescript_client.py), as package-lock.json pins them.
 NODE_STAMP := node_modules/.installed
 
 .PHONY: run test lint lint-js bench measure-deadlines soak venv migrate clean schema
