@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import rules
-from games.rules.schema import Schema
+from games.rules.schema import CLAIM_PLAY_MARK, Schema
 from games.service_events import PLAY_MARKS, SERVICE_EVENTS
 
 from .game_schemas import _camel, _game_name, _refs
@@ -40,6 +40,7 @@ def _component(kind: str, fields: Schema) -> Schema:
     props = {**ENVELOPE, "type": {"type": "string", "const": kind}, **fields.get("properties", {})}
     if kind == PLAY:
         props.update(PLAY_MARKS)
+        props.update(CLAIM_PLAY_MARK)
     return {
         "type": "object",
         "description": fields.get("description", ""),

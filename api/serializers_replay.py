@@ -33,8 +33,14 @@ class ReplayActionSerializer(serializers.Serializer[Any]):
     seq = serializers.IntegerField(help_text="The action's order within the hand, from 1")
     seat = serializers.IntegerField()
     action = serializers.DictField(help_text="The action as the engine applied it (the shapes of the actions endpoint)")
-    automatic = serializers.BooleanField(help_text="The server acted for the seat: its time ran out, or a forced play")
+    automatic = serializers.BooleanField(
+        help_text="The server acted for the seat: its time ran out, a forced play, or a claim played out"
+    )
     by_bot = serializers.BooleanField(help_text="A computer player chose it")
+    claimed = serializers.BooleanField(
+        help_text="A play the server made to play out an accepted claim: the claim is the step before the "
+        "first of them, and all share its `seq`"
+    )
     phase = serializers.CharField(help_text="The hand's phase after the action")
     hands = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField()),

@@ -10,8 +10,8 @@ from core.times import iso
 
 from . import rules, selectors
 from .errors import ServiceError
-from .models import RoomStatus, Round
-from .rules import fairness
+from .models import Action, RoomStatus, Round
+from .rules import claims, fairness
 from .rules.errors import RuleError
 
 
@@ -89,11 +89,11 @@ def match_replay(*, code: str) -> dict[str, Any]:
             }
             for s in seats
         ],
-        "hands": [_hand_replay(round_=r, players=len(seats)) for r in rounds],
+        "hands": [hand_replay(round_=r, players=len(seats)) for r in rounds],
     }
 
 
-def _hand_replay(*, round_: Round, players: int) -> dict[str, Any]:
+def hand_replay(*, round_: Round, players: int) -> dict[str, Any]:
     game = rules.get(round_.room.game)
     state = round_dealt(round_=round_, players=players)
     # Kali Tidi deals once the cards to leave out are removed: the deal is the first
@@ -102,24 +102,44 @@ def _hand_replay(*, round_: Round, players: int) -> dict[str, Any]:
     steps = []
     for action in sorted(round_.actions.all(), key=lambda a: a.seq):
         before = state
-        state = game.apply(state, action.seat, _own_fields(game, action.payload)).state
+        applied = game.apply(state, action.seat, _own_fields(game, action.payload))
+        state = applied.state
         if deal is None:
             deal = _deal_of(state)
-        steps.append(
-            {
-                "seq": action.seq,
-                "seat": action.seat,
-                "action": action.payload,
-                "automatic": action.automatic,
-                "by_bot": action.by_bot,
-                **_table_after(before, state),
-            }
-        )
+        if _is_claim(action.payload):
+            # The claim, then every card it played out, each a step of its own.
+            steps.append(_step(action, action.seat, action.payload, before, before, claimed=False))
+            for seat, play in claims.plays_of(applied.events):
+                after = game.apply(before, seat, play).state
+                steps.append(_step(action, seat, play, before, after, claimed=True))
+                before = after
+            continue
+        steps.append(_step(action, action.seat, action.payload, before, state, claimed=False))
     return {
         "round": round_.number,
         "deal": deal or {"hands": [[] for _ in range(players)], "widow": []},
         "actions": steps,
         "result": round_.result,
+    }
+
+
+def _is_claim(payload: Any) -> bool:
+    return isinstance(payload, dict) and payload.get("type") == claims.CLAIM
+
+
+def _step(
+    action: Action, seat: int, payload: Any, before: dict[str, Any], after: dict[str, Any], *, claimed: bool
+) -> dict[str, Any]:
+    """One step of the replay: an action stored (`payload` its own), or a play that
+    played out the claim `action` (`claimed`), with the table after it."""
+    return {
+        "seq": action.seq,
+        "seat": seat,
+        "action": payload,
+        "automatic": action.automatic or claimed,
+        "by_bot": action.by_bot and not claimed,
+        "claimed": claimed,
+        **_table_after(before, after),
     }
 
 

@@ -9,7 +9,7 @@ gives a trick to anyone off the claimant's side, or the search needs more than
 `claim_not_certain`: a refusal tells nobody anything but "not certain" — not which
 line loses, not how far the search got. A certain claim is played out at once as
 ordinary plays, each player's first legal play in turn, so that events, scoring and
-replay are those of normal play.
+replay are those of normal play; each play's event is marked as part of the claim.
 
 The claimant's side is the claimant and those whose partnership with them is public
 when they claim: a fixed partnership or team, or in Kali Tidi's `cards` mode the
@@ -36,6 +36,10 @@ TRICK_PLAY = "play"
 # second at worst, so a claim never holds up the room. Replaying a hand runs the same
 # search again, so lowering it could refuse on replay a claim accepted in play.
 NODE_BUDGET = 3_000
+
+# The mark on the event of each play that plays out an accepted claim: the log and the
+# replay show every card of a claimed hand as an ordinary play, part of the claim.
+PART_OF_CLAIM = "claimed"
 
 NOT_CERTAIN = "claim_not_certain"
 NOT_CERTAIN_DETAIL = "Not every remaining trick is certain to be yours: play on."
@@ -119,6 +123,22 @@ def is_certain[StateT: RoundState[Any]](
         return False
 
 
+def marked(event: Event) -> Event:
+    """`event` as a claim played out logs it: a play says it was part of the claim."""
+    if event.data.get("type") != "play":
+        return event
+    return Event({**event.data, PART_OF_CLAIM: True}, event.visible_to)
+
+
+def plays_of(events: list[Event]) -> list[tuple[int, Action]]:
+    """The plays a claim played out, from its events: each seat and its play as an action."""
+    return [
+        (e.data["seat"], {k: v for k, v in e.data.items() if k not in ("seat", PART_OF_CLAIM)})
+        for e in events
+        if e.data.get("type") == "play"
+    ]
+
+
 def apply_claim[StateT: RoundState[Any]](
     state: StateT,
     seat: int,
@@ -136,5 +156,5 @@ def apply_claim[StateT: RoundState[Any]](
     while state["phase"] == TRICK_PLAY:
         applied = step(state, _trick_play(state)["turn"], plays(state)[0])
         state = applied.state
-        events.extend(applied.events)
+        events.extend(marked(e) for e in applied.events)
     return Applied(state, events)

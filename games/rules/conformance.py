@@ -44,7 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, get_args, get_origin
 
-from . import templates
+from . import claims, templates
 from .base import COMPLETE, MATCH_OVER, ROUND_OVER, AnyGame, Applied, Game
 from .claims import CLAIM, NOT_CERTAIN_DETAIL
 from .errors import RuleError
@@ -369,15 +369,11 @@ class Hand:
         assert applied.events[0].data == {"type": "claimed", "seat": seat}
         state = self.state
         events: list[dict[str, Any]] = []
-        for event in applied.events[1:]:
-            if event.data["type"] != "play":
-                continue
-            player = event.data["seat"]
-            play = {k: v for k, v in event.data.items() if k != "seat"}
+        for player, play in claims.plays_of(applied.events[1:]):
             step = self.game.apply(state, player, play)
             self.check_applied(play, step)
             self.tracker.learn(state, player, play, step)
-            events.extend(e.data for e in step.events)
+            events.extend(claims.marked(e).data for e in step.events)
             state = step.state
         assert state == applied.state
         assert events == [e.data for e in applied.events[1:]]

@@ -109,6 +109,14 @@ HAND_END_EVENTS: dict[str, Schema] = {
 CLAIM_EVENTS: dict[str, Schema] = {
     "claimed": payload("A seat claimed the rest of the tricks, and the claim held.", seat=SEAT_NUMBER),
 }
+# What a `play` event may say beside the game's own fields (a game without claims never says it).
+CLAIM_PLAY_MARK: dict[str, Schema] = {
+    "claimed": {
+        "type": "boolean",
+        "const": True,
+        "description": "Present on the plays that played out an accepted claim (after its `claimed` event).",
+    }
+}
 
 
 def record(description: str, **props: Schema) -> Schema:

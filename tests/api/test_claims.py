@@ -10,7 +10,7 @@ import pytest
 
 from games import rules
 from games.models import Room, Round
-from games.replay import round_replay
+from games.replay import hand_replay, round_replay
 from games.rules import claims
 
 from .helpers import act, concrete, error_code, state
@@ -117,6 +117,20 @@ def test_claims_through_a_hand(api_client, make_user, game, options):
         assert after.actions.order_by("-seq").first().payload == CLAIM
         report = round_replay(round_=after)
         assert report.matches, report.detail
+        # The log and the replay show every card the claim played out, marked so.
+        plays = events[events.index(claimed[0]) + 1 :]
+        plays = [e for e in plays if e["type"] == "play"]
+        assert plays and all(e["claimed"] is True for e in plays)
+        steps = hand_replay(round_=after, players=len(clients))["actions"]
+        claim_at = next(i for i, s in enumerate(steps) if s["action"] == CLAIM)
+        assert steps[claim_at]["claimed"] is False and steps[claim_at]["seat"] == seat
+        played = steps[claim_at + 1 :]
+        assert [(s["seat"], s["action"]) for s in played] == [
+            (e["seat"], {k: v for k, v in e.items() if k in ("type", "card", "tile")}) for e in plays
+        ]
+        assert all(s["claimed"] and s["automatic"] for s in played)
+        assert not any(played[-1]["hands"]), "the last play empties every hand"
+        assert not any(s["claimed"] for s in steps[:claim_at])
         assert refusals > 0
         return
     raise AssertionError("no claim was accepted")

@@ -79,7 +79,9 @@ def test_a_certain_hearts_claim_is_played_out_and_scored_like_normal_play():
     assert json.dumps(state, sort_keys=True) == frozen, "a claim changed its input"
     normal, normal_events = played_out(HEARTS, state)
     assert claimed == normal
-    assert events == [{"type": "claimed", "seat": 0}, *normal_events]
+    # The same events as normal play, each play marked as part of the claim.
+    marked = [{**e, "claimed": True} if e["type"] == "play" else e for e in normal_events]
+    assert events == [{"type": "claimed", "seat": 0}, *marked]
     assert claimed["phase"] == "round_over" and claimed["tricks_taken"][0] == 3
     assert HEARTS.result(claimed)["points"][0] == 4
 

@@ -85,7 +85,7 @@ export class ReplayPage {
     const item = action.action.card ?? action.action.tile;
     if (action.action.type === "play" && item) what = `plays ${this.game.itemName(item, frame)}`;
     const bot = action.by_bot && !/computer/i.test(this.names[action.seat]);
-    const how = action.automatic ? " (automatic)" : bot ? " (computer)" : "";
+    const how = action.claimed ? " (claimed)" : action.automatic ? " (automatic)" : bot ? " (computer)" : "";
     return `${this.names[action.seat]}: ${what}${how}.`;
   }
 
