@@ -80,6 +80,8 @@ class Table:
         # The clock as the table was read: for a locked table, once its lock was held
         # (the timekeeper keeps a change's time by it, unless a test sets it).
         self.now: datetime = timezone.now()
+        # The events this block logs: each carries the version the block commits with.
+        self._logged: list[Event] = []
         # With TABLE_STORE_CHECK_WRITES (the tests), the values each row had when read, to
         # prove at the flush that every field changed was also named to `mark`.
         self._read_as: list[tuple[models.Model, dict[str, Any]]] = []
@@ -147,17 +149,17 @@ class Table:
         """Append the engine's events to the room's log, numbered in order."""
         for event in events:
             self.room.event_seq += 1
-            self.add(
-                Event(
-                    room=self.room,
-                    seq=self.room.event_seq,
-                    round_number=round_number,
-                    version=self.room.version,
-                    data=event.data,
-                    visible_to=event.visible_to,
-                    audience=PUBLIC if event.visible_to is None else sum(1 << s for s in set(event.visible_to)),
-                )
+            row = Event(
+                room=self.room,
+                seq=self.room.event_seq,
+                round_number=round_number,
+                version=self.room.version,
+                data=event.data,
+                visible_to=event.visible_to,
+                audience=PUBLIC if event.visible_to is None else sum(1 << s for s in set(event.visible_to)),
             )
+            self._logged.append(row)
+            self.add(row)
         self.mark(self.room, ["event_seq"])
 
     def begin_round(self, round_: Round) -> None:
@@ -178,6 +180,12 @@ class Table:
         if self.writes.pending():
             if self.writes.fields_to_write(self.room) == set():
                 self.mark(self.room, ["updated_at"])
+        # An event's version is the room's once its change commits, whether the block
+        # counted the change before or after logging it: the version at which a reader
+        # first sees the event.
+        for row in self._logged:
+            row.version = self.room.version
+        self._logged.clear()
         for obj, before in self._read_as:
             written = self.writes.fields_to_write(obj)
             if written is None:

@@ -146,3 +146,35 @@ def test_every_service_event_reads_back_as_the_document_says(api_client, make_us
 
     missing = set(SERVICE_EVENTS) - seen
     assert not missing, f"never logged here: {sorted(missing)}"
+
+
+@pytest.mark.django_db
+def test_an_event_carries_the_version_its_change_commits_with(api_client, make_user) -> None:
+    """Whatever the order a service counts its change and logs it in, each event's
+    `version` is the room's once that change committed: the first version whose view
+    shows it (issue 26: `left` carried the version from before)."""
+    host, guest = Strict(api_client(make_user())), Strict(api_client(make_user()))
+    code = ok(host.post(f"{API}/rooms/", {"game": "hearts", "options": {}}), 201)["code"]
+    room = f"{API}/rooms/{code}"
+    steps = [
+        lambda: guest.post(f"{room}/join", {}),
+        lambda: guest.post(f"{room}/leave"),
+        lambda: guest.post(f"{room}/join", {}),
+        lambda: host.post(f"{room}/leave"),  # the host's role passes on
+        lambda: host.post(f"{room}/join", {}),
+        lambda: guest.post(f"{room}/bots", {}),
+        lambda: guest.post(f"{room}/bots", {}),
+        lambda: guest.put(f"{room}/client_seed", {"client_seed": "x"}),
+        lambda: guest.post(f"{room}/start"),
+    ]
+    created = pages(host, f"{room}/events")
+    assert [e["version"] for e in created] == [ok(host.get(f"{room}/state"))["version"]]
+    seen = created[-1]["seq"]
+    for step in steps:
+        res = step()
+        assert res.status_code < 300, res.content
+        version = ok(host.get(f"{room}/state"))["version"]
+        new = pages(host, f"{room}/events?after={seen}")
+        assert new, "each step logs"
+        assert {e["version"] for e in new} == {version}, (new, version)
+        seen = new[-1]["seq"]
