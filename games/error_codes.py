@@ -45,7 +45,8 @@ CODES = Catalogue(
         "not_playing": (409, "The room is not being played."),
         "already_dealt": (
             409,
-            "The hand in play is dealt: a client seed counts from the next hand, set between hands.",
+            "A hand is in play (from its start, before Kali Tidi's deal too): a client seed counts from "
+            "the next hand, set between hands.",
         ),
         "seats_not_filled": (409, "Every seat must be taken before the start."),
         "team_full": (409, "The team asked for already has all its players."),

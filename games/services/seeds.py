@@ -33,7 +33,11 @@ def client_seed_set(*, code: str, user: User, client_seed: str) -> Seat:
         if not room.next_server_seed:
             # A hand is in play: its deal is fixed, and the next hand's seed is not yet
             # drawn, which must come before the seeds it is mixed with.
-            raise ServiceError("already_dealt", "This hand is dealt; set your seed between hands.", 409)
+            # (Kali Tidi's cards are dealt once some are left out, but its seeds are
+            # those set when the hand began, like every game's.)
+            raise ServiceError(
+                "already_dealt", "This hand has begun and its seeds are fixed; set yours between hands.", 409
+            )
         if seat.client_seed != client_seed:
             seat.client_seed = client_seed
             table.mark(seat, ["client_seed"])
