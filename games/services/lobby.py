@@ -171,4 +171,17 @@ def room_start(*, code: str, user: User) -> Table:
         table.touch()
         table.log({"type": "started"})
         moves.round_begin(table, number=1, carry=None)
+        _teams_as_drawn(table)
         return table
+
+
+def _teams_as_drawn(table: Table) -> None:
+    """Teams the start draws (Kali Tidi's random mode) are the seats' from then on: the
+    room (GET rooms/{code}/) names them as the view does."""
+    assert table.round is not None
+    public = table.rules.view(table.round.state, None)["seats"]
+    for index, facts in enumerate(public):
+        seat, team = table.seat_at(index), facts.get("team")
+        if seat is not None and team is not None and seat.team != team:
+            seat.team = team
+            table.mark(seat, ["team"])

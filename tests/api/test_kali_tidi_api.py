@@ -142,3 +142,13 @@ def test_hidden_partner_is_hidden_from_everyone_else_until_revealed(api_client, 
             assert spectator.get(f"/api/v1/rooms/{code}/rounds").json() == []
     assert state(clients[0], code)["phase"] in ("round_over", "match_over")
     assert revealed, "the hand ended without any partner revealed"
+
+
+def test_teams_drawn_at_the_start_are_the_rooms_as_the_views(api_client, make_user):
+    """In random mode the start draws the teams: the room names them as the view does."""
+    code, clients = seat_table(api_client, make_user, humans=2, players=4, team_mode="random")
+    room = clients[1].get(f"/api/v1/rooms/{code}/").json()
+    view = state(clients[1], code)
+    drawn = [s["team"] for s in view["seats"]]
+    assert sorted(drawn) == [0, 0, 1, 1]
+    assert [s["team"] for s in sorted(room["seats"], key=lambda s: s["seat"])] == drawn
