@@ -586,7 +586,9 @@ class KaliTidi(Game[KaliTidiState]):
         state["last_trick"] = {"cards": [p.copy() for p in trick], "winner": winner, "points": points}
         state["trick"] = []
         state["turn"] = winner
-        events.append(Event({"type": "trick_won", "seat": winner, "points": points}))
+        # `winner` and `trick` as in every game; `seat`, the winner too, as earlier events said it.
+        trick_won = {"type": "trick_won", "winner": winner, "trick": state["tricks_played"], "points": points}
+        events.append(Event({**trick_won, "seat": winner}))
         if not any(state["hands"]):
             self._score(state, events)
 

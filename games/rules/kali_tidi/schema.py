@@ -111,7 +111,15 @@ SCHEMA = GameSchema(
             "A called card was played: its holder is now known as the bidder's partner.", seat=SEAT_NUMBER, card=CARD
         ),
         "trick_won": payload(
-            "A trick was taken: by whom, and its points.", seat=SEAT_NUMBER, points={"type": "integer"}
+            "A trick was taken: by whom, how many tricks are played, and its points.",
+            winner=SEAT_NUMBER,
+            trick={"type": "integer"},
+            points={"type": "integer"},
+            seat={
+                **SEAT_NUMBER,
+                "description": "The winner again, as Kali Tidi's events first named it: read `winner`.",
+                "deprecated": True,
+            },
         ),
     },
     rule_codes={

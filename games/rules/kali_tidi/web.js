@@ -219,7 +219,7 @@ export default {
       case "auction_won":
         return e.all_passed ? `Everyone passed: ${who(e.seat)} bids ${e.bid}.` : `${who(e.seat)} won the bid at ${e.bid}.`;
       case "trick_won":
-        return `${who(e.seat)} took the trick${e.points ? ` (${e.points} points)` : ""}.`;
+        return `${who(e.winner)} took the trick${e.points ? ` (${e.points} points)` : ""}.`;
       case "trump":
         return `${who(e.seat)} named ${SUIT_NAME[e.suit]} as trumps.`;
       case "hand_scored":

@@ -1,0 +1,58 @@
+"""Migration 0007 on games: Kali Tidi's `trick_won` events logged before they named
+`winner` and `trick` are given both; other games' are left as they are."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+# Events of its own making, in a Room made bare: not a game's, so not checked as one.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.made_up_events]
+
+BEFORE = [("games", "0006_rematch")]
+AFTER = [("games", "0007_kali_tidi_trick_won_winner")]
+
+
+def _migrate(target):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(target)
+    return executor.loader.project_state(target).apps
+
+
+@pytest.fixture(autouse=True)
+def schema_back_to_the_latest():
+    yield
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+def test_old_kali_tidi_tricks_name_their_winner_and_number():
+    apps = _migrate(BEFORE)
+    room_model, event_model = apps.get_model("games", "Room"), apps.get_model("games", "Event")
+    from accounts.models import User  # (its table is today's: only games' migrations go back)
+
+    host = User.objects.create_user(username="host", password="correct-horse-9").pk
+    kali = room_model.objects.create(code="KALIOO", game="kali_tidi", options={}, host_id=host)
+    hearts = room_model.objects.create(code="HEARTS", game="hearts", options={}, host_id=host)
+    logged = [
+        (kali, 1, 1, {"type": "play", "seat": 0, "card": "AS"}),
+        (kali, 2, 1, {"type": "trick_won", "seat": 2, "points": 10}),
+        (kali, 3, 1, {"type": "trick_won", "seat": 0, "points": 0}),
+        (kali, 4, 2, {"type": "trick_won", "seat": 1, "points": 5}),
+        (hearts, 1, 1, {"type": "trick_won", "winner": 3, "points": 1, "trick": 1}),
+    ]
+    for room, seq, round_number, data in logged:
+        event_model.objects.create(room=room, seq=seq, round_number=round_number, version=seq, data=data)
+    _migrate(AFTER)
+
+    from games.models import Event
+
+    def data(code: str) -> list[dict]:
+        return [e.data for e in Event.objects.filter(room__code=code).order_by("seq")]
+
+    assert data("KALIOO") == [
+        {"type": "play", "seat": 0, "card": "AS"},
+        {"type": "trick_won", "seat": 2, "points": 10, "winner": 2, "trick": 1},
+        {"type": "trick_won", "seat": 0, "points": 0, "winner": 0, "trick": 2},
+        {"type": "trick_won", "seat": 1, "points": 5, "winner": 1, "trick": 1},
+    ]
+    assert data("HEARTS") == [{"type": "trick_won", "winner": 3, "points": 1, "trick": 1}]
