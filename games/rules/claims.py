@@ -19,6 +19,17 @@ opponent, so that an accepted or refused claim cannot tell the table who it is.
 Every game plugs in its own legal plays and its own play transition; the search reads
 only what every trick-taking state here has: `phase`, `turn`, `hands`, `trick`,
 `tricks_played` and `last_trick["winner"]`.
+
+TODO(issue 26, items 1-3): the search runs on the real hands, so in the games with trumps
+an answer can depend on how the unseen cards lie. Judge on the claimant's information
+instead: (1) a proof from what they know, with each game's trick winner as a hook: every
+piece they may play is unbeatable when led, pairwise against every unseen piece (the game's
+winner of a two-piece trick; Kali Tidi's later identical card wins), the current trick won
+whatever they play, so no lie and no play can take a trick; (2) where that does not decide,
+a search over every lie consistent with their hand, the plays and the voids shown, in a
+fixed order and budget that never reads the real hands; (3) then `claim` is listed in
+`legal_actions` exactly when it holds (computer players may claim, the web client offers it
+only then).
 """
 
 from __future__ import annotations
