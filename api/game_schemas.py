@@ -98,7 +98,11 @@ SHARED_COMPONENTS: Schema = {
     "FairnessCommitment": {
         "type": "object",
         "properties": {
-            "algorithm": {"type": "string", "enum": [fairness.ALGORITHM]},
+            "algorithm": {
+                "type": "string",
+                "enum": list(fairness.ALGORITHMS),
+                "description": "The hand's (v1 only for a hand dealt before v2 came).",
+            },
             "commitment": {"type": "string", "description": "SHA-256 (hex) of the 64 characters of the server seed."},
             "hand": {"type": "integer", "description": "The hand whose deal the seed shuffles."},
         },

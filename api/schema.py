@@ -236,24 +236,26 @@ What is beyond them is refused with the error below and changes nothing.
 - Numbers such as `version` and `after`: ASCII digits from 0 to 2147483647 (`400 invalid`).
 - An action holds only the fields its type defines (`400 invalid`, `attr` naming the field).
 
-## Provably fair deals (`hmac-sha256-fisher-yates-v1`)
+## Provably fair deals (`hmac-sha256-fisher-yates-v2`)
 Anyone can check after a hand that its deal was fixed before the players chose anything
-and was not picked by the server:
+and was not picked by the server (hands dealt before v2 name `hmac-sha256-fisher-yates-v1`,
+which joined the client seeds with commas where v2 writes a JSON array):
 - **Commitment.** For each hand the server draws `server_seed`, 32 random bytes written
   as 64 lowercase hex characters, before that hand's players can set their seeds: hand
   1's when the room is created, hand n+1's when hand n ends. The view carries
-  `fairness: {{"algorithm": "hmac-sha256-fisher-yates-v1", "commitment": C, "hand": n}}`,
+  `fairness: {{"algorithm": "hmac-sha256-fisher-yates-v2", "commitment": C, "hand": n}}`,
   C = SHA-256 (hex) of the 64 ASCII characters of `server_seed`.
 - **Players' seeds.** A seated player may set `client_seed` (0 to 64 printable ASCII
-  characters, default empty) with `PUT rooms/{{code}}/client_seed` until their hand is
-  dealt (in the lobby, or between hands); it is public (`seats[i].client_seed`).
+  characters, default empty) with `PUT rooms/{{code}}/client_seed` until their hand
+  begins (in the lobby, or between hands); it is public (`seats[i].client_seed`).
 - **Shuffle.** Start from the canonical deck: cards as `2C 3C … AC 2D … AS` (suits C D
   H S, ranks 2 to A), repeated per deck, less the cards removed for the match (the first
   copy of each, in that order); dominoes `a-b` with a ≥ b ordered by a then b
   (`0-0 1-0 1-1 2-0 …`), less the tiles the variant leaves out (three-player Moon:
   `1-0` to `6-0`). Bytes come from HMAC-SHA256(key = the 32 seed bytes, message =
-  `"{{code}}:{{hand}}:{{redeal}}:{{s0}},{{s1}},…:{{counter}}"` in UTF-8), counter 0, 1, 2, …,
-  blocks concatenated; `s0…` are the seats' client seeds in seat order, `redeal` counts
+  `"{{code}}:{{hand}}:{{redeal}}:{{seeds}}:{{counter}}"` in UTF-8), counter 0, 1, 2, …,
+  blocks concatenated; `seeds` is the seats' client seeds in seat order as a JSON array
+  of strings without spaces (`["alice","","bob","x"]`), `redeal` counts
   Moon's all-pass redeals within the hand (0 first). Fisher-Yates from the last index
   down: for i = n-1 … 1, read 4 bytes as a big-endian unsigned x, read again while
   x ≥ 2³² - (2³² mod (i+1)), then j = x mod (i+1) and swap positions i and j.

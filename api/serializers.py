@@ -20,7 +20,7 @@ from accounts.models import User
 from core.errors import shown_name
 from games import rules, selectors
 from games.models import Room
-from games.rules.fairness import ALGORITHM, CLIENT_SEED_CHARACTER, CLIENT_SEED_MAX
+from games.rules.fairness import ALGORITHMS, CLIENT_SEED_CHARACTER, CLIENT_SEED_MAX
 
 # The largest value of the integer columns that versions and sequence numbers live in.
 POSITIVE_INT_MAX = 2**31 - 1
@@ -333,7 +333,9 @@ class DealSerializer(serializers.Serializer[Any]):
 
 
 class RevealedFairnessSerializer(serializers.Serializer[Any]):
-    algorithm = serializers.ChoiceField(choices=[ALGORITHM])
+    algorithm = serializers.ChoiceField(
+        choices=list(ALGORITHMS), help_text="The hand's own: v2 since it came, v1 for the hands dealt before"
+    )
     game = serializers.CharField()
     code = serializers.CharField(help_text="The room's code, as the shuffle's message has it")
     hand = serializers.IntegerField()

@@ -131,11 +131,18 @@ def fairness_committed(table: Table) -> dict[str, Any] | None:
     room, round_ = table.room, table.round
     if room.next_server_seed:
         seed, hand = room.next_server_seed, 1 if round_ is None else round_.number + 1
+        algorithm = fairness.ALGORITHM
     elif round_ is not None and round_.server_seed:
         seed, hand = round_.server_seed, round_.number
+        algorithm = _algorithm_of(round_)
     else:
         return None
-    return {"algorithm": fairness.ALGORITHM, "commitment": fairness.commitment(seed), "hand": hand}
+    return {"algorithm": algorithm, "commitment": fairness.commitment(seed), "hand": hand}
+
+
+def _algorithm_of(round_: Round) -> str:
+    fair = round_.state.get("fair") if isinstance(round_.state, dict) else None
+    return fairness.algorithm_of(fair) if fair is not None else fairness.ALGORITHM_V1
 
 
 def fairness_revealed(round_: Round) -> dict[str, Any] | None:
@@ -145,7 +152,7 @@ def fairness_revealed(round_: Round) -> dict[str, Any] | None:
     if round_.result is None or not round_.server_seed or fair is None:
         return None
     return {
-        "algorithm": fairness.ALGORITHM,
+        "algorithm": fairness.algorithm_of(fair),
         "game": round_.state.get("game"),
         "code": fair["code"],
         "hand": fair["hand"],

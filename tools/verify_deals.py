@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check the deals of a room's finished hands (algorithm `hmac-sha256-fisher-yates-v1`).
+"""Check the deals of a room's finished hands (`hmac-sha256-fisher-yates-v2`, and v1 before it).
 
 Standard library only, and independent of the server's code: it repeats the public
 algorithm from the answer of `GET /api/v1/rooms/{code}/rounds`.
@@ -25,7 +25,12 @@ import urllib.request
 from collections import Counter
 from typing import Any
 
-ALGORITHM = "hmac-sha256-fisher-yates-v1"
+# v2 writes the client seeds in the message as a JSON array without spaces; v1, the
+# hands dealt before it, joined them with commas.
+SEEDS_TEXT = {
+    "hmac-sha256-fisher-yates-v1": lambda seeds: ",".join(seeds),
+    "hmac-sha256-fisher-yates-v2": lambda seeds: json.dumps(seeds, separators=(",", ":")),
+}
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 WORD = 2**32
@@ -35,11 +40,11 @@ def commitment(server_seed: str) -> str:
     return hashlib.sha256(server_seed.encode("ascii")).hexdigest()
 
 
-def stream(server_seed: str, code: str, hand: int, redeal: int, client_seeds: list[str]) -> Any:
+def stream(server_seed: str, code: str, hand: int, redeal: int, seeds: str) -> Any:
     key = bytes.fromhex(server_seed)
     counter = 0
     while True:
-        message = f"{code}:{hand}:{redeal}:{','.join(client_seeds)}:{counter}"
+        message = f"{code}:{hand}:{redeal}:{seeds}:{counter}"
         yield from hmac.new(key, message.encode("utf-8"), hashlib.sha256).digest()
         counter += 1
 
@@ -80,8 +85,9 @@ def check_hand(entry: dict[str, Any]) -> list[str]:
     if not isinstance(fair, dict):
         return ["no fairness record (a hand dealt before deals were provable)"]
     problems = []
-    if fair.get("algorithm") != ALGORITHM:
+    if fair.get("algorithm") not in SEEDS_TEXT:
         return [f"unknown algorithm {fair.get('algorithm')!r}"]
+    seeds = SEEDS_TEXT[fair["algorithm"]](list(fair["client_seeds"]))
     seed = fair["server_seed"]
     if not re.fullmatch(r"[0-9a-f]{64}", seed):
         return ["the server seed is not 64 lowercase hex characters"]
@@ -108,7 +114,7 @@ def check_hand(entry: dict[str, Any]) -> list[str]:
             removed = now_removed if removed is None else removed
             if now_removed != removed:
                 problems.append(f"deal {number}: other cards removed than in the first deal")
-        pack = shuffled(deck, stream(seed, fair["code"], fair["hand"], number, fair["client_seeds"]))
+        pack = shuffled(deck, stream(seed, fair["code"], fair["hand"], number, seeds))
         size = len(hands[0]) if hands else 0
         expected = [pack[s : players * size : players] for s in range(players)]
         for seat, (got, want) in enumerate(zip(hands, expected, strict=True)):

@@ -1,4 +1,4 @@
-"""Provably fair deals: the public algorithm `hmac-sha256-fisher-yates-v1`.
+"""Provably fair deals: the public algorithm `hmac-sha256-fisher-yates-v2` (v1 before it).
 
 The server commits to a hand's `server_seed` (SHA-256 of its 64 hex characters) before
 the players set their own seeds; the shuffle then follows from both, and once the hand
@@ -10,7 +10,11 @@ what it recorded, and `tools/verify_deals.py` repeats it with the standard libra
   less the cards removed for the match, the first copy of each in that order; dominoes
   `a-b` (a ≥ b) ordered by a then b, less the tiles the variant leaves out.
 - The byte stream: HMAC-SHA256(key = the 32 seed bytes,
-  message = "{code}:{hand}:{redeal}:{s0},{s1},…:{counter}"), counter 0, 1, 2, …
+  message = "{code}:{hand}:{redeal}:{seeds}:{counter}"), counter 0, 1, 2, …, where
+  `seeds` is the client seeds as a JSON array without spaces (`["a,b",""]`), so that
+  no two lists of seeds give one message. v1, under which the hands dealt before v2
+  stay verifiable, joined them with commas (`a,b,`), which `["a,b",""]` and
+  `["a","b,"]` share.
 - Fisher-Yates from the last index down, 4 big-endian bytes per draw, rejecting draws
   above the largest multiple of i+1 so that every position is equally likely.
 - The deal: round-robin from seat 0; what is left over is Moon's widow.
@@ -20,15 +24,19 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import re
 import secrets
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from . import cards
 
-ALGORITHM = "hmac-sha256-fisher-yates-v1"
+# The algorithm of every hand dealt now; a hand's record names its own (none: v1).
+ALGORITHM = "hmac-sha256-fisher-yates-v2"
+ALGORITHM_V1 = "hmac-sha256-fisher-yates-v1"
+ALGORITHMS = (ALGORITHM_V1, ALGORITHM)
 CLIENT_SEED_MAX = 64
 # What a client seed is made of: printable ASCII, space to tilde.
 CLIENT_SEED_CHARACTER = "[ -~]"
@@ -57,6 +65,8 @@ class InputsRecord(TypedDict):
     code: str
     hand: int
     client_seeds: list[str]
+    # Absent from the records of hands dealt under v1.
+    algorithm: NotRequired[str]
 
 
 class Dealt(TypedDict):
@@ -82,6 +92,7 @@ class Inputs:
     code: str
     hand: int
     client_seeds: tuple[str, ...]
+    algorithm: str = ALGORITHM
 
     def as_json(self) -> InputsRecord:
         return {
@@ -89,17 +100,38 @@ class Inputs:
             "code": self.code,
             "hand": self.hand,
             "client_seeds": list(self.client_seeds),
+            "algorithm": self.algorithm,
         }
 
     @classmethod
     def from_json(cls, data: InputsRecord) -> Inputs:
-        return cls(str(data["server_seed"]), str(data["code"]), int(data["hand"]), tuple(data["client_seeds"]))
+        return cls(
+            str(data["server_seed"]),
+            str(data["code"]),
+            int(data["hand"]),
+            tuple(data["client_seeds"]),
+            algorithm_of(data),
+        )
+
+
+def algorithm_of(record: InputsRecord | FairRecord) -> str:
+    """The algorithm a hand was dealt under, from its record."""
+    return record.get("algorithm", ALGORITHM_V1)
+
+
+def seeds_text(client_seeds: Sequence[str], algorithm: str) -> str:
+    """The client seeds as the message holds them (see above)."""
+    if algorithm == ALGORITHM_V1:
+        return ",".join(client_seeds)
+    if algorithm != ALGORITHM:
+        raise ValueError(f"unknown algorithm {algorithm!r}")
+    return json.dumps(list(client_seeds), separators=(",", ":"))
 
 
 def byte_stream(inputs: Inputs, redeal: int) -> Iterator[int]:
     """The bytes of HMAC-SHA256 blocks 0, 1, 2, … one after the other, without end."""
     key = bytes.fromhex(inputs.server_seed)
-    prefix = f"{inputs.code}:{inputs.hand}:{redeal}:{','.join(inputs.client_seeds)}:"
+    prefix = f"{inputs.code}:{inputs.hand}:{redeal}:{seeds_text(inputs.client_seeds, inputs.algorithm)}:"
     counter = 0
     while True:
         yield from hmac.new(key, f"{prefix}{counter}".encode(), hashlib.sha256).digest()

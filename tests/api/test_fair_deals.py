@@ -62,7 +62,7 @@ def test_the_deal_is_committed_before_the_seeds_and_revealed_after_the_hand(api_
     code, host = new_room(api_client, make_user, "hearts", {})
     lobby = state(host, code)
     committed = lobby["fairness"]
-    assert committed["algorithm"] == "hmac-sha256-fisher-yates-v1" and committed["hand"] == 1
+    assert committed["algorithm"] == "hmac-sha256-fisher-yates-v2" and committed["hand"] == 1
     assert len(committed["commitment"]) == 64
     res = set_seed(host, code, "my seed, with: punctuation ~")
     assert res.status_code == 200 and res.json()["client_seed"] == "my seed, with: punctuation ~"

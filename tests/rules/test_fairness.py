@@ -1,6 +1,6 @@
-"""The deal algorithm `hmac-sha256-fisher-yates-v1`: fixed vectors (also in the README,
-for third parties to check their own implementation), its properties, and the engines'
-deals by it, checked by the standalone verifier."""
+"""The deal algorithm `hmac-sha256-fisher-yates-v2` and v1 before it: fixed vectors (also
+in the README, for third parties to check their own implementation), their properties,
+and the engines' deals by them, checked by the standalone verifier."""
 
 from __future__ import annotations
 
@@ -25,7 +25,10 @@ verify_deals = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(verify_deals)
 
 SEED = "0123456789abcdef" * 4
-VECTOR = fairness.Inputs(SEED, "ABC234", 1, ("alice", "", "bob", "x"))
+VECTOR = fairness.Inputs(SEED, "ABC234", 1, ("alice", "", "bob", "x"), fairness.ALGORITHM_V1)
+V2 = fairness.Inputs(SEED, "ABC234", 1, ("alice", "", "bob", "x"))
+V1_SEEDS = verify_deals.SEEDS_TEXT[fairness.ALGORITHM_V1]
+V2_SEEDS = verify_deals.SEEDS_TEXT[fairness.ALGORITHM]
 
 
 def test_vector_commitment_and_first_block():
@@ -45,14 +48,35 @@ def test_vector_hearts_permutation():
     # The standalone verifier, written apart from the server's code, agrees.
     assert (
         verify_deals.shuffled(
-            verify_deals.card_deck(1), verify_deals.stream(SEED, "ABC234", 1, 0, list(VECTOR.client_seeds))
+            verify_deals.card_deck(1), verify_deals.stream(SEED, "ABC234", 1, 0, V1_SEEDS(list(VECTOR.client_seeds)))
         )
         == shuffled
     )
 
 
+def test_v2_writes_the_seeds_as_a_json_array_so_no_two_lists_read_alike():
+    assert V2.algorithm == fairness.ALGORITHM == "hmac-sha256-fisher-yates-v2"
+    first = bytes(b for _, b in zip(range(32), fairness.byte_stream(V2, 0), strict=False))
+    message = b'ABC234:1:0:["alice","","bob","x"]:0'
+    assert first == hmac.new(bytes.fromhex(SEED), message, hashlib.sha256).digest()
+    assert first.hex() == "5901b99791e9173edf9069fdf35e8455faab04cac1bca306d35a357ae86091c8"
+    assert fairness.shuffle(fairness.card_deck(1), V2)[0:20:4] == ["QC", "8S", "QH", "5C", "8H"]
+    one, other = ("a,b", ""), ("a", "b,")
+    v1 = [fairness.Inputs(SEED, "ABC234", 1, seeds, fairness.ALGORITHM_V1) for seeds in (one, other)]
+    v2 = [fairness.Inputs(SEED, "ABC234", 1, seeds) for seeds in (one, other)]
+    assert fairness.permutation(v1[0], 0, 52) == fairness.permutation(v1[1], 0, 52), "v1's ambiguity"
+    assert fairness.permutation(v2[0], 0, 52) != fairness.permutation(v2[1], 0, 52)
+    # A record without an algorithm is a hand dealt under v1.
+    assert fairness.Inputs.from_json({**V2.as_json(), "algorithm": fairness.ALGORITHM_V1}) == VECTOR
+    legacy = {k: v for k, v in VECTOR.as_json().items() if k != "algorithm"}
+    assert fairness.Inputs.from_json(legacy) == VECTOR
+    assert verify_deals.shuffled(
+        verify_deals.card_deck(1), verify_deals.stream(SEED, "ABC234", 1, 0, V2_SEEDS(list(V2.client_seeds)))
+    ) == fairness.shuffle(fairness.card_deck(1), V2)
+
+
 def test_vector_moon_redeal():
-    inputs = fairness.Inputs(SEED, "ABC234", 2, ("", "", ""))
+    inputs = fairness.Inputs(SEED, "ABC234", 2, ("", "", ""), fairness.ALGORITHM_V1)
     deck = fairness.domino_deck([f"{a}-0" for a in range(1, 7)])
     assert deck[:6] == ["0-0", "1-1", "2-1", "2-2", "3-1", "3-2"] and len(deck) == 22
     assert fairness.dealt(deck, inputs, 1, 3, 7) == {
@@ -96,7 +120,7 @@ def test_any_inputs_give_a_permutation_the_verifier_agrees_with(seed, code, hand
     order = fairness.permutation(inputs, redeal, n)
     assert sorted(order) == list(range(n))
     deck = [str(k) for k in range(n)]
-    assert verify_deals.shuffled(deck, verify_deals.stream(seed, code, hand, redeal, client_seeds)) == [
+    assert verify_deals.shuffled(deck, verify_deals.stream(seed, code, hand, redeal, V2_SEEDS(client_seeds))) == [
         deck[k] for k in order
     ]
 
@@ -111,7 +135,7 @@ def _revealed(state: dict[str, Any], number: int) -> dict[str, Any]:
     return {
         "round": number,
         "fairness": {
-            "algorithm": fairness.ALGORITHM,
+            "algorithm": fairness.algorithm_of(fair),
             "game": state["game"],
             "code": fair["code"],
             "hand": fair["hand"],

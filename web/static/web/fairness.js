@@ -1,9 +1,14 @@
 // Checks a finished hand's deals in the browser, as tools/verify_deals.py does: the
 // revealed server seed matches the commitment shown before the hand, and every deal is
-// the canonical deck shuffled by HMAC-SHA256 Fisher-Yates (hmac-sha256-fisher-yates-v1)
-// and dealt round-robin. Uses SubtleCrypto, so it needs a secure context (https or localhost).
+// the canonical deck shuffled by HMAC-SHA256 Fisher-Yates (hmac-sha256-fisher-yates-v2,
+// or v1 for the hands dealt before it) and dealt round-robin. Uses SubtleCrypto, so it needs a secure context (https or localhost).
 
-const ALGORITHM = "hmac-sha256-fisher-yates-v1";
+// v2 writes the client seeds as a JSON array (no two lists read alike); v1, the hands
+// dealt before it, joined them with commas.
+const SEEDS_TEXT = {
+  "hmac-sha256-fisher-yates-v1": (seeds) => seeds.join(","),
+  "hmac-sha256-fisher-yates-v2": (seeds) => JSON.stringify(seeds),
+};
 const RANKS = "23456789TJQKA";
 const SUITS = "CDHS";
 const WORD = 2 ** 32;
@@ -68,7 +73,8 @@ async function shuffled(deck, key, prefix) {
 // true when the hand's deals check out, false when they do not, null when there is
 // nothing to check (a hand from before deals were provable) or no SubtleCrypto here.
 export async function verifyHand(fair) {
-  if (!fair || fair.algorithm !== ALGORITHM || !globalThis.crypto?.subtle) return null;
+  const seedsText = fair ? SEEDS_TEXT[fair.algorithm] : undefined;
+  if (!fair || !seedsText || !globalThis.crypto?.subtle) return null;
   if (!/^[0-9a-f]{64}$/.test(fair.server_seed) || !fair.deals.length) return false;
   if (hex(await crypto.subtle.digest("SHA-256", text.encode(fair.server_seed))) !== fair.commitment) return false;
   const raw = new Uint8Array(fair.server_seed.match(/../g).map((b) => parseInt(b, 16)));
@@ -78,7 +84,7 @@ export async function verifyHand(fair) {
     const players = deal.hands.length;
     const size = deal.hands[0]?.length ?? 0;
     const deck = canonicalDeck(fair.game, [...deal.hands.flat(), ...deal.widow]);
-    const prefix = `${fair.code}:${fair.hand}:${redeal}:${fair.client_seeds.join(",")}:`;
+    const prefix = `${fair.code}:${fair.hand}:${redeal}:${seedsText(fair.client_seeds)}:`;
     const pack = await shuffled(deck, key, prefix);
     for (let s = 0; s < players; s += 1) {
       const want = pack.filter((_, k) => k < players * size && k % players === s);
