@@ -1,40 +1,39 @@
 """Claiming the rest of a hand: the player to act in trick play says every remaining
 trick is theirs (their side's), whatever anyone plays.
 
-The engine knows every hand, so it proves the claim by searching every sequence of
-legal plays by every player from the current position — the claimant's own plays
-included, so that any play-out of an accepted claim wins every trick. If one sequence
-gives a trick to anyone off the claimant's side, or the search needs more than
-`NODE_BUDGET` plays to decide, the claim is refused with the one answer
-`claim_not_certain`: a refusal tells nobody anything but "not certain" — not which
-line loses, not how far the search got. A certain claim is played out at once as
-ordinary plays, each player's first legal play in turn, so that events, scoring and
-replay are those of normal play; each play's event is marked as part of the claim.
+A claim is judged on what the claimant knows, never on how the unseen pieces lie: their
+own hand, what has been played, and the pieces they cannot see as one pool (`unseen`:
+the other seats' hands together, and any piece out of play they were not shown). It
+holds when, whatever unseen piece any other seat adds to any trick, nothing beats the
+claimant's side:
+
+- in the trick on the table, every play the claimant may make leaves it to the side
+  (to the claimant itself while more tricks follow, since the winner leads the next),
+  and no unseen piece added after it takes it;
+- every piece the claimant then holds, led, is beaten by no unseen piece.
+
+Each game's own trick winner (`Winner`) compares the pieces, trumps, ties of two decks
+and all. The proof reads no hidden hand, so its answer is the same for every lie of the
+unseen pieces: it tells the table nothing, and `legal_actions` lists `claim` exactly
+when it holds. It is sufficient, not exact: a claim whose certainty depends on who must
+follow which suit is refused (TODO, issue 26: an exact search over the lies consistent
+with the claimant's information, the voids shown included, where this does not decide).
+
+A claim that holds is played out at once as ordinary plays, each player's first legal
+play in turn, so that events, scoring and replay are those of normal play; each play's
+event is marked as part of the claim. A refusal is the one answer `claim_not_certain`.
 
 The claimant's side is the claimant and those whose partnership with them is public
 when they claim: a fixed partnership or team, or in Kali Tidi's `cards` mode the
-bidder and the partners revealed so far. A partner nobody else knows of counts as an
-opponent, so that an accepted or refused claim cannot tell the table who it is.
+bidder and the partners revealed so far.
 
-Every game plugs in its own legal plays and its own play transition; the search reads
-only what every trick-taking state here has: `phase`, `turn`, `hands`, `trick`,
-`tricks_played` and `last_trick["winner"]`.
-
-TODO(issue 26, items 1-3): the search runs on the real hands, so in the games with trumps
-an answer can depend on how the unseen cards lie. Judge on the claimant's information
-instead: (1) a proof from what they know, with each game's trick winner as a hook: every
-piece they may play is unbeatable when led, pairwise against every unseen piece (the game's
-winner of a two-piece trick; Kali Tidi's later identical card wins), the current trick won
-whatever they play, so no lie and no play can take a trick; (2) where that does not decide,
-a search over every lie consistent with their hand, the plays and the voids shown, in a
-fixed order and budget that never reads the real hands; (3) then `claim` is listed in
-`legal_actions` exactly when it holds (computer players may claim, the web client offers it
-only then).
+The proof reads only what every trick-taking state here has: `phase`, `turn`,
+`players`, `hands` and `trick` (each entry a seat and its one piece).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from .base import Action, Applied, Event, RoundState, SentAction
@@ -43,10 +42,6 @@ from .errors import RuleError
 CLAIM = "claim"
 # Trick play is this phase in every game.
 TRICK_PLAY = "play"
-# Plays the search may try before it gives up on proving a claim: a few tenths of a
-# second at worst, so a claim never holds up the room. Replaying a hand runs the same
-# search again, so lowering it could refuse on replay a claim accepted in play.
-NODE_BUDGET = 3_000
 
 # The mark on the event of each play that plays out an accepted claim: the log and the
 # replay show every card of a claimed hand as an ordinary play, part of the claim.
@@ -58,17 +53,14 @@ NOT_CERTAIN_DETAIL = "Not every remaining trick is certain to be yours: play on.
 # A game's legal plays and its play transition, over its own state type.
 type Plays[StateT: RoundState[Any]] = Callable[[StateT], list[Action]]
 type Step[StateT: RoundState[Any]] = Callable[[StateT, int, SentAction], Applied[StateT]]
-Position = tuple[Any, ...]
+# The winner of a trick so far: the index, among its pieces in the order played (the
+# first led), of the one that takes it.
+type Winner[StateT: RoundState[Any]] = Callable[[StateT, list[str]], int]
 
 
 def claim_action() -> Action:
-    """The claim as `legal_actions` lists it: in every trick-play position of the player
-    to act, so that its presence says nothing about the hands."""
+    """The claim as `legal_actions` lists it."""
     return {"type": CLAIM}
-
-
-class _OutOfBudget(Exception):
-    pass
 
 
 def _trick_play[StateT: RoundState[Any]](state: StateT) -> Mapping[str, Any]:
@@ -77,61 +69,61 @@ def _trick_play[StateT: RoundState[Any]](state: StateT) -> Mapping[str, Any]:
     return state
 
 
-def _position[StateT: RoundState[Any]](state: StateT) -> Position:
-    """What decides the rest of the hand from here. Everything else the search could
-    reach differently (hearts broken, a partner revealed) follows from which pieces each
-    seat has played, which the hands left say."""
-    state_read = _trick_play(state)
-    hands = tuple(tuple(sorted(hand)) for hand in state_read["hands"])
-    trick = tuple(tuple(sorted(play.items())) for play in state_read["trick"])
-    return hands, trick, state_read["turn"]
+def _piece(entry: Mapping[str, Any]) -> str:
+    """The piece of a play or of a trick's entry: its one field but `type` and `seat`."""
+    (piece,) = [value for key, value in entry.items() if key not in ("type", "seat")]
+    return str(piece)
 
 
-class _Search[StateT: RoundState[Any]]:
-    def __init__(self, side: Collection[int], plays: Plays[StateT], step: Step[StateT], budget: int) -> None:
-        self.side = frozenset(side)
-        self.plays = plays
-        self.step = step
-        self.budget = budget
-        self.nodes = 0
-        self.safe: set[Position] = set()
-
-    def can_lose(self, state: StateT) -> bool:
-        """Some sequence of legal plays from `state` gives a trick to the other side."""
-        if state["phase"] != TRICK_PLAY:
-            return False
-        key = _position(state)
-        if key in self.safe:
-            return False
-        before = _trick_play(state)
-        seat: int = before["turn"]
-        for action in self.plays(state):
-            self.nodes += 1
-            if self.nodes > self.budget:
-                raise _OutOfBudget
-            after = self.step(state, seat, action).state
-            after_read = _trick_play(after)
-            if (
-                after_read["tricks_played"] != before["tricks_played"]
-                and after_read["last_trick"]["winner"] not in self.side
-            ):
-                return True
-            if self.can_lose(after):
-                return True
-        self.safe.add(key)
-        return False
+def others_hands[StateT: RoundState[Any]](state: StateT, seat: int) -> list[str]:
+    """Every piece in another seat's hand: together, what `seat` cannot see where no
+    piece is out of play unseen (how they lie is what it does not know)."""
+    hands: Sequence[Sequence[str]] = _trick_play(state)["hands"]
+    return [piece for other, hand in enumerate(hands) if other != seat for piece in hand]
 
 
-def is_certain[StateT: RoundState[Any]](
-    state: StateT, side: Collection[int], *, plays: Plays[StateT], step: Step[StateT], budget: int | None = None
+def holds[StateT: RoundState[Any]](
+    state: StateT,
+    seat: int,
+    side: Collection[int],
+    *,
+    plays: Plays[StateT],
+    winner: Winner[StateT],
+    unseen: Collection[str],
 ) -> bool:
-    """Every sequence of legal plays from `state` gives every remaining trick to `side`,
-    as proved within `budget` plays (default `NODE_BUDGET`)."""
-    search = _Search(side, plays, step, NODE_BUDGET if budget is None else budget)
-    try:
-        return not search.can_lose(state)
-    except _OutOfBudget:
+    """`seat`, to act in trick play, takes every remaining trick for `side` whatever
+    unseen piece anyone adds, proved from what it knows alone (see above)."""
+    read = _trick_play(state)
+    if read["phase"] != TRICK_PLAY or read["turn"] != seat:
         return False
+    pool = sorted(set(unseen))
+    players: int = read["players"]
+    hand: list[str] = list(read["hands"][seat])
+
+    def kept(seats: list[int], pieces: list[str], by: Collection[int]) -> bool:
+        """The trick so far goes to `by`, and no unseen piece added after takes it."""
+        best = winner(state, pieces)
+        if seats[best] not in by:
+            return False
+        return len(pieces) == players or all(winner(state, [*pieces, u]) == best for u in pool)
+
+    def leads(pieces: list[str]) -> bool:
+        """Each of `pieces`, led by the claimant, takes its trick."""
+        return all(kept([seat], [piece], {seat}) for piece in pieces)
+
+    trick = list(read["trick"])
+    if not trick:
+        return leads(hand)
+    seats, pieces = [p["seat"] for p in trick], [_piece(p) for p in trick]
+    # While tricks follow this one, the claimant must take it: its winner leads next.
+    by = set(side) if len(hand) == 1 else {seat}
+    for action in plays(state):
+        played = _piece(action)
+        rest = list(hand)
+        rest.remove(played)
+        if not (kept([*seats, seat], [*pieces, played], by) and leads(rest)):
+            return False
+    return True
 
 
 def marked(event: Event) -> Event:
@@ -151,17 +143,11 @@ def plays_of(events: list[Event]) -> list[tuple[int, Action]]:
 
 
 def apply_claim[StateT: RoundState[Any]](
-    state: StateT,
-    seat: int,
-    side: Collection[int],
-    *,
-    plays: Plays[StateT],
-    step: Step[StateT],
-    budget: int | None = None,
+    state: StateT, seat: int, *, certain: bool, plays: Plays[StateT], step: Step[StateT]
 ) -> Applied[StateT]:
-    """`seat` claims the rest for `side` (which holds it): refused unless certain, else
-    played out to the end of the hand. Pure: `state` is not modified."""
-    if not is_certain(state, side, plays=plays, step=step, budget=budget):
+    """`seat` claims the rest: refused unless `certain` (`holds`), else played out to the
+    end of the hand. Pure: `state` is not modified."""
+    if not certain:
         raise RuleError(NOT_CERTAIN, NOT_CERTAIN_DETAIL)
     events = [Event({"type": "claimed", "seat": seat})]
     while state["phase"] == TRICK_PLAY:

@@ -46,7 +46,7 @@ from typing import Any, get_args, get_origin
 
 from . import claims, templates
 from .base import COMPLETE, MATCH_OVER, ROUND_OVER, AnyGame, Applied, Game
-from .claims import CLAIM, NOT_CERTAIN_DETAIL
+from .claims import CLAIM, NOT_CERTAIN_DETAIL, TRICK_PLAY
 from .errors import RuleError
 
 MAX_STEPS = 5000  # a hand longer than this never ends
@@ -309,12 +309,15 @@ class Hand:
             for seat in to_act:
                 for template in legal[seat]:
                     action = concrete(game, template, rng)
-                    # Every legal action is accepted, but a claim that is not certain.
+                    # Every legal action is accepted, a claim listed included.
                     maybe = self.try_claim(seat) if action["type"] == CLAIM else game.apply(state, seat, action)
-                    if maybe is not None:
-                        self.check_applied(action, maybe)
-                    if seat == mover and maybe is not None:
+                    assert maybe is not None
+                    self.check_applied(action, maybe)
+                    if seat == mover:
                         outcomes.append((action, maybe))
+                if CLAIM in game.action_fields and state["phase"] == TRICK_PLAY and {"type": CLAIM} not in legal[seat]:
+                    # A claim not listed is refused, and changes nothing.
+                    assert self.try_claim(seat, listed=False) is None
             if chosen is None:
                 action, applied = rng.choice(outcomes)
             else:
@@ -330,13 +333,7 @@ class Hand:
                 self.check_view(viewer, to_act, legal)
             action = chosen if chosen is not None else concrete(game, rng.choice(legal[mover]), rng)
             claimed = self.try_claim(mover) if action["type"] == CLAIM else None
-            if claimed is not None:
-                applied = claimed
-            else:
-                if action["type"] == CLAIM:
-                    # Refused: play on, as the claimant would.
-                    action = concrete(game, rng.choice([t for t in legal[mover] if t["type"] != CLAIM]), rng)
-                applied = game.apply(state, mover, action)
+            applied = claimed if claimed is not None else game.apply(state, mover, action)
         if action["type"] == CLAIM:
             self.learn_claim(mover, applied)
         else:
@@ -349,17 +346,19 @@ class Hand:
         self.check_events(applied.events)
         profile.after_step(self, applied)
 
-    def try_claim(self, seat: int) -> Applied[Any] | None:
-        """`seat` claims the rest: played out, or refused as not certain (None) with
-        nothing changed."""
+    def try_claim(self, seat: int, *, listed: bool = True) -> Applied[Any] | None:
+        """`seat` claims the rest: a claim `listed` in its legal actions is played out; one
+        that is not is refused as not certain (None) with nothing changed."""
         before = json.dumps(self.state, sort_keys=True)
         try:
             applied = self.game.apply(self.state, seat, {"type": CLAIM})
         except RuleError as err:
+            assert not listed, "a listed claim was refused"
             assert err.code == "claim_not_certain", err.code
             assert err.attr is None and err.detail == NOT_CERTAIN_DETAIL, err
             assert json.dumps(self.state, sort_keys=True) == before, "a refused claim changed the state"
             return None
+        assert listed, "a claim not listed was accepted"
         assert applied.state["phase"] != "play", "a claim ends the trick play"
         return applied
 

@@ -128,7 +128,7 @@ def test_play_phase_errors(hearts_table):
     assert res.status_code == 409 and error_code(res) == "not_your_turn"
     lead = state(clients[leader], code)
     assert "2C" in lead["you"]["hand"]
-    assert lead["you"]["legal_actions"] == [{"type": "play", "card": "2C"}, {"type": "claim"}]
+    assert lead["you"]["legal_actions"] == [{"type": "play", "card": "2C"}]
     wrong = next(c for c in lead["you"]["hand"] if c != "2C")
     res = act(clients[leader], code, lead["version"], {"type": "play", "card": wrong})
     assert res.status_code == 400 and error_code(res) == "must_lead_two_of_clubs"

@@ -77,11 +77,11 @@ def redeal_hidden(
     return hidden, pool
 
 
-# The claim as every trick-play position lists it for the player to act.
+# The claim as a trick-play position lists it for the player to act, where it holds.
 CLAIM = {"type": "claim"}
 
 
 def without_claim(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The legal actions but the claim: what a random player picks from, since a claim
-    it makes at random is most often refused."""
+    """The legal actions but the claim: what a random player picks from, to play a hand
+    out rather than end it."""
     return [a for a in legal if a["type"] != "claim"]

@@ -1,16 +1,22 @@
-"""Claiming the rest (games/rules/claims.py) in every game: certain claims are played out
-as normal play, others refused with `claim_not_certain` and nothing changed."""
+"""Claiming the rest (games/rules/claims.py) in every game: a claim is judged on what the
+claimant knows, listed exactly where it holds (the same for every lie of the unseen
+pieces), played out as normal play; others are refused with `claim_not_certain` and
+nothing changed."""
 
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
 from games import rules
-from games.rules import claims
+from games.rules import templates
 from games.rules.claims import NOT_CERTAIN_DETAIL
+from games.rules.conformance import first_carry
+from games.rules.moon.engine import side_of as moon_side_of
+from games.rules.moon.engine import sides as moon_sides
 from tests.rules.support import CLAIM, refused
 
 HEARTS = rules.get("hearts")
@@ -59,16 +65,27 @@ def claim_events(game: Any, state: dict[str, Any], seat: int) -> tuple[dict[str,
 # -- Hearts ------------------------------------------------------------------------------------
 
 
-def test_claim_is_listed_in_every_trick_play_position_of_the_player_to_act_only():
+def test_claim_is_listed_exactly_where_it_holds_for_the_player_to_act_only():
     state = end_of_hearts([["AS", "KS"], ["2S", "3S"], ["4S", "5S"], ["6S", "7S"]], 0)
     assert HEARTS.legal_actions(state, 0)[-1] == CLAIM
     assert all(CLAIM not in HEARTS.legal_actions(state, s) for s in (1, 2, 3))
-    # Listed just the same where it would fail.
+    # Not listed where it would be refused.
     losing = end_of_hearts([["2S", "3S"], ["AS", "KS"], ["4S", "5S"], ["6S", "7S"]], 0)
-    assert HEARTS.legal_actions(losing, 0)[-1] == CLAIM
+    assert CLAIM not in HEARTS.legal_actions(losing, 0)
+    assert refused(HEARTS, losing, 0, CLAIM).code == "claim_not_certain"
     # Never outside trick play.
     passing = HEARTS.new_round(options={}, players=4, seed=0, carry={"round": 1, "scores": [0] * 4, "dealer": 0})
     assert all(CLAIM not in HEARTS.legal_actions(passing, s) for s in range(4))
+
+
+def test_four_top_hearts_are_claimed_at_a_glance():
+    # The AH is gone; seat 0 holds the next four, hearts broken, four tricks left: the
+    # whole tree of plays is large, the proof is one look at each card.
+    hands = [["TH", "JH", "QH", "KH"], ["2H", "3H", "2S", "3S"], ["4H", "5H", "4S", "5S"], ["6H", "9H", "6S", "7S"]]
+    state = end_of_hearts(hands, 0)
+    assert HEARTS.legal_actions(state, 0)[-1] == CLAIM
+    claimed, _ = claim_events(HEARTS, state, 0)
+    assert claimed["tricks_taken"][0] == 4
 
 
 def test_a_certain_hearts_claim_is_played_out_and_scored_like_normal_play():
@@ -115,21 +132,6 @@ def hearts_plays(state: dict[str, Any]) -> list[dict[str, Any]]:
     return [a for a in HEARTS.legal_actions(state, state["turn"]) if a["type"] == "play"]
 
 
-def test_running_out_of_budget_refuses_a_claim_that_would_hold():
-    hands = [["AS", "KS", "QS", "JS"], ["2S", "3S", "2H", "3H"], ["4S", "5S", "4H", "5H"], ["6S", "7S", "6H", "7H"]]
-    state = end_of_hearts(hands, 0)
-    plays = hearts_plays
-
-    def step(s: dict[str, Any], seat: int, action: dict[str, Any]) -> Any:
-        return HEARTS.apply(s, seat, action)
-
-    assert claims.is_certain(state, [0], plays=plays, step=step)
-    assert not claims.is_certain(state, [0], plays=plays, step=step, budget=5)
-    with pytest.raises(rules.RuleError) as info:
-        claims.apply_claim(state, 0, [0], plays=plays, step=step, budget=5)
-    assert (info.value.code, info.value.detail) == ("claim_not_certain", NOT_CERTAIN_DETAIL)
-
-
 def test_claim_out_of_turn_or_out_of_trick_play_gets_the_usual_codes():
     state = end_of_hearts([["AS", "KS"], ["2S", "3S"], ["4S", "5S"], ["6S", "7S"]], 0)
     assert refused(HEARTS, state, 1, CLAIM).code == "not_your_turn"
@@ -169,16 +171,22 @@ def moon_end(players: int, hands: list[list[str]], turn: int, trump: int = 6) ->
     return state
 
 
-def test_moon_partners_count_as_the_claimants_side():
-    # With four players seat 2's trump takes the second trick: good for seat 0's claim, as partners.
-    hands = [["6-6", "5-0"], ["4-1", "3-1"], ["6-5", "2-2"], ["4-2", "3-2"]]
+def test_moon_top_trumps_are_claimed_and_a_partners_winning_tile_counts():
+    # Trumps are sixes: seat 0 holds the two highest, no higher tile is unseen.
+    hands = [["6-6", "6-5"], ["4-1", "3-1"], ["6-4", "2-2"], ["4-2", "3-2"]]
     state = moon_end(4, hands, 0)
     claimed, events = claim_events(MOON, state, 0)
     assert claimed == played_out(MOON, state)[0] and events[0] == {"type": "claimed", "seat": 0}
-    assert claimed["phase"] == "round_over" and sum(claimed["tricks_taken"][s] for s in (0, 2)) == 7
-    # Seat 1, an opponent, cannot count on seat 2's trump.
-    hands = [["4-1", "3-1"], ["6-6", "5-0"], ["6-5", "2-2"], ["4-2", "3-2"]]
-    assert refused(MOON, moon_end(4, hands, 1), 1, CLAIM).code == "claim_not_certain"
+    assert claimed["tricks_taken"][0] == 7
+    # The last trick, seat 2's 6-6 on the table: its partner seat 0 may claim with
+    # anything; seat 1, an opponent, in the same place may not.
+    last = moon_end(4, [["2-1"], ["3-1"], [], []], 0)
+    last["trick"] = [{"seat": 2, "tile": "6-6"}, {"seat": 3, "tile": "4-2"}]
+    claimed, _ = claim_events(MOON, last, 0)
+    assert claimed["tricks_taken"][2] == 1
+    other = moon_end(4, [[], ["3-1"], [], []], 1)
+    other["trick"] = [{"seat": 2, "tile": "6-6"}, {"seat": 3, "tile": "4-2"}, {"seat": 0, "tile": "2-1"}]
+    assert refused(MOON, other, 1, CLAIM).code == "claim_not_certain"
 
 
 def test_moon_three_players_claim_alone():
@@ -217,26 +225,143 @@ def kali_end(mode: str, hands: list[list[str]], turn: int, *, partners: list[int
     return state
 
 
+def kali_hands(*hands: list[str]) -> list[list[str]]:
+    return [list(h) for h in hands]
+
+
+def test_kali_tidi_top_trumps_with_trumps_drawn_are_claimed():
+    # Spades are trumps and no other spade is left: seat 0's AS and KS take both tricks.
+    state = kali_end("teams", kali_hands(["AS", "KS"], ["2C", "3C"], ["4H", "3H"], ["4C", "5C"]), 0)
+    assert KALI.legal_actions(state, 0)[-1] == CLAIM
+    claimed, _ = claim_events(KALI, state, 0)
+    assert claimed == played_out(KALI, state)[0] and claimed["tricks_taken"][0] == 2
+    # A lower trump still out: the plain ace may be ruffed, whoever holds it.
+    state = kali_end("teams", kali_hands(["AS", "AH"], ["2C", "3C"], ["4H", "3S"], ["4C", "5C"]), 0)
+    assert CLAIM not in KALI.legal_actions(state, 0)
+
+
+def test_a_claims_answer_is_the_same_for_every_lie_of_the_unseen_cards():
+    # Clubs trumps, two tricks left, seat 0 on lead with AC AS, its partner 2D 3D. Where
+    # seat 1's KC lies with the 2S (it must follow a spade) the tree of plays always wins;
+    # where it lies with a diamond it may ruff. The claimant sees the same in both: one answer.
+    answers = set()
+    for one, three in ((["KC", "2S"], ["6D", "5D"]), (["KC", "6D"], ["2S", "5D"])):
+        state = kali_end("teams", kali_hands(["AC", "AS"], one, ["2D", "3D"], three), 0)
+        state["trump"] = "C"
+        answers.add(CLAIM in KALI.legal_actions(state, 0))
+        try:
+            claim_events(KALI, state, 0)
+            answers.add("accepted")
+        except rules.RuleError as err:
+            answers.add(err.code)
+    assert answers == {False, "claim_not_certain"}
+
+
 def test_kali_tidi_teams_count_as_the_claimants_side():
-    hands = [["AS", "2H"], ["2C", "3C"], ["KS", "3H"], ["4C", "5C"]]
+    # The last trick: seat 2's AS (the top trump) is on the table; seat 0 plays after it.
+    hands = kali_hands(["2H"], ["2C"], [], ["4C"])
     state = kali_end("teams", hands, 0)
+    state["trick"] = [{"seat": 2, "card": "AS"}, {"seat": 3, "card": "3C"}]
+    state["hands"][3] = []
     claimed, _ = claim_events(KALI, state, 0)
     assert claimed == played_out(KALI, state)[0] and claimed["phase"] in ("round_over", "match_over")
-    # Seat 1's side (1 and 3) has no trump: leading a club, seat 0 or 2 ruffs.
-    state = kali_end("teams", [["AS", "2H"], ["AC", "KC"], ["KS", "3H"], ["4C", "5C"]], 1)
-    assert refused(KALI, state, 1, CLAIM).code == "claim_not_certain"
+    # Seat 1, last to the same trick: seat 2 is no partner of its.
+    other = kali_end("teams", kali_hands([], ["2H"], [], []), 1)
+    other["trick"] = [{"seat": 2, "card": "AS"}, {"seat": 3, "card": "3C"}, {"seat": 0, "card": "5C"}]
+    assert refused(KALI, other, 1, CLAIM).code == "claim_not_certain"
 
 
 def test_kali_tidi_cards_mode_counts_only_revealed_partners():
-    # Seat 2 wins the second trick with KS. Once it is a revealed partner, the bidder's
-    # claim holds; unrevealed (though it holds the called card), it counts as an opponent,
-    # so that the claim's answer cannot tell the table who the partner is.
-    hands = [["AS", "2H"], ["2C", "3C"], ["KS", "3H"], ["4C", "5C"]]
-    revealed = kali_end("cards", hands, 0, partners=[2])
-    claimed, _ = claim_events(KALI, revealed, 0)
-    assert claimed["tricks_taken"][0] + claimed["tricks_taken"][2] == 2
+    # The last trick, seat 2's AS on the table and seat 0, the bidder, to play its last
+    # card. Once seat 2 is a revealed partner the bidder's claim holds; unrevealed (though
+    # it holds the called card), it counts as an opponent, so that the claim's answer
+    # cannot tell the table who the partner is.
+    def last_trick(partners: list[int]) -> dict[str, Any]:
+        state = kali_end("cards", kali_hands(["2H"], ["2C"], [], []), 0, partners=partners)
+        state["trick"] = [{"seat": 1, "card": "3C"}, {"seat": 2, "card": "AS"}, {"seat": 3, "card": "4C"}]
+        state["hands"][1] = []
+        return state
+
+    claimed, _ = claim_events(KALI, last_trick([2]), 0)
+    assert claimed["tricks_taken"][2] == 1
+    assert refused(KALI, last_trick([]), 0, CLAIM).code == "claim_not_certain"
     hidden = kali_end("cards", [["AS", "2H"], ["2C", "3C"], ["KS", "AD"], ["4C", "5C"]], 0)
-    assert refused(KALI, hidden, 0, CLAIM).code == "claim_not_certain"
     # The hidden partner, claiming, may not count on the bidder either.
     assert KALI.claim_side(hidden, 2) == [2] and KALI.claim_side(hidden, 1) == [1]
-    assert KALI.claim_side(revealed, 2) == [0, 2] and KALI.claim_side(hidden, 0) == [0]
+    assert KALI.claim_side(last_trick([2]), 2) == [0, 2] and KALI.claim_side(hidden, 0) == [0]
+
+
+# -- the same answer for every lie ---------------------------------------------------------------
+
+
+def _side(game: Any, state: dict[str, Any], seat: int) -> set[int]:
+    """The seats whose tricks count for `seat`'s claim."""
+    if game is KALI:
+        return set(KALI.claim_side(state, seat))
+    if game is MOON and state["players"] == 4:
+        return set(moon_sides(4)[moon_side_of(seat, 4)])
+    return {seat}
+
+
+def _relie(state: dict[str, Any], seat: int, rng: Any) -> dict[str, Any]:
+    """`state` with the other seats' hands dealt again from their pieces together, each
+    keeping its size: another lie of what `seat` cannot see."""
+    others = [s for s in range(state["players"]) if s != seat]
+    pool = [p for s in others for p in state["hands"][s]]
+    rng.shuffle(pool)
+    hands = [list(h) for h in state["hands"]]
+    for s in others:
+        size = len(hands[s])
+        hands[s], pool = sorted(pool[:size]), pool[size:]
+    return {**state, "hands": hands}
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        (HEARTS, {}),
+        (MOON, {"players": 4}),
+        (KALI, {"players": 4, "team_mode": "teams"}),
+        (KALI, {"players": 5, "team_mode": "cards", "decks": 2}),
+    ],
+    ids=["hearts", "moon-4", "kali-teams", "kali-cards-2decks"],
+)
+def test_at_every_trick_play_position_the_claim_reads_alike_for_every_lie(game, options):
+    """Whether `claim` is listed, and so whether it is accepted, is the same for other
+    lies of the unseen pieces; an accepted claim, on any of them, takes every remaining
+    trick for the claimant's side."""
+    rng = random.Random(f"{game.key}{options}")
+    opts = game.validate_options(options)
+    players = game.seat_count(opts)
+    listed_seen = positions = 0
+    for hand in range(6):
+        carry = first_carry(game, opts, players, hand)
+        state = game.new_round(options=opts, players=players, seed=hand, carry=carry)
+        for _ in range(400):
+            to_act = game.to_act(state)
+            if not to_act or state["phase"] not in ("play", *game.phase_actions):
+                break
+            seat = to_act[0]
+            legal = game.legal_actions(state, seat)
+            if state["phase"] == "play":
+                positions += 1
+                listed = CLAIM in legal
+                listed_seen += listed
+                for _ in range(3):
+                    other = _relie(state, seat, rng)
+                    assert (CLAIM in game.legal_actions(other, seat)) == listed, (game.key, state["trick"])
+                    if listed:
+                        before = list(other["tricks_taken"])
+                        claimed = game.apply(other, seat, CLAIM).state
+                        gained = [a - b for a, b in zip(claimed["tricks_taken"], before, strict=True)]
+                        takers = {s for s, n in enumerate(gained) if n}
+                        assert takers <= _side(game, other, seat), (takers, seat)
+                if listed:
+                    state = game.apply(state, seat, CLAIM).state
+                    continue
+            plays = [a for a in legal if a["type"] != "claim"]
+            action = rng.choice(plays)
+            if "choices" in action:
+                action = templates.concrete(action, game.action_fields[action["type"]], rng)
+            state = game.apply(state, seat, action).state
+    assert positions > 100 and listed_seen > 0, (positions, listed_seen)

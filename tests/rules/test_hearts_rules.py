@@ -18,7 +18,7 @@ from games import rules
 from games.rules.base import Event
 from games.rules.cards import deck, sorted_hand
 from games.rules.errors import RuleError
-from tests.rules.support import CLAIM, refused, top_up
+from tests.rules.support import refused, top_up
 
 G = rules.get("hearts")
 CARD_RE = re.compile(r'"([2-9TJQKA][CDHS])"')
@@ -537,7 +537,7 @@ def test_funky_pass_refusals_name_the_field_at_fault():
 def test_two_of_clubs_leads():
     state = start(DEAL_B)
     assert G.to_act(state) == [0]
-    assert G.legal_actions(state, 0) == [{"type": "play", "card": "2C"}, CLAIM]
+    assert G.legal_actions(state, 0) == [{"type": "play", "card": "2C"}]
     for card in ("4C", "AS", "9H"):
         assert code(state, 0, {"type": "play", "card": card}) == "must_lead_two_of_clubs"
 
@@ -731,7 +731,7 @@ def test_apply_does_not_change_its_input():
 
 def test_legal_actions_only_for_seats_to_act():
     state = start(DEAL_B)
-    assert G.legal_actions(state, 0) == [{"type": "play", "card": "2C"}, CLAIM]
+    assert G.legal_actions(state, 0) == [{"type": "play", "card": "2C"}]
     assert [G.legal_actions(state, s) for s in (1, 2, 3)] == [[], [], []]
     state = start(DEAL_B, hand=1)
     for seat in range(4):
@@ -786,7 +786,7 @@ def test_view_during_play():
     view = G.view(state, 3)
     assert view["trick"] == [{"seat": 0, "card": "2C"}, {"seat": 1, "card": "AC"}, {"seat": 2, "card": "JD"}]
     assert view["led_suit"] == "C" and view["to_act"] == [3]
-    assert view["you"]["legal_actions"] == [{"type": "play", "card": "3C"}, CLAIM]
+    assert view["you"]["legal_actions"] == [{"type": "play", "card": "3C"}]
     assert [s["cards_left"] for s in view["seats"]] == [12, 12, 12, 13]
     assert cards_in(view) == set(DEAL_B[3]) | {"2C", "AC", "JD"}
     assert json.loads(json.dumps(view)) == view

@@ -17,7 +17,7 @@ from games import rules
 from games.rules import dominoes
 from games.rules.errors import RuleError
 from games.rules.moon.engine import deck_for
-from tests.rules.support import CLAIM, refused, top_up
+from tests.rules.support import refused, top_up
 
 G = rules.get("moon")
 TILE_RE = re.compile(r"[0-6]-[0-6]")
@@ -592,10 +592,7 @@ def test_following_a_non_trump_lead():
     state = play(state, "6-3")
     # Seat 2 holds 4-3, 3-2 (threes) and trumps 6-1 …: it must follow 3 with 4-3 or 3-2.
     assert legal_tiles(state, 2) == [t for t in state["hands"][2] if "3" in t and "1" not in t]
-    assert G.view(state, 2)["you"]["legal_actions"] == [
-        *({"type": "play", "tile": t} for t in legal_tiles(state, 2)),
-        CLAIM,
-    ]
+    assert G.view(state, 2)["you"]["legal_actions"] == [{"type": "play", "tile": t} for t in legal_tiles(state, 2)]
 
 
 def test_a_player_who_cannot_follow_plays_anything():
@@ -751,7 +748,7 @@ def test_view_during_play():
     view = G.view(state, 2)
     assert view["trick"] == [{"seat": 0, "tile": "6-6"}, {"seat": 1, "tile": "6-2"}]
     assert view["led_suit"] == "trump" and view["to_act"] == [2] and view["trump"] == 6
-    assert view["you"]["legal_actions"] == [{"type": "play", "tile": "6-1"}, CLAIM]
+    assert view["you"]["legal_actions"] == [{"type": "play", "tile": "6-1"}]
     assert [s["tiles_left"] for s in view["seats"]] == [6, 6, 7]
     assert tiles_in(view) == set(DEAL_A[2]) | {"6-6", "6-2"}
     assert json.loads(json.dumps(view)) == view

@@ -194,6 +194,11 @@ def _plays(state: HeartsState) -> list[Action]:
     return [{"type": "play", "card": c} for c in legal_cards(state, present(state["turn"]))]
 
 
+def _trick_winner(state: HeartsState, pieces: list[str]) -> int:
+    """The index of the card that takes a trick of `pieces`, so far: no trumps."""
+    return tricks.winning_index(pieces)
+
+
 def shooter_of(state: HeartsState) -> int | None:
     """The seat that shot the moon this hand, if any (once all tricks are in).
 
@@ -371,7 +376,7 @@ class Hearts(Game[HeartsState]):
                 template["to"] = [s for s in range(PLAYERS) if s != seat]
             return [template]
         if phase == PLAY:
-            return [*_plays(state), claims.claim_action()]
+            return [*_plays(state), *([claims.claim_action()] if self._claim_holds(state, seat) else [])]
         if phase == MOON_CHOICE:
             return [{"type": "moon_choice", "choice": c} for c in MOON_CHOICES]
         if phase == ROUND_OVER:
@@ -380,6 +385,13 @@ class Hearts(Game[HeartsState]):
 
     def carry(self, state: HeartsState) -> dict[str, Any]:
         return carry_to_next_dealer(state)
+
+    @staticmethod
+    def _claim_holds(state: HeartsState, seat: int) -> bool:
+        # No partnerships in Hearts: the claimant alone must take every trick. All 52
+        # cards are dealt: what it cannot see is the other hands together.
+        unseen = claims.others_hands(state, seat)
+        return claims.holds(state, seat, [seat], plays=_plays, winner=_trick_winner, unseen=unseen)
 
     # -- acting -----------------------------------------------------------------------
 
@@ -394,8 +406,9 @@ class Hearts(Game[HeartsState]):
         if kind == "moon_choice":
             return self._apply_moon_choice(state, seat, action)
         if kind == claims.CLAIM:
-            # No partnerships in Hearts: the claimant alone must take every trick.
-            return claims.apply_claim(state, seat, [seat], plays=_plays, step=self._apply_play)
+            return claims.apply_claim(
+                state, seat, certain=self._claim_holds(state, seat), plays=_plays, step=self._apply_play
+            )
         return apply_next_round(state, seat, _copy)
 
     # passing
@@ -523,7 +536,7 @@ class Hearts(Game[HeartsState]):
     def _finish_trick(self, state: HeartsState, events: list[Event]) -> None:
         trick = state["trick"]
         played = [p["card"] for p in trick]
-        winner = trick[tricks.winning_index(played)]["seat"]
+        winner = trick[_trick_winner(state, played)]["seat"]
         jack = state["options"]["jack_of_diamonds"]
         points = sum(card_points(c, jack) for c in played)
         state["taken"][winner].extend(played)

@@ -173,6 +173,18 @@ def legal_cards(state: KaliTidiState, seat: int) -> list[str]:
     return sorted(set(following or hand), key=cards.sort_key)
 
 
+def _trick_winner(state: KaliTidiState, pieces: list[str]) -> int:
+    """The index of the card that takes a trick of `pieces`, so far: of two identical
+    cards (two decks), the later."""
+    return tricks.winning_index(
+        pieces,
+        suit_of=lambda c: suit_of(state, c),
+        rank_of=lambda c: rank_of(state, c),
+        trump=state["trump"],
+        later_wins_ties=True,
+    )
+
+
 def _plays(state: KaliTidiState) -> list[Action]:
     """The plays open to the seat to act, each card once, in card order."""
     return [{"type": "play", "card": c} for c in legal_cards(state, present(state["turn"]))]
@@ -389,7 +401,7 @@ class KaliTidi(Game[KaliTidiState]):
         if phase == TRUMP:
             return [{"type": "trump", "suit": s} for s in cards.SUITS]
         if phase == PLAY:
-            return [*_plays(state), claims.claim_action()]
+            return [*_plays(state), *([claims.claim_action()] if self._claim_holds(state, seat) else [])]
         if phase == ROUND_OVER:
             return [{"type": "next_round"}]
         return []
@@ -429,7 +441,9 @@ class KaliTidi(Game[KaliTidiState]):
         if kind == "play":
             return self._apply_play(state, seat, action)
         if kind == claims.CLAIM:
-            return claims.apply_claim(state, seat, self.claim_side(state, seat), plays=_plays, step=self._apply_play)
+            return claims.apply_claim(
+                state, seat, certain=self._claim_holds(state, seat), plays=_plays, step=self._apply_play
+            )
         return apply_next_round(state, seat, _copy)
 
     @staticmethod
@@ -571,13 +585,7 @@ class KaliTidi(Game[KaliTidiState]):
     def _finish_trick(self, state: KaliTidiState, events: list[Event]) -> None:
         trick = state["trick"]
         plays = [p["card"] for p in trick]
-        index = tricks.winning_index(
-            plays,
-            suit_of=lambda c: suit_of(state, c),
-            rank_of=lambda c: rank_of(state, c),
-            trump=state["trump"],
-            later_wins_ties=True,
-        )
+        index = _trick_winner(state, plays)
         winner = trick[index]["seat"]
         points = sum(card_points(c) for c in plays)
         state["points_taken"][winner] += points
@@ -591,6 +599,13 @@ class KaliTidi(Game[KaliTidiState]):
         events.append(Event({**trick_won, "seat": winner}))
         if not any(state["hands"]):
             self._score(state, events)
+
+    def _claim_holds(self, state: KaliTidiState, seat: int) -> bool:
+        # Every card is dealt (those removed are public): what the claimant cannot see
+        # is the other hands together.
+        unseen = claims.others_hands(state, seat)
+        side = self.claim_side(state, seat)
+        return claims.holds(state, seat, side, plays=_plays, winner=_trick_winner, unseen=unseen)
 
     def claim_side(self, state: KaliTidiState, seat: int) -> list[int]:
         """Who may take tricks for `seat`'s claim: its team, or in cards mode the bidder and

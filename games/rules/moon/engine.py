@@ -176,6 +176,11 @@ def legal_tiles(state: MoonState, seat: int) -> list[str]:
     return dominoes.legal_follow(hand, led, trump, trump_instead=state["options"]["trump_instead_of_follow"])
 
 
+def _trick_winner(state: MoonState, pieces: list[str]) -> int:
+    """The index of the tile that takes a trick of `pieces`, so far."""
+    return dominoes.winning_index(pieces, present(state["trump"]))
+
+
 def _plays(state: MoonState) -> list[Action]:
     """The plays open to the seat to act, in the order of its hand."""
     return [{"type": "play", "tile": t} for t in legal_tiles(state, present(state["turn"]))]
@@ -351,7 +356,7 @@ class Moon(Game[MoonState]):
                 actions.append({"type": "widow", "take": False})
             return actions
         if phase == PLAY:
-            return [*_plays(state), claims.claim_action()]
+            return [*_plays(state), *([claims.claim_action()] if self._claim_holds(state, seat) else [])]
         if phase == ROUND_OVER:
             return [{"type": "next_round"}]
         return []
@@ -361,6 +366,19 @@ class Moon(Game[MoonState]):
         return carry_to_next_dealer(state)
 
     # -- acting -----------------------------------------------------------------------
+
+    @staticmethod
+    def _claim_holds(state: MoonState, seat: int) -> bool:
+        players = state["players"]
+        # The partnerships of four players are fixed and public.
+        side = sides(players)[side_of(seat, players)] if players == 4 else [seat]
+        unseen = claims.others_hands(state, seat)
+        # Three players: the tile out of play (the discard, or the widow left) is seen by
+        # the bidder alone; to the others it is one more they cannot place.
+        out = state["discard"] if state["widow_taken"] else state["widow"]
+        if out is not None and seat != state["bidder"]:
+            unseen.append(out)
+        return claims.holds(state, seat, side, plays=_plays, winner=_trick_winner, unseen=unseen)
 
     def apply(self, state: MoonState, seat: int, action: SentAction) -> Applied[MoonState]:
         kind = checked_action_type(
@@ -377,9 +395,9 @@ class Moon(Game[MoonState]):
         if kind == "play":
             return self._apply_play(state, seat, action)
         if kind == claims.CLAIM:
-            # The partnerships of four players are fixed and public.
-            side = sides(state["players"])[side_of(seat, state["players"])] if state["players"] == 4 else [seat]
-            return claims.apply_claim(state, seat, side, plays=_plays, step=self._apply_play)
+            return claims.apply_claim(
+                state, seat, certain=self._claim_holds(state, seat), plays=_plays, step=self._apply_play
+            )
         return apply_next_round(state, seat, _copy)
 
     # bidding
@@ -540,7 +558,7 @@ class Moon(Game[MoonState]):
     def _finish_trick(self, state: MoonState, events: list[Event]) -> None:
         trick = state["trick"]
         played = [p["tile"] for p in trick]
-        winner = trick[dominoes.winning_index(played, present(state["trump"]))]["seat"]
+        winner = trick[_trick_winner(state, played)]["seat"]
         state["taken"][winner].extend(played)
         state["tricks_taken"][winner] += 1
         state["tricks_played"] += 1
