@@ -69,9 +69,10 @@ def components() -> dict[str, Schema]:
     for kind, fields in SERVICE_EVENTS.items():
         out[_camel(kind, "event")] = _component(kind, fields)
     service = list(out)
+    declared = event_fields()
     by_type: dict[str, dict[str, Schema]] = {}
     for game in rules.all_games():
-        for kind, fields in event_fields()[game.key].items():
+        for kind, fields in declared[game.key].items():
             by_type.setdefault(kind, {})[_game_name(game)] = fields
     # Each game's event components, by the game's label.
     own: dict[str, list[str]] = {}

@@ -28,10 +28,12 @@ def round_dealt(*, round_: Round, players: int) -> dict[str, Any]:
     room = round_.room
     fair = None
     if round_.server_seed:
-        record = round_.state.get("fair") if isinstance(round_.state, dict) else None
-        algorithm = fairness.algorithm_of(record) if record is not None else fairness.ALGORITHM_V1
         fair = fairness.Inputs(
-            round_.server_seed, room.code, round_.number, tuple(round_.client_seeds or ()), algorithm
+            round_.server_seed,
+            room.code,
+            round_.number,
+            tuple(round_.client_seeds or ()),
+            selectors.deal_algorithm(round_),
         )
     return rules.get(room.game).new_round(
         options=room.options, players=players, seed=round_.seed, carry=round_.carry, fair=fair

@@ -134,13 +134,14 @@ def fairness_committed(table: Table) -> dict[str, Any] | None:
         algorithm = fairness.ALGORITHM
     elif round_ is not None and round_.server_seed:
         seed, hand = round_.server_seed, round_.number
-        algorithm = _algorithm_of(round_)
+        algorithm = deal_algorithm(round_)
     else:
         return None
     return {"algorithm": algorithm, "commitment": fairness.commitment(seed), "hand": hand}
 
 
-def _algorithm_of(round_: Round) -> str:
+def deal_algorithm(round_: Round) -> str:
+    """The algorithm a hand was dealt under, as its record says (none: v1)."""
     fair = round_.state.get("fair") if isinstance(round_.state, dict) else None
     return fairness.algorithm_of(fair) if fair is not None else fairness.ALGORITHM_V1
 

@@ -40,6 +40,7 @@ import httpx
 import pytest
 
 from tests.conftest import IN_CI
+from tests.contract.test_generated_client import PLAYED_THROUGH
 from tests.servers import database_url, free_port, server_env, serving
 from tests.strict_answers import validate_recorded
 
@@ -47,14 +48,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = Path(__file__).with_name("ts")
 BIN = ROOT / "node_modules" / ".bin"
 LOGS = ROOT / "var" / "test-logs"
-PLAYED_THROUGH = {
-    "POST /api/v1/auth/register",
-    "POST /api/v1/rooms/",
-    "POST /api/v1/rooms/{code}/bots",
-    "POST /api/v1/rooms/{code}/start",
-    "GET /api/v1/rooms/{code}/state",
-    "POST /api/v1/rooms/{code}/actions",
-}
 # tsc's diagnostics without colours: `file.ts(line,column): error TS1234: message`.
 DIAGNOSTIC = re.compile(r"(?P<file>[\w.]+)\((?P<line>\d+),\d+\): error (?P<code>TS\d+): ")
 

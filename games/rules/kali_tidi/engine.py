@@ -595,8 +595,17 @@ class KaliTidi(Game[KaliTidiState]):
         state["trick"] = []
         state["turn"] = winner
         # `winner` and `trick` as in every game; `seat`, the winner too, as earlier events said it.
-        trick_won = {"type": "trick_won", "winner": winner, "trick": state["tricks_played"], "points": points}
-        events.append(Event({**trick_won, "seat": winner}))
+        events.append(
+            Event(
+                {
+                    "type": "trick_won",
+                    "winner": winner,
+                    "trick": state["tricks_played"],
+                    "points": points,
+                    "seat": winner,
+                }
+            )
+        )
         if not any(state["hands"]):
             self._score(state, events)
 
