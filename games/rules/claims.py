@@ -15,13 +15,15 @@ claimant's side:
 Each game's own trick winner (`Winner`) compares the pieces, trumps, ties of two decks
 and all. The proof reads no hidden hand, so its answer is the same for every lie of the
 unseen pieces: it tells the table nothing, and `legal_actions` lists `claim` exactly
-when it holds. It is sufficient, not exact: a claim whose certainty depends on who must
-follow which suit is refused (TODO, issue 26: an exact search over the lies consistent
-with the claimant's information, the voids shown included, where this does not decide).
+when it holds. The proof is sufficient, not exact: where it does not decide, a search
+over every lie of the unseen pieces (`claim_search`) looks for a line of play, chosen
+from what the claimant sees, that wins under all of them (leading the top trump to draw
+the last one out before the plain ace, say). Both read no hidden hand: `judge`.
 
-A claim that holds is played out at once as ordinary plays, each player's first legal
-play in turn, so that events, scoring and replay are those of normal play; each play's
-event is marked as part of the claim. A refusal is the one answer `claim_not_certain`.
+A claim that holds is played out at once as ordinary plays, the claimant's by the line
+found (any, where the proof decided) and everyone else's the first legal play in turn,
+so that events, scoring and replay are those of normal play; each play's event is marked
+as part of the claim. A refusal is the one answer `claim_not_certain`.
 
 The claimant's side is the claimant and those whose partnership with them is public
 when they claim: a fixed partnership or team, or in Kali Tidi's `cards` mode the
@@ -33,10 +35,11 @@ The proof reads only what every trick-taking state here has: `phase`, `turn`,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from .base import Action, Applied, Event, RoundState, SentAction
+from .base import Action, Applied, Event, RoundState
+from .claim_search import FREE, Line, Plays, Step, Winner, piece_of, search
 from .errors import RuleError
 
 CLAIM = "claim"
@@ -50,13 +53,6 @@ PART_OF_CLAIM = "claimed"
 NOT_CERTAIN = "claim_not_certain"
 NOT_CERTAIN_DETAIL = "Not every remaining trick is certain to be yours: play on."
 
-# A game's legal plays and its play transition, over its own state type.
-type Plays[StateT: RoundState[Any]] = Callable[[StateT], list[Action]]
-type Step[StateT: RoundState[Any]] = Callable[[StateT, int, SentAction], Applied[StateT]]
-# The winner of a trick so far: the index, among its pieces in the order played (the
-# first led), of the one that takes it.
-type Winner[StateT: RoundState[Any]] = Callable[[StateT, list[str]], int]
-
 
 def claim_action() -> Action:
     """The claim as `legal_actions` lists it."""
@@ -67,12 +63,6 @@ def _trick_play[StateT: RoundState[Any]](state: StateT) -> Mapping[str, Any]:
     """The state read through the keys every trick-taking game has (see above); each
     game types them its own way (cards or tiles, what a trick records)."""
     return state
-
-
-def _piece(entry: Mapping[str, Any]) -> str:
-    """The piece of a play or of a trick's entry: its one field but `type` and `seat`."""
-    (piece,) = [value for key, value in entry.items() if key not in ("type", "seat")]
-    return str(piece)
 
 
 def others_hands[StateT: RoundState[Any]](state: StateT, seat: int) -> list[str]:
@@ -114,16 +104,36 @@ def holds[StateT: RoundState[Any]](
     trick = list(read["trick"])
     if not trick:
         return leads(hand)
-    seats, pieces = [p["seat"] for p in trick], [_piece(p) for p in trick]
+    seats, pieces = [p["seat"] for p in trick], [piece_of(p) for p in trick]
     # While tricks follow this one, the claimant must take it: its winner leads next.
     by = set(side) if len(hand) == 1 else {seat}
     for action in plays(state):
-        played = _piece(action)
+        played = piece_of(action)
         rest = list(hand)
         rest.remove(played)
         if not (kept([*seats, seat], [*pieces, played], by) and leads(rest)):
             return False
     return True
+
+
+def judge[StateT: RoundState[Any]](
+    state: StateT,
+    seat: int,
+    side: Collection[int],
+    *,
+    plays: Plays[StateT],
+    step: Step[StateT],
+    winner: Winner[StateT],
+    unseen: Collection[str],
+) -> Line | None:
+    """The line by which `seat`'s claim of every remaining trick for `side` wins, judged
+    on what it knows (`unseen`: the pieces it cannot place); None if the claim does not
+    hold. The proof first, the search where it does not decide."""
+    if holds(state, seat, side, plays=plays, winner=winner, unseen=unseen):
+        return FREE
+    if _trick_play(state)["phase"] != TRICK_PLAY or _trick_play(state)["turn"] != seat:
+        return None
+    return search(state, seat, side, plays=plays, step=step, winner=winner, unseen=sorted(unseen))
 
 
 def marked(event: Event) -> Event:
@@ -143,15 +153,24 @@ def plays_of(events: list[Event]) -> list[tuple[int, Action]]:
 
 
 def apply_claim[StateT: RoundState[Any]](
-    state: StateT, seat: int, *, certain: bool, plays: Plays[StateT], step: Step[StateT]
+    state: StateT, seat: int, *, line: Line | None, plays: Plays[StateT], step: Step[StateT]
 ) -> Applied[StateT]:
-    """`seat` claims the rest: refused unless `certain` (`holds`), else played out to the
-    end of the hand. Pure: `state` is not modified."""
-    if not certain:
+    """`seat` claims the rest: refused without a winning `line` (`judge`), else played
+    out to the end of the hand along it. Pure: `state` is not modified."""
+    if line is None:
         raise RuleError(NOT_CERTAIN, NOT_CERTAIN_DETAIL)
     events = [Event({"type": "claimed", "seat": seat})]
     while state["phase"] == TRICK_PLAY:
-        applied = step(state, _trick_play(state)["turn"], plays(state)[0])
+        turn = _trick_play(state)["turn"]
+        legal = plays(state)
+        action = legal[0]
+        if not line.free and turn == seat:
+            action = next(a for a in legal if piece_of(a) == line.play)
+            line = line.then or FREE
+        elif not line.free:
+            # Every play the line was searched over is answered; the real one among them.
+            line = line.replies[piece_of(action)]
+        applied = step(state, turn, action)
         state = applied.state
         events.extend(marked(e) for e in applied.events)
     return Applied(state, events)

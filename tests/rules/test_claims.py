@@ -193,7 +193,14 @@ def test_moon_three_players_claim_alone():
     hands = [["6-6", "6-5"], ["4-1", "3-1"], ["4-2", "3-2"]]
     claimed, _ = claim_events(MOON, moon_end(3, hands, 0), 0)
     assert claimed["tricks_taken"][0] == 7
-    hands = [["6-6", "5-5"], ["4-1", "6-5"], ["4-2", "3-2"]]
+    # A lower trump out: led first, the 6-6 draws it (its holder must follow trumps), and
+    # the 5-5 is then the top tile left. The claim is played out along that line.
+    hands = [["5-5", "6-6"], ["4-1", "6-5"], ["4-2", "3-2"]]
+    claimed, events = claim_events(MOON, moon_end(3, hands, 0), 0)
+    assert claimed["tricks_taken"][0] == 7
+    assert [e["tile"] for e in events if e["type"] == "play" and e["seat"] == 0] == ["6-6", "5-5"]
+    # The 5-4 instead: the 5-5 may be out, and whoever holds it takes the second trick.
+    hands = [["5-4", "6-6"], ["5-5", "6-5"], ["4-2", "3-2"]]
     assert refused(MOON, moon_end(3, hands, 0), 0, CLAIM).code == "claim_not_certain"
 
 
@@ -235,26 +242,37 @@ def test_kali_tidi_top_trumps_with_trumps_drawn_are_claimed():
     assert KALI.legal_actions(state, 0)[-1] == CLAIM
     claimed, _ = claim_events(KALI, state, 0)
     assert claimed == played_out(KALI, state)[0] and claimed["tricks_taken"][0] == 2
-    # A lower trump still out: the plain ace may be ruffed, whoever holds it.
-    state = kali_end("teams", kali_hands(["AS", "AH"], ["2C", "3C"], ["4H", "3S"], ["4C", "5C"]), 0)
+    # One lower trump still out: led first, the AS draws it (its holder must follow), and
+    # the AH is then the top card left, wherever the 3S lay.
+    state = kali_end("teams", kali_hands(["AH", "AS"], ["2C", "3C"], ["4H", "3S"], ["4C", "5C"]), 0)
+    claimed, events = claim_events(KALI, state, 0)
+    assert claimed["tricks_taken"][0] == 2
+    assert [e["card"] for e in events if e["type"] == "play" and e["seat"] == 0] == ["AS", "AH"]
+    # Two lower trumps out: one lie holds both in one opponent's hand, who ruffs the AH.
+    state = kali_end("teams", kali_hands(["AS", "AH"], ["2C", "3C"], ["4H", "3S"], ["4C", "4S"]), 0)
     assert CLAIM not in KALI.legal_actions(state, 0)
+    assert refused(KALI, state, 0, CLAIM).code == "claim_not_certain"
 
 
 def test_a_claims_answer_is_the_same_for_every_lie_of_the_unseen_cards():
-    # Clubs trumps, two tricks left, seat 0 on lead with AC AS, its partner 2D 3D. Where
-    # seat 1's KC lies with the 2S (it must follow a spade) the tree of plays always wins;
-    # where it lies with a diamond it may ruff. The claimant sees the same in both: one answer.
+    # Clubs trumps, two tricks left, seat 0 on lead with AS AC, its partner 2D 3D, the KC
+    # out. Where seat 1's KC lies with the 2S (it must follow a spade) every line wins;
+    # where it lies with a diamond, leading the AS first loses. The claimant sees the
+    # same in both, and the claim is judged on that: accepted in both, played out by the
+    # line that wins in both (the AC first, drawing the KC).
     answers = set()
     for one, three in ((["KC", "2S"], ["6D", "5D"]), (["KC", "6D"], ["2S", "5D"])):
-        state = kali_end("teams", kali_hands(["AC", "AS"], one, ["2D", "3D"], three), 0)
+        state = kali_end("teams", kali_hands(["AS", "AC"], one, ["2D", "3D"], three), 0)
         state["trump"] = "C"
         answers.add(CLAIM in KALI.legal_actions(state, 0))
         try:
-            claim_events(KALI, state, 0)
+            claimed, events = claim_events(KALI, state, 0)
             answers.add("accepted")
+            assert claimed["tricks_taken"][0] + claimed["tricks_taken"][2] == 2
+            assert [e["card"] for e in events if e["type"] == "play" and e["seat"] == 0] == ["AC", "AS"]
         except rules.RuleError as err:
             answers.add(err.code)
-    assert answers == {False, "claim_not_certain"}
+    assert answers == {True, "accepted"}
 
 
 def test_kali_tidi_teams_count_as_the_claimants_side():
@@ -365,3 +383,18 @@ def test_at_every_trick_play_position_the_claim_reads_alike_for_every_lie(game, 
                 action = templates.concrete(action, game.action_fields[action["type"]], rng)
             state = game.apply(state, seat, action).state
     assert positions > 100 and listed_seen > 0, (positions, listed_seen)
+
+
+def test_computer_players_claim_where_it_holds_in_moon_and_kali_tidi_not_in_hearts():
+    moon = moon_end(4, [["6-6", "6-5"], ["4-1", "3-1"], ["6-4", "2-2"], ["4-2", "3-2"]], 0)
+    assert MOON.bot_action(moon, 0) == CLAIM
+    kali = kali_end("teams", kali_hands(["AS", "KS"], ["2C", "3C"], ["4H", "3H"], ["4C", "5C"]), 0)
+    assert KALI.bot_action(kali, 0) == CLAIM
+    # Where it does not hold, they play on.
+    kali["hands"][1] = ["QS", "3C"]
+    kali["hands"][0] = ["AS", "AH"]
+    kali["hands"][3] = ["4C", "JS"]
+    assert CLAIM not in KALI.legal_actions(kali, 0) and KALI.bot_action(kali, 0)["type"] == "play"
+    # In Hearts every trick is not what a player wants: the computer player plays on.
+    hearts = end_of_hearts([["AS", "KS"], ["2S", "3S"], ["4S", "5S"], ["6S", "7S"]], 0)
+    assert CLAIM in HEARTS.legal_actions(hearts, 0) and HEARTS.bot_action(hearts, 0)["type"] == "play"

@@ -31,6 +31,7 @@ from ..base import (
     round_over_to_act,
     running_scores,
 )
+from ..claim_search import Line
 from ..errors import RuleError
 from ..options import Option, OptionSet
 from . import bot as hearts_bot
@@ -376,7 +377,7 @@ class Hearts(Game[HeartsState]):
                 template["to"] = [s for s in range(PLAYERS) if s != seat]
             return [template]
         if phase == PLAY:
-            return [*_plays(state), *([claims.claim_action()] if self._claim_holds(state, seat) else [])]
+            return [*_plays(state), *([claims.claim_action()] if self._claim_line(state, seat) is not None else [])]
         if phase == MOON_CHOICE:
             return [{"type": "moon_choice", "choice": c} for c in MOON_CHOICES]
         if phase == ROUND_OVER:
@@ -386,12 +387,13 @@ class Hearts(Game[HeartsState]):
     def carry(self, state: HeartsState) -> dict[str, Any]:
         return carry_to_next_dealer(state)
 
-    @staticmethod
-    def _claim_holds(state: HeartsState, seat: int) -> bool:
+    def _claim_line(self, state: HeartsState, seat: int) -> Line | None:
         # No partnerships in Hearts: the claimant alone must take every trick. All 52
         # cards are dealt: what it cannot see is the other hands together.
         unseen = claims.others_hands(state, seat)
-        return claims.holds(state, seat, [seat], plays=_plays, winner=_trick_winner, unseen=unseen)
+        return claims.judge(
+            state, seat, [seat], plays=_plays, step=self._apply_play, winner=_trick_winner, unseen=unseen
+        )
 
     # -- acting -----------------------------------------------------------------------
 
@@ -407,7 +409,7 @@ class Hearts(Game[HeartsState]):
             return self._apply_moon_choice(state, seat, action)
         if kind == claims.CLAIM:
             return claims.apply_claim(
-                state, seat, certain=self._claim_holds(state, seat), plays=_plays, step=self._apply_play
+                state, seat, line=self._claim_line(state, seat), plays=_plays, step=self._apply_play
             )
         return apply_next_round(state, seat, _copy)
 

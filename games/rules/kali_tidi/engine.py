@@ -35,6 +35,7 @@ from ..base import (
     round_over_to_act,
     running_scores,
 )
+from ..claim_search import Line
 from ..errors import RuleError
 from ..options import Option, OptionSet
 from . import bot as kali_tidi_bot
@@ -401,7 +402,7 @@ class KaliTidi(Game[KaliTidiState]):
         if phase == TRUMP:
             return [{"type": "trump", "suit": s} for s in cards.SUITS]
         if phase == PLAY:
-            return [*_plays(state), *([claims.claim_action()] if self._claim_holds(state, seat) else [])]
+            return [*_plays(state), *([claims.claim_action()] if self._claim_line(state, seat) is not None else [])]
         if phase == ROUND_OVER:
             return [{"type": "next_round"}]
         return []
@@ -442,7 +443,7 @@ class KaliTidi(Game[KaliTidiState]):
             return self._apply_play(state, seat, action)
         if kind == claims.CLAIM:
             return claims.apply_claim(
-                state, seat, certain=self._claim_holds(state, seat), plays=_plays, step=self._apply_play
+                state, seat, line=self._claim_line(state, seat), plays=_plays, step=self._apply_play
             )
         return apply_next_round(state, seat, _copy)
 
@@ -609,12 +610,12 @@ class KaliTidi(Game[KaliTidiState]):
         if not any(state["hands"]):
             self._score(state, events)
 
-    def _claim_holds(self, state: KaliTidiState, seat: int) -> bool:
+    def _claim_line(self, state: KaliTidiState, seat: int) -> Line | None:
         # Every card is dealt (those removed are public): what the claimant cannot see
         # is the other hands together.
         unseen = claims.others_hands(state, seat)
         side = self.claim_side(state, seat)
-        return claims.holds(state, seat, side, plays=_plays, winner=_trick_winner, unseen=unseen)
+        return claims.judge(state, seat, side, plays=_plays, step=self._apply_play, winner=_trick_winner, unseen=unseen)
 
     def claim_side(self, state: KaliTidiState, seat: int) -> list[int]:
         """Who may take tricks for `seat`'s claim: its team, or in cards mode the bidder and
@@ -755,6 +756,10 @@ class KaliTidi(Game[KaliTidiState]):
             }
         if phase == TRUMP:
             return {"type": "trump", "suit": kali_tidi_bot.choose_trump(hand)}
+        if phase == PLAY and claims.claim_action() in legal:
+            # Every remaining trick is what a computer player plays for: where the claim
+            # holds, it claims, and the hand is over at once.
+            return claims.claim_action()
         if phase == PLAY:
             return {"type": "play", "card": kali_tidi_bot.choose_play(self._table(state, seat))}
         return dict(legal[0])

@@ -37,6 +37,7 @@ from ..base import (
     round_over_to_act,
     running_scores,
 )
+from ..claim_search import Line
 from ..errors import RuleError
 from ..options import Option, OptionSet
 from . import bot as moon_bot
@@ -356,7 +357,7 @@ class Moon(Game[MoonState]):
                 actions.append({"type": "widow", "take": False})
             return actions
         if phase == PLAY:
-            return [*_plays(state), *([claims.claim_action()] if self._claim_holds(state, seat) else [])]
+            return [*_plays(state), *([claims.claim_action()] if self._claim_line(state, seat) is not None else [])]
         if phase == ROUND_OVER:
             return [{"type": "next_round"}]
         return []
@@ -367,8 +368,7 @@ class Moon(Game[MoonState]):
 
     # -- acting -----------------------------------------------------------------------
 
-    @staticmethod
-    def _claim_holds(state: MoonState, seat: int) -> bool:
+    def _claim_line(self, state: MoonState, seat: int) -> Line | None:
         players = state["players"]
         # The partnerships of four players are fixed and public.
         side = sides(players)[side_of(seat, players)] if players == 4 else [seat]
@@ -378,7 +378,7 @@ class Moon(Game[MoonState]):
         out = state["discard"] if state["widow_taken"] else state["widow"]
         if out is not None and seat != state["bidder"]:
             unseen.append(out)
-        return claims.holds(state, seat, side, plays=_plays, winner=_trick_winner, unseen=unseen)
+        return claims.judge(state, seat, side, plays=_plays, step=self._apply_play, winner=_trick_winner, unseen=unseen)
 
     def apply(self, state: MoonState, seat: int, action: SentAction) -> Applied[MoonState]:
         kind = checked_action_type(
@@ -396,7 +396,7 @@ class Moon(Game[MoonState]):
             return self._apply_play(state, seat, action)
         if kind == claims.CLAIM:
             return claims.apply_claim(
-                state, seat, certain=self._claim_holds(state, seat), plays=_plays, step=self._apply_play
+                state, seat, line=self._claim_line(state, seat), plays=_plays, step=self._apply_play
             )
         return apply_next_round(state, seat, _copy)
 
@@ -677,6 +677,10 @@ class Moon(Game[MoonState]):
             if discard == state["widow"] and not compulsory:
                 return {"type": "widow", "take": False}
             return {"type": "widow", "take": True, "discard": discard}
+        if phase == PLAY and claims.claim_action() in legal:
+            # Every remaining trick is what a computer player plays for: where the claim
+            # holds, it claims, and the hand is over at once.
+            return claims.claim_action()
         if phase == PLAY:
             return {"type": "play", "tile": moon_bot.choose_play(self._table(state, seat))}
         return dict(legal[0])
