@@ -108,6 +108,10 @@ class NotificationSettingsSerializer(serializers.Serializer[Any]):
     email_confirmed = serializers.BooleanField(
         help_text="Whether the link mailed to email_address was opened; e-mail notices go only to a confirmed one"
     )
+    email_available = serializers.BooleanField(
+        help_text="Whether this server e-mails players at all (it has a mailer, and its own address for the links "
+        "mails carry); false: no notice and no confirmation link is ever e-mailed"
+    )
     quiet = QuietAnswerSerializer(allow_null=True)
 
 

@@ -133,7 +133,7 @@ class EmailConfirmationRequestView(APIView):
             "goes to an account, this endpoint and changes of address together."
         ),
     )
-    @answers("no_email_address", "already_confirmed", "confirmation_sent_recently")
+    @answers("no_email_address", "email_unavailable", "already_confirmed", "confirmation_sent_recently")
     def post(self, request: Request) -> Response:
         EmailConfirmationResendSerializer(data=request.data).is_valid(raise_exception=True)
         wanted = confirmation.confirmation_resend(user=signed_in_user(request), now=timezone.now())

@@ -444,9 +444,10 @@ PUSH_SUBSCRIPTIONS_MAX = env_int("PUSH_SUBSCRIPTIONS_MAX", 10)
 PUSH_ENDPOINT_HOSTS = env_list("PUSH_ENDPOINT_HOSTS", [])
 # Tests only: endpoints on http://127.0.0.1 or localhost (a fake push service).
 PUSH_ALLOW_LOOPBACK = env_bool("PUSH_ALLOW_LOOPBACK", False)
-# E-mail: to the SMTP server EMAIL_HOST names; without one, printed on the console in
-# development and not sent at all in production, where no mailer is defined (`check
-# --deploy` refuses a console backend, which would lose every mail without a word).
+# E-mail: to the SMTP server EMAIL_HOST names; without one, in development written to
+# files in EMAIL_FILE_PATH (`make run` sets it) or printed on the console, and not sent
+# at all in production, where no mailer is defined (`check --deploy` refuses a console
+# backend, which would lose every mail without a word).
 MAILERS: dict[str, dict[str, Any]]
 if env_str("EMAIL_HOST", ""):
     MAILERS = {
@@ -460,6 +461,14 @@ if env_str("EMAIL_HOST", ""):
                 "use_tls": env_bool("EMAIL_USE_TLS", True),
                 "timeout": env_int("EMAIL_TIMEOUT", 10),
             },
+        }
+    }
+elif DEBUG and env_str("EMAIL_FILE_PATH", ""):
+    # `make run`: each message a file in this folder, where a person (or a test) reads it.
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "OPTIONS": {"file_path": env_str("EMAIL_FILE_PATH", "")},
         }
     }
 elif DEBUG:

@@ -31,6 +31,7 @@ CODES = Catalogue(
             "The account has as many push subscriptions as it may; remove one first.",
         ),
         "no_email_address": (409, "There is no e-mail address to confirm; set one first."),
+        "email_unavailable": (409, "This server e-mails nobody (email_available is false): no link can be sent."),
         "already_confirmed": (409, "The e-mail address is confirmed already."),
         "confirmation_sent_recently": (
             429,

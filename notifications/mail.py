@@ -39,6 +39,12 @@ def configured() -> bool:
     return DEFAULT_MAILER_ALIAS in mailers
 
 
+def available() -> bool:
+    """Whether this server e-mails players at all: a mailer, and its own address
+    (PUBLIC_BASE_URL) for the links every mail carries."""
+    return configured() and bool(settings.PUBLIC_BASE_URL)
+
+
 def _lifetime(seconds: int) -> str:
     for unit, name in ((24 * 3600, "day"), (3600, "hour"), (60, "minute")):
         if seconds >= unit and seconds % unit == 0:

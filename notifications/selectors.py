@@ -16,6 +16,7 @@ from games.models import RoomStatus, Seat
 from games.rules.base import ROUND_OVER
 from games.store import rounds_latest_first
 
+from . import mail
 from .models import NotificationSettings, PushSubscription, SocketPresence, TurnNotice, TurnReminder
 from .quiet import hh_mm, is_quiet
 
@@ -30,6 +31,8 @@ class Preferences:
     # Whether the player opened a link mailed to `email_address`; e-mail notices go only
     # to a confirmed address.
     email_confirmed: bool = False
+    # Whether this server e-mails anyone (mail.available): without it nothing is mailed.
+    email_available: bool = True
 
     def quiet_at(self, now: datetime) -> bool:
         """Whether `now` falls in the player's quiet period (nothing is sent then)."""
@@ -48,6 +51,7 @@ class Preferences:
             "email": self.email,
             "email_address": self.email_address,
             "email_confirmed": self.email_confirmed,
+            "email_available": self.email_available,
             "quiet": quiet,
         }
 
@@ -59,13 +63,22 @@ def address_of(user: User, row: NotificationSettings | None) -> str:
 
 def _preferences(user: User, row: NotificationSettings | None) -> Preferences:
     if row is None:
-        return Preferences(push=True, email=True, email_address=user.email, quiet=None)
+        return Preferences(
+            push=True, email=True, email_address=user.email, quiet=None, email_available=mail.available()
+        )
     address = address_of(user, row)
     quiet = None
     if row.quiet_start is not None and row.quiet_end is not None:
         quiet = (row.quiet_start, row.quiet_end, row.quiet_timezone)
     confirmed = bool(address) and address == row.email_confirmed_address
-    return Preferences(push=row.push, email=row.email, email_address=address, quiet=quiet, email_confirmed=confirmed)
+    return Preferences(
+        push=row.push,
+        email=row.email,
+        email_address=address,
+        quiet=quiet,
+        email_confirmed=confirmed,
+        email_available=mail.available(),
+    )
 
 
 def preferences_of(*, user: User) -> Preferences:

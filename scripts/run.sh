@@ -11,6 +11,19 @@ export VAR_DIR=${VAR_DIR:-$PWD/var}
 # given back to the clocks of the tables in play.
 export UPTIME_ASGI_BEATS=${UPTIME_ASGI_BEATS:-1}
 mkdir -p "$VAR_DIR/broker" "$VAR_DIR/broker-processed"
+PORT=${PORT:-8000}
+# Notices work out of the box: links in them point at this server, mail lands in
+# $VAR_DIR/mail (one .log file per message), and a VAPID key pair for Web Push is made on
+# the first start and kept in $VAR_DIR/vapid.env. Any of them set in the environment wins.
+export PUBLIC_BASE_URL=${PUBLIC_BASE_URL:-http://127.0.0.1:$PORT}
+export EMAIL_FILE_PATH=${EMAIL_FILE_PATH:-$VAR_DIR/mail}
+if [ -z "${VAPID_PUBLIC_KEY:-}" ]; then
+  [ -s "$VAR_DIR/vapid.env" ] || "$PY" manage.py vapid_keys > "$VAR_DIR/vapid.env"
+  set -a
+  # shellcheck source=/dev/null
+  . "$VAR_DIR/vapid.env"
+  set +a
+fi
 "$PY" manage.py migrate --noinput
 pids=()
 cleanup() {
@@ -23,7 +36,7 @@ trap cleanup EXIT INT TERM
 "$PY" -m celery -A config worker --beat --loglevel=INFO --concurrency=2 \
   --schedule="$VAR_DIR/celerybeat-schedule" &
 pids+=($!)
-echo "Server: http://127.0.0.1:8000  (API docs: http://127.0.0.1:8000/api/docs/)"
-"$PY" manage.py runserver 127.0.0.1:${PORT:-8000} &
+echo "Server: http://127.0.0.1:$PORT  (API docs: http://127.0.0.1:$PORT/api/docs/; mail: $EMAIL_FILE_PATH)"
+"$PY" manage.py runserver "127.0.0.1:$PORT" &
 pids+=($!)
 wait -n "${pids[@]}"

@@ -100,6 +100,8 @@ def confirmation_after_change(*, user: User, row: NotificationSettings, before: 
     address = selectors.address_of(user, row)
     if not address or address == before or address == row.email_confirmed_address or _wait(row, now):
         return
+    if not mail.available():
+        return  # nothing is mailed, so no link is counted as sent
     _link_queue(row, now)
 
 
@@ -112,6 +114,8 @@ def confirmation_resend(*, user: User, now: datetime) -> selectors.Preferences:
         raise ServiceError("no_email_address", "There is no e-mail address to confirm; set one first.", 409)
     if address == row.email_confirmed_address:
         raise ServiceError("already_confirmed", "This e-mail address is confirmed already.", 409)
+    if not mail.available():
+        raise ServiceError("email_unavailable", "This server sends no e-mail, so no link can be sent.", 409)
     wait = _wait(row, now)
     if wait:
         minutes = max(1, round(settings.EMAIL_CONFIRMATION_RESEND_SECONDS / 60))

@@ -39,6 +39,8 @@ def live_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
     port = free_port()
     with django_db_blocker.unblock():
         env = server_env(database_url())
+    # Its own address, for the links mails carry (without it the server mails nobody).
+    env["PUBLIC_BASE_URL"] = f"http://127.0.0.1:{port}"
     argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
     log_path = ARTIFACTS / f"server-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
     with serving("daphne", argv, port=port, env=env, log_path=log_path) as url:

@@ -105,7 +105,7 @@ def test_a_hearts_hand_from_room_creation_to_the_results(open_page, shots):
 
 def funky_to_500(page) -> None:
     page.get_by_label("Fourth hand").select_option(label="Funky pass")
-    page.get_by_label("Target", exact=True).fill("500")
+    page.get_by_label("Match target", exact=True).fill("500")
 
 
 def test_the_funky_pass_on_screen_then_play_goes_on(open_page, live_url, shots):
@@ -172,8 +172,8 @@ def test_the_funky_pass_on_screen_then_play_goes_on(open_page, live_url, shots):
 
 
 def shooter_choice(page) -> None:
-    page.get_by_label("Moon", exact=True).select_option(label="Shooter's choice")
-    page.get_by_label("Queen breaks hearts").check()
+    page.get_by_label("Shooting the moon", exact=True).select_option(label="Shooter's choice")
+    page.get_by_label("Q♠ breaks hearts").check()
 
 
 @pytest.mark.parametrize(

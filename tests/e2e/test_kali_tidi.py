@@ -12,7 +12,7 @@ from .conftest import add_bots, click_and_wait, create_room, hand_codes, sign_up
 
 def cards_mode_for_three(page) -> None:
     page.get_by_label("Players", exact=True).select_option("3")
-    page.get_by_label("Team mode").select_option("cards")
+    page.get_by_label("Partners", exact=True).select_option("cards")
     expect(page.get_by_role("group", name="Team sizes")).to_be_hidden()
 
 
@@ -100,7 +100,7 @@ def test_a_kali_tidi_hand_in_cards_mode_reveals_the_partner(open_page, shots):
 
 def teams_of_two(page) -> None:
     page.get_by_label("Players", exact=True).select_option("4")
-    page.get_by_label("Team mode").select_option(label="Teams chosen in the lobby")
+    page.get_by_label("Partners", exact=True).select_option(label="Teams chosen in the lobby")
     page.get_by_label("Team A").fill("2")
     page.get_by_label("Team B").fill("2")
 

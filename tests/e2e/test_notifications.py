@@ -14,12 +14,15 @@ client and the real server. Pushes reach the worker through Chrome DevTools'
 
 from __future__ import annotations
 
+import email
+import email.policy
 import json
 import os
 import re
 import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -117,6 +120,7 @@ def test_the_settings_are_read_saved_and_refused_next_to_the_field(
         "email": True,
         "email_address": "",
         "email_confirmed": False,
+        "email_available": True,
         "quiet": None,
     }
     expect(page.get_by_label("E-mail", exact=True)).to_be_checked()
@@ -139,6 +143,7 @@ def test_the_settings_are_read_saved_and_refused_next_to_the_field(
         "email": False,
         "email_address": "nadia@example.org",
         "email_confirmed": False,
+        "email_available": True,
         "quiet": {"start": "22:30", "end": "07:15", "timezone": "Europe/Paris"},
     }
     # Not mailed until confirmed; saving it sent the link, so another must wait.
@@ -451,20 +456,49 @@ def registration_id(page: Any, cdp: Any, scope: str) -> str:
     raise AssertionError(f"no worker registration for {scope}: {registrations}")
 
 
+def mailed_link(folder: Path, address: str, *, seconds: float = 60) -> str:
+    """The confirmation link in the mail to `address` written to `folder` (the file mail
+    backend's), waiting for the worker by the clock."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for path in sorted(folder.glob("*.log")) if folder.exists() else []:
+            # Each file holds messages as sent (quoted-printable bodies), a line of dashes after each.
+            for chunk in path.read_text().split("-" * 79):
+                message = email.message_from_string(chunk.strip(), policy=email.policy.default)
+                if message["To"] != address:
+                    continue
+                body = message.get_content()  # type: ignore[attr-defined]
+                if found := re.search(r"(http://\S+/confirm-email#\S+)", body):
+                    return found.group(1)
+        time.sleep(0.2)
+    raise AssertionError(f"no mail to {address} in {folder} after {seconds} s")
+
+
 def test_the_settings_and_the_worker_under_make_run(make_run_page: Callable[..., Any], make_run: MakeRun) -> None:
-    """`make run` has no push key: the page says so and the settings still save; the worker
-    is served there as in production, and shows what is pushed to it."""
+    """`make run`'s notices work out of the box: it made a push key on its first start, so
+    the page offers push; an address saved gets its link as a file in var/mail (as the
+    README says), and the link confirms it. The worker is served there as in production,
+    and shows what is pushed to it."""
     page = make_run_page(390, 844)
     sign_up(page, "rhea")
     page.get_by_role("navigation", name="Account").get_by_role("link", name="Settings").click()
-    expect(page.locator(".device")).to_contain_text(NO_KEY)
+    expect(page.locator(".device")).to_be_visible()
+    expect(page.locator(".device")).not_to_contain_text(NO_KEY)
+    assert (Path(make_run.env["VAR_DIR"]) / "vapid.env").read_text().startswith("VAPID_PUBLIC_KEY=")
+    page.get_by_label("E-mail address").fill("rhea@example.org")
     page.get_by_label("Send nothing during these hours").check()
     page.get_by_label("From").fill("23:00")
     page.get_by_label("Until").fill("07:00")
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_role("status").filter(has_text="Saved.")).to_be_visible()
+    expect(page.locator(".email-status")).to_contain_text("Not confirmed: open the link e-mailed to rhea@example.org")
     quiet = settings_of(make_run.url, token_of(page))["quiet"]
     assert quiet is not None and (quiet["start"], quiet["end"]) == ("23:00", "07:00")
+    link = mailed_link(Path(make_run.env["VAR_DIR"]) / "mail", "rhea@example.org")
+    assert link.startswith(f"{make_run.url}/confirm-email#")
+    page.goto(link)
+    expect(page.get_by_role("heading", name="Address confirmed")).to_be_visible()
+    assert settings_of(make_run.url, token_of(page))["email_confirmed"] is True
 
     # The worker, registered as the opt-in registers it, covers the whole site.
     page.context.grant_permissions(["notifications"])

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, PHONE, new_match, orm, play_by_api, sign_up, token_of
+from tests.api.helpers import concrete
+
+from .conftest import DESKTOP, PHONE, create_room, new_match, orm, play_by_api, sign_up, table, token_of
 
 
 def rate(ratings: list[tuple[str, str, float, int]]) -> None:
@@ -78,3 +82,49 @@ def test_an_unknown_player(open_page):
     sign_up(page, "sol")
     page.goto("/players/nobody-here")
     expect(page.get_by_role("alert")).to_have_attribute("data-code", "not_found")
+
+
+def play_out_together(live_url: str, tokens: list[str], code: str) -> dict[str, Any]:
+    """Each person acts through the API when it is their turn (their first legal
+    action), until the match is over; the last view."""
+    base = f"{live_url}/api/v1/"
+    clients = [httpx.Client(base_url=base, headers={"Authorization": f"Token {t}"}, timeout=30) for t in tokens]
+    try:
+        for _ in range(3000):
+            for client in clients:
+                view = client.get(f"rooms/{code}/state").json()
+                if view["status"] != "playing":
+                    return view
+                legal = view["you"]["legal_actions"]
+                if legal:
+                    body = {"version": view["version"], "action": concrete(legal[0])}
+                    res = client.post(f"rooms/{code}/actions", json=body)
+                    assert res.status_code == 200 or res.json()["errors"][0]["code"] == "stale_version", res.text
+        raise AssertionError("the match did not end in 3000 rounds of turns")
+    finally:
+        for client in clients:
+            client.close()
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_match_made_with_the_forms_defaults_by_two_people_is_rated(open_page, live_url, size):
+    host = open_page(**size)
+    sign_up(host, f"rory{size['width']}")
+    # The form leaves `rated` to the server unless the host chooses: "Automatic".
+    host.get_by_label("Game", exact=True).select_option("kali_tidi")
+    expect(host.get_by_label("Rated", exact=True)).to_have_value("null")
+    code = create_room(host, "kali_tidi", lambda p: p.get_by_label("Players", exact=True).select_option("2"))
+    expect(host.locator(".rated-note")).to_have_text("Rated if every seat is a person when the match starts.")
+    guest = open_page(**size)
+    sign_up(guest, f"sam{size['width']}")
+    guest.goto(f"/rooms/{code}")
+    guest.locator("[data-action=join]:not([disabled])").first.click()
+    expect(host.locator(".lobby-seat", has_text=f"sam{size['width']}")).to_be_visible()
+    host.locator("[data-action=start]").click()
+    table(host).wait_for()
+
+    play_out_together(live_url, [token_of(host), token_of(guest)], code)
+    for page, name in ((host, f"rory{size['width']}"), (guest, f"sam{size['width']}")):
+        page.goto(f"/players/{name}")
+        expect(page.locator(".ratings tr[data-game=kali_tidi]")).to_be_visible(timeout=10_000)
+        expect(page.locator(".no-ratings")).to_have_count(0)

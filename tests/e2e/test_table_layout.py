@@ -298,7 +298,7 @@ def test_moon_for_four_seats_the_partner_across_and_shows_the_hand_while_bidding
 
 def kali_two_decks_for_five(page) -> None:
     page.get_by_label("Players", exact=True).select_option("5")
-    page.get_by_label("Team mode").select_option("cards")
+    page.get_by_label("Partners", exact=True).select_option("cards")
 
 
 @sizes

@@ -34,6 +34,7 @@ pytestmark = pytest.mark.django_db
 SETTINGS = "/api/v1/me/notifications"
 RESEND = "/api/v1/me/notifications/email-confirmation"
 CONFIRM = "/api/v1/email-confirmations"
+LOCMEM = "django.core.mail.backends.locmem.EmailBackend"
 LINK = re.compile(re.escape(f"{BASE_URL}/confirm-email#") + r"(\S+)")
 
 
@@ -262,6 +263,28 @@ def test_without_a_public_address_no_link_is_mailed(make_user, push_on, settings
     player = make_user(email="me@example.org")
     assert notifications.tasks.send_email_confirmation(player.pk) is False
     assert mail.outbox == []
+
+
+@pytest.mark.parametrize("missing", ["PUBLIC_BASE_URL", "MAILERS"])
+def test_a_server_that_mails_nobody_says_so_and_never_counts_a_link_as_sent(
+    api_client, make_user, queued, settings, django_capture_on_commit_callbacks, missing
+):
+    # No public address to link to, or no mailer at all (production without EMAIL_HOST).
+    setattr(settings, missing, "" if missing == "PUBLIC_BASE_URL" else {})
+    player = make_user(email="me@example.org")
+    client = api_client(player)
+    assert client.get(SETTINGS).json()["email_available"] is False
+    res = patch(client, django_capture_on_commit_callbacks, {"email_address": "new@example.org"})
+    assert res.json()["email_available"] is False and queued == []
+    res = resend(client, django_capture_on_commit_callbacks)
+    assert res.status_code == 409 and errors(res) == [("email_unavailable", None)]
+    assert queued == [] and mail.outbox == []
+    assert NotificationSettings.objects.get(user=player).email_confirmation_sent_at is None
+    # Once it can mail, the first ask sends the link at once: nothing was counted as sent.
+    setattr(settings, missing, BASE_URL if missing == "PUBLIC_BASE_URL" else {"default": {"BACKEND": LOCMEM}})
+    assert client.get(SETTINGS).json()["email_available"] is True
+    assert resend(client, django_capture_on_commit_callbacks).status_code == 202
+    assert [m.to for m in mail.outbox] == [["new@example.org"]]
 
 
 # -- deliveries ----------------------------------------------------------------------

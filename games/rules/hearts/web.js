@@ -58,12 +58,35 @@ export function penaltyTakers(events, round) {
   return taken;
 }
 
+const OPTION_LABELS = {
+  fourth_hand: "Every fourth hand",
+  lead_any_club: "Lead any club first",
+  queen_breaks_hearts: "Q♠ breaks hearts",
+  moon: "Shooting the moon",
+  jack_of_diamonds: "Points for J♦",
+  no_trick_bonus: "Points for taking no trick",
+  target: "Match target",
+  end_when: "The match ends when a score",
+};
+const OPTION_HELP = {
+  fourth_hand: "No pass (hold), or a funky pass: one card to each other player.",
+  lead_any_club: "The holder of the 2♣ may lead any club to the first trick.",
+  queen_breaks_hearts: "Playing the Q♠ lets hearts be led.",
+  moon: "Everyone else takes 26; or the shooter chooses; or the Sweedo moon, which needs the J♦ too.",
+  jack_of_diamonds: "Usually 0; Sweedo: -10.",
+  no_trick_bonus: "Except in a moon hand; Sweedo: -5.",
+  target: "The match ends after a hand in which someone gets here.",
+  end_when: "Reaches the target, or only once it goes past it.",
+};
+
 export default {
   key: "hearts",
   face: (code) => cardFace(code),
   itemName: (code) => cardName(code),
   sortHand: (hand) => sortCards(hand),
 
+  optionLabel: (name) => OPTION_LABELS[name] ?? null,
+  optionHelp: (name) => OPTION_HELP[name] ?? null,
   optionValueLabel(name, value) {
     if (name === "preset") return { sweedo: "Sweedo", sweedo_short: "Sweedo, short (70)", short: "Short game (50)" }[value] ?? null;
     const words = {

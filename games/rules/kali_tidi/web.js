@@ -32,6 +32,27 @@ const PARTNER_RULE = {
 
 const suitGlyph = (s) => h("span", { class: `suit-glyph palette-four suit-${s}` }, SUIT_SYMBOL[s]);
 
+const OPTION_LABELS = {
+  players: "Players",
+  decks: "Decks",
+  team_mode: "Partners",
+  team_sizes: "Team sizes",
+  partner_rule: "With two decks, the partner is",
+  min_bid: "Lowest bid",
+  target: "Match target",
+  trump_card: "Special trump",
+};
+const OPTION_HELP = {
+  players: "From 2 to 7.",
+  decks: "Automatic: one deck for up to four players, two from five.",
+  team_mode: "Teams chosen in the lobby, drawn at random at the start, or each hand the bid winner calls partner cards.",
+  team_sizes: "How many players in each team; blank for an even split.",
+  partner_rule: "The first or the last other player to play a called card.",
+  min_bid: "Blank: 125 with one deck, 250 with two. A multiple of 5.",
+  target: "Blank: 250 with one deck, 500 with two.",
+  trump_card: "The 3♠ may be the highest trump of all, whatever the trump suit.",
+};
+
 export default {
   key: "kali_tidi",
   dealerLabel: "first bidder",
@@ -39,6 +60,8 @@ export default {
   itemName: (code, view) => `${cardName(code)}${isTrump(code, view) ? ", trump" : ""}`,
   sortHand,
 
+  optionLabel: (name) => OPTION_LABELS[name] ?? null,
+  optionHelp: (name) => OPTION_HELP[name] ?? null,
   optionVisible(name, values) {
     if (name === "team_sizes") return values.team_mode === "teams";
     // Two decks by default from five players up (RULES §3.2).

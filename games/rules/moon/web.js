@@ -9,6 +9,19 @@ const MOON = 21;
 const bidText = (v) => (v === MOON ? "moon" : String(v));
 const isTrump = (code, trump) => trump !== null && trump !== undefined && pips(code).includes(trump);
 
+const OPTION_LABELS = {
+  players: "Players",
+  moon_any_time: "Moon at any turn",
+  widow: "Widow",
+  trump_instead_of_follow: "Trump instead of following",
+};
+const OPTION_HELP = {
+  players: "Three players with a widow, or four in partnerships: seats 1 and 3 against 2 and 4.",
+  moon_any_time: "Moon (all 7 tricks) may be bid at any turn, not only over a bid of 7.",
+  widow: "The high bidder may take the widow and discard a tile, or must.",
+  trump_instead_of_follow: "A player able to follow a plain lead may play a trump instead.",
+};
+
 export default {
   key: "moon",
   face: (code, view) => tileSvg(code, { trump: view?.trump ?? null }),
@@ -16,8 +29,13 @@ export default {
   sortHand: (hand, view) => sortTiles(hand, view.trump ?? null),
   handCaption: (view) => (view.phase === "widow" && view.you?.widow ? "Your hand and the widow" : "Your tiles"),
 
+  optionLabel: (name) => OPTION_LABELS[name] ?? null,
+  optionHelp: (name) => OPTION_HELP[name] ?? null,
+  // The widow is a three-player thing.
+  optionVisible: (name, values) => name !== "widow" || (values.players ?? 3) === 3,
   optionValueLabel(name, value) {
     if (name === "players") return value === 4 ? "4 (partners)" : "3 (with a widow)";
+    if (name === "widow") return { optional: "May take the widow", compulsory: "Must take the widow" }[value] ?? null;
     return null;
   },
 

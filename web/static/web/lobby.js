@@ -4,6 +4,7 @@
 import { describeOptions } from "./options.js";
 import { h } from "./dom.js";
 import { teamName } from "./format.js";
+import { ratedText } from "./wording.js";
 
 async function copyText(text) {
   if (navigator.clipboard?.writeText) {
@@ -144,7 +145,7 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
         { class: "panel" },
         h("h2", {}, "Seats"),
         teams ? h("p", { class: "team-sizes" }, teams.map((size, t) => `${teamName(t)}: ${filled(t)} of ${size}`).join(" · ")) : null,
-        seatList, h("div", { class: "button-row" }, controls)), inviteBox),
+        seatList, h("p", { class: "rated-note", "data-rated": String(room.options?.rated ?? null) }, ratedText(room.options?.rated)), h("div", { class: "button-row" }, controls)), inviteBox),
     options.length
       ? h(
           "details",

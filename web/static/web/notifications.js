@@ -231,8 +231,11 @@ export class NotificationsPage {
     const again = h("button", { type: "button", "aria-describedby": "confirm-error" }, "Send the link again");
     const showConfirmation = (settings) => {
       const where = settings.email_address ?? "";
-      again.hidden = !where || settings.email_confirmed;
-      if (!where) confirmStatus.textContent = "";
+      // A server without a mailer mails nobody: never say a link is on its way.
+      const mails = settings.email_available !== false;
+      again.hidden = !where || settings.email_confirmed || !mails;
+      if (!mails) confirmStatus.textContent = "This server sends no e-mail: notices reach you by push or on the page only.";
+      else if (!where) confirmStatus.textContent = "";
       else if (settings.email_confirmed) confirmStatus.textContent = `Confirmed: e-mail notices go to ${where}.`;
       // Not "we sent": an address the account came with has had no link until asked for.
       else confirmStatus.textContent = `Not confirmed: open the link e-mailed to ${where}. Nothing else is e-mailed there until then.`;

@@ -2,6 +2,7 @@
 // knowledge needed; a game module may add labels and say when an option applies.
 
 import { h } from "./dom.js";
+import { OPTION_WORDS, VALUE_WORDS } from "./wording.js";
 
 const TIMING = ["turn_seconds", "abandon_seconds", "between_rounds_seconds"];
 const PACES = {
@@ -24,21 +25,47 @@ export function humanize(name) {
 }
 
 function valueLabel(game, name, value) {
-  return game.module?.optionValueLabel?.(name, value) ?? humanize(value);
+  return game.module?.optionValueLabel?.(name, value) ?? VALUE_WORDS[name]?.[String(value)] ?? humanize(value);
+}
+
+export function optionLabel(game, name) {
+  return game.module?.optionLabel?.(name) ?? OPTION_WORDS[name]?.label ?? humanize(name);
+}
+
+// The page's own help for an option; the API's description is for programmers.
+function optionHelp(game, name) {
+  const help = game.module?.optionHelp?.(name) ?? OPTION_WORDS[name]?.help;
+  return help ? h("small", {}, help) : null;
 }
 
 // One control for one option; `read()` gives its value in the schema's type.
 function control(game, name, spec) {
   const id = `opt-${name}`;
-  const label = game.module?.optionLabel?.(name) ?? humanize(name);
+  const label = optionLabel(game, name);
+  const help = optionHelp(game, name);
   let input;
   let read;
+  if (spec.type === "boolean" && spec.default === null) {
+    // Yes, no, or the server's own choice (rated: when every seat is a person).
+    input = h(
+      "select",
+      { id, name },
+      [null, true, false].map((v) => h("option", { value: String(v) }, valueLabel(game, name, v))),
+    );
+    read = () => (input.value === "null" ? undefined : input.value === "true");
+    return {
+      name,
+      el: h("div", { class: "field" }, h("label", { for: id }, label), input, help),
+      read,
+      write: (v) => (input.value = String(v ?? null)),
+    };
+  }
   if (spec.type === "boolean") {
     input = h("input", { type: "checkbox", id, name, checked: Boolean(spec.default) });
     read = () => input.checked;
     return {
       name,
-      el: h("div", { class: "field check" }, input, h("label", { for: id }, label), h("small", {}, spec.description)),
+      el: h("div", { class: "field check" }, input, h("label", { for: id }, label), help),
       read,
       write: (v) => (input.checked = Boolean(v)),
     };
@@ -86,20 +113,20 @@ function control(game, name, spec) {
           { class: "field array" },
           h("legend", {}, label),
           inputs.map((inp, k) => h("label", { for: inp.id }, `${labels[k] ?? `#${k + 1}`} `, inp)),
-          h("small", {}, spec.description),
+          help,
         ),
         read,
         write: (v) => inputs.forEach((inp, k) => (inp.value = Array.isArray(v) ? (v[k] ?? "") : "")),
       };
     }
-    input = h("input", { id, name, value: (spec.default ?? []).join(", "), placeholder: "e.g. 2, 2" });
+    input = h("input", { id, name, value: (spec.default ?? []).join(", ") });
     read = () => {
       const parts = input.value.split(/[\s,]+/).filter(Boolean).map(Number);
       return parts.length ? parts : undefined;
     };
     return {
       name,
-      el: h("div", { class: "field" }, h("label", { for: id }, label), input, h("small", {}, spec.description)),
+      el: h("div", { class: "field" }, h("label", { for: id }, label), input, help),
       read,
       write: (v) => (input.value = Array.isArray(v) ? v.join(", ") : ""),
     };
@@ -109,7 +136,7 @@ function control(game, name, spec) {
   }
   return {
     name,
-    el: h("div", { class: "field" }, h("label", { for: id }, label), input, h("small", {}, spec.description)),
+    el: h("div", { class: "field" }, h("label", { for: id }, label), input, help),
     read,
     write: (v) => (input.value = v === null || v === undefined ? "" : String(v)),
   };
@@ -202,9 +229,10 @@ export function optionsForm(game) {
 export function describeOptions(game, options) {
   const schema = game?.options || {};
   return Object.entries(options || {})
-    .filter(([name]) => name !== "preset" && schema[name])
+    // Unset options (null: worked out by the server) are left out; `rated` is said apart.
+    .filter(([name, value]) => name !== "preset" && name !== "rated" && schema[name] && value !== null && value !== undefined)
     .map(([name, value]) => {
-      const label = game.module?.optionLabel?.(name) ?? humanize(name);
+      const label = optionLabel(game, name);
       const shown = typeof value === "boolean" ? (value ? "yes" : "no") : TIMING.includes(name) ? duration(value) : valueLabel(game, name, value);
       return [label, Array.isArray(value) ? value.join(" + ") : shown];
     });
