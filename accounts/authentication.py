@@ -13,12 +13,21 @@ from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
 from .models import User
-from .selectors import ban_reason_for_token, user_for_token
+from .selectors import ban_of_token, user_for_token
 
 
-def banned(reason: str) -> exceptions.AuthenticationFailed:
+class Banned(exceptions.AuthenticationFailed):
+    """A banned account's sign-in or token: the answer marks the browser
+    (accounts.banned_browser), which names the account."""
+
+    def __init__(self, reason: str, user_id: int) -> None:
+        super().__init__(f"This account is banned. The moderator's reason: {reason}", code="banned")
+        self.user_id = user_id
+
+
+def banned(reason: str, user_id: int) -> Banned:
     """The answer to a banned account's sign-in or token: code `banned`, with the reason."""
-    return exceptions.AuthenticationFailed(f"This account is banned. The moderator's reason: {reason}", code="banned")
+    return Banned(reason, user_id)
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
@@ -28,13 +37,13 @@ class TokenAuthentication(authentication.TokenAuthentication):
         user = user_for_token(key=key)
         if user is None:
             # Only a failed lookup pays for this one: a token revoked by a ban says why.
-            reason = ban_reason_for_token(key=key)
-            if reason is not None:
-                raise banned(reason)
+            ban = ban_of_token(key=key)
+            if ban is not None:
+                raise banned(*ban)
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         if not user.is_active:
             if user.banned_at is not None:
-                raise banned(user.ban_reason)
+                raise banned(user.ban_reason, user.pk)
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         # `request.auth` is the token; nothing reads its creation time, so no second query.
         return user, Token(key=key, user=user)

@@ -59,14 +59,21 @@ def username_clash(*, username: str) -> Clash | None:
     return None
 
 
-def ban_reason_for_token(*, key: str) -> str | None:
-    """The ban reason, when `key` is a token that a ban revoked (None otherwise)."""
+def ban_of_token(*, key: str) -> tuple[str, int] | None:
+    """The ban reason and the account, when `key` is a token that a ban revoked (None
+    otherwise)."""
     found = BannedToken.objects.filter(digest=BannedToken.digest_of(key), user__banned_at__isnull=False)
-    return found.values_list("user__ban_reason", flat=True).first()
+    return found.values_list("user__ban_reason", "user_id").first()
 
 
-def ban_reason_for_credentials(*, username: str, password: str) -> str | None:
-    """The ban reason, when the username and password are those of a banned account.
+def ban_reason_of(*, user_id: int) -> str | None:
+    """The ban reason of the account, while it is banned."""
+    return User.objects.filter(pk=user_id, banned_at__isnull=False).values_list("ban_reason", flat=True).first()
+
+
+def ban_of_credentials(*, username: str, password: str) -> tuple[str, int] | None:
+    """The ban reason and the account, when the username and password are those of a
+    banned account.
 
     Only the right password learns the reason. Only a banned account costs a password
     hash here, on top of the one the failed sign-in already spent.
@@ -77,4 +84,4 @@ def ban_reason_for_credentials(*, username: str, password: str) -> str | None:
         return None
     if user.banned_at is None or not user.check_password(password):
         return None
-    return user.ban_reason
+    return user.ban_reason, user.pk

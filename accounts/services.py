@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from core.errors import ServiceError
@@ -29,6 +31,8 @@ def user_register(*, username: str, password: str, display_name: str = "") -> tu
     except ValidationError as err:
         raise ServiceError.several("weak_password", err.messages, attr="password") from None
     user.set_password(password)
+    # A sign-up signs in.
+    user.last_login = timezone.now()
     try:
         with transaction.atomic():
             user.save()
@@ -47,7 +51,10 @@ def guest_create(*, display_name: str) -> tuple[User, str]:
     return user, Token.objects.create(user=user).key
 
 
-def token_for(*, user: User) -> str:
+def user_sign_in(*, user: User, now: datetime) -> str:
+    """The account's token for a sign-in with its password, which counts as its last
+    login (the admin shows it, as it does for sign-ins to the admin itself)."""
+    User.objects.filter(pk=user.pk).update(last_login=now)
     token, _ = Token.objects.get_or_create(user=user)
     key: str = token.key  # the stubs leave Token's fields untyped
     return key

@@ -61,7 +61,20 @@ def _is_ping(content: Any) -> bool:
 
 
 class NoticeConsumer(AsyncJsonWebsocketConsumer):
-    """What both sockets share: they announce, and take nothing from a client but pings."""
+    """What both sockets share: they announce, and take nothing from a client but pings;
+    every socket of a signed-in account is closed when the account is banned."""
+
+    async def join_account(self, user: User) -> None:
+        self.account_group = live.account_group_name(user.pk)
+        await self.channel_layer.group_add(self.account_group, self.channel_name)
+
+    async def leave_account(self) -> None:
+        if hasattr(self, "account_group"):
+            await self.channel_layer.group_discard(self.account_group, self.channel_name)
+
+    async def account_closed(self, event: dict[str, Any]) -> None:
+        # The account's tokens are revoked: as for any token that no longer works.
+        await self.close(code=CLOSE_UNAUTHENTICATED, reason="banned")
 
     @classmethod
     async def decode_json(cls, text_data: str) -> Any:
@@ -117,6 +130,7 @@ class RoomConsumer(NoticeConsumer):
         # Only a socket that is served joins the room's group (and leaves it on disconnect).
         self.group = live.group_name(self.code)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join_account(user)
         self.watch = live_watch.watch_for(self.channel_layer)
         if self.watch is not None:
             self.watch.add(self.code, position.version)
@@ -126,6 +140,7 @@ class RoomConsumer(NoticeConsumer):
         await self.send_json({"type": "changed", **position._asdict()})
 
     async def disconnect(self, code: int) -> None:
+        await self.leave_account()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             if self.watch is not None:
@@ -177,11 +192,13 @@ class UserConsumer(NoticeConsumer):
         else:
             self.group = live.user_group_name(user.pk)
             await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join_account(user)
         await self._say_present()
         self.presence = asyncio.get_running_loop().create_task(self._stay_present())
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
+        await self.leave_account()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         for task in (getattr(self, "poller", None), getattr(self, "presence", None)):

@@ -8,7 +8,10 @@ from django.core.exceptions import RequestDataTooBig
 from drf_standardized_errors.handler import ExceptionHandler
 from rest_framework import exceptions
 from rest_framework.exceptions import APIException, ErrorDetail, ValidationError
+from rest_framework.response import Response
 
+from accounts import banned_browser
+from accounts.authentication import Banned
 from core.errors import ServiceError
 
 from .parsers import PayloadTooLarge
@@ -26,6 +29,12 @@ class ApiExceptionHandler(ExceptionHandler):
     """drf-standardized-errors' handler, with the services' errors made into their HTTP
     errors, the exceptions it would answer badly made into their proper 4xx, and with
     details that never quote the request."""
+
+    def run(self) -> Response | None:
+        response = super().run()
+        if response is not None and isinstance(self.exc, Banned):
+            banned_browser.mark(response, self.exc.user_id)
+        return response
 
     def convert_known_exceptions(self, exc: Exception) -> Exception:
         if isinstance(exc, ServiceError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import authenticate
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, status
 from rest_framework.authentication import BaseAuthentication
@@ -11,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import selectors, services
+from accounts import banned_browser, selectors, services
 from accounts.authentication import banned
 from games.services import play
 from grants.scopes import READ, scopes
@@ -63,20 +64,31 @@ class TokenView(_AuthThrottled):
         data.is_valid(raise_exception=True)
         user = authenticate(request, **data.validated_data)
         if user is None:
-            reason = selectors.ban_reason_for_credentials(**data.validated_data)
-            if reason is not None:
-                raise banned(reason)
+            ban = selectors.ban_of_credentials(**data.validated_data)
+            if ban is not None:
+                raise banned(*ban)
             raise exceptions.AuthenticationFailed("Wrong username or password.")
-        return Response({"token": services.token_for(user=user)})
+        return Response({"token": services.user_sign_in(user=user, now=timezone.now())})
 
 
 class GuestView(_AuthThrottled):
-    @extend_schema(request=GuestSerializer, responses={201: AuthAnswerSerializer})
-    @answers("reserved_name", "bidi_control")
+    @extend_schema(
+        request=GuestSerializer,
+        responses={201: AuthAnswerSerializer},
+        description=(
+            "A guest account for `display_name`, and its token. A browser a banned account used (the `banned` "
+            "answer marks it with an HTTP-only cookie) is answered `banned` while the ban lasts."
+        ),
+    )
+    @answers("reserved_name", "bidi_control", "banned")
     @creates("the new account (`me`)")
     def post(self, request: Request) -> Response:
         data = GuestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        # A browser a banned account used does not come back as a guest while the ban lasts.
+        marked = banned_browser.marked_user_id(request)
+        if marked is not None and (reason := selectors.ban_reason_of(user_id=marked)) is not None:
+            raise banned(reason, marked)
         user, token = services.guest_create(display_name=data.validated_data["display_name"])
         return created(request, {"user": UserSerializer(user).data, "token": token}, "me")
 

@@ -484,4 +484,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # Django's own console handler (development) would print each of its lines a second
+    # time beside the root's: runserver's every access line, for one.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
 }

@@ -29,6 +29,17 @@ def user_group_name(user_id: int) -> str:
     return f"user.{user_id}"
 
 
+def account_group_name(user_id: int) -> str:
+    """Every socket of the account, its rooms' and its own: what a ban closes."""
+    return f"account.{user_id}"
+
+
+def sockets_close_after_commit(user_id: int) -> None:
+    """Close every open socket of the account once this commits (a ban): the sockets
+    answer 4401, and the client, reading why, is told it is banned."""
+    transaction.on_commit(lambda: _send(account_group_name(user_id), {"type": "account.closed"}))
+
+
 class _Announcer:
     """A thread with its own event loop that sends notices in order.
 

@@ -15,7 +15,7 @@ from django.db.models.fields.json import KT
 from accounts.models import User
 from core.times import iso
 
-from . import store, timing
+from . import rules, store, timing
 from .codes import is_room_code
 from .errors import not_found
 from .models import PUBLIC, Event, Room, RoomStatus, Round, Seat
@@ -29,6 +29,15 @@ def room_get(*, code: str) -> Room:
     if room is None:
         raise not_found()
     return room
+
+
+def invite_of(*, code: str) -> tuple[str, str] | None:
+    """The game's name and the host's of the room an invite link names (whoever holds the
+    link may read them: it is the invitation); None where there is no such room."""
+    room = Room.objects.select_related("host").filter(code=code).first() if is_room_code(code) else None
+    if room is None:
+        return None
+    return rules.get(room.game).name, room.host.display_name or room.host.username
 
 
 def room_for_play(*, code: str) -> Room:

@@ -45,7 +45,7 @@ class BearerAuthentication(authentication.BaseAuthentication):
             return ACCOUNT_TOKEN.authenticate_credentials(key)
         if not grant.user.is_active:
             if grant.user.banned_at is not None:
-                raise banned(grant.user.ban_reason)
+                raise banned(grant.user.ban_reason, grant.user.pk)
             raise exceptions.AuthenticationFailed("User inactive or deleted.")
         view = (request.parser_context or {}).get("view")
         needed = scopes.required_scope(view, request.method or "GET")

@@ -13,6 +13,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import banned_tokens_forget, tokens_revoke_for_ban
 from core.errors import ServiceError
+from games import live
 from games import selectors as game_selectors
 from games.models import Room, RoomStatus
 from games.services import table_moderation
@@ -57,6 +58,7 @@ def user_ban(*, moderator: User, user: User, reason: str) -> ModerationEntry:
     user.ban_reason = reason
     user.save(update_fields=["is_active", "banned_at", "ban_reason"])
     tokens_revoke_for_ban(user=user)
+    live.sockets_close_after_commit(user.pk)
     done = [_leave_for_ban(seat.room, seat.index, user, reason) for seat in game_selectors.open_seats_of(user=user)]
     return ModerationEntry.objects.create(
         moderator=moderator,

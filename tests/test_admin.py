@@ -67,3 +67,24 @@ def test_operators_see_the_outages_the_heartbeat_recorded_and_cannot_edit_them(c
     assert "14.6" in listing.content.decode()
     assert client.post(f"/admin/uptime/outage/{outage.pk}/delete/", {"post": "yes"}).status_code == 403
     assert Outage.objects.filter(pk=outage.pk).exists()
+
+
+def test_a_players_page_lists_their_last_actions_one_per_line(client, make_user):
+    from games import selectors
+    from games.services import play
+
+    host = make_user("hana")
+    room = lobby.room_create(host=host, game="hearts", options={})
+    for _ in range(3):
+        lobby.room_add_bot(code=room.code, user=host)
+    lobby.room_start(code=room.code, user=host)
+    view = selectors.view_by_code(code=room.code, user=host)
+    cards = view["you"]["hand"][:3]
+    passed = {"type": "pass_cards", "cards": cards}
+    play.action_submit(code=room.code, user=host, version=view["version"], action=passed)
+    admin = make_user("moderator", is_staff=True, is_superuser=True)
+    client.force_login(admin)
+    page = client.get(reverse("admin:accounts_user_change", args=[host.pk])).content.decode()
+    assert f"{room.code} hand 1" in page
+    # Lines of their own, not a literal tag between them.
+    assert "&lt;br&gt;" not in page

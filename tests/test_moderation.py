@@ -150,6 +150,37 @@ def test_a_ban_answers_the_banned_person_with_the_reason_and_unban_restores(clie
     assert list(ModerationEntry.objects.values_list("kind", flat=True)) == ["unban", "ban"]
 
 
+def test_a_browser_the_banned_person_used_cannot_start_a_guest_session_until_the_unban(
+    client, api_client, moderator, make_user
+):
+    player = make_user("cheater")
+    api = api_client(player)
+    client.force_login(moderator)
+    client.post(reverse("admin:accounts_user_ban", args=[player.pk]), {"reason": "abusive chat"})
+    # The banned answer marks the browser: signed, unreadable to scripts.
+    res = api.get("/api/v1/me")
+    assert error(res)["code"] == "banned"
+    cookie = res.cookies["banned"]
+    assert cookie["httponly"] and cookie["samesite"] == "Lax" and cookie.value
+    guest = {"display_name": "Not A Cheater"}
+    res = api.post("/api/v1/auth/guest", guest, format="json")
+    assert res.status_code == 401
+    assert error(res)["code"] == "banned" and "abusive chat" in error(res)["detail"]
+    # The right password's answer marks a browser too.
+    fresh = api_client()
+    login_answer = fresh.post("/api/v1/auth/token", {"username": "cheater", "password": PASSWORD}, format="json")
+    assert error(login_answer)["code"] == "banned" and "banned" in login_answer.cookies
+    assert error(fresh.post("/api/v1/auth/guest", guest, format="json"))["code"] == "banned"
+    # A forged or foreign marker counts for nothing; neither does an unmarked browser.
+    forged = api_client()
+    forged.cookies["banned"] = "1:forged"
+    assert forged.post("/api/v1/auth/guest", guest, format="json").status_code == 201
+    assert api_client().post("/api/v1/auth/guest", guest, format="json").status_code == 201
+    # Unbanned: the marked browser may play as a guest again.
+    client.post(reverse("admin:accounts_user_unban", args=[player.pk]), {"reason": "appeal accepted"})
+    assert api.post("/api/v1/auth/guest", guest, format="json").status_code == 201
+
+
 def test_the_banned_error_code_is_documented(api_client):
     schema = api_client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     assert "| `banned` | 401 |" in schema["info"]["description"]

@@ -6,11 +6,14 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
+
+from games import selectors as games_selectors
 
 from .finders import renderers
 
@@ -27,9 +30,18 @@ def shell(request: HttpRequest, code: str | None = None, username: str | None = 
     api_root = reverse("games").removesuffix("games/")
     # The games whose renderer the client imports (web/static/web/games/index.js).
     game_renderers = " ".join(renderers())
-    return render(
-        request, "web/index.html", {"api_root": api_root, "room_code": code or "", "game_renderers": game_renderers}
-    )
+    invite = games_selectors.invite_of(code=code) if code else None
+    context = {
+        # Who invites to what, for the invite page of `/join/<code>` (empty for no such room).
+        "invite_game": invite[0] if invite else "",
+        "invite_host": invite[1] if invite else "",
+        "api_root": api_root,
+        "room_code": code or "",
+        "game_renderers": game_renderers,
+        # What the leaderboard asks of a player, for its empty state to say.
+        "leaderboard_min": settings.LEADERBOARD_MIN_MATCHES,
+    }
+    return render(request, "web/index.html", context)
 
 
 @cache

@@ -111,8 +111,8 @@ class UserAdmin(BaseUserAdmin):
         actions = Action.objects.filter(user=user).select_related("round__room").order_by("-created_at")
         return (
             format_html_join(
-                "<br>",
-                "{} {} hand {} #{} seat {}: {}",
+                "",
+                "<div>{} {} hand {} #{} seat {}: {}</div>",
                 (
                     (
                         f"{a.created_at:%Y-%m-%d %H:%M}",

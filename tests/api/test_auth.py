@@ -38,12 +38,19 @@ def test_a_password_weak_for_several_reasons_is_refused_with_each(api_client):
 
 
 def test_token_login_and_wrong_password(api_client, make_user):
-    make_user("dave")
+    dave = make_user("dave")
+    assert dave.last_login is None
     ok = api_client().post("/api/v1/auth/token", {"username": "dave", "password": "correct-horse-9"}, format="json")
     assert ok.status_code == 200 and len(ok.json()["token"]) == 40
+    # A sign-in through the API is the account's last login, as the admin shows it.
+    dave.refresh_from_db()
+    signed_in = dave.last_login
+    assert signed_in is not None
     bad = api_client().post("/api/v1/auth/token", {"username": "dave", "password": "nope-nope-1"}, format="json")
     assert bad.status_code == 401
     assert error_code(bad) == "authentication_failed"
+    dave.refresh_from_db()
+    assert dave.last_login == signed_in
 
 
 def test_guest_account_from_display_name(api_client):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from .conftest import add_bots, create_room, play_by_api, sign_up, table, token_of, wait_my_turn
@@ -35,14 +36,21 @@ def test_claim_the_rest_is_offered_where_it_holds_asks_then_ends_the_hand(open_p
     claim = page.locator("[data-action=claim]")
     expect(claim).to_have_text("Claim the rest")
     expect(table(page)).to_have_attribute("data-version", str(view["version"]))
-    # Said no to the question: nothing is sent.
-    page.once("dialog", lambda dialog: dialog.dismiss())
+    # Asked on the page (never the browser's dialog), the question takes the focus;
+    # "Play on" sends nothing and gives the focus back.
+    page.on("dialog", lambda dialog: pytest.fail(f"a browser dialog: {dialog.message}"))
     claim.click()
+    question = page.get_by_role("group", name="Claim the rest?")
+    expect(question).to_be_visible()
+    expect(page.locator("[data-action=claim-yes]")).to_be_focused()
+    page.locator("[data-action=claim-no]").click()
+    expect(question).to_be_hidden()
+    expect(claim).to_be_focused()
     expect(page.locator(".toast")).to_have_count(0)
     assert table(page).get_attribute("data-version") == str(view["version"])
     # Said yes: the rest is played out, and the hand's result shows.
-    page.once("dialog", lambda dialog: dialog.accept())
     claim.click()
+    page.locator("[data-action=claim-yes]").click()
     # (Hearts' result, or the shooter's choice had she taken every point.)
     expect(table(page)).to_have_attribute("data-phase", re.compile("^(round_over|moon_choice|match_over)$"))
     expect(page.locator(".toast.error")).to_have_count(0)

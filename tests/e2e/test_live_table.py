@@ -100,6 +100,8 @@ def test_a_guest_joins_from_the_invite_link(open_page, shots):
     guest = open_page()
     guest.goto(invite)
     expect(guest.get_by_role("heading", name="You're invited to a table")).to_be_visible()
+    # It says who invites to what before anyone signs in.
+    expect(guest.locator(".invite-what")).to_have_text(f"hazel invites you to play Hearts (room {code}).")
     shots(guest, "invite")
     guest.get_by_label("Your name at the table").fill("Gina")
     guest.get_by_role("button", name="Play as guest").last.click()

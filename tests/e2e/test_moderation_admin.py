@@ -156,6 +156,23 @@ def test_a_moderator_bans_gives_a_seat_away_shuts_a_room_and_reads_the_log(scene
         "This account is banned. The moderator's reason: card sharing with olga"
     )
     shots(carl, "carl-sign-in-refused")
+    # No door beside it: guest play is not offered, and this browser cannot start a guest
+    # session (its ban answers marked it), even by asking the API itself.
+    expect(carl.get_by_role("tab", name="Play as guest")).to_have_count(0)
+    carl.goto(f"/join/{scene['playing'].code}")
+    expect(carl.get_by_role("tab", name="Log in")).to_be_visible()
+    expect(carl.get_by_role("tab", name="Play as guest")).to_have_count(0)
+    answer = carl.evaluate(
+        """async () => {
+            const res = await fetch("/api/v1/auth/guest", {
+                method: "POST",
+                headers: { "Content-Type": "application/json" },
+                body: JSON.stringify({ display_name: "Not Carl" }),
+            });
+            return [res.status, (await res.json()).errors[0].code];
+        }"""
+    )
+    assert answer == [401, "banned"]
 
     def seats_after_ban() -> tuple[Any, ...]:
         playing = scene["playing"]
@@ -183,6 +200,10 @@ def test_a_moderator_bans_gives_a_seat_away_shuts_a_room_and_reads_the_log(scene
     # It reaches her page through the room's socket and a fetch of the log: on two busy
     # cores that can take longer than the default five seconds.
     expect(lena.get_by_text(line)).to_be_visible(timeout=15_000)
+    # And at the top of her page, at once: why, and that the seat is not hers to take back.
+    banner = lena.locator(".handed-over")
+    expect(banner).to_contain_text("A moderator gave your seat to a computer player: left the table for an hour.")
+    expect(banner).to_contain_text("It is not yours to take back")
     shots(lena, "lena-seat-taken")
 
     # Shutting a room down: the button is at the top, not beside the form's grey Close.

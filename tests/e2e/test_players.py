@@ -40,7 +40,10 @@ def test_profile_and_leaderboard(open_page, live_url, shots, size):
     play_by_api(live_url, token, code, lambda v: v["status"] == "finished")
     rate([("pia", "Pia", 21.5, 6), ("quinn", "Quinn", 30.25, 12), ("ruth", "Ruth", 10.0, 7)])
 
-    # The name in the top bar is the way to one's own page.
+    # The top bar leads to the leaderboard, and the name in it to one's own page.
+    page.goto("/")
+    page.get_by_role("navigation", name="Account").get_by_role("link", name="Leaderboard").click()
+    expect(page.get_by_role("heading", name="Leaderboard", level=1)).to_be_visible()
     page.goto("/")
     page.get_by_role("navigation", name="Account").get_by_role("link", name="pia").click()
     expect(page).to_have_url(f"{live_url}/players/pia")
@@ -67,7 +70,7 @@ def test_profile_and_leaderboard(open_page, live_url, shots, size):
     shots(page, "leaderboard")
     assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
     page.get_by_label("Game").select_option("moon")
-    expect(page.locator(".leaderboard .empty")).to_be_visible()
+    expect(page.locator(".leaderboard .empty")).to_contain_text("a player is listed after 5 rated matches")
     expect(page).to_have_url(f"{live_url}/leaderboard?game=moon")
     page.get_by_label("Game").select_option("hearts")
     rows.first.get_by_role("link", name="Quinn").click()

@@ -246,8 +246,33 @@ async def test_every_refusal_is_a_documented_close_of_its_channel(make_user):
         await ws.wait()
         assert closed in CONTRACT.close_codes(channel), (path, sent, closed)
         seen.add((channel, closed))
+    # An open socket of an account being banned: both channels close it, as documented.
+    banned_token = await spectator_banned_later(make_user)
+    sockets = {"room": room_socket(code, banned_token), "me": user_socket(banned_token)}
+    for ws in sockets.values():
+        assert (await ws.connect())[0]
+    await ban_the_token_holder(banned_token, make_user)
+    for channel, ws in sockets.items():
+        while (message := await ws.receive_output(timeout=3))["type"] != "websocket.close":
+            pass
+        closed = (message["code"], message.get("reason", ""))
+        assert closed in CONTRACT.close_codes(channel), (channel, closed)
+        seen.add((channel, closed))
     # And every close a channel documents is one a client can meet.
     assert seen == {(channel, close) for channel in DOCUMENT["channels"] for close in CONTRACT.close_codes(channel)}
+
+
+@database_sync_to_async
+def spectator_banned_later(make_user) -> str:
+    return Token.objects.create(user=make_user()).key
+
+
+@database_sync_to_async
+def ban_the_token_holder(token: str, make_user) -> None:
+    from moderation.services import user_ban
+
+    holder = Token.objects.get(key=token).user
+    user_ban(moderator=make_user(is_staff=True, is_superuser=True), user=holder, reason="Abuse")
 
 
 @database_sync_to_async

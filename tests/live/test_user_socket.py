@@ -147,3 +147,36 @@ async def test_a_frame_that_is_not_json_leaves_the_room_socket_serving(make_user
     await ws.send_json_to({"type": "ping"})
     assert await ws.receive_json_from(timeout=3) == {"type": "pong", "version": first["version"], "seq": first["seq"]}
     await ws.disconnect()
+
+
+@database_sync_to_async
+def ban(user, moderator):
+    from moderation.services import user_ban
+
+    user_ban(moderator=moderator, user=user, reason="Abuse in the chat")
+
+
+@pytest.mark.parametrize("layer", ["redis", "memory"])
+async def test_a_ban_closes_every_socket_of_the_account_with_4401(make_user, layer, settings):
+    if layer == "memory":
+        # The embedded start: a moderator's ban in the same process reaches its sockets.
+        settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    code, host, guest, host_token, guest_token = await two_player_room(make_user)
+    await start(code, host)
+    moderator = await database_sync_to_async(make_user)(is_staff=True, is_superuser=True)
+    own, room, other = user_socket(guest_token), room_socket(code, guest_token), room_socket(code, host_token)
+    for ws in (own, room, other):
+        assert (await ws.connect())[0]
+    first = await room.receive_json_from(timeout=3)
+    assert first["type"] == "changed"
+    await other.receive_json_from(timeout=3)
+    await ban(guest, moderator)
+    # Both of the banned person's sockets close, told why; nothing more reaches them.
+    for ws in (own, room):
+        while (message := await ws.receive_output(timeout=3))["type"] != "websocket.close":
+            assert message["type"] == "websocket.send"
+        assert (message["code"], message.get("reason")) == (4401, "banned")
+    # Everyone else's stay open and hear of the change (the seat given to a computer player).
+    changed = await other.receive_json_from(timeout=3)
+    assert changed["type"] == "changed" and changed["version"] > first["version"]
+    await other.disconnect()

@@ -4,6 +4,8 @@ const ROOT = document.body.dataset.apiRoot || "/api/v1/";
 const TOKEN_KEY = "tt.token";
 // Why the server signed this browser out (a ban and its reason), shown with the sign-in form.
 const NOTICE_KEY = "tt.signedOutNotice";
+// Set once this browser's account was banned (see `auth.banned`).
+const BANNED_KEY = "tt.banned";
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -23,14 +25,24 @@ export const auth = {
   get notice() {
     return sessionStorage.getItem(NOTICE_KEY);
   },
+  // This browser's account was banned: guest play is not offered (the server refuses it
+  // too, from the cookie its answer set). A sign-in to an account in good standing lifts it.
+  get banned() {
+    return localStorage.getItem(BANNED_KEY) === "1";
+  },
   set(token) {
     localStorage.setItem(TOKEN_KEY, token);
+    localStorage.removeItem(BANNED_KEY);
     sessionStorage.removeItem(NOTICE_KEY);
     window.dispatchEvent(new Event("auth-changed"));
   },
-  /** @param {string | null} [notice] Said on the sign-in form that follows (a ban's reason). */
-  clear(notice = null) {
+  /**
+   * @param {string | null} [notice] Said on the sign-in form that follows (a ban's reason).
+   * @param {boolean} [banned] The account was banned.
+   */
+  clear(notice = null, banned = false) {
     localStorage.removeItem(TOKEN_KEY);
+    if (banned) localStorage.setItem(BANNED_KEY, "1");
     if (notice) sessionStorage.setItem(NOTICE_KEY, notice);
     else sessionStorage.removeItem(NOTICE_KEY);
     window.dispatchEvent(new Event("auth-changed"));
@@ -68,7 +80,7 @@ export async function api(path, { method = "GET", body, idempotent = false, text
     const error = new ApiError(res.status, data);
     // A banned account's token answers `banned` with the moderator's reason: the sign-in
     // form that replaces the page keeps saying it.
-    if (res.status === 401 && token) auth.clear(error.code === "banned" ? error.message : null);
+    if (res.status === 401 && token) auth.clear(error.code === "banned" ? error.message : null, error.code === "banned");
     throw error;
   }
   return data;

@@ -73,6 +73,7 @@ function renderAccount() {
   replace(
     account,
     h("a", { class: "who", href: `/players/${encodeURIComponent(app.user.username)}`, "data-link": "" }, app.user.display_name || app.user.username, app.user.is_guest ? " (guest)" : ""),
+    h("a", { href: "/leaderboard", "data-link": "" }, "Leaderboard"),
     h("a", { href: "/notifications", "data-link": "" }, "Settings"),
     h(
       "button",

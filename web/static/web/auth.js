@@ -100,7 +100,8 @@ export function authPanel({ guestFirst = false, intro = null } = {}) {
         },
       ),
   };
-  const order = guestFirst ? ["guest", "login", "register"] : ["login", "register", "guest"];
+  // A banned person is not shown a door back in as a guest (the server shuts it too).
+  const order = (guestFirst ? ["guest", "login", "register"] : ["login", "register", "guest"]).filter((key) => key !== "guest" || !auth.banned);
   const titles = { guest: "Play as guest", login: "Log in", register: "Sign up" };
   const body = h("div", { class: "tab-body" });
   const tabs = h("div", { class: "tabs", role: "tablist" });

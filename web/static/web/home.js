@@ -57,7 +57,7 @@ export class HomePage {
         create,
         h(
           "section",
-          { class: "panel" },
+          { class: "panel tables" },
           h("h2", {}, "Join a table"),
           h(
             "form",

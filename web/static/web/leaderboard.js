@@ -86,7 +86,7 @@ export class LeaderboardPage {
                 ),
               ),
             )
-          : h("p", { class: "empty" }, "Nobody has played enough rated matches of this game yet."),
+          : h("p", { class: "empty" }, `Nobody has played enough rated matches of this game yet: a player is listed after ${document.body.dataset.leaderboardMin ?? 5} rated matches.`),
         pager(this.board, this.page, (page) => {
           this.page = page;
           this.load();

@@ -139,7 +139,7 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
   return h(
     "section",
     { class: "lobby", "data-phase": "lobby", "data-version": view.version, "data-status": view.status },
-    h("header", { class: "table-head" }, h("h1", {}, `${catalogue?.name ?? room.game}${room.name ? ` · ${room.name}` : ""}`), h("p", { class: "meta" }, `Room ${room.code} · host ${hostName(room)} · `, h("span", { class: "live-status", "data-live": "" }, liveStatus))),
+    h("header", { class: "table-head" }, h("h1", {}, `${catalogue?.name ?? room.game}${room.name ? ` · ${room.name}` : ""}`), h("p", { class: "meta" }, `Room ${room.code} · host ${hostName(room)} · updates: `, h("span", { class: "live-status", "data-live": "", title: "How this page hears of changes" }, liveStatus))),
     h("div", { class: "lobby-grid" }, h(
         "section",
         { class: "panel" },

@@ -15,6 +15,18 @@ const MAX_EVENTS = 200;
 const EVENTS_PAGE = 500;
 const ROUNDS_PAGE = 100;
 
+// The hand-over that took `seat` from its player for good: the last `seat_to_bot` of that
+// seat that is not an idle player's (those keep their seat and may reclaim it).
+function handOverOf(events, seat) {
+  return events.findLast((e) => e.type === "seat_to_bot" && e.seat === seat && !e.idle) ?? null;
+}
+
+// What the invite link names, from the page the server served for it.
+function inviteText(code) {
+  const { inviteGame: game, inviteHost: host } = document.body.dataset;
+  return game && host ? `${host} invites you to play ${game} (room ${code}).` : `Room ${code}.`;
+}
+
 export class RoomPage {
   constructor(root, code, app) {
     this.root = root;
@@ -77,7 +89,7 @@ export class RoomPage {
         { class: "invite-page" },
         authPanel({
           guestFirst: true,
-          intro: h("div", {}, h("h1", {}, "You're invited to a table"), h("p", {}, `Room ${this.code}. Pick a name to play as a guest, or log in.`)),
+          intro: h("div", {}, h("h1", {}, "You're invited to a table"), h("p", { class: "invite-what" }, inviteText(this.code)), h("p", {}, "Pick a name to play as a guest, or log in.")),
         }),
       ),
     );
@@ -224,6 +236,24 @@ export class RoomPage {
       );
     } else {
       this.table.render(this.root, view, { catalogue: this.catalogue, events: this.events, rounds: this.rounds, liveStatus: this.liveStatus });
+      // The seat this page's player held here, kept so that a hand-over that takes it for
+      // good (a moderator's) can be told when the page turns into a spectator's.
+      const heldKey = `seat-held:${this.code}`;
+      if (view.you) sessionStorage.setItem(heldKey, String(view.you.seat));
+      const held = sessionStorage.getItem(heldKey);
+      const takenBy = !view.you && held !== null ? handOverOf(this.events, Number(held)) : null;
+      if (takenBy) {
+        this.root.prepend(
+          h(
+            "p",
+            { class: "away handed-over", role: "alert" },
+            takenBy.reason
+              ? `A moderator gave your seat to a computer player: ${takenBy.reason}. `
+              : "A moderator gave your seat to a computer player. ",
+            "It is not yours to take back; you can watch the table from here.",
+          ),
+        );
+      }
       // A computer player holds the seat since its player was away (on_abandon: bot).
       const mine = view.you ? view.seats[view.you.seat] : null;
       if (view.status === "playing" && mine?.is_bot) {

@@ -34,16 +34,27 @@ export function actionsArea(table, view, names, legal) {
   return h("section", { class: "actions", "aria-label": "Your move" }, pending, waiting && h("p", { class: "waiting" }, waiting), parts);
 }
 
-// Offered at every turn of trick play, whatever the hands: the server proves the claim
-// or refuses it ("not certain"), and the refusal shows as any refused move does.
+// Offered only where the claim holds (the server lists it exactly there). Asked inline,
+// not with the browser's dialog: "Claim the rest" opens the question beside it, which
+// keyboard and screen reader users reach in order; "Play on" closes it.
 /** @param {TableView} table */
 function claimButton(table, claim) {
-  const ask = () => {
-    if (window.confirm("Claim the rest? The server plays out the hand if every remaining trick is certain to be yours.")) {
-      table.ctx.act(claim);
-    }
-  };
-  return h("div", { class: "button-row claim" }, h("button", { type: "button", "data-action": "claim", "data-focus": "claim", onclick: ask }, "Claim the rest"));
+  const question = h(
+    "div",
+    { class: "claim-question", role: "group", "aria-label": "Claim the rest?", hidden: true },
+    h("p", {}, "Claim every remaining trick? The server plays the hand out at once."),
+    h("div", { class: "button-row" },
+      h("button", { type: "button", class: "primary", "data-action": "claim-yes", onclick: () => table.ctx.act(claim) }, "Yes, claim"),
+      h("button", { type: "button", "data-action": "claim-no", onclick: () => toggle(false) }, "Play on"),
+    ),
+  );
+  const open = h("button", { type: "button", "data-action": "claim", "data-focus": "claim", "aria-expanded": "false", onclick: () => toggle(true) }, "Claim the rest");
+  function toggle(shown) {
+    question.hidden = !shown;
+    open.setAttribute("aria-expanded", String(shown));
+    (shown ? /** @type {HTMLElement} */ (question.querySelector("button")) : open).focus();
+  }
+  return h("div", { class: "claim" }, h("div", { class: "button-row" }, open), question);
 }
 
 /** @param {TableView} table */

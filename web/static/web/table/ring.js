@@ -53,7 +53,9 @@ function seatItem(table, view, names, me, place, area) {
   const game = table.game;
   const i = place.seat;
   const seat = view.seats[i];
-  const acting = (view.to_act || []).includes(i) && !["match_over", "complete"].includes(view.phase);
+  // In the pause between hands every seat is "to act" only as far as saying it is ready:
+  // that is no turn, so no seat is marked as acting then.
+  const acting = (view.to_act || []).includes(i) && !["match_over", "complete", "round_over"].includes(view.phase);
   const badges = [
     // "Computer 3" says it already; a computer player with another name gets the badge.
     seat.is_bot && !/computer/i.test(names[i]) ? "computer" : null,

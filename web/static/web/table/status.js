@@ -63,7 +63,7 @@ export function head(view, extras) {
     "header",
     { class: "table-head" },
     h("h1", {}, title),
-    h("p", { class: "meta" }, `Room ${view.code} · `, h("span", { class: "live-status", "data-live": "" }, extras.liveStatus)),
+    h("p", { class: "meta" }, `Room ${view.code} · updates: `, h("span", { class: "live-status", "data-live": "", title: "How this page hears of changes" }, extras.liveStatus)),
   );
 }
 

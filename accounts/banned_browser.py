@@ -1,0 +1,48 @@
+"""A browser that a banned account used is marked, so that its person cannot come back
+at once as a guest.
+
+The answer `401 banned` (a banned account's token, or its sign-in with the right
+password) sets a signed, HTTP-only cookie naming the account; `POST auth/guest` from a
+browser that carries it is refused with the same `banned` answer while the ban lasts
+(an unban lifts it: the cookie is read against the account as it is now).
+
+Its limits, by design: a browser whose cookies are cleared, another browser or device,
+or an app that keeps no cookies is not marked. Addresses are not used: many players
+share one (a household, a school, a phone carrier), and refusing them all for one ban
+would lock out people who did nothing.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core import signing
+from django.http import HttpRequest, HttpResponseBase
+
+COOKIE = "banned"
+SALT = "accounts.banned-browser"
+# As long as a ban may last: until a moderator lifts it.
+MAX_AGE_SECONDS = 10 * 365 * 24 * 3600
+
+
+def mark(response: HttpResponseBase, user_id: int) -> None:
+    """Mark the browser that receives `response` as a banned account's."""
+    response.set_cookie(
+        COOKIE,
+        signing.dumps(user_id, salt=SALT),
+        max_age=MAX_AGE_SECONDS,
+        httponly=True,
+        secure=settings.SESSION_COOKIE_SECURE,
+        samesite="Lax",
+    )
+
+
+def marked_user_id(request: HttpRequest) -> int | None:
+    """The banned account the browser making `request` was marked with, if any."""
+    raw = request.COOKIES.get(COOKIE)
+    if not raw:
+        return None
+    try:
+        user_id = signing.loads(raw, salt=SALT)
+    except signing.BadSignature:
+        return None
+    return user_id if isinstance(user_id, int) else None
