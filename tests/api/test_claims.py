@@ -55,11 +55,13 @@ def current_round(code: str) -> Round:
     return Round.objects.filter(room=Room.objects.get(code=code)).order_by("-number").first()
 
 
-def first_plays_to_end(game: Any, hand: dict[str, Any]) -> dict[str, Any]:
-    while hand["phase"] == "play":
-        seat = hand["turn"]
-        first = next(a for a in game.legal_actions(hand, seat) if a["type"] == "play")
-        hand = game.apply(hand, seat, first).state
+def plays_to_end(game: Any, hand: dict[str, Any], plays: list[dict[str, Any]]) -> dict[str, Any]:
+    """The hand after `plays` (as the log names them), each applied as an ordinary play
+    would be; each one legal where it is made."""
+    for e in plays:
+        play = {k: v for k, v in e.items() if k in ("type", "card", "tile")}
+        assert play in game.legal_actions(hand, e["seat"]), (e, hand["turn"])
+        hand = game.apply(hand, e["seat"], play).state
     return hand
 
 
@@ -109,12 +111,13 @@ def test_claims_through_a_hand(api_client, make_user, game, options):
         assert legal[-1] == CLAIM
         assert res.status_code == 200, res.content
         after = current_round(code)
-        # Played out as normal play would have, each player's first legal play.
-        assert after.state == first_plays_to_end(engine, stored)
         assert after.state["phase"] in ("round_over", "match_over", "moon_choice")
         events = clients[0].get(f"/api/v1/rooms/{code}/events?after=0").json()
         claimed = [e for e in events if e.get("type") == "claimed"]
         assert len(claimed) == 1 and claimed[0]["seat"] == seat
+        # Played out as normal play: the plays its log names, each legal, give the hand as stored.
+        named = [e for e in events[events.index(claimed[0]) + 1 :] if e["type"] == "play"]
+        assert after.state == plays_to_end(engine, stored, named)
         assert after.actions.order_by("-seq").first().payload == CLAIM
         report = round_replay(round_=after)
         assert report.matches, report.detail

@@ -494,11 +494,6 @@ def test_the_settings_and_the_worker_under_make_run(make_run_page: Callable[...,
     expect(page.locator(".email-status")).to_contain_text("Not confirmed: open the link e-mailed to rhea@example.org")
     quiet = settings_of(make_run.url, token_of(page))["quiet"]
     assert quiet is not None and (quiet["start"], quiet["end"]) == ("23:00", "07:00")
-    link = mailed_link(Path(make_run.env["VAR_DIR"]) / "mail", "rhea@example.org")
-    assert link.startswith(f"{make_run.url}/confirm-email#")
-    page.goto(link)
-    expect(page.get_by_role("heading", name="Address confirmed")).to_be_visible()
-    assert settings_of(make_run.url, token_of(page))["email_confirmed"] is True
 
     # The worker, registered as the opt-in registers it, covers the whole site.
     page.context.grant_permissions(["notifications"])
@@ -529,6 +524,13 @@ def test_the_settings_and_the_worker_under_make_run(make_run_page: Callable[...,
         "tag": "turns",
         "data": {"url": f"{make_run.url}/", "rooms": ["A", "B"]},
     }
+
+    # The link mailed for the address saved above, as a file where the README says.
+    link = mailed_link(Path(make_run.env["VAR_DIR"]) / "mail", "rhea@example.org")
+    assert link.startswith(f"{make_run.url}/confirm-email#")
+    page.goto(link)
+    expect(page.get_by_role("heading", name="Address confirmed")).to_be_visible()
+    assert settings_of(make_run.url, token_of(page))["email_confirmed"] is True
 
 
 def test_the_forced_plays_setting_says_what_it_shows_and_is_kept(open_page: Callable[..., Any], live_url: str) -> None:

@@ -63,7 +63,7 @@ def test_bot_sees_only_what_its_seat_may_know():
     bidder's to know) changes none of its choices."""
     rng = random.Random(3)
     checked = 0
-    for seed in range(40):
+    for seed in range(50):
         players = 3 + seed % 2
         state = G.new_round(options={"players": players}, players=players, seed=seed, carry=None)
         while state["phase"] in ("bid", "trump", "widow", "play"):

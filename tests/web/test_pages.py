@@ -19,6 +19,7 @@ MODULES = [
     "confirm.js",
     "dom.js",
     "dominoes.js",
+    "fair.js",
     "fairness.js",
     "format.js",
     "home.js",
@@ -45,6 +46,7 @@ MODULES = [
     "tokens.js",
     "turns.js",
     "games/index.js",
+    "wording.js",
 ]
 # Each game's renderer, served from the game's folder and imported by games/index.js
 # when the page names it.

@@ -238,7 +238,8 @@ export default {
       case "partners_called":
         return `${who(e.seat)} called ${e.cards.map(cardText).join(" ")}.`;
       case "partner_revealed":
-        return `${who(e.seat)} played ${cardText(e.card)}: a partner!`;
+        // The play just before says which card: this line says what it meant.
+        return `${who(e.seat)} is revealed as a partner of the bid winner.`;
       case "auction_won":
         return e.all_passed ? `Everyone passed: ${who(e.seat)} bids ${e.bid}.` : `${who(e.seat)} won the bid at ${e.bid}.`;
       case "trick_won":

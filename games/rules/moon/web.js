@@ -102,17 +102,24 @@ export default {
     if (view.phase === "bid" && actions.length) {
       const bids = new Map(actions.filter((a) => a.type === "bid").map((a) => [a.value, a]));
       const pass = actions.find((a) => a.type === "pass");
+      // A greyed bid says why: too low after the bids so far, or (the moon) only over a 7.
+      const why = (v) => (bids.has(v) ? null : v === MOON && view.bid !== MOON ? "Moon may be bid only once someone has bid 7" : "Not higher than the bid so far");
       return h(
         "div",
-        { class: "button-row bids" },
-        [4, 5, 6, 7, MOON].map((v) =>
-          h(
-            "button",
-            { "data-focus": `bid-${v}`, "data-action": "bid", "data-value": v, disabled: !bids.has(v), onclick: () => ctx.act(bids.get(v)) },
-            v === MOON ? "Moon (21)" : `Bid ${v}`,
+        { class: "stack" },
+        h(
+          "div",
+          { class: "button-row bids" },
+          [4, 5, 6, 7, MOON].map((v) =>
+            h(
+              "button",
+              { "data-focus": `bid-${v}`, "data-action": "bid", "data-value": v, disabled: !bids.has(v), title: why(v), onclick: () => ctx.act(bids.get(v)) },
+              v === MOON ? "Moon (21)" : `Bid ${v}`,
+            ),
           ),
+          pass && h("button", { "data-focus": "pass", "data-action": "pass", onclick: () => ctx.act(pass) }, "Pass"),
         ),
-        pass && h("button", { "data-focus": "pass", "data-action": "pass", onclick: () => ctx.act(pass) }, "Pass"),
+        !bids.has(MOON) ? h("p", { class: "meta bid-note" }, why(MOON)) : null,
       );
     }
     if (view.phase === "trump" && actions.length) {
@@ -134,7 +141,7 @@ export default {
       return h(
         "div",
         { class: "widow-panel" },
-        h("p", {}, "The widow is ", h("span", { class: "inline-tile" }, tileSvg(view.you.widow, { trump: view.trump })), ` (${tileName(view.you.widow)}). Tap a tile below to take the widow and discard that tile, or leave it.`),
+        h("p", {}, "The widow is ", h("span", { class: "inline-tile" }, tileSvg(view.you.widow, { trump: view.trump })), ` (${tileName(view.you.widow)}). Choose a tile below to take the widow and discard that tile, or leave it.`),
         leave ? h("button", { "data-focus": "leave-widow", "data-action": "leave-widow", onclick: () => ctx.act(leave) }, "Leave the widow") : h("p", {}, "The widow must be taken here."),
       );
     }

@@ -70,8 +70,10 @@ export async function api(path, { method = "GET", body, idempotent = false, text
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
-    // Token auth only: the client proves the API works without Django's session.
-    credentials: "omit",
+    // Token auth only: the client proves the API works without Django's session. The
+    // sign-in endpoints, which read no session, take the browser's cookies: a banned
+    // account's answer marks the browser, and a guest is refused where it is marked.
+    credentials: path.startsWith("auth/") ? "same-origin" : "omit",
   });
   if (res.status === 204) return null;
   if (res.ok && text) return res.text();
@@ -80,7 +82,14 @@ export async function api(path, { method = "GET", body, idempotent = false, text
     const error = new ApiError(res.status, data);
     // A banned account's token answers `banned` with the moderator's reason: the sign-in
     // form that replaces the page keeps saying it.
-    if (res.status === 401 && token) auth.clear(error.code === "banned" ? error.message : null, error.code === "banned");
+    if (res.status === 401 && token) {
+      const banned = error.code === "banned";
+      // Asked once more with the browser's cookies, so that the answer marks it as a
+      // banned account's (accounts/banned_browser.py); the token is checked first, so
+      // no session is read.
+      if (banned) await fetch(ROOT + "me", { headers: { Authorization: `Token ${token}` }, credentials: "same-origin" }).catch(() => null);
+      auth.clear(banned ? error.message : null, banned);
+    }
     throw error;
   }
   return data;

@@ -29,12 +29,16 @@ export function sortCards(hand, { trump = null, suitOrder = ["S", "H", "C", "D"]
 }
 
 // A card face. `palette` is "two" (red and black) or "four" (♠ black, ♥ red, ♣ green, ♦ yellow).
+// The face is a picture of the card: its glyphs are drawn by the style sheet from
+// `data-glyph`, not written as text, so that the card's name (its button's label, or a
+// screen reader's text beside it) is the only text it has; a label that named the card
+// in words beside visible "K♠" text would not contain what is seen (WCAG 2.5.3).
 export function cardFace(code, { palette = "two", trump = false } = {}) {
   return h(
     "span",
     { class: `card-face suit-${suit(code)} palette-${palette}${trump ? " trump" : ""}`, "aria-hidden": "true" },
-    h("span", { class: "rank" }, RANK_LABEL[rank(code)] ?? rank(code)),
-    h("span", { class: "pip" }, SUIT_SYMBOL[suit(code)]),
-    trump ? h("span", { class: "trump-mark" }, "★") : null,
+    h("span", { class: "rank", "data-glyph": RANK_LABEL[rank(code)] ?? rank(code) }),
+    h("span", { class: "pip", "data-glyph": SUIT_SYMBOL[suit(code)] }),
+    trump ? h("span", { class: "trump-mark", "data-glyph": "★" }) : null,
   );
 }

@@ -50,6 +50,8 @@ export function describeCommonEvent(e, names) {
       if (e.banned) return `${e.name ?? who(e.seat)} was banned by a moderator (${e.reason}); a computer player took over the seat.`;
       if (e.reason) return `A moderator gave ${e.name ?? who(e.seat)}'s seat to a computer player: ${e.reason}`;
       return `A computer player took over ${e.name ?? who(e.seat)}'s seat.`;
+    case "claimed":
+      return `${who(e.seat)} claimed the rest of the hand: every trick left was certain, and is played out.`;
     case "seat_reclaimed":
       return `${e.name ?? who(e.seat)} is back and plays their seat again.`;
     case "removed":

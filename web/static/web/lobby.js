@@ -1,6 +1,7 @@
 // The room before the start: invite link and QR code, seats and teams, computer
 // players and the start (host).
 
+import { fairDeal } from "./fair.js";
 import { describeOptions } from "./options.js";
 import { h } from "./dom.js";
 import { teamName } from "./format.js";
@@ -146,6 +147,7 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
         h("h2", {}, "Seats"),
         teams ? h("p", { class: "team-sizes" }, teams.map((size, t) => `${teamName(t)}: ${filled(t)} of ${size}`).join(" · ")) : null,
         seatList, h("p", { class: "rated-note", "data-rated": String(room.options?.rated ?? null) }, ratedText(room.options?.rated)), h("div", { class: "button-row" }, controls)), inviteBox),
+    fairDeal(view, room.code),
     options.length
       ? h(
           "details",

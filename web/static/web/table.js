@@ -13,6 +13,7 @@ import { countdown, seatNames } from "./format.js";
 import { actionsArea } from "./table/actions.js";
 import { banner } from "./table/ending.js";
 import { handArea } from "./table/hand.js";
+import { fairDeal } from "./fair.js";
 import { eventLog, resultsArea } from "./table/results.js";
 import { ring } from "./table/ring.js";
 import { houseRules, info } from "./table/rules.js";
@@ -76,6 +77,7 @@ export class TableView {
       me !== null ? actionsArea(this, view, names, legal) : h("p", { class: "spectating" }, "You are watching this table."),
       me !== null ? handArea(this, view, legal) : null,
       resultsArea(this, view, names, extras),
+      fairDeal(view, view.code),
       eventLog(this, extras.events, names),
     ]);
     replace(root, section);

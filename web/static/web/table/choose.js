@@ -50,6 +50,8 @@ export function openDialog(table, view, names, template) {
       chosen.set(code, 1);
     }
     update();
+    // Once the choice is complete the next step is to confirm it: no walk through the rest.
+    if (total() === template.count) confirm.focus();
   };
   for (const code of offered.keys()) {
     const copies = copiesOf(code);
@@ -71,6 +73,20 @@ export function openDialog(table, view, names, template) {
     const group = game.choiceGroup?.(code) ?? "";
     groups.set(group, [...(groups.get(group) ?? []), code]);
   }
+  // The pieces are one stop of the Tab key (the first of them), walked with the arrow
+  // keys: a deck of cards to call from is otherwise dozens of Tabs before "Confirm".
+  const order = [...groups.values()].flat().map((code) => buttons.get(code));
+  order.forEach((button, k) => button.setAttribute("tabindex", k === 0 ? "0" : "-1"));
+  const walk = (e) => {
+    const k = order.indexOf(/** @type {HTMLElement} */ (e.target));
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -k, End: order.length - 1 - k }[e.key];
+    if (k < 0 || step === undefined) return;
+    e.preventDefault();
+    const next = order[Math.min(order.length - 1, Math.max(0, k + step))];
+    order[k].setAttribute("tabindex", "-1");
+    next.setAttribute("tabindex", "0");
+    next.focus();
+  };
   const title = game.templateText?.(template, view, names) ?? `Choose ${template.count}`;
   const hand = view.you?.hand ?? [];
   const dialog = h(
@@ -91,16 +107,24 @@ export function openDialog(table, view, names, template) {
           )
         : null,
       h("p", { class: "chosen-line" }, "Chosen: ", tally),
-      h("div", { class: "choices" }, [...groups.values()].map((codes) => h("div", { class: "choice-group" }, codes.map((code) => buttons.get(code))))),
+      h("div", { class: "choices", onkeydown: walk }, [...groups.values()].map((codes) => h("div", { class: "choice-group" }, codes.map((code) => buttons.get(code))))),
       h("div", { class: "button-row" }, h("button", { value: "cancel", formnovalidate: true }, "Later"), confirm),
     ),
   );
+  // Closed, the focus goes back where it came from, or to the table's next choice: never
+  // to the page's body, where a keyboard user would start again from the top.
+  const opener = /** @type {HTMLElement | null} */ (document.activeElement);
   dialog.addEventListener("close", () => {
     if (dialog.returnValue === "ok") {
       const cards = [...chosen].flatMap(([code, k]) => Array(k).fill(code));
       table.ctx.act({ type: template.type, cards });
     }
     dialog.remove();
+    const back =
+      opener?.isConnected && opener !== document.body
+        ? opener
+        : /** @type {HTMLElement | null} */ (document.querySelector("section.table .actions button:not([disabled]), section.table .hand button:not([disabled])"));
+    back?.focus();
   });
   document.body.append(dialog);
   dialog.showModal();

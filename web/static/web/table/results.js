@@ -1,6 +1,7 @@
 // After a hand: its result, the score sheet of every hand, and the log of what happened.
 
 import { h } from "../dom.js";
+import { revealedSeeds } from "../fair.js";
 import { describeCommonEvent, signed } from "../format.js";
 
 /** @typedef {import("../table.js").TableView} TableView */
@@ -22,6 +23,7 @@ export function resultsArea(table, view, names, extras) {
         { class: "results", "aria-label": "Result of the hand" },
         h("h2", {}, `Hand ${last.round ?? view.round} result`),
         dealCheck(rounds.find((r) => r.round === (last.round ?? view.round))),
+        revealedSeeds(rounds.find((r) => r.round === (last.round ?? view.round))?.fairness),
         game.resultSummary?.(last, names, view, extras.events ?? [], table.ctx) ?? null,
         h(
           "div",
@@ -98,7 +100,8 @@ export function eventLog(table, events, names) {
     "details",
     { class: "log", open: true },
     h("summary", {}, "What happened"),
-    h("ol", { class: "log-lines", reversed: true }, lines.slice(-40).reverse()),
+    // It scrolls: a keyboard reaches it to scroll it too.
+    h("ol", { class: "log-lines", reversed: true, tabindex: "0", "aria-label": "What happened, latest first" }, lines.slice(-40).reverse()),
   );
 }
 
