@@ -110,15 +110,16 @@ def play_out_together(live_url: str, tokens: list[str], code: str) -> dict[str, 
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_a_match_made_with_the_forms_defaults_by_two_people_is_rated(open_page, live_url, size):
-    host = open_page(**size)
+def test_a_match_made_with_the_forms_defaults_by_two_people_is_rated(make_run_page, make_run, size):
+    """On the README's own `make run`, as a newcomer's first evening goes."""
+    host = make_run_page(size["width"], size["height"])
     sign_up(host, f"rory{size['width']}")
     # The form leaves `rated` to the server unless the host chooses: "Automatic".
     host.get_by_label("Game", exact=True).select_option("kali_tidi")
     expect(host.get_by_label("Rated", exact=True)).to_have_value("null")
     code = create_room(host, "kali_tidi", lambda p: p.get_by_label("Players", exact=True).select_option("2"))
     expect(host.locator(".rated-note")).to_have_text("Rated if every seat is a person when the match starts.")
-    guest = open_page(**size)
+    guest = make_run_page(size["width"], size["height"])
     sign_up(guest, f"sam{size['width']}")
     guest.goto(f"/rooms/{code}")
     guest.locator("[data-action=join]:not([disabled])").first.click()
@@ -126,7 +127,7 @@ def test_a_match_made_with_the_forms_defaults_by_two_people_is_rated(open_page, 
     host.locator("[data-action=start]").click()
     table(host).wait_for()
 
-    play_out_together(live_url, [token_of(host), token_of(guest)], code)
+    play_out_together(make_run.url, [token_of(host), token_of(guest)], code)
     for page, name in ((host, f"rory{size['width']}"), (guest, f"sam{size['width']}")):
         page.goto(f"/players/{name}")
         expect(page.locator(".ratings tr[data-game=kali_tidi]")).to_be_visible(timeout=10_000)
