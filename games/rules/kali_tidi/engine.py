@@ -756,10 +756,6 @@ class KaliTidi(Game[KaliTidiState]):
             }
         if phase == TRUMP:
             return {"type": "trump", "suit": kali_tidi_bot.choose_trump(hand)}
-        if phase == PLAY and claims.claim_action() in legal:
-            # Every remaining trick is what a computer player plays for: where the claim
-            # holds, it claims, and the hand is over at once.
-            return claims.claim_action()
         if phase == PLAY:
             return {"type": "play", "card": kali_tidi_bot.choose_play(self._table(state, seat))}
         return dict(legal[0])

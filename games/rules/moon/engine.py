@@ -677,10 +677,6 @@ class Moon(Game[MoonState]):
             if discard == state["widow"] and not compulsory:
                 return {"type": "widow", "take": False}
             return {"type": "widow", "take": True, "discard": discard}
-        if phase == PLAY and claims.claim_action() in legal:
-            # Every remaining trick is what a computer player plays for: where the claim
-            # holds, it claims, and the hand is over at once.
-            return claims.claim_action()
         if phase == PLAY:
             return {"type": "play", "tile": moon_bot.choose_play(self._table(state, seat))}
         return dict(legal[0])
