@@ -200,11 +200,12 @@ def wait_my_turn(page: Any, phases: tuple[str, ...] | None = None, timeout: floa
 
 
 def click_and_wait(page: Any, target: Any) -> None:
-    """Click something that acts, then wait until the table shows a newer version."""
+    """Click something that acts, then wait until the table shows a newer version (30 s
+    at most: on a loaded machine the move, its notice and the page's fetch take a while)."""
     version = table(page).get_attribute("data-version")
     target.click()
     page.wait_for_function(
-        "v => document.querySelector('section.table')?.dataset.version !== v", arg=version, timeout=10_000
+        "v => document.querySelector('section.table')?.dataset.version !== v", arg=version, timeout=30_000
     )
 
 
