@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -56,6 +57,19 @@ NEWCOMER_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "TZ")
 class MakeRun:
     url: str
     env: dict[str, str]  # the server's environment, for manage.py on the same database
+
+    def shell(self, code: str) -> str:
+        """`manage.py shell -c code` as run.sh runs manage.py (it exports DEBUG=1), on the
+        same database; what it printed."""
+        done = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", code],
+            cwd=ROOT,
+            env={**self.env, "DEBUG": "1"},
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done.stdout
 
 
 @pytest.fixture(scope="session")

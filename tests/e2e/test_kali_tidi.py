@@ -51,9 +51,22 @@ def test_a_kali_tidi_hand_in_cards_mode_reveals_the_partner(open_page, shots):
     callable_cards = dialog.locator(".piece").evaluate_all("els => els.map(e => e.dataset.code)")
     assert callable_cards and not held & set(callable_cards)
     shots(page, "call")
+    # By keyboard: the cards are one Tab stop, walked with the arrow keys; once the choice
+    # is complete the focus is on "Call partners". The whole call takes two Tabs at most.
     called = callable_cards[-1]
-    dialog.locator(f".piece[data-code='{called}']").click()
-    click_and_wait(page, dialog.get_by_role("button", name="Call partners"))
+    tabs = 0
+    while not page.evaluate("document.activeElement.matches('dialog.choose .piece')"):
+        page.keyboard.press("Tab")
+        tabs += 1
+        assert tabs <= 2, "the cards to call are more than two Tabs into the dialog"
+    page.keyboard.press("End")
+    expect(dialog.locator(f".piece[data-code='{called}']")).to_be_focused()
+    page.keyboard.press("Enter")
+    call = dialog.get_by_role("button", name="Call partners")
+    expect(call).to_be_focused()
+    version = table(page).get_attribute("data-version")
+    page.keyboard.press("Enter")
+    expect(table(page)).not_to_have_attribute("data-version", version, timeout=30_000)
     expect(page.locator(".info")).to_contain_text("Called")
 
     wait_my_turn(page, ("trump",))

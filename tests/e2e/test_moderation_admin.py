@@ -10,15 +10,13 @@ runserver and a Celery worker, migrations applied at start), on a fresh database
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from .conftest import ARTIFACTS, CHROMIUM, ROOT, Shots, orm
+from .conftest import ARTIFACTS, CHROMIUM, Shots, orm
 
 PASSWORD = "correct-horse-9"  # make_user's
 VIEWPORTS = {"phone": (390, 844), "desktop": (1280, 900)}
@@ -242,24 +240,10 @@ def test_a_moderator_bans_gives_a_seat_away_shuts_a_room_and_reads_the_log(scene
 # -- under `make run` --------------------------------------------------------------
 
 
-def manage_shell(env: dict[str, str], code: str) -> str:
-    """manage.py as run.sh calls it (it exports DEBUG=1), on the same database."""
-    done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", code],
-        cwd=ROOT,
-        env={**env, "DEBUG": "1"},
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done.stdout
-
-
 def test_the_moderators_group_works_under_make_run(make_run):
-    url, env = make_run.url, make_run.env
+    url = make_run.url
     # The group comes from the migrations that run.sh applied to the fresh database.
-    manage_shell(
-        env,
+    make_run.shell(
         "from django.contrib.auth.models import Group; from accounts.models import User;"
         f"u = User.objects.create_user('mia', password='{PASSWORD}', is_staff=True);"
         "u.groups.add(Group.objects.get(name='Moderators'));"
@@ -326,3 +310,78 @@ def test_the_moderators_group_works_under_make_run(make_run):
     assert next(e for e in events if e["type"] == "removed")["reason"] == "threats in the lobby"
     assert res.status_code == 401 and res.json()["errors"][0]["code"] == "banned"
     assert re.search("threats in the lobby", res.json()["errors"][0]["detail"])
+
+
+@pytest.mark.parametrize("size", VIEWPORTS, ids=list(VIEWPORTS))
+def test_a_ban_and_a_hand_over_hold_under_make_run(make_run, make_run_page, size):
+    """On the README's own `make run`: the banned person's browser is offered no guest play
+    and cannot start a guest session, even through the API; the person whose seat a
+    moderator gives to a computer player reads why at the top of their page at once."""
+    width, height = VIEWPORTS[size]
+    moderator, banned, moved = f"mod{width}", f"ben{width}", f"hana{width}"
+    make_run.shell(
+        "from django.contrib.auth.models import Group; from accounts.models import User;"
+        f"u = User.objects.create_user('{moderator}', password='{PASSWORD}', is_staff=True);"
+        "u.groups.add(Group.objects.get(name='Moderators'))"
+    )
+    tokens = {}
+    with httpx.Client(base_url=make_run.url + "/api/v1/", timeout=30) as api:
+        for name in (moved, banned):
+            res = api.post("auth/register", json={"username": name, "password": PASSWORD})
+            assert res.status_code == 201, res.text
+            tokens[name] = res.json()["token"]
+        host = {"Authorization": f"Token {tokens[moved]}"}
+        code = api.post("rooms/", json={"game": "hearts", "options": {}}, headers=host).json()["code"]
+        assert api.post(f"rooms/{code}/join", headers={"Authorization": f"Token {tokens[banned]}"}).status_code == 201
+        for _ in range(2):
+            assert api.post(f"rooms/{code}/bots", json={}, headers=host).status_code == 201
+        assert api.post(f"rooms/{code}/start", headers=host).status_code == 200
+
+    pages = {}
+    for name in (banned, moved):
+        page = make_run_page(width, height)
+        page.add_init_script(f"localStorage.setItem('tt.token', {tokens[name]!r})")
+        page.goto(f"/rooms/{code}")
+        page.locator("section.table").wait_for()
+        pages[name] = page
+    shots = Shots(ARTIFACTS / f"make_run_ban_{size}")
+    mod = make_run_page(width, height)
+    sign_in_admin(mod, moderator)
+
+    ban(mod, banned, "card sharing at the table", shots)
+    ben = pages[banned]
+    expect(ben.locator(".signed-out-notice")).to_contain_text(
+        "This account is banned. The moderator's reason: card sharing at the table", timeout=15_000
+    )
+    expect(ben.get_by_role("tab", name="Log in")).to_be_visible()
+    expect(ben.get_by_role("tab", name="Play as guest")).to_have_count(0)
+    # Opened anew with the banned token still in storage (the init script puts it back at
+    # every load, as a second tab might hold it): the sign-in form with the reason, no error.
+    ben.goto(f"/join/{code}")
+    expect(ben.get_by_role("tab", name="Log in")).to_be_visible()
+    expect(ben.locator(".signed-out-notice")).to_contain_text("The moderator's reason: card sharing at the table")
+    expect(ben.get_by_role("tab", name="Play as guest")).to_have_count(0)
+    answer = ben.evaluate(
+        """async () => {
+            const res = await fetch("/api/v1/auth/guest", {
+                method: "POST",
+                headers: { "Content-Type": "application/json" },
+                body: JSON.stringify({ display_name: "Not Ben" }),
+            });
+            return [res.status, (await res.json()).errors[0].code];
+        }"""
+    )
+    assert answer == [401, "banned"]
+    shots(ben, "banned-browser")
+
+    mod.goto(f"/admin/games/room/?q={code}")
+    mod.get_by_role("link", name=code, exact=True).click()
+    mod.get_by_role("link", name=re.compile(r"^Give Seat 1 \(.+\) to a computer player…$")).click()
+    give_reason(mod, "left the table for an hour", "Give the seat to a computer player")
+    expect(mod.locator(".messagelist")).to_contain_text("Seat 1 is played by a computer now.")
+    banner = pages[moved].locator(".handed-over")
+    expect(banner).to_contain_text(
+        "A moderator gave your seat to a computer player: left the table for an hour.", timeout=15_000
+    )
+    expect(banner).to_contain_text("It is not yours to take back")
+    shots(pages[moved], "handed-over")

@@ -495,15 +495,27 @@ def test_the_settings_and_the_worker_under_make_run(make_run_page: Callable[...,
     quiet = settings_of(make_run.url, token_of(page))["quiet"]
     assert quiet is not None and (quiet["start"], quiet["end"]) == ("23:00", "07:00")
 
-    # The worker, registered as the opt-in registers it, covers the whole site.
+    # Push opts in on localhost: the person's click asks the browser, which subscribes
+    # with the key make run made (a push service stands in for the vendor's, which
+    # headless Chromium lacks), and the server holds the subscription.
+    public_key = (Path(make_run.env["VAR_DIR"]) / "vapid.env").read_text().split("VAPID_PUBLIC_KEY=")[1].split()[0]
     page.context.grant_permissions(["notifications"])
-    scope = page.evaluate(
-        """async () => {
-            const registration = await navigator.serviceWorker.register(document.body.dataset.swUrl, { scope: "/" });
-            await navigator.serviceWorker.ready;
-            return registration.scope;
-        }"""
+    page.add_init_script(PUSH_SERVICE)
+    page.reload()
+    page.locator(".device").get_by_role("button", name="Turn on notifications on this device").click()
+    expect(page.locator(".device").get_by_role("status")).to_have_text("On: this browser receives push notices.")
+    assert page.evaluate("JSON.parse(sessionStorage.getItem('fakePushCalls'))") == [
+        {"userVisibleOnly": True, "key": public_key}
+    ]
+    held = make_run.shell(
+        "from notifications.models import PushSubscription;"
+        "print(*PushSubscription.objects.filter(user__username='rhea').values_list('endpoint', flat=True))"
     )
+    assert held.split() == [page.evaluate("JSON.parse(sessionStorage.getItem('fakePush')).endpoint")]
+    assert settings_of(make_run.url, token_of(page))["push"] is True
+
+    # The worker the opt-in registered covers the whole site.
+    scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
     assert scope == f"{make_run.url}/"
     cdp = page.context.new_cdp_session(page)
     payload = {

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from tests.api.helpers import concrete
 
+from .axe import assert_none, check
 from .conftest import DESKTOP, PHONE, create_room, new_match, orm, play_by_api, sign_up, table, token_of
 
 
@@ -132,3 +133,14 @@ def test_a_match_made_with_the_forms_defaults_by_two_people_is_rated(make_run_pa
         page.goto(f"/players/{name}")
         expect(page.locator(".ratings tr[data-game=kali_tidi]")).to_be_visible(timeout=10_000)
         expect(page.locator(".no-ratings")).to_have_count(0)
+
+    # The match's result and its replay, as axe reads them on `make run`
+    # (test_accessibility.py checks the other pages there).
+    found: dict[str, list[dict[str, Any]]] = {}
+    host.goto(f"/rooms/{code}")
+    expect(host.locator(".results")).to_be_visible()
+    check(host, "the match's result", found)
+    host.goto(f"/replay/{code}")
+    host.locator("section.replay").wait_for()
+    check(host, "replay", found)
+    assert_none(found)

@@ -2,7 +2,7 @@
 // the rooms waiting for the player (their count in the document's title on every page).
 // Everything goes through the public API (api.js); nothing here is private to the server.
 
-import { api, auth } from "./api.js";
+import { ApiError, api, auth } from "./api.js";
 import { ConfirmEmailPage } from "./confirm.js";
 import { h, replace } from "./dom.js";
 import { HomePage } from "./home.js";
@@ -164,6 +164,10 @@ async function boot() {
   try {
     [app.catalogue] = await Promise.all([api("games/"), loadUser()]);
   } catch (err) {
+    // A token the server no longer takes (revoked, expired, banned) is refused on every
+    // call, the catalogue's too; `api` has cleared it (keeping a ban's reason for the
+    // sign-in form), so start again signed out rather than call the server unreachable.
+    if (err instanceof ApiError && err.status === 401 && !auth.token) return boot();
     replace(main, h("p", { class: "notice" }, `The server cannot be reached: ${err.message}`));
     return;
   }
