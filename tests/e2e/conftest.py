@@ -62,7 +62,7 @@ class MakeRun:
         """`manage.py shell -c code` as run.sh runs manage.py (it exports DEBUG=1), on the
         same database; what it printed."""
         done = subprocess.run(
-            [sys.executable, "manage.py", "shell", "-c", code],
+            [sys.executable, "manage.py", "shell", "--verbosity", "0", "-c", code],
             cwd=ROOT,
             env={**self.env, "DEBUG": "1"},
             capture_output=True,
