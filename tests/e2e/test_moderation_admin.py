@@ -105,6 +105,21 @@ def give_reason(page: Any, reason: str, submit: str) -> None:
     page.get_by_role("button", name=submit, exact=True).click()
 
 
+def guest_answer(page: Any) -> list[Any]:
+    """What `POST auth/guest` answers the page's browser (its cookies included): the status
+    and the error code."""
+    return page.evaluate(
+        """async () => {
+            const res = await fetch("/api/v1/auth/guest", {
+                method: "POST",
+                headers: { "Content-Type": "application/json" },
+                body: JSON.stringify({ display_name: "Someone Else" }),
+            });
+            return [res.status, (await res.json()).errors[0].code];
+        }"""
+    )
+
+
 def ban(page: Any, username: str, reason: str, shots: Shots) -> None:
     """Find the player from the list of users and ban them from the top of their page."""
     page.get_by_role("link", name="Users", exact=True).first.click()
@@ -160,17 +175,7 @@ def test_a_moderator_bans_gives_a_seat_away_shuts_a_room_and_reads_the_log(scene
     carl.goto(f"/join/{scene['playing'].code}")
     expect(carl.get_by_role("tab", name="Log in")).to_be_visible()
     expect(carl.get_by_role("tab", name="Play as guest")).to_have_count(0)
-    answer = carl.evaluate(
-        """async () => {
-            const res = await fetch("/api/v1/auth/guest", {
-                method: "POST",
-                headers: { "Content-Type": "application/json" },
-                body: JSON.stringify({ display_name: "Not Carl" }),
-            });
-            return [res.status, (await res.json()).errors[0].code];
-        }"""
-    )
-    assert answer == [401, "banned"]
+    assert guest_answer(carl) == [401, "banned"]
 
     def seats_after_ban() -> tuple[Any, ...]:
         playing = scene["playing"]
@@ -361,17 +366,7 @@ def test_a_ban_and_a_hand_over_hold_under_make_run(make_run, make_run_page, size
     expect(ben.get_by_role("tab", name="Log in")).to_be_visible()
     expect(ben.locator(".signed-out-notice")).to_contain_text("The moderator's reason: card sharing at the table")
     expect(ben.get_by_role("tab", name="Play as guest")).to_have_count(0)
-    answer = ben.evaluate(
-        """async () => {
-            const res = await fetch("/api/v1/auth/guest", {
-                method: "POST",
-                headers: { "Content-Type": "application/json" },
-                body: JSON.stringify({ display_name: "Not Ben" }),
-            });
-            return [res.status, (await res.json()).errors[0].code];
-        }"""
-    )
-    assert answer == [401, "banned"]
+    assert guest_answer(ben) == [401, "banned"]
     shots(ben, "banned-browser")
 
     mod.goto(f"/admin/games/room/?q={code}")
