@@ -57,12 +57,15 @@ INSTALLED_APPS = [
     "ratings",
     "web",
     "uptime",
+    "operations",
     "grants",
     # After `web`, whose templates (the authorize page) take the place of its own.
     "oauth2_provider",
 ]
 
 MIDDLEWARE = [
+    # /healthz, /readyz and /metrics: for the deployment's probes, before anything else.
+    "operations.middleware.OperationsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
@@ -434,6 +437,8 @@ NOTIFY_REMINDER_BEFORE_SECONDS = env_int("NOTIFY_REMINDER_BEFORE_SECONDS", 6 * 3
 NOTIFY_PRESENCE_REFRESH_SECONDS = float(env_str("NOTIFY_PRESENCE_REFRESH_SECONDS", "60"))
 NOTIFY_PRESENCE_TTL_SECONDS = float(env_str("NOTIFY_PRESENCE_TTL_SECONDS", "150"))
 # Web Push: `manage.py vapid_keys` prints a pair; without both, push is off.
+# `/metrics` asks for this bearer token when it is set (README, Deployment, Metrics).
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
 VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
 # Who runs this server, for push services to reach (a mailto: or https: URL).

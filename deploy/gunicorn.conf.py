@@ -8,6 +8,7 @@ refuses connections (nginx tries another) until its workers are ready to answer.
 Each worker then beats (uptime.heartbeat): the server's outages are the gaps.
 """
 
+import os
 from typing import Any
 
 preload_app = True
@@ -17,3 +18,12 @@ def post_worker_init(worker: Any) -> None:
     from uptime import heartbeat
 
     heartbeat.start()
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    # A worker's figures stay in the shared folder (PROMETHEUS_MULTIPROC_DIR), its gauges
+    # of live values go with it (README, Deployment, Metrics).
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

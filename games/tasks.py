@@ -4,17 +4,23 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from celery import shared_task
+from celery import Task, shared_task
+from django.utils import timezone
 
+from core import metrics
 from uptime.heartbeat import OUTAGE_CREDIT
 
 from . import selectors
 from .services import clock, due, timekeeper
 
 
-@shared_task(name=clock.ROOM_DUE_TASK, ignore_result=True)
-def room_due(code: str, version: int) -> bool:
+@shared_task(name=clock.ROOM_DUE_TASK, ignore_result=True, bind=True)
+def room_due(self: Task, code: str, version: int) -> bool:
     """Scheduled for a hand's due time; does nothing if the room moved on since."""
+    if eta := self.request.eta:
+        # How late the worker came to it: a deployment short of workers shows here first.
+        due_at = datetime.fromisoformat(eta) if isinstance(eta, str) else eta
+        metrics.DUE_LATENESS.observe(max(0.0, (timezone.now() - due_at).total_seconds()))
     return due.due_actions_apply(code=code, version=version)
 
 

@@ -7,9 +7,11 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from core import metrics
 
 from .. import timing
 from ..errors import from_rule
@@ -93,6 +95,9 @@ def step(
             round=round_, seq=round_.version, seat=seat, user=user, payload=action, by_bot=by_bot, automatic=automatic
         )
     )
+    # Counted once the change commits (a move rolled back was never made).
+    by = metrics.move_by(by_bot=by_bot, automatic=automatic)
+    transaction.on_commit(metrics.MOVES.labels(game=room.game, by=by).inc)
     # A person's own action (a forced play included) starts their waiting time again;
     # the server's for them (a timeout) does not.
     table.turns.note_action(seat, own=user is not None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from accounts.models import User
+from core import metrics
 
 from .. import selectors
 from ..errors import ServiceError, not_seated
@@ -42,8 +44,14 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
 
     Order of checks: seat, idempotent replay, room status, version, then the engine.
     """
+    started = time.perf_counter()
     try:
-        return _action_submit(code=code, user=user, version=version, action=action, idempotency_key=idempotency_key)
+        submitted = _action_submit(
+            code=code, user=user, version=version, action=action, idempotency_key=idempotency_key
+        )
+        if not submitted.replayed:
+            metrics.MOVE_SECONDS.observe(time.perf_counter() - started)
+        return submitted
     except IntegrityError:
         # The room lock serializes one room's requests, not one user's keys: the same
         # key sent at once to two rooms passes both lookups, and the later insert then

@@ -91,7 +91,11 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
     try:
         with ExitStack() as stack:
             database = stack.enter_context(own_database(postgres_server(), f"test_{base}_deploy_{tag}"))
-            env = cluster_env(database, broker, prefix)
+            # The machine's processes share one folder of figures, as deployed (README,
+            # Deployment, Metrics): any web or socket process shows all of them.
+            metrics = tmp_path / "metrics"
+            metrics.mkdir()
+            env = cluster_env(database, broker, prefix, PROMETHEUS_MULTIPROC_DIR=str(metrics))
 
             def start(name: str, argv: list[str]) -> tuple[subprocess.Popen[Any], Path]:
                 logs[name] = LOGS / f"multiproc-{tag}-{name}.log"

@@ -26,6 +26,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from tests.api.helpers import concrete
 
@@ -171,6 +172,18 @@ async def assert_turns_agree(player: Player, webs: list[str], sockets: list[Turn
     assert by_room[0] == by_room[1], f"the socket processes told different things: {by_room}"
 
 
+async def scrape(http: aiohttp.ClientSession, base: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """What `/metrics` shows, by sample name and labels."""
+    async with http.get(f"{base}/metrics") as res:
+        assert res.status == 200, await res.text()
+        text = await res.text()
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
 async def wait_for_log(check: Any, what: str, seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while not check():
@@ -272,6 +285,17 @@ async def test_two_of_each_process_carry_moves_timeouts_and_turns(cluster: Clust
             # Anything still on its way would have arrived with the notices above.
             await asyncio.sleep(0.5)
             await assert_turns_agree(uma, cluster.web, me, expected={m, t} if uma_to_act else {m})
+
+            # The machine's figures, the same from a web and a socket process: the people's
+            # moves made through both web processes, and the pass the second worker made
+            # for Vic when his time ran out, with how late its task started.
+            for base in (web_1, sockets_2):
+                figures = await scrape(http, base)
+                assert figures[("gameserver_moves_total", (("by", "person"), ("game", "hearts")))] >= 2, figures
+                assert figures[("gameserver_moves_total", (("by", "timeout"), ("game", "hearts")))] >= 1, figures
+                assert figures[("gameserver_move_seconds_count", ())] >= 2, figures
+                assert figures[("gameserver_due_lateness_seconds_count", ())] >= 1, figures
+                assert figures[("gameserver_broker_up", ())] == 1, figures
         finally:
             for listener in listeners:
                 await listener.close()

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class OperationsConfig(AppConfig):
+    """What an operator's tools read: health, readiness and metrics (README, Deployment)."""
+
+    name = "operations"
