@@ -17,9 +17,10 @@ from .services import clock, due, timekeeper
 @shared_task(name=clock.ROOM_DUE_TASK, ignore_result=True, bind=True)
 def room_due(self: Task, code: str, version: int) -> bool:
     """Scheduled for a hand's due time; does nothing if the room moved on since."""
-    if eta := self.request.eta:
-        # How late the worker came to it: a deployment short of workers shows here first.
-        due_at = datetime.fromisoformat(eta) if isinstance(eta, str) else eta
+    # How late the worker came to it: a deployment short of workers shows here first.
+    eta: object = self.request.eta  # an ISO string as the message carries it
+    due_at = datetime.fromisoformat(eta) if isinstance(eta, str) else eta
+    if isinstance(due_at, datetime):
         metrics.DUE_LATENESS.observe(max(0.0, (timezone.now() - due_at).total_seconds()))
     return due.due_actions_apply(code=code, version=version)
 

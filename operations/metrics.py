@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 from celery import current_app
 from prometheus_client import REGISTRY, CollectorRegistry, generate_latest, multiprocess
@@ -32,7 +33,13 @@ class BrokerQueue(Collector):
         try:
             with current_app.connection_for_read() as conn:
                 conn.ensure_connection(max_retries=1, timeout=1)
-                waiting = conn.default_channel.queue_declare(queue=queue, passive=True).message_count
+                # Every kombu transport's channel answers a passive declare with the count;
+                # Redis' says the queue is not there when its list is empty.
+                channel: Any = conn.default_channel
+                try:
+                    waiting = channel.queue_declare(queue=queue, passive=True).message_count
+                except conn.channel_errors:
+                    waiting = 0
         except Exception:
             up.add_metric([], 0)
         else:

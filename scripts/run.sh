@@ -24,6 +24,13 @@ if [ -z "${VAPID_PUBLIC_KEY:-}" ]; then
   . "$VAR_DIR/vapid.env"
   set +a
 fi
+# The server's and the worker's figures, together at /metrics (README, Deployment,
+# Metrics), counted afresh at each start.
+if [ -z "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
+  export PROMETHEUS_MULTIPROC_DIR="$VAR_DIR/metrics"
+  rm -rf "$PROMETHEUS_MULTIPROC_DIR"
+fi
+mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
 "$PY" manage.py migrate --noinput
 pids=()
 cleanup() {

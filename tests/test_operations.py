@@ -17,6 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import pytest
+from celery import current_app
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.multiproc.processes import daphne_argv, gunicorn_argv
@@ -51,6 +52,19 @@ def test_metrics_are_prometheus_text_and_may_ask_for_a_token(client, settings):
     assert res.status_code == 200 and res["Content-Type"].startswith("text/plain; version=0.0.4")
     names = {family.name for family in text_string_to_metric_families(res.content.decode())}
     assert {"gameserver_move_seconds", "gameserver_due_lateness_seconds", "gameserver_queue_depth"} <= names
+
+    # The broker's queue is read at the scrape: a task no worker has taken shows.
+    current_app.send_task("games.sweep_overdue")
+    try:
+        figures = {
+            (sample.name, tuple(sample.labels.values())): sample.value
+            for family in text_string_to_metric_families(client.get("/metrics").content.decode())
+            for sample in family.samples
+        }
+        assert figures[("gameserver_broker_up", ())] == 1
+        assert figures[("gameserver_queue_depth", ("celery",))] >= 1
+    finally:
+        current_app.control.purge()
 
     settings.METRICS_TOKEN = "scrape-secret-1"
     assert client.get("/metrics").status_code == 401
