@@ -474,24 +474,29 @@ def mailed_link(folder: Path, address: str, *, seconds: float = 60) -> str:
     raise AssertionError(f"no mail to {address} in {folder} after {seconds} s")
 
 
-def test_the_settings_and_the_worker_under_make_run(make_run_page: Callable[..., Any], make_run: MakeRun) -> None:
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+def test_the_settings_and_the_worker_under_make_run(
+    make_run_page: Callable[..., Any], make_run: MakeRun, size: tuple[int, int]
+) -> None:
     """`make run`'s notices work out of the box: it made a push key on its first start, so
     the page offers push; an address saved gets its link as a file in var/mail (as the
     README says), and the link confirms it. The worker is served there as in production,
     and shows what is pushed to it."""
-    page = make_run_page(390, 844)
-    sign_up(page, "rhea")
+    page = make_run_page(*size)
+    name = f"rhea{size[0]}"
+    address = f"{name}@example.org"
+    sign_up(page, name)
     page.get_by_role("navigation", name="Account").get_by_role("link", name="Settings").click()
     expect(page.locator(".device")).to_be_visible()
     expect(page.locator(".device")).not_to_contain_text(NO_KEY)
     assert (Path(make_run.env["VAR_DIR"]) / "vapid.env").read_text().startswith("VAPID_PUBLIC_KEY=")
-    page.get_by_label("E-mail address").fill("rhea@example.org")
+    page.get_by_label("E-mail address").fill(address)
     page.get_by_label("Send nothing during these hours").check()
     page.get_by_label("From").fill("23:00")
     page.get_by_label("Until").fill("07:00")
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_role("status").filter(has_text="Saved.")).to_be_visible()
-    expect(page.locator(".email-status")).to_contain_text("Not confirmed: open the link e-mailed to rhea@example.org")
+    expect(page.locator(".email-status")).to_contain_text(f"Not confirmed: open the link e-mailed to {address}")
     quiet = settings_of(make_run.url, token_of(page))["quiet"]
     assert quiet is not None and (quiet["start"], quiet["end"]) == ("23:00", "07:00")
 
@@ -509,7 +514,7 @@ def test_the_settings_and_the_worker_under_make_run(make_run_page: Callable[...,
     ]
     held = make_run.shell(
         "from notifications.models import PushSubscription;"
-        "print(*PushSubscription.objects.filter(user__username='rhea').values_list('endpoint', flat=True))"
+        f"print(*PushSubscription.objects.filter(user__username='{name}').values_list('endpoint', flat=True))"
     )
     assert held.split() == [page.evaluate("JSON.parse(sessionStorage.getItem('fakePush')).endpoint")]
     assert settings_of(make_run.url, token_of(page))["push"] is True
@@ -538,7 +543,7 @@ def test_the_settings_and_the_worker_under_make_run(make_run_page: Callable[...,
     }
 
     # The link mailed for the address saved above, as a file where the README says.
-    link = mailed_link(Path(make_run.env["VAR_DIR"]) / "mail", "rhea@example.org")
+    link = mailed_link(Path(make_run.env["VAR_DIR"]) / "mail", address)
     assert link.startswith(f"{make_run.url}/confirm-email#")
     page.goto(link)
     expect(page.get_by_role("heading", name="Address confirmed")).to_be_visible()
