@@ -12,7 +12,7 @@ from rest_framework.authtoken.models import Token
 from games import selectors
 from games.services import lobby, play, table_moderation
 from tests.api.helpers import concrete
-from tests.sockets import room_socket, user_socket
+from tests.sockets import room_socket, socket_client, user_socket
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -156,15 +156,22 @@ def ban(user, moderator):
     user_ban(moderator=moderator, user=user, reason="Abuse in the chat")
 
 
+@pytest.mark.parametrize("client", ["site", "app"])
 @pytest.mark.parametrize("layer", ["redis", "memory"])
-async def test_a_ban_closes_every_socket_of_the_account_with_4401(make_user, layer, settings):
+async def test_a_ban_closes_every_socket_of_the_account_with_4401(make_user, layer, client, settings):
+    """On the site's pages and in an app that sends no `Origin` (a phone's) alike."""
     if layer == "memory":
         # The embedded start: a moderator's ban in the same process reaches its sockets.
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     code, host, guest, host_token, guest_token = await two_player_room(make_user)
     await start(code, host)
     moderator = await database_sync_to_async(make_user)(is_staff=True, is_superuser=True)
-    own, room, other = user_socket(guest_token), room_socket(code, guest_token), room_socket(code, host_token)
+    if client == "site":
+        own, room = user_socket(guest_token), room_socket(code, guest_token)
+    else:
+        own = socket_client("/ws/me/", token=guest_token)
+        room = socket_client(f"/ws/rooms/{code}/", token=guest_token)
+    other = room_socket(code, host_token)
     for ws in (own, room, other):
         assert (await ws.connect())[0]
     first = await room.receive_json_from(timeout=3)
