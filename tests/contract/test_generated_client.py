@@ -289,3 +289,23 @@ def test_values_a_later_v1_adds_still_parse(client_package: ModuleType) -> None:
         [{**envelope, "type": "auction_won", "seat": 2}, {**envelope, "seq": 2, "type": "started"}],
     )
     assert [event.type_ for event in events] == ["auction_won", "started"]
+
+
+def test_a_generated_client_reads_and_saves_the_notification_settings(
+    client_package: ModuleType, transport: httpx.BaseTransport
+) -> None:
+    """Beyond play: the settings a phone app shows, `email_available` among them (whether
+    this server mails anyone at all), read and saved through the generated client."""
+    player = Player(client_package, transport, seed=1)
+    me = importlib.import_module(f"{client_package.__name__}.api.me")
+    read = importlib.import_module(f"{me.__name__}.me_notifications_retrieve")
+    save = importlib.import_module(f"{me.__name__}.me_notifications_partial_update")
+    settings = read.sync_detailed(client=player.client)
+    assert settings.status_code == 200, settings.content
+    assert isinstance(settings.parsed.email_available, bool)
+    assert settings.parsed.email_available is settings.parsed.to_dict()["email_available"]
+    body = player.models.PatchedNotificationSettingsChangeRequest(push=not settings.parsed.push)
+    saved = save.sync_detailed(client=player.client, body=body)
+    assert saved.status_code == 200, saved.content
+    assert saved.parsed.push is not settings.parsed.push
+    assert saved.parsed.email_available is settings.parsed.email_available
