@@ -13,6 +13,7 @@ import { turnOff } from "./push.js";
 import { ReplayPage } from "./replay.js";
 import { RoomPage } from "./room.js";
 import { TurnsWatch } from "./turns.js";
+import { registerWorker, workerSupported } from "./worker.js";
 
 const SITE_TITLE = "Trick-taking tables";
 
@@ -173,3 +174,12 @@ async function boot() {
 }
 
 boot();
+
+// The service worker, for the page it shows when the network is gone (and the push
+// notices turned on in the settings). After the page has loaded, so as not to compete
+// with it; a browser that refuses it is only without those.
+if (workerSupported()) {
+  const register = () => registerWorker().catch(() => {});
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
+}
