@@ -117,18 +117,21 @@ worker.addEventListener("notificationclick", (event) => {
   event.waitUntil(openSite(event.notification.data?.url ?? siteUrl("/")));
 });
 
-// Brings the site forward at `url`: a tab already there is focused; otherwise an open
-// tab of the site is asked to show `url` (the page changes without a reload, see app.js)
-// and focused; with no tab open, a new one opens.
+// Brings the site forward at `url`: an open tab of the site is told to show `url` (the page
+// changes without a reload, or stays if it is there already: see app.js) and focused; with
+// no tab open, a new one opens. A tab opened at `url` (by an earlier notice) is the one
+// chosen, else the focused one, else a visible one. A tab's `url` is the address it was
+// opened at, not where the client has moved it since (history.pushState, which browsers
+// do not tell the worker): so no tab is merely focused on the strength of it.
 async function openSite(url) {
   const windows = await worker.clients.matchAll({ type: "window", includeUncontrolled: true });
-  const there = windows.find((client) => client.url === url);
-  if (there) return there.focus();
-  const tab = windows.find((client) => client.focused) ?? windows.find((client) => client.visibilityState === "visible") ?? windows[0];
-  if (tab) {
-    const target = new URL(url);
-    tab.postMessage({ type: "open", path: target.pathname + target.search + target.hash });
-    return tab.focus();
-  }
-  return worker.clients.openWindow(url);
+  const tab =
+    windows.find((client) => client.url === url) ??
+    windows.find((client) => client.focused) ??
+    windows.find((client) => client.visibilityState === "visible") ??
+    windows[0];
+  if (!tab) return worker.clients.openWindow(url);
+  const target = new URL(url);
+  tab.postMessage({ type: "open", path: target.pathname + target.search + target.hash });
+  return tab.focus();
 }

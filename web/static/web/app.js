@@ -152,11 +152,12 @@ document.addEventListener("click", (event) => {
 });
 
 // A clicked notification asks an open tab to show its page (see the service worker):
-// the page changes in place, as by a link.
+// the page changes in place, as by a link; a tab showing it already stays as it is.
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.addEventListener("message", (event) => {
     const path = event.data?.type === "open" ? event.data.path : null;
-    if (typeof path === "string" && path.startsWith("/") && !path.startsWith("//")) app.navigate(path);
+    if (typeof path !== "string" || !path.startsWith("/") || path.startsWith("//")) return;
+    if (path !== location.pathname + location.search + location.hash) app.navigate(path);
   });
   navigator.serviceWorker.startMessages();
 }
