@@ -318,7 +318,8 @@ def test_an_invite_goes_by_the_share_sheet_or_the_clipboard(open_page: Callable[
     shots(page, "lobby-share")
     share.click()
     page.wait_for_function("window.shared.length === 1")
-    assert page.evaluate("window.shared") == [{"title": "Trick-taking tables", "text": "Join my Hearts table", "url": invite}]
+    shared = {"title": "Trick-taking tables", "text": "Come and play Hearts with me", "url": invite}
+    assert page.evaluate("window.shared") == [shared]
 
     # Closed without sharing: nothing else happens.
     page.evaluate("navigator.clipboard.writeText('')")

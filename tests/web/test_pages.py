@@ -260,7 +260,7 @@ def test_the_offline_page_needs_nothing_else_from_the_network(client):
     assert res["Cache-Control"] == "no-cache"
     assert client.post("/offline").status_code == 405
     html = body.decode()
-    assert "<h1 id=\"offline-title\">You are offline</h1>" in html
+    assert '<h1 id="offline-title">You are offline</h1>' in html
     # Its script and styles are in the page: no file of the site is at hand offline.
     script = open(finders.find("web/offline.js"), encoding="utf-8").read()
     assert f'<script type="module">{script}</script>' in html

@@ -46,7 +46,7 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
       copied.textContent = "Select and copy the link.";
     }
   };
-  const shared = { title: "Trick-taking tables", text: `Join my ${catalogue?.name ?? "card"} table`, url: room.invite_url };
+  const shared = { title: "Trick-taking tables", text: catalogue?.name ? `Come and play ${catalogue.name} with me` : "Come and play with me", url: room.invite_url };
   // The system's share sheet where the browser has one (the messaging apps a phone has);
   // a browser that has it but refuses (no permission) gets the link copied instead.
   const shareButton = canShare(shared)
