@@ -2,9 +2,10 @@
 daphne on PostgreSQL: Chromium finds it installable (the manifest without errors); with
 the network cut the service worker shows the site's offline page, which comes back to the
 page by itself once the network returns; a pushed notice, clicked, brings the app to its
-table; an iPhone in a browser tab is told that notices need the Home Screen app, and the
-Home Screen app asks for permission from the tap; invites go by the system's share sheet
-where the browser has one, else by the clipboard.
+table; an iPhone or iPad in a browser tab is told that notices need the Home Screen app
+(told apart by the user agent, which Chromium is given), and the Home Screen app asks for
+permission from the tap; invites go by the system's share sheet where the browser has one,
+else by the clipboard.
 
 Pushes reach the worker as in test_notifications.py, through DevTools'
 `ServiceWorker.deliverPushMessage`, and the notice is clicked inside the worker (the same
@@ -229,6 +230,10 @@ def test_a_pushed_notice_brings_the_app_to_its_table(open_page: Callable[..., An
     expect(table(browser_open)).to_be_visible(timeout=30_000)
 
 
+SAFARI_ON_A_MAC = (
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+    "Version/17.5 Safari/605.1.15"
+)
 IPHONE = {
     **PHONE,
     "user_agent": (
@@ -239,6 +244,10 @@ IPHONE = {
     "has_touch": True,
     "device_scale_factor": 3,
 }
+# An iPad asks for desktop pages with a Mac's user agent; its five touch points give it
+# away (Chromium's touch emulation reports one).
+IPAD = {"width": 820, "height": 1180, "user_agent": SAFARI_ON_A_MAC, "has_touch": True}
+IPAD_TOUCH = 'Object.defineProperty(Navigator.prototype, "maxTouchPoints", { get: () => 5, configurable: true });'
 
 # Opened from the Home Screen, as iOS tells a page.
 STANDALONE = 'Object.defineProperty(Navigator.prototype, "standalone", { get: () => true, configurable: true });'
@@ -255,37 +264,68 @@ ACTIVATION = """(() => {
 })();"""
 
 
-def test_an_iphone_is_told_to_add_the_app_and_the_app_asks_from_a_tap(
+def settings_device(page: Any, username: str) -> Any:
+    """The settings' "Push notices on this device" panel, for a new player."""
+    sign_up(page, username)
+    page.get_by_role("navigation", name="Account").get_by_role("link", name="Settings").click()
+    device = page.locator(".device")
+    expect(device.get_by_role("heading", name="Push notices on this device")).to_be_visible()
+    return device
+
+
+@pytest.mark.parametrize("device", ["iphone", "ipad"])
+def test_an_iphone_or_ipad_in_a_browser_tab_is_told_to_add_the_app_first(
+    open_page: Callable[..., Any], push_server: tuple[str, str], shots: Any, device: str
+) -> None:
+    url, _ = push_server
+    tab = open_page(base_url=url, **(IPHONE if device == "iphone" else IPAD))
+    if device == "ipad":
+        tab.add_init_script(IPAD_TOUCH)
+    # Safari's tab: notices cannot arrive, and the page says what makes them arrive.
+    panel = settings_device(tab, f"iris-{device}")
+    expect(panel).to_contain_text("notices reach this site only once it is added to your Home Screen")
+    steps = panel.get_by_role("listitem")
+    expect(steps).to_have_count(3)
+    expect(steps.nth(0)).to_contain_text("Tap the Share button")
+    expect(steps.nth(1)).to_have_text("Choose “Add to Home Screen”, then Add.")
+    expect(steps.nth(2)).to_contain_text("log in there")
+    expect(panel.get_by_role("button")).to_have_count(0)
+    assert violations(tab) == []
+    shots(tab, f"{device}-tab-settings")
+
+
+def test_safari_on_a_mac_is_offered_push_as_any_browser(
+    open_page: Callable[..., Any], push_server: tuple[str, str]
+) -> None:
+    url, _ = push_server
+    mac = open_page(base_url=url, width=1280, height=900, user_agent=SAFARI_ON_A_MAC)
+    panel = settings_device(mac, "marc")
+    expect(panel.get_by_role("button", name="Turn on notifications on this device")).to_be_enabled()
+    expect(panel).not_to_contain_text("Home Screen")
+
+
+def test_the_home_screen_app_on_an_iphone_asks_for_permission_from_the_tap(
     open_page: Callable[..., Any], push_server: tuple[str, str], shots: Any
 ) -> None:
     url, _ = push_server
-    # Safari's tab: notices cannot arrive, and the page says what makes them arrive.
-    tab = open_page(base_url=url, **IPHONE)
-    sign_up(tab, "iris")
-    tab.get_by_role("navigation", name="Account").get_by_role("link", name="Settings").click()
-    device = tab.locator(".device")
-    expect(device).to_contain_text("notices reach this site only once it is added to your Home Screen")
-    steps = device.get_by_role("listitem")
-    expect(steps).to_have_count(3)
-    expect(steps.nth(1)).to_have_text("Choose “Add to Home Screen”, then Add.")
-    expect(steps.nth(2)).to_contain_text("log in there")
-    expect(device.get_by_role("button")).to_have_count(0)
-    assert violations(tab) == []
-    shots(tab, "iphone-tab-settings")
-
-    # The Home Screen app: the opt-in is offered, and the permission is asked from the tap.
     app = open_page(base_url=url, permissions=["notifications"], **IPHONE)
     app.add_init_script(STANDALONE)
     app.add_init_script(PUSH_SERVICE)
     app.add_init_script(ACTIVATION)
-    sign_up(app, "ivo")
-    app.goto("/notifications")
-    device = app.locator(".device")
-    expect(device).not_to_contain_text("Home Screen")
-    device.get_by_role("button", name="Turn on notifications on this device").tap()
-    expect(device.get_by_role("status")).to_have_text("On: this browser receives push notices.")
+    panel = settings_device(app, "ivo")
+    expect(panel).not_to_contain_text("Home Screen")
+    panel.get_by_role("button", name="Turn on notifications on this device").tap()
+    expect(panel.get_by_role("status")).to_have_text("On: this browser receives push notices.")
     assert app.evaluate("JSON.parse(sessionStorage.getItem('askedWithTap'))") == [True]
     shots(app, "iphone-app-settings")
+
+    # On the Home Screen of an iOS older than 16.4, which has no Push API: that is why.
+    old = open_page(base_url=url, **IPHONE)
+    old.add_init_script(STANDALONE)
+    old.add_init_script("delete window.PushManager")
+    panel = settings_device(old, "ivan")
+    expect(panel).to_contain_text("This iPhone or iPad cannot receive push notifications: they need iOS 16.4 or later.")
+    expect(panel.get_by_role("button")).to_have_count(0)
 
 
 # The system's share sheet, where the browser has one: it counts the times it is opened and
