@@ -264,5 +264,8 @@ def test_the_offline_page_needs_nothing_else_from_the_network(client):
     # Its script and styles are in the page: no file of the site is at hand offline.
     script = open(finders.find("web/offline.js"), encoding="utf-8").read()
     assert f'<script type="module">{script}</script>' in html
+    # Written into the page, it can import nothing, nor end its own element.
+    assert not re.search(r"^\s*import\b", script, re.M)
+    assert "</script" not in script
     assert "<script src" not in html and 'rel="stylesheet"' not in html
     assert "<style>" in html
