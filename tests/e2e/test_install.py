@@ -116,9 +116,13 @@ def test_without_a_network_the_offline_page_shows_and_the_app_comes_back(
     # Opened afresh without a network (a new tab, the app started from the home screen):
     # the same page, never the browser's error page.
     fresh = context.new_page()
+    errors: list[str] = []
+    fresh.on("pageerror", lambda exc: errors.append(str(exc)))
     fresh.goto("/")
     expect(fresh.get_by_role("heading", name=OFFLINE, level=1)).to_be_visible()
-    fresh.get_by_role("button", name="Try again now").click()
+    # "Try again now" asks the server at once (and fails, still offline).
+    with fresh.expect_event("requestfailed", lambda request: request.method == "HEAD", timeout=30_000):
+        fresh.get_by_role("button", name="Try again now").click()
     expect(fresh.get_by_role("status")).to_contain_text("Still offline", timeout=30_000)
 
     # The network returns: both come back by themselves, to the pages that were asked for.
@@ -128,6 +132,7 @@ def test_without_a_network_the_offline_page_shows_and_the_app_comes_back(
     expect(page.get_by_role("heading", name=OFFLINE)).to_have_count(0)
     expect(fresh.get_by_role("button", name="Create the room")).to_be_visible(timeout=60_000)
     shots(page, "back-online")
+    assert not errors, f"script errors in the page: {errors}"
 
 
 # Clicks the notice the worker shows, inside the worker (see test_notifications.py). Only
@@ -198,7 +203,8 @@ def test_a_pushed_notice_brings_the_app_to_its_table(open_page: Callable[..., An
     shots(page, "table-from-notice")
     # Clicked again, at the table: it stays there.
     push()
-    the_worker(context, live_url).evaluate(CLICK_RECORDED)
+    calls = the_worker(context, live_url).evaluate(CLICK_RECORDED)
+    assert calls == {"focused": [f"{live_url}/"], "opened": []}  # the address it was opened at
     expect(table(page)).to_be_visible()
     assert page.evaluate("window.__sameDocument === true")
     assert page.url == f"{live_url}/join/{code}"
