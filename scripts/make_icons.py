@@ -37,9 +37,8 @@ def main() -> None:
         for art, size, out in ICONS:
             page = browser.new_page(viewport={"width": size, "height": size})
             svg = base64.b64encode((WEB / art).read_bytes()).decode()
-            page.set_content(
-                f'<body style="margin:0"><img src="data:image/svg+xml;base64,{svg}" width="{size}" height="{size}"></body>'
-            )
+            image = f'<img src="data:image/svg+xml;base64,{svg}" width="{size}" height="{size}">'
+            page.set_content(f'<body style="margin:0">{image}</body>')
             page.locator("img").evaluate("img => img.decode()")
             page.screenshot(path=str(WEB / out), omit_background=True)
             page.close()
