@@ -18,4 +18,8 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     # The service worker's scope is the folder it is served from: the site's root.
     path("sw.js", views.service_worker, name="web-service-worker"),
+    # What makes the client an installable app: its manifest, and the page its service
+    # worker shows without a network.
+    path("manifest.webmanifest", views.web_manifest, name="web-manifest"),
+    path("offline", views.offline, name="web-offline"),
 ]

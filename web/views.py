@@ -7,7 +7,7 @@ from functools import cache
 from pathlib import Path
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.cache import cache_control
@@ -15,10 +15,12 @@ from django.views.decorators.http import require_safe
 
 from games import selectors as games_selectors
 
+from . import manifest
 from .finders import renderers
 
 FAVICON = Path(__file__).resolve().parent / "static" / "web" / "favicon.ico"
 SERVICE_WORKER = Path(__file__).resolve().parent / "worker" / "sw.js"
+OFFLINE_SCRIPT = Path(__file__).resolve().parent / "static" / "web" / "offline.js"
 
 
 @require_safe
@@ -66,5 +68,28 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     each request (a few kilobytes, asked for rarely), so an edit shows without a restart."""
     response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = "/"
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_safe
+@cache_control(public=True, max_age=3600)
+def web_manifest(request: HttpRequest) -> HttpResponse:
+    """`/manifest.webmanifest`, which every page links: the web client as an installable
+    app (web/manifest.py). Cached for an hour: browsers read it again now and then to
+    update an installed app."""
+    return JsonResponse(manifest.manifest(), content_type="application/manifest+json")
+
+
+@require_safe
+def offline(request: HttpRequest) -> HttpResponse:
+    """`/offline`: the page the service worker keeps and shows in place of any page it
+    cannot fetch, so that the app opened without a network says so in its own words and
+    tries again, never the browser's error page. It must work with nothing else at hand,
+    so its script (web/static/web/offline.js, linted and type-checked with the client's
+    modules) and its styles are written into the page itself. `no-cache`: the worker's
+    copy is fetched afresh, never from an older one in the browser's cache. Read at each
+    request, as the worker is."""
+    response = render(request, "web/offline.html", {"script": OFFLINE_SCRIPT.read_text(encoding="utf-8")})
     response["Cache-Control"] = "no-cache"
     return response

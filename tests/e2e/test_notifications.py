@@ -302,14 +302,15 @@ def test_push_opt_in_the_worker_and_opt_out(
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_role("status").filter(has_text="Saved.")).to_be_visible()
     assert settings_of(url, token_of(page))["push"] is False
-    # Nothing has been asked or registered before the click.
+    # Nothing has been asked or subscribed before the click. (The worker every page
+    # registers, for the offline page, asks the person nothing.)
     assert page.evaluate("Notification.permission") == "default"
-    assert page.evaluate(REGISTRATION) == []
+    assert page.evaluate(LOCAL_SUBSCRIPTION) is None
     shots(page, "before-opt-in")
 
-    # The person allows notifications when the browser asks; the worker registers at the
-    # root for the whole site. Headless Chromium's own push service then refuses, and the
-    # page says so; the server holds nothing.
+    # The person allows notifications when the browser asks; the worker is registered at
+    # the root for the whole site. Headless Chromium's own push service then refuses, and
+    # the page says so; the server holds nothing.
     page.context.grant_permissions(["notifications"])
     button.click()
     expect(device.get_by_role("alert")).to_contain_text("The browser's push service refused")

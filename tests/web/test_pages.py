@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+import struct
 
 import pytest
 from django.contrib.staticfiles import finders
+
+from web import manifest
 
 pytestmark = pytest.mark.django_db
 
@@ -28,10 +31,12 @@ MODULES = [
     "lobby.js",
     "notifications.js",
     "options.js",
+    "platform.js",
     "players.js",
     "push.js",
     "replay.js",
     "room.js",
+    "share.js",
     "socket.js",
     "table.js",
     "table/actions.js",
@@ -47,6 +52,7 @@ MODULES = [
     "turns.js",
     "games/index.js",
     "wording.js",
+    "worker.js",
 ]
 # Each game's renderer, served from the game's folder and imported by games/index.js
 # when the page names it.
@@ -178,7 +184,88 @@ def test_the_service_worker_is_served_from_the_root_for_the_whole_site(client):
     source = res.content.decode()
     for event in ("push", "notificationclick"):
         assert f'addEventListener("{event}"' in source
-    # It must not stand between the page and the network.
-    assert 'addEventListener("fetch"' not in source
+    # It answers page loads only (with the offline page when they fail), nothing else.
+    assert 'addEventListener("fetch"' in source
+    assert 'event.request.mode !== "navigate"' in source
     assert client.head("/sw.js").status_code == 200
     assert client.post("/sw.js").status_code == 405
+
+
+# Every page the site serves as HTML: the client's shell, the OAuth sign-in (the site's own
+# page, web/templates/web/site_page.html) and the offline page.
+PAGES = ["/", "/join/ABC123", "/notifications", "/oauth/login/", "/offline"]
+
+
+def served(client, path):
+    res = client.get(path)
+    assert res.status_code == 200, path
+    return res, b"".join(res.streaming_content) if res.streaming else res.content
+
+
+def png_size(body: bytes) -> tuple[int, int]:
+    assert body[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", body[16:24])  # the IHDR chunk comes first
+    return width, height
+
+
+def test_the_manifest_describes_an_app_that_opens_standalone_on_the_whole_site(client):
+    res = client.get("/manifest.webmanifest")
+    assert res.status_code == 200
+    assert res["Content-Type"] == "application/manifest+json"
+    assert "max-age" in res["Cache-Control"]
+    assert client.post("/manifest.webmanifest").status_code == 405
+    data = json.loads(res.content)
+    assert data["name"] == "Trick-taking tables"
+    assert 0 < len(data["short_name"]) <= 12  # what a home screen shows under the icon
+    assert data["display"] == "standalone"
+    assert data["id"] == data["start_url"] == data["scope"] == "/"
+    # Invite links and notices' rooms lie in the app's scope: the installed app owns them.
+    for link in ("/join/ABC123", "/rooms/ABC123"):
+        assert link.startswith(data["scope"])
+    assert re.fullmatch(r"#[0-9a-f]{6}", data["theme_color"])
+    assert re.fullmatch(r"#[0-9a-f]{6}", data["background_color"])
+    # Each icon is a PNG of the size it claims; Chromium wants 192 and 512, and a maskable one.
+    sizes = {}
+    for icon in data["icons"]:
+        assert icon["type"] == "image/png"
+        _, body = served(client, icon["src"])
+        width, height = png_size(body)
+        assert icon["sizes"] == f"{width}x{height}", icon
+        sizes.setdefault(icon["purpose"], set()).add(width)
+    assert sizes == {"any": {192, 512}, "maskable": {192, 512}}
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_links_the_manifest_and_what_ios_reads(client, path):
+    _, body = served(client, path)
+    html = body.decode()
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in html
+    # The system's bar in the app's colour, the manifest's.
+    assert f'<meta name="theme-color" content="{manifest.THEME_COLOR}">' in html
+    # iOS reads none of the manifest's icons or display: these instead.
+    assert '<meta name="apple-mobile-web-app-capable" content="yes">' in html
+    assert '<meta name="mobile-web-app-capable" content="yes">' in html
+    assert '<meta name="apple-mobile-web-app-status-bar-style" content="black">' in html
+    assert f'<meta name="apple-mobile-web-app-title" content="{manifest.SHORT_NAME}">' in html
+    link = re.search(r'<link rel="apple-touch-icon" href="([^"]+)" sizes="180x180">', html)
+    assert link, path
+    _, icon = served(client, link[1])
+    assert png_size(icon) == (180, 180)
+
+
+def test_the_offline_page_needs_nothing_else_from_the_network(client):
+    res, body = served(client, "/offline")
+    assert res["Content-Type"].startswith("text/html")
+    # The worker's copy is always fetched afresh.
+    assert res["Cache-Control"] == "no-cache"
+    assert client.post("/offline").status_code == 405
+    html = body.decode()
+    assert '<h1 id="offline-title">You are offline</h1>' in html
+    # Its script and styles are in the page: no file of the site is at hand offline.
+    script = open(finders.find("web/offline.js"), encoding="utf-8").read()
+    assert f'<script type="module">{script}</script>' in html
+    # Written into the page, it can import nothing, nor end its own element.
+    assert not re.search(r"^\s*import\b", script, re.M)
+    assert "</script" not in script
+    assert "<script src" not in html and 'rel="stylesheet"' not in html
+    assert "<style>" in html

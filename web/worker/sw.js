@@ -1,9 +1,12 @@
 // The web client's service worker, served at the site's root (`/sw.js`, scope "/") and
-// registered only when a person turns push notifications on (web/static/web/push.js).
+// registered by every page of the client when it loads (web/static/web/worker.js).
 //
-// It shows the notices the server pushes and opens the site when one is clicked; that is
-// all. It has no fetch handler and keeps no cache: every page and API answer comes from
-// the network as if it were not there.
+// Two things. It shows the notices the server pushes and opens the site at the table
+// when one is clicked. And it stands in for the browser's error page: a page that cannot
+// be fetched (no network, the server out of reach) is answered with the site's own
+// offline page (`/offline`, kept in the worker's one cache), which says so and reloads
+// once the network is back. Nothing else is cached or answered from a cache: every page
+// and API answer comes from the network, as if the worker were not there.
 //
 // A push carries `{"title", "body", "url", "rooms": [codes], "tag"}`: which tables wait,
 // never anything hidden at them. Notices with the same tag replace each other, so a
@@ -14,14 +17,57 @@ const FALLBACK_TITLE = "Trick-taking tables";
 // `self`, as the service worker it is (its declared type is any worker's scope).
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-worker.addEventListener("install", () => {
+const OFFLINE_URL = "/offline";
+const CACHE = "offline-page";
+
+// Fetches the offline page into the cache. Best effort: a worker that could not keep it
+// still shows notices, and the next page loaded from the network tries again.
+async function keepOfflinePage() {
+  const response = await fetch(OFFLINE_URL, { cache: "no-cache" });
+  if (!response.ok) throw new Error(`${OFFLINE_URL} answered ${response.status}`);
+  const cache = await caches.open(CACHE);
+  await cache.put(OFFLINE_URL, response);
+}
+
+// Whether this run of the worker has fetched the offline page yet. The browser stops an
+// idle worker, so a page loaded from the network fetches it again about once a visit:
+// a new version of the page reaches the cache though the worker's own script is unchanged.
+let offlinePageFresh = false;
+
+worker.addEventListener("install", (event) => {
+  event.waitUntil(keepOfflinePage().then(() => (offlinePageFresh = true), () => {}));
   // A new version takes over at once instead of waiting for every tab to close.
   worker.skipWaiting();
 });
 
 worker.addEventListener("activate", (event) => {
-  event.waitUntil(worker.clients.claim());
+  // Navigation preload: the browser asks the network for a page while the worker starts,
+  // so a worker that has to wake up costs a page no time.
+  event.waitUntil(Promise.all([worker.clients.claim(), worker.registration.navigationPreload?.enable()]));
 });
+
+// Only page loads (navigations) are answered, and only GETs (a form's POST is never
+// replayed); every other request goes to the network without the worker.
+worker.addEventListener("fetch", (event) => {
+  if (event.request.mode !== "navigate" || event.request.method !== "GET") return;
+  event.respondWith(pageOrOffline(event));
+});
+
+/** @param {FetchEvent} event */
+async function pageOrOffline(event) {
+  try {
+    const response = (await event.preloadResponse) ?? (await fetch(event.request));
+    if (!offlinePageFresh) {
+      offlinePageFresh = true;
+      event.waitUntil(keepOfflinePage().catch(() => (offlinePageFresh = false)));
+    }
+    return response;
+  } catch {
+    // No answer at all (an HTTP error is an answer, and is shown as it is).
+    const offline = await caches.match(OFFLINE_URL, { cacheName: CACHE });
+    return offline ?? Response.error();
+  }
+}
 
 // Only addresses on this site are opened: a notice can never send the person elsewhere.
 // A room's notice links to /rooms/<code>, which the client shows at the room's own
@@ -71,18 +117,21 @@ worker.addEventListener("notificationclick", (event) => {
   event.waitUntil(openSite(event.notification.data?.url ?? siteUrl("/")));
 });
 
-// Brings the site forward at `url`: a tab already there is focused; otherwise an open
-// tab of the site is asked to show `url` (the page changes without a reload, see app.js)
-// and focused; with no tab open, a new one opens.
+// Brings the site forward at `url`: an open tab of the site is told to show `url` (the page
+// changes without a reload, or stays if it is there already: see app.js) and focused; with
+// no tab open, a new one opens. A tab opened at `url` (by an earlier notice) is the one
+// chosen, else the focused one, else a visible one. A tab's `url` is the address it was
+// opened at, not where the client has moved it since (history.pushState, which browsers
+// do not tell the worker): so no tab is merely focused on the strength of it.
 async function openSite(url) {
   const windows = await worker.clients.matchAll({ type: "window", includeUncontrolled: true });
-  const there = windows.find((client) => client.url === url);
-  if (there) return there.focus();
-  const tab = windows.find((client) => client.focused) ?? windows.find((client) => client.visibilityState === "visible") ?? windows[0];
-  if (tab) {
-    const target = new URL(url);
-    tab.postMessage({ type: "open", path: target.pathname + target.search + target.hash });
-    return tab.focus();
-  }
-  return worker.clients.openWindow(url);
+  const tab =
+    windows.find((client) => client.url === url) ??
+    windows.find((client) => client.focused) ??
+    windows.find((client) => client.visibilityState === "visible") ??
+    windows[0];
+  if (!tab) return worker.clients.openWindow(url);
+  const target = new URL(url);
+  tab.postMessage({ type: "open", path: target.pathname + target.search + target.hash });
+  return tab.focus();
 }

@@ -13,6 +13,7 @@ import { turnOff } from "./push.js";
 import { ReplayPage } from "./replay.js";
 import { RoomPage } from "./room.js";
 import { TurnsWatch } from "./turns.js";
+import { registerWorker, workerSupported } from "./worker.js";
 
 const SITE_TITLE = "Trick-taking tables";
 
@@ -151,11 +152,12 @@ document.addEventListener("click", (event) => {
 });
 
 // A clicked notification asks an open tab to show its page (see the service worker):
-// the page changes in place, as by a link.
+// the page changes in place, as by a link; a tab showing it already stays as it is.
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.addEventListener("message", (event) => {
     const path = event.data?.type === "open" ? event.data.path : null;
-    if (typeof path === "string" && path.startsWith("/") && !path.startsWith("//")) app.navigate(path);
+    if (typeof path !== "string" || !path.startsWith("/") || path.startsWith("//")) return;
+    if (path !== location.pathname + location.search + location.hash) app.navigate(path);
   });
   navigator.serviceWorker.startMessages();
 }
@@ -177,3 +179,12 @@ async function boot() {
 }
 
 boot();
+
+// The service worker, for the page it shows when the network is gone (and the push
+// notices turned on in the settings). After the page has loaded, so as not to compete
+// with it; a browser that refuses it is only without those.
+if (workerSupported()) {
+  const register = () => registerWorker().catch(() => {});
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
+}

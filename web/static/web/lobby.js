@@ -5,20 +5,8 @@ import { fairDeal } from "./fair.js";
 import { describeOptions } from "./options.js";
 import { h } from "./dom.js";
 import { teamName } from "./format.js";
+import { canShare, copyText, share } from "./share.js";
 import { ratedText } from "./wording.js";
-
-async function copyText(text) {
-  if (navigator.clipboard?.writeText) {
-    await navigator.clipboard.writeText(text);
-    return;
-  }
-  // Outside a secure context the clipboard API is missing; the old way still works.
-  const area = h("textarea", { class: "sr-only" }, text);
-  document.body.append(area);
-  area.select();
-  document.execCommand("copy");
-  area.remove();
-}
 
 // Team sizes when players choose a team in the lobby: from the options, or an even split.
 export function lobbyTeams(room, seats) {
@@ -49,6 +37,37 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
 
   const invite = h("input", { class: "invite-link", readonly: true, value: room.invite_url, "aria-label": "Invite link", onfocus: (e) => e.target.select() });
   const copied = h("span", { class: "copied", role: "status" });
+  const copy = async () => {
+    try {
+      await copyText(room.invite_url);
+      copied.textContent = "Copied.";
+    } catch {
+      invite.select();
+      copied.textContent = "Select and copy the link.";
+    }
+  };
+  const shared = { title: "Trick-taking tables", text: catalogue?.name ? `Come and play ${catalogue.name} with me` : "Come and play with me", url: room.invite_url };
+  // The system's share sheet where the browser has one (the messaging apps a phone has);
+  // a browser that has it but refuses (no permission) gets the link copied instead.
+  const shareButton = canShare(shared)
+    ? h(
+        "button",
+        {
+          type: "button",
+          class: "primary",
+          "data-action": "share-invite",
+          onclick: async () => {
+            copied.textContent = "";
+            try {
+              await share(shared);
+            } catch {
+              await copy();
+            }
+          },
+        },
+        "Share link",
+      )
+    : null;
   const inviteBox = h(
     "section",
     { class: "panel invite-box", "aria-label": "Invite" },
@@ -58,23 +77,8 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
       "div",
       { class: "choice-row" },
       invite,
-      h(
-        "button",
-        {
-          type: "button",
-          "data-action": "copy-invite",
-          onclick: async () => {
-            try {
-              await copyText(room.invite_url);
-              copied.textContent = "Copied.";
-            } catch {
-              invite.select();
-              copied.textContent = "Select and copy the link.";
-            }
-          },
-        },
-        "Copy link",
-      ),
+      shareButton,
+      h("button", { type: "button", "data-action": "copy-invite", onclick: copy }, "Copy link"),
       copied,
     ),
     qrUrl ? h("img", { class: "qr", src: qrUrl, alt: `QR code of the invite link ${room.invite_url}`, width: 180, height: 180 }) : h("p", { class: "qr-placeholder" }, "Loading the QR code…"),

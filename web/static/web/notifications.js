@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { signedOutPage } from "./auth.js";
 import { h, replace } from "./dom.js";
+import { iosBrowserTab } from "./platform.js";
 import { claimSubscription, pushUnsupported, turnOff, turnOn } from "./push.js";
 import { allowedApps, personalTokens } from "./tokens.js";
 
@@ -41,6 +42,22 @@ function check(id, label, input, hint = null) {
   input.id = id;
   if (hint) input.setAttribute("aria-describedby", `${id}-hint`);
   return h("div", { class: "field check" }, input, h("label", { for: id }, label), hint && h("small", { id: `${id}-hint` }, hint));
+}
+
+// On an iPhone or iPad in a browser tab, where no notice can arrive: what does make them
+// arrive, step by step. The Home Screen app keeps its own storage, apart from Safari's, so
+// the person signs in there again.
+function homeScreenAdvice() {
+  return [
+    h("p", { class: "push-unavailable home-screen" }, "On an iPhone or iPad, notices reach this site only once it is added to your Home Screen as an app (iOS 16.4 or later); a browser tab cannot receive them."),
+    h(
+      "ol",
+      { class: "home-screen-steps" },
+      h("li", {}, "Tap the Share button (in Safari, the square with an arrow up)."),
+      h("li", {}, "Choose “Add to Home Screen”, then Add."),
+      h("li", {}, "Open “Trick tables” from your Home Screen, log in there, and turn notifications on in its Settings."),
+    ),
+  ];
 }
 
 export class NotificationsPage {
@@ -146,8 +163,12 @@ export class NotificationsPage {
 
   // Push on this device: whether it can, whether it is on, and the one button.
   async renderDevice() {
-    const why = pushUnsupported() ?? (this.publicKey ? null : "This server does not send push notifications (it has no push key set up).");
     const title = h("h2", { id: "device-title" }, "Push notices on this device");
+    if (this.publicKey && iosBrowserTab()) {
+      replace(this.device, title, ...homeScreenAdvice());
+      return;
+    }
+    const why = pushUnsupported() ?? (this.publicKey ? null : "This server does not send push notifications (it has no push key set up).");
     if (why) {
       replace(this.device, title, h("p", { class: "push-unavailable" }, why));
       return;

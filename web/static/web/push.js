@@ -1,19 +1,22 @@
 // Push notifications on this device: what the browser can do, and the opt-in and opt-out.
 //
 // Nothing here runs by itself. Only the person's click on "Turn on" asks the browser for
-// permission, registers the service worker (served from the site's root, `/sw.js`, so its
-// scope is the whole site), subscribes with the server's public key (VAPID) and hands the
-// subscription to the server; "Turn off" undoes the subscription on both sides.
+// permission (Safari asks only from a tap or a click, so nothing is awaited before the
+// question), subscribes with the server's public key (VAPID) through the service worker
+// every page registers (worker.js: served from the site's root, `/sw.js`, so its scope is
+// the whole site) and hands the subscription to the server; "Turn off" undoes the
+// subscription on both sides.
 
 import { api } from "./api.js";
-
-const SW_URL = document.body.dataset.swUrl || "/sw.js";
-const SCOPE = "/";
+import { homeScreenApp, onIos } from "./platform.js";
+import { SCOPE, registerWorker } from "./worker.js";
 
 // Why this browser cannot receive push notices, in words for the person; null if it can.
 export function pushUnsupported() {
   if (!window.isSecureContext) return "Notifications need the site to be opened over HTTPS.";
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+    // On the Home Screen already: only an older iOS is left to blame.
+    if (onIos() && homeScreenApp()) return "This iPhone or iPad cannot receive push notifications: they need iOS 16.4 or later.";
     return "This browser cannot receive push notifications. (On an iPhone or iPad, they need the site added to the Home Screen first.)";
   }
   return null;
@@ -50,7 +53,8 @@ export async function turnOn(publicKey) {
         : "Notifications stay off: the browser's question was not answered.",
     );
   }
-  const registration = await navigator.serviceWorker.register(SW_URL, { scope: SCOPE });
+  // Registered by the page already, as a rule; registering again is how to be sure.
+  const registration = await registerWorker();
   // A push subscription needs an active worker; a fresh registration is still installing.
   await activated(registration);
   const key = keyBytes(publicKey);

@@ -1,0 +1,63 @@
+// The offline page's script (web/templates/web/offline.html writes it into the page, which
+// the service worker shows when a page cannot be fetched: nothing else can be loaded).
+//
+// The page stands at the address that failed. It asks the server for that address again
+// after a growing pause (2 s, then up to 15 s), at once when the browser says it is back
+// online, and when the person asks; the first answer of any kind means the network is
+// back, and the page reloads into the page that was wanted.
+
+const FIRST_PAUSE_MS = 2000;
+const LONGEST_PAUSE_MS = 15000;
+
+const why = /** @type {HTMLElement} */ (document.getElementById("offline-why"));
+const status = /** @type {HTMLElement} */ (document.getElementById("offline-status"));
+const retry = /** @type {HTMLButtonElement} */ (document.getElementById("offline-retry"));
+
+let pause = FIRST_PAUSE_MS;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let timer;
+let trying = false;
+
+function explain() {
+  // The browser knows when the device has no network; otherwise the server is out of reach.
+  why.textContent = navigator.onLine
+    ? "The server cannot be reached right now."
+    : "This device has no network connection, so the tables cannot be reached.";
+}
+
+async function tryAgain() {
+  if (trying) return;
+  trying = true;
+  clearTimeout(timer);
+  try {
+    // Not a navigation, so the service worker lets it through to the network.
+    await fetch(location.href, { method: "HEAD", cache: "no-store" });
+    status.textContent = "Connected again. Opening the page…";
+    location.reload();
+    return;
+  } catch {
+    // Still offline: the next try comes later.
+  } finally {
+    trying = false;
+  }
+  explain();
+  status.textContent = `Still offline. Trying again in ${Math.round(pause / 1000)} seconds.`;
+  timer = setTimeout(tryAgain, pause);
+  pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
+}
+
+window.addEventListener("online", () => {
+  pause = FIRST_PAUSE_MS;
+  tryAgain();
+});
+window.addEventListener("offline", explain);
+retry.addEventListener("click", () => {
+  status.textContent = "Trying again…";
+  tryAgain();
+});
+
+explain();
+timer = setTimeout(tryAgain, pause);
+
+// A module of its own for the type check, so that its names are not the page's globals.
+export {};
