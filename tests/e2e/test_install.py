@@ -23,8 +23,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect, sync_playwright
 
+from .axe import violations
 from .conftest import CHROMIUM, PHONE, create_room, new_match, orm, sign_up, table, token_of
-from .test_accessibility import violations
 from .test_notifications import PUSH_SERVICE, push_server, registration_id, shown_when
 
 __all__ = ["push_server"]  # the fixture, shared with test_notifications.py
