@@ -14,7 +14,6 @@ saw, and whatever a client wrote into the header itself is ignored.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from typing import TYPE_CHECKING, Any
@@ -22,8 +21,6 @@ from typing import TYPE_CHECKING, Any
 import redis
 from django.conf import settings
 from rest_framework import throttling
-
-from accounts import usernames
 
 if TYPE_CHECKING:  # rest_framework.views imports this module, through the settings
     from django.core.cache.backends.base import BaseCache
@@ -38,6 +35,12 @@ local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return count
 """
+# Take one back from a window's counter that still exists (an expired window stays gone:
+# a DECR of a missing key would make one that never expires).
+_UNCOUNT_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end
+return 0
+"""
 
 
 def _redis_counter() -> Any:
@@ -46,16 +49,18 @@ def _redis_counter() -> Any:
     The client keeps one connection rather than a pool (a quarter less of the client's
     CPU per command); it is made anew in a forked process, which must not share it.
     """
-    global _counter, _counter_pid
+    global _counter, _uncounter, _counter_pid
     if _counter is None or _counter_pid != os.getpid():
         url = getattr(settings, "REDIS_URL", "")
         client = redis.Redis.from_url(url, single_connection_client=True) if url else None
         _counter = client.register_script(_COUNT_SCRIPT) if client is not None else False
+        _uncounter = client.register_script(_UNCOUNT_SCRIPT) if client is not None else False
         _counter_pid = os.getpid()
     return _counter or None
 
 
 _counter: Any = None
+_uncounter: Any = None
 _counter_pid = 0
 
 
@@ -76,6 +81,18 @@ def _count(cache: BaseCache, key: str, ttl: int) -> int:
         return 1
 
 
+def _uncount(cache: BaseCache, key: str) -> None:
+    """Take back one from a window's counter (a sign-in that succeeded, see
+    api/sign_in_limits.py); nothing once the window is over."""
+    if _redis_counter() is not None:
+        _uncounter(keys=[f"throttle:{key}"])
+        return
+    try:
+        cache.decr(key)
+    except ValueError:  # the window is over: its counter is gone
+        pass
+
+
 class FixedWindowMixin(throttling.SimpleRateThrottle):
     """Put first among the bases, before the DRF throttle whose key and rate it counts."""
 
@@ -83,6 +100,8 @@ class FixedWindowMixin(throttling.SimpleRateThrottle):
     num_requests: int | None
     duration: int | None
     window_ends: int
+    # The window's counter this request added one to (None when it counted nothing).
+    counted: str | None = None
 
     def allow_request(self, request: Request, view: APIView) -> bool:
         limit, duration = self.num_requests, self.duration
@@ -94,9 +113,16 @@ class FixedWindowMixin(throttling.SimpleRateThrottle):
         now = self.timer()
         window = int(now // duration)
         self.window_ends = (window + 1) * duration
-        count = _count(self.cache, f"{key}:{window}", duration + 1)
+        self.counted = f"{key}:{window}"
+        count = _count(self.cache, self.counted, duration + 1)
         self.now = now
         return count <= limit
+
+    def uncount(self) -> None:
+        """Take back what `allow_request` counted (it was not what the limit counts)."""
+        if self.counted is not None:
+            _uncount(self.cache, self.counted)
+            self.counted = None
 
     def wait(self) -> float:
         return max(1.0, self.window_ends - self.now)
@@ -123,20 +149,31 @@ class ScopedRateThrottle(FixedWindowMixin, throttling.ScopedRateThrottle):
         return super().allow_request(request, view)
 
 
-class LoginAccountThrottle(FixedWindowMixin, throttling.SimpleRateThrottle):
-    """Sign-in attempts per account, from wherever they come.
+class SignInThrottle(FixedWindowMixin, throttling.SimpleRateThrottle):
+    """A sign-in counter of one identity, named by the caller rather than read from the
+    request (api/sign_in_limits.py decides what is counted, and takes back successes)."""
 
-    The per-address limit alone lets many addresses guess one account's password; this
-    counts the attempts on the name asked for (compared as sign-in compares names).
-    """
+    timer = time.time
 
-    scope = "auth_account"
+    def __init__(self, scope: str, ident: str) -> None:
+        self.scope = scope
+        super().__init__()
+        self.ident = ident
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": self.ident}
+
+
+class ClientSeedThrottle(FixedWindowMixin, throttling.SimpleRateThrottle):
+    """`PUT rooms/{code}/client_seed` per seat (the account in the room): a seed is set
+    a few times a match, not hundreds of times a minute."""
+
+    scope = "client_seed"
     timer = time.time
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
-        data = request.data
-        username = data.get("username") if hasattr(data, "get") else None
-        if not isinstance(username, str) or not username:
-            return None  # the serializer answers for a missing name
-        digest = hashlib.sha256(usernames.canonical(username).encode()).hexdigest()[:32]
-        return self.cache_format % {"scope": self.scope, "ident": digest}
+        user = getattr(request, "user", None)
+        code = getattr(view, "kwargs", {}).get("code")
+        if user is None or not user.is_authenticated or not isinstance(code, str):
+            return None  # refused further on (not signed in, or no such room)
+        return self.cache_format % {"scope": self.scope, "ident": f"{code}:{user.pk}"}

@@ -244,7 +244,12 @@ REST_FRAMEWORK: dict[str, Any] = {
         "anon": env_str("THROTTLE_ANON", "60/min"),
         "user": env_str("THROTTLE_USER", "1200/min"),
         "auth": env_str("THROTTLE_AUTH", "30/min"),
+        # Failed sign-ins to one account from addresses that never signed in to it, and
+        # from one address to one account (api/sign_in_limits.py).
         "auth_account": env_str("THROTTLE_AUTH_ACCOUNT", "10/min"),
+        "auth_account_address": env_str("THROTTLE_AUTH_ACCOUNT_ADDRESS", "5/min"),
+        # `PUT client_seed` per seat.
+        "client_seed": env_str("THROTTLE_CLIENT_SEED", "10/min"),
     },
     # How many proxies of ours append to X-Forwarded-For. DRF's default (None) would take
     # the header as the client sends it, so anyone could pick a new identity per request
@@ -252,6 +257,9 @@ REST_FRAMEWORK: dict[str, Any] = {
     "NUM_PROXIES": env_int("NUM_PROXIES", 0),
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+# An address that signed in to an account is exempt from that account's limit on
+# addresses it never signed in from, for this long after (api/sign_in_limits.py).
+THROTTLE_AUTH_KNOWN_DAYS = env_int("THROTTLE_AUTH_KNOWN_DAYS", 90)
 if env_bool("DEBUG_BROWSABLE_API", False):
     REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append("rest_framework.renderers.BrowsableAPIRenderer")
 
