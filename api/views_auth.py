@@ -122,9 +122,10 @@ class MeView(APIView):
     def patch(self, request: Request) -> Response:
         data = MeUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user = services.user_settings_update(
-            user=signed_in_user(request), auto_play_forced=data.validated_data["auto_play_forced"]
-        )
+        user = signed_in_user(request)
+        if "auto_play_forced" not in data.validated_data:
+            return Response(UserSerializer(user).data)  # `{}` names nothing to change
+        user = services.user_settings_update(user=user, auto_play_forced=data.validated_data["auto_play_forced"])
         if user.auto_play_forced:
             # A forced play already waiting is made now, not at its room's next change.
             play.forced_plays_make(user=user)

@@ -24,7 +24,10 @@ CODES = Catalogue(
             "longer has (one answer for all).",
         ),
         "bad_time": (400, "A time of day is not HH:MM from 00:00 to 23:59 (attr names it)."),
-        "bad_time_zone": (400, "The time zone is not an IANA name such as Europe/Paris."),
+        "bad_time_zone": (
+            400,
+            "The time zone is not an IANA name of a place such as Europe/Paris (not localtime, Factory or posixrules).",
+        ),
         "quiet_period_empty": (400, "The quiet period ends when it starts."),
         "too_many_push_subscriptions": (
             409,
