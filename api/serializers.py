@@ -145,7 +145,7 @@ class MeUpdateSerializer(StrictSerializer):
     auto_play_forced = StrictBooleanField(
         required=False,
         help_text="Have the server make your play when it is your only legal action; others see it was forced. "
-        "Turned on, it also makes at once any such play that waits for you now."
+        "Turned on, it also makes at once any such play that waits for you now.",
     )
 
 

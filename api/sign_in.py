@@ -28,7 +28,9 @@ from .throttling import ScopedRateThrottle
 _AUTH_SCOPE = SimpleNamespace(throttle_scope="auth")
 
 
-def _limited(request: HttpRequest, sign_in: Callable[[], HttpResponse], refuse: Callable[[int], HttpResponse]) -> HttpResponse:
+def _limited(
+    request: HttpRequest, sign_in: Callable[[], HttpResponse], refuse: Callable[[int], HttpResponse]
+) -> HttpResponse:
     """Run a form's sign-in (`sign_in`) under the limits; `refuse(seconds)` answers an
     attempt a limit refuses. Only a POST with a username is an attempt."""
     if request.method != "POST":

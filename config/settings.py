@@ -486,6 +486,10 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 # long such a link works, and how often one may be mailed to an account at most.
 EMAIL_CONFIRMATION_MAX_AGE_SECONDS = env_int("EMAIL_CONFIRMATION_MAX_AGE_SECONDS", 3 * 24 * 3600)
 EMAIL_CONFIRMATION_RESEND_SECONDS = env_int("EMAIL_CONFIRMATION_RESEND_SECONDS", 300)
+# And at most this many links to one address (ignoring case) per this many seconds, from
+# all accounts together: no one mails a stranger through many fresh accounts.
+EMAIL_CONFIRMATION_ADDRESS_MAX = env_int("EMAIL_CONFIRMATION_ADDRESS_MAX", 3)
+EMAIL_CONFIRMATION_ADDRESS_SECONDS = env_int("EMAIL_CONFIRMATION_ADDRESS_SECONDS", 24 * 3600)
 
 LOGGING = {
     "version": 1,

@@ -41,7 +41,10 @@ def time_of(value: str, attr: str) -> time:
 def zone_check(name: str) -> str:
     if len(name) > TIMEZONE_MAX or name not in time_zones():
         raise ServiceError(
-            "bad_time_zone", "The time zone must be an IANA name of a place, such as Europe/Paris.", 400, "quiet.timezone"
+            "bad_time_zone",
+            "The time zone must be an IANA name of a place, such as Europe/Paris.",
+            400,
+            "quiet.timezone",
         )
     return name
 

@@ -47,19 +47,25 @@ def test_redis_counter_is_one_atomic_round_trip_with_a_lifetime(settings, monkey
 
     import redis
 
-    from api import throttling
+    from core import counters
 
     settings.REDIS_URL = os.environ["CELERY_BROKER_URL"]
-    monkeypatch.setattr(throttling, "_counter", None)
+    monkeypatch.setattr(counters, "_counter", None)
     key = f"test-{uuid.uuid4().hex}"
-    assert [throttling._count(None, key, 60) for _ in range(3)] == [1, 2, 3]
-    assert throttling._count(None, key + "-other", 60) == 1
+    assert [counters.count(key, 60) for _ in range(3)] == [1, 2, 3]
+    assert counters.count(key + "-other", 60) == 1
     client = redis.Redis.from_url(settings.REDIS_URL)
     assert 0 < client.ttl(f"throttle:{key}") <= 60
     # The lifetime is set once per window, not pushed back by each request.
     client.expire(f"throttle:{key}", 5)
-    throttling._count(None, key, 60)
+    counters.count(key, 60)
     assert client.ttl(f"throttle:{key}") <= 5
+    # A success taken back leaves the window's lifetime as it was, and a window gone stays gone.
+    counters.uncount(key)
+    assert int(client.get(f"throttle:{key}")) == 3 and client.ttl(f"throttle:{key}") <= 5
+    client.delete(f"throttle:{key}")
+    counters.uncount(key)
+    assert client.exists(f"throttle:{key}") == 0
     client.delete(f"throttle:{key}", f"throttle:{key}-other")
 
 

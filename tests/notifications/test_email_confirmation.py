@@ -78,7 +78,7 @@ def test_the_link_of_a_new_address_confirms_it_from_anywhere(
     client = api_client(player)
     res = patch(client, django_capture_on_commit_callbacks, {"email_address": "me@example.org"})
     assert res.json()["email_address"] == "me@example.org" and res.json()["email_confirmed"] is False
-    assert queued == [(confirmation.SEND_EMAIL_CONFIRMATION, (player.pk,))]
+    assert queued == [(confirmation.SEND_EMAIL_CONFIRMATION, (player.pk, "me@example.org"))]
     [message] = mail.outbox
     assert message.to == ["me@example.org"]
     assert message.subject == "Confirm your e-mail address"
@@ -231,7 +231,7 @@ def test_a_new_address_is_unconfirmed_and_gets_one_link(
 
     res = patch(client, django_capture_on_commit_callbacks, {"email_address": "second@example.org", "push": False})
     assert res.json()["email_confirmed"] is False
-    assert queued == [(confirmation.SEND_EMAIL_CONFIRMATION, (player.pk,))]
+    assert queued == [(confirmation.SEND_EMAIL_CONFIRMATION, (player.pk, "second@example.org"))]
     assert [m.to for m in mail.outbox] == [["second@example.org"]]
     # Saving the same address again, or other settings, sends nothing more.
     patch(client, django_capture_on_commit_callbacks, {"email_address": "second@example.org", "email": True})
