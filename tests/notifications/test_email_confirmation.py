@@ -15,7 +15,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from celery import current_app
 from django.core import mail, signing
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -36,19 +35,6 @@ RESEND = "/api/v1/me/notifications/email-confirmation"
 CONFIRM = "/api/v1/email-confirmations"
 LOCMEM = "django.core.mail.backends.locmem.EmailBackend"
 LINK = re.compile(re.escape(f"{BASE_URL}/confirm-email#") + r"(\S+)")
-
-
-@pytest.fixture
-def queued(monkeypatch: pytest.MonkeyPatch, push_on: str) -> list[tuple[str, tuple[Any, ...]]]:
-    """Tasks queued (name, args), each run at once as the worker runs it."""
-    sent: list[tuple[str, tuple[Any, ...]]] = []
-
-    def send_task(name: str, args: tuple[Any, ...] = (), **options: Any) -> None:
-        sent.append((name, tuple(args)))
-        current_app.tasks[name](*args)
-
-    monkeypatch.setattr(current_app, "send_task", send_task)
-    return sent
 
 
 def token_in(message: Any) -> str:
