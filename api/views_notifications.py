@@ -132,7 +132,9 @@ class EmailConfirmationRequestView(APIView):
             "No body (or `{}`). Queues a mail to the caller's current `email_address` with a link that confirms "
             "it (valid for EMAIL_CONFIRMATION_MAX_AGE_SECONDS, three days unless configured); the answer is the "
             "settings. At most one link per EMAIL_CONFIRMATION_RESEND_SECONDS (five minutes unless configured) "
-            "goes to an account, this endpoint and changes of address together."
+            "goes to an account, this endpoint and changes of address together, and at most "
+            "EMAIL_CONFIRMATION_ADDRESS_MAX (3) per EMAIL_CONFIRMATION_ADDRESS_SECONDS (a day) to one address, "
+            "from all accounts together."
         ),
     )
     @answers("no_email_address", "email_unavailable", "already_confirmed", "confirmation_sent_recently")

@@ -48,8 +48,9 @@ CODES = Catalogue(
         "already_confirmed": (409, "The e-mail address is confirmed already."),
         "confirmation_sent_recently": (
             429,
-            "A confirmation link was sent to the account less than EMAIL_CONFIRMATION_RESEND_SECONDS ago; ask again "
-            "after the Retry-After header's seconds.",
+            "A confirmation link was sent to the account less than EMAIL_CONFIRMATION_RESEND_SECONDS ago, or "
+            "EMAIL_CONFIRMATION_ADDRESS_MAX links went to the address (from any account) within "
+            "EMAIL_CONFIRMATION_ADDRESS_SECONDS; ask again after the Retry-After header's seconds.",
         ),
     },
 )

@@ -98,14 +98,17 @@ def _address_wait(address: str) -> int | None:
     )
 
 
-def _sent_recently(wait: int) -> ServiceError:
-    minutes = max(1, round(wait / 60))
-    return ServiceError(
-        "confirmation_sent_recently",
-        f"A link went out recently; look for it, or ask again in about {minutes} minute{'s' if minutes != 1 else ''}.",
-        429,
-        retry_after=wait,
-    )
+def _sent_recently(wait: int, *, to_address: bool) -> ServiceError:
+    if to_address:
+        # Said without naming who asked: any account may have set this address.
+        detail = "Links went to this address recently; ask again later."
+    else:
+        minutes = max(1, round(settings.EMAIL_CONFIRMATION_RESEND_SECONDS / 60))
+        detail = (
+            f"A link was sent less than {minutes} minute{'s' if minutes != 1 else ''} ago; look for it, "
+            "or ask again later."
+        )
+    return ServiceError("confirmation_sent_recently", detail, 429, retry_after=wait)
 
 
 def _wait(row: NotificationSettings, now: datetime) -> int:
@@ -151,9 +154,12 @@ def confirmation_resend(*, user: User, now: datetime) -> selectors.Preferences:
         raise ServiceError("already_confirmed", "This e-mail address is confirmed already.", 409)
     if not mail.available():
         raise ServiceError("email_unavailable", "This server sends no e-mail, so no link can be sent.", 409)
-    wait = _wait(row, now) or _address_wait(address)
+    wait = _wait(row, now)
     if wait:
-        raise _sent_recently(wait)
+        raise _sent_recently(wait, to_address=False)
+    wait = _address_wait(address)
+    if wait:
+        raise _sent_recently(wait, to_address=True)
     _link_queue(row, address, now)
     return selectors.preferences_of(user=user)
 
