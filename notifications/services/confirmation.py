@@ -157,9 +157,9 @@ def confirmation_resend(*, user: User, now: datetime) -> selectors.Preferences:
     wait = _wait(row, now)
     if wait:
         raise _sent_recently(wait, to_address=False)
-    wait = _address_wait(address)
-    if wait:
-        raise _sent_recently(wait, to_address=True)
+    address_wait = _address_wait(address)
+    if address_wait is not None:
+        raise _sent_recently(address_wait, to_address=True)
     _link_queue(row, address, now)
     return selectors.preferences_of(user=user)
 
