@@ -9,8 +9,14 @@ from typing import Any
 import pytest
 from django.core import mail
 from django.core.cache import cache
+from hypothesis import given
+from hypothesis import settings as examples
+from hypothesis import strategies as st
 
+from core.errors import ServiceError
+from notifications.addresses import address_checked, same_address
 from notifications.models import NotificationSettings
+from notifications.public_names import SPECIAL_USE_TOP_LEVEL
 from tests.api.helpers import errors
 
 from .test_email_confirmation import LOCMEM, SETTINGS, patch, resend, token_in
@@ -126,3 +132,47 @@ def test_a_link_queued_for_an_address_is_not_mailed_to_the_next(
     assert held == [(held[0][0], "first@example.org")]  # the second waits for the account's own cap
     assert confirmation.confirmation_mail_send(user_id=held[0][0], address="first@example.org") is False
     assert mail.outbox == []
+
+
+LABEL = st.from_regex(r"[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?", fullmatch=True)
+
+
+@examples(max_examples=200, deadline=None)
+@given(
+    local=st.from_regex(r"[A-Za-z0-9._+-]{1,20}", fullmatch=True).filter(
+        lambda s: not s.startswith(".") and not s.endswith(".") and ".." not in s
+    ),
+    labels=st.lists(LABEL, min_size=0, max_size=3),
+    special=st.sampled_from(sorted(SPECIAL_USE_TOP_LEVEL)),
+    case=st.sampled_from([str.lower, str.upper, str.title]),
+)
+def test_a_special_use_top_level_name_is_refused_under_any_labels(local, labels, special, case):
+    domain = case(".".join([*labels, "mail", special]))
+    with pytest.raises(ServiceError) as refused:
+        address_checked(f"{local}@{domain}")
+    assert refused.value.code == "email_domain_not_public"
+
+
+@examples(max_examples=200, deadline=None)
+@given(
+    octets=st.lists(st.integers(0, 255), min_size=4, max_size=4),
+    local=st.sampled_from(["a", "Someone", "x.y+z"]),
+)
+def test_an_ip_literal_is_refused_whatever_address_it_is(octets, local):
+    with pytest.raises(ServiceError) as refused:
+        address_checked(f"{local}@[{'.'.join(map(str, octets))}]")
+    assert refused.value.code == "email_domain_not_public"
+
+
+@examples(max_examples=200, deadline=None)
+@given(
+    local=st.sampled_from(["a", "Someone", "x.y+z"]),
+    labels=st.lists(LABEL, min_size=1, max_size=3),
+    top=st.sampled_from(["org", "com", "de", "io", "example.com", "co.uk"]),
+    case=st.sampled_from([str.lower, str.upper, str.title]),
+)
+def test_public_names_are_taken_with_the_domain_lowercased(local, labels, top, case):
+    domain = case(".".join([*labels, top]))
+    stored = address_checked(f"{local}@{domain}")
+    assert stored == f"{local}@{domain.lower()}"
+    assert same_address(stored, f"{local.upper()}@{domain}")
