@@ -3,7 +3,8 @@
 DRF's own throttles keep every request's timestamp of the last window in the cache and
 rewrite that whole list on each request, so a 1200/min limit moves up to 1200 numbers
 through Redis per call. These subclasses keep DRF's rates, scopes, identities and
-`Retry-After` answers, and store one integer per window instead (an atomic increment).
+`Retry-After` answers, and store one integer per window instead (an atomic increment,
+core.counters).
 A client may burst up to twice the rate across a window boundary; for abuse limits
 that is fine.
 
