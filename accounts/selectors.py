@@ -71,17 +71,32 @@ def ban_reason_of(*, user_id: int) -> str | None:
     return User.objects.filter(pk=user_id, banned_at__isnull=False).values_list("ban_reason", flat=True).first()
 
 
-def ban_of_credentials(*, username: str, password: str) -> tuple[str, int] | None:
-    """The ban reason and the account, when the username and password are those of a
-    banned account.
+@dataclass(frozen=True)
+class Credentials:
+    """What a username and password sign in to: `user` when they are an active account's,
+    `ban` (the reason, the account) when they are a banned account's; neither otherwise."""
 
-    Only the right password learns the reason. Only a banned account costs a password
-    hash here, on top of the one the failed sign-in already spent.
+    user: User | None = None
+    ban: tuple[str, int] | None = None
+
+
+def credentials_check(*, username: str, password: str) -> Credentials:
+    """Check a username and password with exactly one password hash, whatever the
+    outcome: an unknown name, a wrong password, an account without a usable password,
+    a banned account and a right password all cost the same work (Django's ModelBackend
+    does the same for an unknown name; only the right password learns a ban's reason).
     """
     try:
         user = User.objects.get_by_natural_key(username)
     except User.DoesNotExist:
-        return None
-    if user.banned_at is None or not user.check_password(password):
-        return None
-    return user.ban_reason, user.pk
+        # The hash a known name would have cost, as django.contrib.auth's backend spends it.
+        User().set_password(password)
+        return Credentials()
+    # Django hashes once here even for an unusable password (a guest's).
+    if not user.check_password(password):
+        return Credentials()
+    if user.banned_at is not None:
+        return Credentials(ban=(user.ban_reason, user.pk))
+    if not user.is_active:
+        return Credentials()
+    return Credentials(user=user)

@@ -14,6 +14,7 @@ CODES = Catalogue(
             "A string of the body (attr names where), a query parameter or a header (attr names it) "
             "holds a control character or invalid Unicode such as a lone surrogate.",
         ),
+        "duplicate_key": (400, "An object of the body names the same key twice (JSON leaves which one counts open)."),
         "too_deep": (400, "The body's objects and arrays nest deeper than the API allows (see Limits)."),
         "bad_request": (400, "The request is malformed in a way no endpoint could read."),
         "not_authenticated": (401, "Credentials were not sent."),

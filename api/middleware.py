@@ -11,7 +11,10 @@ endpoint could serve, so the later layers never see it:
   lines at about 4 KB with their own answers; below that, the client reads ours;
 - a declared body longer than `API_MAX_BODY_BYTES`: 413 `body_too_large`, unread;
 - a header value holding a control character: 400 `invalid_character` (a NUL would
-  reach PostgreSQL by way of the token or the Idempotency-Key).
+  reach PostgreSQL by way of the token or the Idempotency-Key);
+- a multipart body whose boundary is missing or not one RFC 2046 allows: 400
+  `bad_request` (no endpoint reads multipart, which is 415 otherwise; a layer that
+  parsed the form, such as a CSRF check on a session, would fail on it without a word).
 
 Details name the limit or the header, never what was sent.
 """
@@ -23,12 +26,15 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.http import parse_header_parameters
 
 from .parsers import content_length
 
 # Field values may hold tabs (RFC 9110); no other control character.
 _HEADER_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
 _HEADER_NAME = re.compile("[A-Z0-9_]{1,64}")
+# RFC 2046 §5.1.1: 1 to 70 of these characters, the last not a space.
+_BOUNDARY = re.compile(r"[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]")
 
 # The code for an answer of a status that came from outside DRF.
 CODES_BY_STATUS = {
@@ -81,6 +87,12 @@ def refusal(request: HttpRequest) -> JsonResponse | None:
             if _HEADER_CONTROL.search(value):
                 detail = "A header may not hold control characters."
                 return error_response(400, "invalid_character", detail, _header_name(key))
+    content_type = meta.get("CONTENT_TYPE", "")
+    if isinstance(content_type, str) and content_type.lower().lstrip().startswith("multipart/"):
+        boundary = parse_header_parameters(content_type)[1].get("boundary", "")
+        if not _BOUNDARY.fullmatch(boundary):
+            detail = "The multipart body's boundary is missing or malformed; the API reads JSON bodies only."
+            return error_response(400, "bad_request", detail, "Content-Type")
     return None
 
 

@@ -10,6 +10,9 @@ endpoint at once, so nothing past this point ever sees such a body:
 - a body longer than the view's `max_body_bytes` (else `API_MAX_BODY_BYTES`): 413;
 - bytes that are not UTF-8, or text that is not JSON (NaN and Infinity included): 400
   `parse_error`;
+- an object that names a key twice: 400 `duplicate_key` (decoders disagree on which
+  one counts: the first, the last, or a refusal, so a proxy or a client library may
+  read another body than the server would);
 - arrays and objects nested deeper than `API_MAX_JSON_DEPTH`: 400 `too_deep`;
 - a string (value or key) holding a control character or a lone surrogate: 400
   `invalid_character`, `attr` naming where;
@@ -59,6 +62,17 @@ def content_length(meta: dict[str, Any]) -> int | None:
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+class _DuplicateKey(Exception):
+    """Not a ValueError: the decoder's own errors are, and they answer `parse_error`."""
+
+
+def _object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise _DuplicateKey
+    return found
 
 
 def _error(path: tuple[Any, ...], detail: str, code: str) -> ValidationError:
@@ -129,9 +143,14 @@ class JSONParser(BaseParser):
             raise PayloadTooLarge(limit)
         try:
             # JSON is UTF-8 (RFC 8259), whatever charset a Content-Type may claim.
-            data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+            data = json.loads(
+                raw.decode("utf-8"), parse_constant=_refuse_constant, object_pairs_hook=_object_without_duplicates
+            )
         except RecursionError:
             raise _too_deep(settings.API_MAX_JSON_DEPTH) from None
+        except _DuplicateKey:
+            # No attr: the key may be anything, and where it sits is not known here.
+            raise _error((), "An object of the body names the same key twice.", "duplicate_key") from None
         except ValueError:  # UnicodeDecodeError and JSONDecodeError included
             raise ParseError("The body is not valid JSON in UTF-8.") from None
         check_parsed(data, settings.API_MAX_JSON_DEPTH)

@@ -39,7 +39,15 @@ from .inputs import IDEMPOTENCY_KEY_MAX
 # declared body over the limit (even on a GET), a long URI, a failure of the server.
 ANY_REQUEST = ("bad_request", "invalid_character", "body_too_large", "uri_too_long", "server_error")
 # What reading a JSON body may answer (api/parsers.py and DRF's media type check).
-BODY = ("parse_error", "too_deep", "invalid_character", "invalid", "body_too_large", "unsupported_media_type")
+BODY = (
+    "parse_error",
+    "duplicate_key",
+    "too_deep",
+    "invalid_character",
+    "invalid",
+    "body_too_large",
+    "unsupported_media_type",
+)
 
 
 def answers(*codes: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -228,7 +236,8 @@ Send `Idempotency-Key: <uuid>` with an action to make retries safe.
 ## Limits
 What is beyond them is refused with the error below and changes nothing.
 - A JSON body: at most {body} bytes, an action at most {action} (`413 body_too_large`).
-- Objects and arrays nest at most {depth} deep (`400 too_deep`).
+- Objects and arrays nest at most {depth} deep (`400 too_deep`); an object names each key
+  once (`400 duplicate_key`).
 - No string of a body, and no header, holds a control character or invalid Unicode
   (`400 invalid_character`).
 - The path and query: at most {uri} characters (`414 uri_too_long`).

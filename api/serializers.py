@@ -141,9 +141,11 @@ class UserSerializer(serializers.ModelSerializer[User]):
 
 
 class MeUpdateSerializer(StrictSerializer):
+    # Optional, as a PATCH changes what it names: `{}` changes nothing.
     auto_play_forced = StrictBooleanField(
+        required=False,
         help_text="Have the server make your play when it is your only legal action; others see it was forced. "
-        "Turned on, it also makes at once any such play that waits for you now."
+        "Turned on, it also makes at once any such play that waits for you now.",
     )
 
 

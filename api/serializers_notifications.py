@@ -12,9 +12,9 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from notifications.addresses import EMAIL_MAX
 from notifications.endpoints import ENDPOINT_MAX
 from notifications.quiet import TIMEZONE_MAX
-from notifications.services.preferences import EMAIL_MAX
 from notifications.services.subscriptions import EXPIRATION_MAX_MS
 
 from .serializers import StrictBooleanField, StrictCharField, StrictSerializer

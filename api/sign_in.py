@@ -1,38 +1,87 @@
-"""Signing in on the site itself, for the one page that needs a session: an app's
-authorize page (README "Third-party apps"). The web client signs in over the API.
+"""Signing in on the site itself, with a form: an app's authorize page (README
+"Third-party apps") and the moderators' admin. The web client signs in over the API.
 
-The page is a way to guess passwords as `auth/token` is, so it counts against the same
-limits: per address (`auth`) and per account name (`auth_account`)."""
+Both pages are ways to guess passwords as `auth/token` is, so they count against the
+same limits (api/sign_in_limits.py): per address (`auth`), per account name and
+address, and per account name from addresses that never signed in to it.
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
+from django.contrib import admin
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
-from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.request import Request
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_protect
 
-from .throttling import LoginAccountThrottle, ScopedRateThrottle
+from accounts import usernames
+
+from .sign_in_limits import SignInLimits
+from .throttling import ScopedRateThrottle
+
+# What ScopedRateThrottle reads from a view: the sign-in endpoints' scope.
+_AUTH_SCOPE = SimpleNamespace(throttle_scope="auth")
+
+
+def _limited(
+    request: HttpRequest, sign_in: Callable[[], HttpResponse], refuse: Callable[[int], HttpResponse]
+) -> HttpResponse:
+    """Run a form's sign-in (`sign_in`) under the limits; `refuse(seconds)` answers an
+    attempt a limit refuses. Only a POST with a username is an attempt."""
+    if request.method != "POST":
+        return sign_in()
+    per_address = ScopedRateThrottle()
+    if not per_address.allow_request(request, _AUTH_SCOPE):  # type: ignore[arg-type]
+        return refuse(math.ceil(per_address.wait() or 1))
+    username = request.POST.get("username")
+    if not username:
+        return sign_in()  # the form says what is missing
+    limits = SignInLimits(request, username)
+    wait = limits.refused()
+    if wait is not None:
+        return refuse(wait)
+    response = sign_in()
+    user = request.user
+    if user.is_authenticated and usernames.canonical(user.get_username()) == usernames.canonical(username):
+        limits.succeeded()
+    return response
+
+
+def _too_many(wait: int) -> str:
+    return f"Too many sign-in attempts. Try again in {wait} seconds."
+
+
+def _refused(response: HttpResponse, wait: int) -> HttpResponse:
+    response.status_code = 429
+    response["Retry-After"] = str(wait)
+    return response
 
 
 class SignInView(LoginView):
     template_name = "web/sign_in.html"
     # Back to the page that asked (the authorize page); Django refuses other sites.
     redirect_authenticated_user = True
-    # What ScopedRateThrottle reads from the view: the sign-in endpoints' scope.
-    throttle_scope = "auth"
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        attempt = Request(request, parsers=[FormParser(), MultiPartParser()])
-        for throttle in (ScopedRateThrottle(), LoginAccountThrottle()):
-            if not throttle.allow_request(attempt, self):  # type: ignore[arg-type]
-                form = self.get_form()
-                wait = math.ceil(throttle.wait() or 1)
-                form.add_error(None, f"Too many sign-in attempts. Try again in {wait} seconds.")
-                response = self.form_invalid(form)
-                response.status_code = 429
-                response["Retry-After"] = str(wait)
-                return response
-        return super().post(request, *args, **kwargs)
+        def refuse(wait: int) -> HttpResponse:
+            form = self.get_form()
+            form.add_error(None, _too_many(wait))
+            return _refused(self.form_invalid(form), wait)
+
+        return _limited(request, lambda: super(SignInView, self).post(request, *args, **kwargs), refuse)
+
+
+@never_cache
+@csrf_protect
+def admin_login(request: HttpRequest) -> HttpResponse:
+    """The admin's own sign-in page (`admin.site.login`), under the same limits."""
+
+    def refuse(wait: int) -> HttpResponse:
+        return _refused(HttpResponse(_too_many(wait), content_type="text/plain; charset=utf-8"), wait)
+
+    return _limited(request, lambda: admin.site.login(request), refuse)

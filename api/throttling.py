@@ -3,7 +3,8 @@
 DRF's own throttles keep every request's timestamp of the last window in the cache and
 rewrite that whole list on each request, so a 1200/min limit moves up to 1200 numbers
 through Redis per call. These subclasses keep DRF's rates, scopes, identities and
-`Retry-After` answers, and store one integer per window instead (an atomic increment).
+`Retry-After` answers, and store one integer per window instead (an atomic increment,
+core.counters).
 A client may burst up to twice the rate across a window boundary; for abuse limits
 that is fine.
 
@@ -14,66 +15,16 @@ saw, and whatever a client wrote into the header itself is ignored.
 
 from __future__ import annotations
 
-import hashlib
-import os
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import redis
-from django.conf import settings
 from rest_framework import throttling
 
-from accounts import usernames
+from core.counters import count, uncount
 
 if TYPE_CHECKING:  # rest_framework.views imports this module, through the settings
-    from django.core.cache.backends.base import BaseCache
     from rest_framework.request import Request
     from rest_framework.views import APIView
-
-
-# Add one to a window's counter, starting its expiry with the window: one command, run
-# atomically by Redis (a pipeline of INCR and EXPIRE costs the client twice the work).
-_COUNT_SCRIPT = """
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return count
-"""
-
-
-def _redis_counter() -> Any:
-    """The counting script bound to a Redis client where the cache is Redis, else None.
-
-    The client keeps one connection rather than a pool (a quarter less of the client's
-    CPU per command); it is made anew in a forked process, which must not share it.
-    """
-    global _counter, _counter_pid
-    if _counter is None or _counter_pid != os.getpid():
-        url = getattr(settings, "REDIS_URL", "")
-        client = redis.Redis.from_url(url, single_connection_client=True) if url else None
-        _counter = client.register_script(_COUNT_SCRIPT) if client is not None else False
-        _counter_pid = os.getpid()
-    return _counter or None
-
-
-_counter: Any = None
-_counter_pid = 0
-
-
-# TODO(#15): this command is ~0.35 ms of server CPU per move (README, Speed), the
-# largest single gap left to the bare endpoint's 80%; counting per process and settling
-# with Redis in batches would save most of it, at the price of exactness across workers.
-def _count(cache: BaseCache, key: str, ttl: int) -> int:
-    """Add one to a window's counter and return it, in one round trip on Redis."""
-    counter = _redis_counter()
-    if counter is not None:
-        return int(counter(keys=[f"throttle:{key}"], args=[ttl]))
-    # The local-memory cache of the one-process start: add() then an atomic incr().
-    cache.add(key, 0, ttl)
-    try:
-        return cache.incr(key)
-    except ValueError:  # expired between the two calls: a new window begins
-        cache.add(key, 1, ttl)
-        return 1
 
 
 class FixedWindowMixin(throttling.SimpleRateThrottle):
@@ -83,6 +34,8 @@ class FixedWindowMixin(throttling.SimpleRateThrottle):
     num_requests: int | None
     duration: int | None
     window_ends: int
+    # The window's counter this request added one to (None when it counted nothing).
+    counted: str | None = None
 
     def allow_request(self, request: Request, view: APIView) -> bool:
         limit, duration = self.num_requests, self.duration
@@ -94,9 +47,16 @@ class FixedWindowMixin(throttling.SimpleRateThrottle):
         now = self.timer()
         window = int(now // duration)
         self.window_ends = (window + 1) * duration
-        count = _count(self.cache, f"{key}:{window}", duration + 1)
+        self.counted = f"{key}:{window}"
+        count_now = count(self.counted, duration + 1)
         self.now = now
-        return count <= limit
+        return count_now <= limit
+
+    def uncount(self) -> None:
+        """Take back what `allow_request` counted (it was not what the limit counts)."""
+        if self.counted is not None:
+            uncount(self.counted)
+            self.counted = None
 
     def wait(self) -> float:
         return max(1.0, self.window_ends - self.now)
@@ -123,20 +83,31 @@ class ScopedRateThrottle(FixedWindowMixin, throttling.ScopedRateThrottle):
         return super().allow_request(request, view)
 
 
-class LoginAccountThrottle(FixedWindowMixin, throttling.SimpleRateThrottle):
-    """Sign-in attempts per account, from wherever they come.
+class SignInThrottle(FixedWindowMixin, throttling.SimpleRateThrottle):
+    """A sign-in counter of one identity, named by the caller rather than read from the
+    request (api/sign_in_limits.py decides what is counted, and takes back successes)."""
 
-    The per-address limit alone lets many addresses guess one account's password; this
-    counts the attempts on the name asked for (compared as sign-in compares names).
-    """
+    timer = time.time
 
-    scope = "auth_account"
+    def __init__(self, scope: str, ident: str) -> None:
+        self.scope = scope
+        super().__init__()
+        self.ident = ident
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": self.ident}
+
+
+class ClientSeedThrottle(FixedWindowMixin, throttling.SimpleRateThrottle):
+    """`PUT rooms/{code}/client_seed` per seat (the account in the room): a seed is set
+    a few times a match, not hundreds of times a minute."""
+
+    scope = "client_seed"
     timer = time.time
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
-        data = request.data
-        username = data.get("username") if hasattr(data, "get") else None
-        if not isinstance(username, str) or not username:
-            return None  # the serializer answers for a missing name
-        digest = hashlib.sha256(usernames.canonical(username).encode()).hexdigest()[:32]
-        return self.cache_format % {"scope": self.scope, "ident": digest}
+        user = getattr(request, "user", None)
+        code = getattr(view, "kwargs", {}).get("code")
+        if user is None or not user.is_authenticated or not isinstance(code, str):
+            return None  # refused further on (not signed in, or no such room)
+        return self.cache_format % {"scope": self.scope, "ident": f"{code}:{user.pk}"}

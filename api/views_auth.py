@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import authenticate
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, status
@@ -29,7 +28,8 @@ from .serializers import (
     TokenAnswerSerializer,
     UserSerializer,
 )
-from .throttling import LoginAccountThrottle, ScopedRateThrottle
+from .sign_in_limits import SignInLimits, signed_up
+from .throttling import ScopedRateThrottle
 
 
 class _AuthThrottled(APIView):
@@ -51,24 +51,35 @@ class RegisterView(_AuthThrottled):
         data = RegisterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user, token = services.user_register(**data.validated_data)
+        signed_up(request, user.username)
         return created(request, {"user": UserSerializer(user).data, "token": token}, "me")
 
 
 class TokenView(_AuthThrottled):
-    throttle_classes = [ScopedRateThrottle, LoginAccountThrottle]
-
-    @extend_schema(request=LoginSerializer, responses={200: TokenAnswerSerializer})
+    @extend_schema(
+        request=LoginSerializer,
+        responses={200: TokenAnswerSerializer},
+        description=(
+            "Besides the per-address limit, failed sign-ins count per account name and address, and per account "
+            "name from addresses that never signed in to it (429 `throttled`, README: Rates): an address that "
+            "signed in before is not kept out by an attack from others."
+        ),
+    )
     @answers("authentication_failed", "banned")
     def post(self, request: Request) -> Response:
         data = LoginSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user = authenticate(request, **data.validated_data)
-        if user is None:
-            ban = selectors.ban_of_credentials(**data.validated_data)
-            if ban is not None:
-                raise banned(*ban)
+        limits = SignInLimits(request, data.validated_data["username"])
+        wait = limits.refused()
+        if wait is not None:
+            raise exceptions.Throttled(wait)
+        found = selectors.credentials_check(**data.validated_data)
+        if found.ban is not None:
+            raise banned(*found.ban)
+        if found.user is None:
             raise exceptions.AuthenticationFailed("Wrong username or password.")
-        return Response({"token": services.user_sign_in(user=user, now=timezone.now())})
+        limits.succeeded()
+        return Response({"token": services.user_sign_in(user=found.user, now=timezone.now())})
 
 
 class GuestView(_AuthThrottled):
@@ -111,9 +122,10 @@ class MeView(APIView):
     def patch(self, request: Request) -> Response:
         data = MeUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user = services.user_settings_update(
-            user=signed_in_user(request), auto_play_forced=data.validated_data["auto_play_forced"]
-        )
+        user = signed_in_user(request)
+        if "auto_play_forced" not in data.validated_data:
+            return Response(UserSerializer(user).data)  # `{}` names nothing to change
+        user = services.user_settings_update(user=user, auto_play_forced=data.validated_data["auto_play_forced"])
         if user.auto_play_forced:
             # A forced play already waiting is made now, not at its room's next change.
             play.forced_plays_make(user=user)

@@ -50,13 +50,15 @@ class PushSubscriptionsView(APIView):
         responses={201: PushSubscriptionAnswerSerializer, 200: PushSubscriptionAnswerSerializer},
         summary="Register this browser's push subscription",
         description=(
-            "The body is the browser's `PushSubscription.toJSON()`. 201 for an endpoint new to the caller "
-            "(one another account had moves to the caller), 200 when it was already the caller's (its keys "
-            "are updated). The endpoint must be an https URL of a public host on port 443; IP addresses of "
-            "private, loopback or link-local networks are refused."
+            "The body is the browser's `PushSubscription.toJSON()`. 201 for an endpoint new to the caller, "
+            "200 when it was already the caller's (its keys are updated). An endpoint another account "
+            "registered stays theirs (409 `push_endpoint_taken`) unless the body carries the same keys, which "
+            "only the browser holding the subscription has: then it moves to the caller (201). The endpoint "
+            "must be an https URL of a public host on port 443; IP addresses of private, loopback, link-local "
+            "or other special-purpose networks are refused, however spelt."
         ),
     )
-    @answers("bad_push_endpoint", "bad_push_key", "too_many_push_subscriptions")
+    @answers("bad_push_endpoint", "bad_push_key", "push_endpoint_taken", "too_many_push_subscriptions")
     def post(self, request: Request) -> Response:
         data = PushSubscriptionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -112,7 +114,7 @@ class NotificationSettingsView(APIView):
             "same, and `POST me/notifications/email-confirmation` sends the link later."
         ),
     )
-    @answers("bad_email_address", "bad_time", "bad_time_zone", "quiet_period_empty")
+    @answers("bad_email_address", "email_domain_not_public", "bad_time", "bad_time_zone", "quiet_period_empty")
     def patch(self, request: Request) -> Response:
         data = NotificationSettingsChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -130,7 +132,9 @@ class EmailConfirmationRequestView(APIView):
             "No body (or `{}`). Queues a mail to the caller's current `email_address` with a link that confirms "
             "it (valid for EMAIL_CONFIRMATION_MAX_AGE_SECONDS, three days unless configured); the answer is the "
             "settings. At most one link per EMAIL_CONFIRMATION_RESEND_SECONDS (five minutes unless configured) "
-            "goes to an account, this endpoint and changes of address together."
+            "goes to an account, this endpoint and changes of address together, and at most "
+            "EMAIL_CONFIRMATION_ADDRESS_MAX (3) per EMAIL_CONFIRMATION_ADDRESS_SECONDS (a day) to one address, "
+            "from all accounts together."
         ),
     )
     @answers("no_email_address", "email_unavailable", "already_confirmed", "confirmation_sent_recently")

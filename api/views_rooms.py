@@ -45,6 +45,7 @@ from .serializers import (
     invite_url,
 )
 from .serializers_replay import ReplaySerializer
+from .throttling import ClientSeedThrottle
 
 # What the lobby's services refuse before anything else: a room no longer open, a game
 # already under way.
@@ -154,6 +155,9 @@ class StartView(APIView):
 
 @scopes(PUT=PLAY)
 class ClientSeedView(APIView):
+    # Besides the account's and the address's limits, a seat's own (THROTTLE_CLIENT_SEED).
+    throttle_classes = [*APIView.throttle_classes, ClientSeedThrottle]
+
     @extend_schema(
         request=ClientSeedSerializer,
         responses={200: SeatSerializer},
@@ -161,7 +165,10 @@ class ClientSeedView(APIView):
         description=(
             "Your part in the shuffle of the next hand to be dealt (see Provably fair deals in the "
             "description): in the lobby, or between hands once the next hand's server seed is committed. "
-            "It is public. During a hand: 409 `already_dealt`."
+            "It is public. During a hand: 409 `already_dealt`. Setting it does not change the room's `version` "
+            "and sends no notice (nobody else's action waits for it): the seat shows it at once, and its "
+            "`client_seed` event is in the log. A seat may set its seed THROTTLE_CLIENT_SEED times a minute "
+            "(10 unless configured; 429 `throttled` with Retry-After beyond)."
         ),
     )
     @answers("room_closed", "not_seated", "not_playing", "already_dealt", "invalid")

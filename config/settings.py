@@ -247,7 +247,12 @@ REST_FRAMEWORK: dict[str, Any] = {
         "anon": env_str("THROTTLE_ANON", "60/min"),
         "user": env_str("THROTTLE_USER", "1200/min"),
         "auth": env_str("THROTTLE_AUTH", "30/min"),
+        # Failed sign-ins to one account from addresses that never signed in to it, and
+        # from one address to one account (api/sign_in_limits.py).
         "auth_account": env_str("THROTTLE_AUTH_ACCOUNT", "10/min"),
+        "auth_account_address": env_str("THROTTLE_AUTH_ACCOUNT_ADDRESS", "5/min"),
+        # `PUT client_seed` per seat.
+        "client_seed": env_str("THROTTLE_CLIENT_SEED", "10/min"),
     },
     # How many proxies of ours append to X-Forwarded-For. DRF's default (None) would take
     # the header as the client sends it, so anyone could pick a new identity per request
@@ -255,6 +260,9 @@ REST_FRAMEWORK: dict[str, Any] = {
     "NUM_PROXIES": env_int("NUM_PROXIES", 0),
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+# An address that signed in to an account is exempt from that account's limit on
+# addresses it never signed in from, for this long after (api/sign_in_limits.py).
+THROTTLE_AUTH_KNOWN_DAYS = env_int("THROTTLE_AUTH_KNOWN_DAYS", 90)
 if env_bool("DEBUG_BROWSABLE_API", False):
     REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append("rest_framework.renderers.BrowsableAPIRenderer")
 
@@ -483,6 +491,10 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 # long such a link works, and how often one may be mailed to an account at most.
 EMAIL_CONFIRMATION_MAX_AGE_SECONDS = env_int("EMAIL_CONFIRMATION_MAX_AGE_SECONDS", 3 * 24 * 3600)
 EMAIL_CONFIRMATION_RESEND_SECONDS = env_int("EMAIL_CONFIRMATION_RESEND_SECONDS", 300)
+# And at most this many links to one address (ignoring case) per this many seconds, from
+# all accounts together: no one mails a stranger through many fresh accounts.
+EMAIL_CONFIRMATION_ADDRESS_MAX = env_int("EMAIL_CONFIRMATION_ADDRESS_MAX", 3)
+EMAIL_CONFIRMATION_ADDRESS_SECONDS = env_int("EMAIL_CONFIRMATION_ADDRESS_SECONDS", 24 * 3600)
 
 LOGGING = {
     "version": 1,

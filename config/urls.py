@@ -3,7 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from oauth2_provider import views as oauth_views
 
-from api.sign_in import SignInView
+from api.sign_in import SignInView, admin_login
 from api.views_asyncapi import asyncapi_document
 
 # OAuth2 for third-party apps (README "Third-party apps"): the authorize page, the token
@@ -15,6 +15,9 @@ oauth_urlpatterns = [
 ]
 
 urlpatterns = [
+    # The admin's sign-in under the limits of every sign-in (api/sign_in.py), before the
+    # admin's own URLs, which would answer it unlimited.
+    path("admin/login/", admin_login, name="admin-login"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
     path("oauth/", include((oauth_urlpatterns, "oauth2_provider"))),

@@ -5,8 +5,10 @@ The server POSTs to whatever endpoint a client registers, so an endpoint is a re
 the client makes the server send (server-side request forgery). Only an https URL on
 port 443 of a public host name or public address is taken: no IP address of a private,
 loopback, link-local or otherwise non-public network (however the address is spelt:
-`127.1`, `2130706433`, `0x7f.0.0.1`, `[::ffff:127.0.0.1]`), no single-label or local
-host names (`redis`, `localhost`, `*.internal`), no credentials in the URL, and, where
+`127.1`, `2130706433`, `0x7f.0.0.1`, `[::ffff:127.0.0.1]`, `[::127.0.0.1]`,
+`[64:ff9b:1::a9fe:a9fe]`: an IPv4 address carried in an IPv6 one is judged too, and
+Python's list of non-global blocks is completed by IANA's registries), no single-label or local
+host names (`redis`, `localhost`, `*.internal`: notifications.public_names), no credentials in the URL, and, where
 `PUSH_ENDPOINT_HOSTS` lists them, only those hosts. Before each send the host name is
 resolved again and every address it has must be public (`host_resolves_public`), which
 catches a public name pointing at an internal address. Redirects are never followed
@@ -31,13 +33,12 @@ from django.conf import settings
 
 from core.errors import ServiceError
 
+from .public_names import is_public_name
+
 ENDPOINT_MAX = 2048
 # The browser's base64url, with or without padding (a 65-byte key is 87 characters).
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
-_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
 _LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-# Names that only mean something inside a network (RFC 6761, 6762, 8375, ICANN's .internal).
-_LOCAL_SUFFIXES = (".localhost", ".local", ".localdomain", ".internal", ".intranet", ".lan", ".home.arpa", ".corp")
 
 ENDPOINT_RULE = (
     "The endpoint must be an https URL (port 443, no credentials) of a public push service, "
@@ -62,20 +63,69 @@ def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
         return None
 
 
-# IPv6 prefixes that carry an IPv4 address in their last 32 bits and reach it (NAT64).
-_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+# The IANA special-purpose address registries' blocks that are not globally reachable,
+# beside Python's own list (`is_global`), which lags behind them in older Pythons (3.12.1
+# lacks 64:ff9b:1::/48, 3fff::/20 and 5f00::/16, for one): an address in either is refused.
+_NOT_GLOBAL = tuple(
+    ipaddress.ip_network(block)
+    for block in (
+        # IPv4 (RFC 6890 and its updates)
+        "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
+        "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15",
+        "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
+        # IPv6
+        "::/128", "::1/128", "64:ff9b:1::/48", "100::/64",
+        "100:0:0:1::/64", "2001::/23", "2001:db8::/32", "3fff::/20", "5f00::/16", "fc00::/7",
+        "fe80::/10", "fec0::/10", "ff00::/8",
+    )
+)  # fmt: skip
+# IPv6 blocks whose addresses carry an IPv4 address in their last 32 bits and reach it
+# (or, for the deprecated IPv4-compatible ::a.b.c.d, are read as it by some stacks).
+_CARRY_LOW_32 = (
+    ipaddress.IPv6Network("::/96"),  # IPv4-compatible (RFC 4291 2.5.5.1, deprecated)
+    ipaddress.IPv6Network("::ffff:0:0/96"),  # IPv4-mapped
+    ipaddress.IPv6Network("::ffff:0:0:0/96"),  # IPv4-translated (RFC 2765)
+    ipaddress.IPv6Network("64:ff9b::/96"),  # NAT64, well-known prefix (RFC 6052)
+    ipaddress.IPv6Network("64:ff9b:1::/48"),  # NAT64, local use (RFC 8215), as a /96
+)
+# Never a push service's address, whatever they carry: IPv4-compatible addresses are
+# deprecated, and local-use NAT64 prefixes reach whatever the local network translates.
+_REFUSED_WHOLE = (ipaddress.IPv6Network("::/96"), ipaddress.IPv6Network("64:ff9b:1::/48"))
+# Blocks that stand for the IPv4 address they carry (a resolver may answer a public name
+# with an IPv4-mapped address): judged as that address alone.
+_STAND_FOR_IPV4 = (
+    ipaddress.IPv6Network("::ffff:0:0/96"),
+    ipaddress.IPv6Network("::ffff:0:0:0/96"),
+    ipaddress.IPv6Network("64:ff9b::/96"),
+)
+
+
+def _carried(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries: mapped, compatible, translated, NAT64,
+    6to4 (2002:a.b.c.d::) and Teredo's server and client."""
+    carried = []
+    if any(address in block for block in _CARRY_LOW_32):
+        carried.append(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
+    if address.sixtofour is not None:
+        carried.append(address.sixtofour)
+    if address.teredo is not None:
+        carried.extend(address.teredo)
+    return carried
 
 
 def is_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    """Whether an address is of the public internet, an IPv4 address carried in an IPv6
-    one (mapped, 6to4, NAT64) judged as itself."""
+    """Whether an address is of the public internet: global by Python's list and by the
+    IANA blocks above, and every IPv4 address it carries (mapped, NAT64, 6to4, Teredo)
+    public too; IPv4-compatible and local-use NAT64 addresses never."""
     if isinstance(address, ipaddress.IPv6Address):
-        carried = address.ipv4_mapped or address.sixtofour
-        if carried is None and address in _NAT64:
-            carried = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
-        if carried is not None:
-            return is_public(carried)
-    return address.is_global and not address.is_multicast
+        if any(address in block for block in _REFUSED_WHOLE):
+            return False
+        carried = _carried(address)
+        if any(address in block for block in _STAND_FOR_IPV4):
+            return all(is_public(ipv4) for ipv4 in carried)
+        if not all(is_public(ipv4) for ipv4 in carried):
+            return False
+    return address.is_global and not address.is_multicast and not any(address in block for block in _NOT_GLOBAL)
 
 
 def _loopback_allowed(parts: SplitResult, host: str) -> bool:
@@ -108,10 +158,7 @@ def endpoint_check(endpoint: str) -> str:
         if not is_public(address) or settings.PUSH_ENDPOINT_HOSTS:
             raise _refuse_endpoint()
         return endpoint
-    labels = host.split(".")
-    if len(labels) < 2 or len(host) > 253 or not all(_LABEL.fullmatch(label) for label in labels):
-        raise _refuse_endpoint()
-    if labels[-1].isdigit() or host.endswith(_LOCAL_SUFFIXES) or not _host_listed(host):
+    if not is_public_name(host) or not _host_listed(host):
         raise _refuse_endpoint()
     return endpoint
 

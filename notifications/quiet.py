@@ -17,10 +17,18 @@ _HH_MM = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
 TIMEZONE_MAX = 64
 
 
+# Files of the tz database that name no place: the machine's own setting (a link to
+# whatever /etc/localtime is), IANA's placeholder for "not set yet" (abbreviated -00),
+# and the template of POSIX rules. zoneinfo lists them as it finds them on disk.
+NOT_PLACES = frozenset({"localtime", "Factory", "posixrules"})
+
+
 @cache
 def time_zones() -> frozenset[str]:
-    """The IANA names zoneinfo knows (read once: it walks the tz database)."""
-    return frozenset(zoneinfo.available_timezones())
+    """The IANA names zoneinfo knows that name a place (read once: it walks the tz
+    database). Old names linked to current ones (`US/Eastern`, `Europe/Kiev`) stay: they
+    are IANA's own, kept so that settings made with them go on working."""
+    return frozenset(zoneinfo.available_timezones()) - NOT_PLACES
 
 
 def time_of(value: str, attr: str) -> time:
@@ -33,7 +41,10 @@ def time_of(value: str, attr: str) -> time:
 def zone_check(name: str) -> str:
     if len(name) > TIMEZONE_MAX or name not in time_zones():
         raise ServiceError(
-            "bad_time_zone", "The time zone must be an IANA name such as Europe/Paris.", 400, "quiet.timezone"
+            "bad_time_zone",
+            "The time zone must be an IANA name of a place, such as Europe/Paris.",
+            400,
+            "quiet.timezone",
         )
     return name
 

@@ -17,6 +17,7 @@ from games.rules.base import ROUND_OVER
 from games.store import rounds_latest_first
 
 from . import mail
+from .addresses import same_address
 from .models import NotificationSettings, PushSubscription, SocketPresence, TurnNotice, TurnReminder
 from .quiet import hh_mm, is_quiet
 
@@ -70,7 +71,7 @@ def _preferences(user: User, row: NotificationSettings | None) -> Preferences:
     quiet = None
     if row.quiet_start is not None and row.quiet_end is not None:
         quiet = (row.quiet_start, row.quiet_end, row.quiet_timezone)
-    confirmed = bool(address) and address == row.email_confirmed_address
+    confirmed = bool(address) and same_address(address, row.email_confirmed_address)
     return Preferences(
         push=row.push,
         email=row.email,

@@ -30,7 +30,8 @@ def deliver_turn_notice(user_id: int) -> int:
 
 
 @shared_task(name=confirmation.SEND_EMAIL_CONFIRMATION, ignore_result=True)
-def send_email_confirmation(user_id: int) -> bool:
-    """Mail the link that confirms the player's current address (queued after commit by
-    a change of address, or a request for the link again); whether a mail went."""
-    return confirmation.confirmation_mail_send(user_id=user_id)
+def send_email_confirmation(user_id: int, address: str | None = None) -> bool:
+    """Mail the link that confirms the player's current address, if it is still the one
+    counted when the link was queued (after commit, by a change of address or a request
+    for the link again); whether a mail went."""
+    return confirmation.confirmation_mail_send(user_id=user_id, address=address)

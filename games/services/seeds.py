@@ -1,5 +1,13 @@
 """Players' seeds: each seated player's public part in the shuffle of the next deal
-(games.rules.fairness)."""
+(games.rules.fairness).
+
+A seed is set without counting a change of the room (its version stays) and without a
+notice to the room's sockets: it changes nothing anyone may do, so it must not turn the
+others' pending actions (`next_round`, sent with the version they read) into conflicts,
+nor make every socket refetch. It is public all the same, in the seat (`seats[i].
+client_seed`, read by anyone's next fetch) and in the log (the `client_seed` event, read
+with the room's next change); the hand takes the seeds its seats hold when it begins.
+The API limits how often a seat may set one (THROTTLE_CLIENT_SEED)."""
 
 from __future__ import annotations
 
@@ -41,6 +49,5 @@ def client_seed_set(*, code: str, user: User, client_seed: str) -> Seat:
         if seat.client_seed != client_seed:
             seat.client_seed = client_seed
             table.mark(seat, ["client_seed"])
-            table.touch()
             table.log({"type": "client_seed", "seat": seat.index, "client_seed": client_seed})
         return seat

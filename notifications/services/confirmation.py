@@ -6,16 +6,23 @@ The link carries a token signed with the server's SECRET_KEY (django.core.signin
 names the account and the address; it works for EMAIL_CONFIRMATION_MAX_AGE_SECONDS, and
 only while that address is still the account's. At most one link is mailed to an account
 per EMAIL_CONFIRMATION_RESEND_SECONDS, whether asked for again or set off by a change of
-address: that caps what anyone can make the server mail through one account.
+address: that caps what anyone can make the server mail through one account. And at
+most EMAIL_CONFIRMATION_ADDRESS_MAX links go to one address (compared ignoring case) per
+EMAIL_CONFIRMATION_ADDRESS_SECONDS, from all accounts together (a counter in fixed
+windows, core.counters): that caps what anyone can make the server mail a stranger
+through many fresh accounts.
 
 Nothing is mailed inside a request: the link is queued after commit (a Celery task,
-notifications.tasks), which signs the address the account has when it runs.
+notifications.tasks) with the address it was counted for, and mailed only while that is
+still the account's address (a changed one waits for a link of its own).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
+import time
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -26,9 +33,11 @@ from django.core import signing
 from django.db import transaction
 
 from accounts.models import User
+from core.counters import over_limit
 from core.errors import ServiceError
 
 from .. import mail, selectors
+from ..addresses import address_key, same_address
 from ..models import NotificationSettings
 
 logger = logging.getLogger(__name__)
@@ -70,11 +79,36 @@ def _token_read(token: str) -> tuple[int, str]:
     return user_id, address
 
 
-def _queue(user_id: int) -> None:
+def _queue(user_id: int, address: str) -> None:
     try:
-        current_app.send_task(SEND_EMAIL_CONFIRMATION, args=(user_id,))
+        current_app.send_task(SEND_EMAIL_CONFIRMATION, args=(user_id, address))
     except Exception:  # the broker is down: the player can ask for the link again
         logger.exception("could not queue the confirmation link of account %s", user_id)
+
+
+def _address_wait(address: str) -> int | None:
+    """Count a link to `address`: the seconds until another may go to it when this one
+    is past the cap on one address (from all accounts together), else None."""
+    digest = hashlib.sha256(address_key(address).encode()).hexdigest()[:32]
+    return over_limit(
+        f"confirmation-address:{digest}",
+        limit=settings.EMAIL_CONFIRMATION_ADDRESS_MAX,
+        seconds=settings.EMAIL_CONFIRMATION_ADDRESS_SECONDS,
+        now=time.time(),
+    )
+
+
+def _sent_recently(wait: int, *, to_address: bool) -> ServiceError:
+    if to_address:
+        # Said without naming who asked: any account may have set this address.
+        detail = "Links went to this address recently; ask again later."
+    else:
+        minutes = max(1, round(settings.EMAIL_CONFIRMATION_RESEND_SECONDS / 60))
+        detail = (
+            f"A link was sent less than {minutes} minute{'s' if minutes != 1 else ''} ago; look for it, "
+            "or ask again later."
+        )
+    return ServiceError("confirmation_sent_recently", detail, 429, retry_after=wait)
 
 
 def _wait(row: NotificationSettings, now: datetime) -> int:
@@ -86,23 +120,27 @@ def _wait(row: NotificationSettings, now: datetime) -> int:
     return max(0, math.ceil(left.total_seconds()))
 
 
-def _link_queue(row: NotificationSettings, now: datetime) -> None:
-    """Count a link as sent now and queue it after commit. Expects the row locked."""
+def _link_queue(row: NotificationSettings, address: str, now: datetime) -> None:
+    """Count a link to `address` as sent now and queue it after commit. Expects the row
+    locked, and the link counted against the address's cap already."""
     row.email_confirmation_sent_at = now
     row.save(update_fields=["email_confirmation_sent_at"])
-    transaction.on_commit(partial(_queue, row.user_id))
+    transaction.on_commit(partial(_queue, row.user_id, address))
 
 
 def confirmation_after_change(*, user: User, row: NotificationSettings, before: str, now: datetime) -> None:
     """After the account's address changed from `before` (the row locked and saved):
     queue a link to the new one, unless it is empty, unchanged, confirmed already, or a
-    link went out too recently (the address stays; asking again later sends it)."""
+    link went out too recently, to the account or to the address (the address stays;
+    asking again later sends it)."""
     address = selectors.address_of(user, row)
-    if not address or address == before or address == row.email_confirmed_address or _wait(row, now):
+    if not address or same_address(address, before) or same_address(address, row.email_confirmed_address):
         return
-    if not mail.available():
-        return  # nothing is mailed, so no link is counted as sent
-    _link_queue(row, now)
+    if _wait(row, now) or not mail.available():
+        return  # nothing is mailed now, so no link is counted as sent
+    if _address_wait(address) is not None:
+        return
+    _link_queue(row, address, now)
 
 
 @transaction.atomic
@@ -112,21 +150,17 @@ def confirmation_resend(*, user: User, now: datetime) -> selectors.Preferences:
     address = selectors.address_of(user, row)
     if not address:
         raise ServiceError("no_email_address", "There is no e-mail address to confirm; set one first.", 409)
-    if address == row.email_confirmed_address:
+    if same_address(address, row.email_confirmed_address):
         raise ServiceError("already_confirmed", "This e-mail address is confirmed already.", 409)
     if not mail.available():
         raise ServiceError("email_unavailable", "This server sends no e-mail, so no link can be sent.", 409)
     wait = _wait(row, now)
     if wait:
-        minutes = max(1, round(settings.EMAIL_CONFIRMATION_RESEND_SECONDS / 60))
-        raise ServiceError(
-            "confirmation_sent_recently",
-            f"A link was sent less than {minutes} minute{'s' if minutes != 1 else ''} ago; look for it, "
-            "or ask again later.",
-            429,
-            retry_after=wait,
-        )
-    _link_queue(row, now)
+        raise _sent_recently(wait, to_address=False)
+    address_wait = _address_wait(address)
+    if address_wait is not None:
+        raise _sent_recently(address_wait, to_address=True)
+    _link_queue(row, address, now)
     return selectors.preferences_of(user=user)
 
 
@@ -138,7 +172,7 @@ def email_confirm(*, token: str) -> str:
     if user is None:
         raise _bad_token()
     row, _ = NotificationSettings.objects.select_for_update().get_or_create(user=user)
-    if selectors.address_of(user, row) != address:
+    if not same_address(selectors.address_of(user, row), address):
         raise _bad_token()  # the row made above is rolled back with the error
     if row.email_confirmed_address != address:
         row.email_confirmed_address = address
@@ -146,15 +180,18 @@ def email_confirm(*, token: str) -> str:
     return address
 
 
-def confirmation_mail_send(*, user_id: int) -> bool:
-    """Mail the link for the account's address as it is now (a task queued earlier may
-    run after a change: it confirms only the current address), unless there is none or
-    it is confirmed already. Whether a mail went."""
+def confirmation_mail_send(*, user_id: int, address: str | None = None) -> bool:
+    """Mail the link for the account's address as it is now, unless there is none, it is
+    confirmed already, or it is not the `address` the link was counted for (a task
+    queued before a change of address; None: a task queued before tasks named it).
+    Whether a mail went."""
     user = selectors.user_of(user_id=user_id)
     if user is None:
         return False
     wanted = selectors.preferences_of(user=user)
     if not wanted.email_address or wanted.email_confirmed:
+        return False
+    if address is not None and not same_address(wanted.email_address, address):
         return False
     token = confirmation_token(user_id=user.pk, address=wanted.email_address)
     return mail.confirmation_send(

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
@@ -13,24 +11,16 @@ from accounts.models import User
 from core.errors import ServiceError
 
 from .. import selectors
+from ..addresses import address_checked
 from ..models import NotificationSettings
 from ..quiet import time_of, zone_check
 from . import confirmation
 
-EMAIL_MAX = NotificationSettings._meta.get_field("email_address").max_length or 254
 FIELDS = frozenset({"push", "email", "email_address", "quiet"})
 
 
 def _address(value: str) -> str:
-    if value == "":
-        return value
-    try:
-        if len(value) > EMAIL_MAX:
-            raise ValidationError("too long")
-        validate_email(value)
-    except ValidationError:
-        raise ServiceError("bad_email_address", "That is not an e-mail address.", 400, "email_address") from None
-    return value
+    return value if value == "" else address_checked(value)
 
 
 @transaction.atomic

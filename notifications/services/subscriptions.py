@@ -1,8 +1,17 @@
 """Browsers' push subscriptions: kept per account, checked before they are stored
-(notifications.endpoints), removed when the push service says they are gone."""
+(notifications.endpoints), removed when the push service says they are gone.
+
+A subscription belongs to the account that registered it first. Another account may
+take it over only by proving it holds the browser's subscription: by sending the same
+keys (`p256dh` and `auth`, which the browser made and only it and this server know) with
+the endpoint, as a browser shared by two people does when the second signs in. Knowing
+the endpoint alone (a URL that may leak through a log or a proxy) is not enough: that is
+refused with `push_endpoint_taken`, and the owner keeps the subscription.
+"""
 
 from __future__ import annotations
 
+import hmac
 from datetime import UTC, datetime
 
 from django.conf import settings
@@ -31,9 +40,10 @@ def push_subscription_save(
     *, user: User, endpoint: str, p256dh: str, auth: str, expiration_ms: float | None = None
 ) -> tuple[PushSubscription, bool]:
     """Store a browser's subscription for `user`: (the subscription, whether it is new to
-    them). An endpoint is one browser's, so one another account registered moves to
-    `user` (the browser is theirs now). Refused: a bad endpoint (`bad_push_endpoint`) or
-    key (`bad_push_key`), or one subscription more than PUSH_SUBSCRIPTIONS_MAX
+    them). An endpoint another account registered moves to `user` only with the same keys
+    (the browser is theirs now; see above). Refused: a bad endpoint (`bad_push_endpoint`)
+    or key (`bad_push_key`), another account's endpoint with other keys
+    (`push_endpoint_taken`), or one subscription more than PUSH_SUBSCRIPTIONS_MAX
     (`too_many_push_subscriptions`)."""
     endpoint = endpoint_check(endpoint)
     p256dh, auth = keys_check(p256dh, auth)
@@ -59,6 +69,13 @@ def _save(
         found.p256dh, found.auth, found.expires_at = p256dh, auth, expires_at
         found.save(update_fields=["p256dh", "auth", "expires_at"])
         return found, False
+    if found is not None and not _same_keys(found, p256dh, auth):
+        raise ServiceError(
+            "push_endpoint_taken",
+            "Another account has registered this push endpoint; only the browser that holds it can move it "
+            "(with its own keys).",
+            409,
+        )
     if PushSubscription.objects.filter(user=user).count() >= settings.PUSH_SUBSCRIPTIONS_MAX:
         raise ServiceError(
             "too_many_push_subscriptions",
@@ -75,6 +92,12 @@ def _save(
     )
     made.save(force_insert=True)
     return made, True
+
+
+def _same_keys(found: PushSubscription, p256dh: str, auth: str) -> bool:
+    """Whether the keys sent are those stored (both canonical base64url), compared in
+    constant time: the auth secret is a secret."""
+    return hmac.compare_digest(found.p256dh, p256dh) & hmac.compare_digest(found.auth, auth)
 
 
 @transaction.atomic

@@ -41,7 +41,6 @@ def test_the_setting_is_read_and_changed_at_me(api_client, make_user):
         {"auto_play_forced": "yes"},
         {"auto_play_forced": 1},
         {"auto_play_forced": None},
-        {},
         {"auto_play_forced": True, "is_staff": True},
         {"auto_play_forced": True, "username": "someone-else"},
     ],
@@ -54,6 +53,14 @@ def test_a_hostile_patch_changes_nothing(api_client, make_user, body):
     assert error_code(res) in ("invalid", "required", "null")
     user.refresh_from_db()
     assert (user.auto_play_forced, user.is_staff, user.username.startswith("someone")) == (False, False, False)
+
+
+def test_a_patch_that_names_nothing_changes_nothing(api_client, make_user):
+    user = make_user(auto_play_forced=True)
+    res = api_client(user).patch("/api/v1/me", {}, format="json")
+    assert res.status_code == 200 and res.json()["auto_play_forced"] is True
+    user.refresh_from_db()
+    assert user.auto_play_forced is True
 
 
 def test_the_setting_needs_a_signed_in_user(api_client):

@@ -1,6 +1,8 @@
 import uuid
+from datetime import UTC, datetime
 
 import pytest
+import time_machine
 from django.core.cache import cache
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, SimpleRateThrottle
 
@@ -45,19 +47,25 @@ def test_redis_counter_is_one_atomic_round_trip_with_a_lifetime(settings, monkey
 
     import redis
 
-    from api import throttling
+    from core import counters
 
     settings.REDIS_URL = os.environ["CELERY_BROKER_URL"]
-    monkeypatch.setattr(throttling, "_counter", None)
+    monkeypatch.setattr(counters, "_counter", None)
     key = f"test-{uuid.uuid4().hex}"
-    assert [throttling._count(None, key, 60) for _ in range(3)] == [1, 2, 3]
-    assert throttling._count(None, key + "-other", 60) == 1
+    assert [counters.count(key, 60) for _ in range(3)] == [1, 2, 3]
+    assert counters.count(key + "-other", 60) == 1
     client = redis.Redis.from_url(settings.REDIS_URL)
     assert 0 < client.ttl(f"throttle:{key}") <= 60
     # The lifetime is set once per window, not pushed back by each request.
     client.expire(f"throttle:{key}", 5)
-    throttling._count(None, key, 60)
+    counters.count(key, 60)
     assert client.ttl(f"throttle:{key}") <= 5
+    # A success taken back leaves the window's lifetime as it was, and a window gone stays gone.
+    counters.uncount(key)
+    assert int(client.get(f"throttle:{key}")) == 3 and client.ttl(f"throttle:{key}") <= 5
+    client.delete(f"throttle:{key}")
+    counters.uncount(key)
+    assert client.exists(f"throttle:{key}") == 0
     client.delete(f"throttle:{key}", f"throttle:{key}-other")
 
 
@@ -138,3 +146,50 @@ def test_one_account_cannot_be_guessed_at_from_many_addresses(api_client, make_u
     make_user("bystander")
     res = client.post("/api/v1/auth/token", {"username": "bystander", "password": "correct-horse-9"}, format="json")
     assert res.status_code == 200
+
+
+def _sign_in(client, username, password, address):
+    return client.post(
+        "/api/v1/auth/token", {"username": username, "password": password}, format="json", REMOTE_ADDR=address
+    ).status_code
+
+
+@pytest.fixture
+def clock_stands_still():
+    """One window of the limits for the whole test (they count per minute)."""
+    with time_machine.travel(datetime(2026, 1, 1, 12, 0, 10, tzinfo=UTC), tick=False):
+        yield
+
+
+def test_only_failures_count_and_a_known_address_is_not_kept_out(api_client, make_user, rates, clock_stands_still):
+    rates(auth="1000/min", auth_account="3/min", auth_account_address="1000/min")
+    make_user("owner")
+    client = api_client()
+    # Successes from new addresses are not failures: they leave the account's counter as it was.
+    assert [_sign_in(client, "owner", "correct-horse-9", _random_address()) for _ in range(5)] == [200] * 5
+    home = "198.51.100.1"
+    assert _sign_in(client, "owner", "correct-horse-9", home) == 200
+    assert [_sign_in(client, "owner", "wrong-guess", _random_address()) for _ in range(4)] == [401] * 3 + [429]
+    # The account's limit is spent, for addresses new to it only.
+    assert _sign_in(client, "owner", "correct-horse-9", _random_address()) == 429
+    assert _sign_in(client, "owner", "correct-horse-9", home) == 200
+    # An account made here knows its address from the start.
+    res = client.post(
+        "/api/v1/auth/register",
+        {"username": "newcomer", "password": "correct-horse-9"},
+        format="json",
+        REMOTE_ADDR="192.0.2.9",
+    )
+    assert res.status_code == 201
+    assert [_sign_in(client, "newcomer", "wrong-guess", _random_address()) for _ in range(4)] == [401] * 3 + [429]
+    assert _sign_in(client, "newcomer", "correct-horse-9", "192.0.2.9") == 200
+
+
+def test_an_ipv6_client_counts_by_its_network(api_client, make_user, rates, clock_stands_still):
+    rates(auth="1000/min", auth_account="1000/min", auth_account_address="2/min")
+    make_user("owner")
+    client = api_client()
+    # Addresses of one /64 are one client: a new address per guess does not escape.
+    tries = [_sign_in(client, "owner", "wrong-guess", f"2001:db8:1:2::{i:x}") for i in range(1, 5)]
+    assert tries == [401, 401, 429, 429]
+    assert _sign_in(client, "owner", "wrong-guess", "2001:db8:1:3::1") == 401

@@ -5,6 +5,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
+from celery import current_app
 from django.conf import settings as django_settings
 from django.utils import timezone
 
@@ -25,6 +26,19 @@ def push_service() -> Iterator[FakePushService]:
     yield service
     service.server.shutdown()
     service.server.server_close()
+
+
+@pytest.fixture
+def queued(monkeypatch: pytest.MonkeyPatch, push_on: str) -> list[tuple[str, tuple[Any, ...]]]:
+    """Tasks queued (name, args), each run at once as the worker runs it."""
+    sent: list[tuple[str, tuple[Any, ...]]] = []
+
+    def send_task(name: str, args: tuple[Any, ...] = (), **options: Any) -> None:
+        sent.append((name, tuple(args)))
+        current_app.tasks[name](*args)
+
+    monkeypatch.setattr(current_app, "send_task", send_task)
+    return sent
 
 
 @pytest.fixture

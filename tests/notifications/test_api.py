@@ -62,8 +62,14 @@ def test_subscribe_again_and_move_to_another_account(api_client, make_user):
     stored = PushSubscription.objects.get(endpoint=ENDPOINT)
     assert (stored.user, stored.p256dh, stored.auth) == (alice, again["keys"]["p256dh"], again["keys"]["auth"])
 
-    # The browser now signed in as Bob: the endpoint is his.
+    # Someone who knows only the endpoint cannot take it: Alice keeps it.
     res = api_client(bob).post(SUBS, sub, format="json")
+    assert res.status_code == 409 and errors(res) == [("push_endpoint_taken", None)]
+    stored = PushSubscription.objects.get(endpoint=ENDPOINT)
+    assert (stored.user, stored.p256dh, stored.auth) == (alice, again["keys"]["p256dh"], again["keys"]["auth"])
+
+    # The browser now signed in as Bob (it sends its own keys): the endpoint is his.
+    res = api_client(bob).post(SUBS, again, format="json")
     assert res.status_code == 201
     assert PushSubscription.objects.get(endpoint=ENDPOINT).user == bob
     res = api_client(alice).delete(SUBS, {"endpoint": ENDPOINT}, format="json")
@@ -99,6 +105,15 @@ def test_an_account_has_a_bounded_number_of_subscriptions(api_client, make_user,
 
 
 REFUSED_ENDPOINTS = [
+    "https://[::127.0.0.1]/x",  # IPv4-compatible, as typed
+    "https://[::7f00:1]/x",  # the same in hex
+    "https://[64:ff9b:1::a9fe:a9fe]/x",  # local-use NAT64 of 169.254.169.254
+    "https://[::8.8.8.8]/x",  # IPv4-compatible addresses are deprecated, whatever they carry
+    "https://[3fff::1]/x",  # documentation (RFC 9637), not in every Python's list
+    "https://push.test/x",
+    "https://push.example/x",
+    "https://push.invalid/x",
+    "https://router.home/x",
     "http://fcm.googleapis.com/fcm/send/x",  # not https
     "ftp://fcm.googleapis.com/x",
     "https://127.0.0.1/x",
@@ -280,10 +295,11 @@ def test_settings_default_and_change_by_parts(api_client, make_user):
     type(user).objects.filter(pk=user.pk).update(email="new@example.org")
     assert client.get(SETTINGS).json()["email_address"] == ""
     res = client.patch(SETTINGS, {"quiet": None, "email_address": "Elsewhere@Example.org"}, format="json")
+    # The domain is kept lowercased, the local part as typed (notifications/addresses.py).
     assert res.json() == {
         "push": False,
         "email": False,
-        "email_address": "Elsewhere@Example.org",
+        "email_address": "Elsewhere@example.org",
         "email_confirmed": False,
         "email_available": False,
         "quiet": None,
