@@ -23,6 +23,7 @@ def test_a_finished_hand_shows_its_deal_verified(open_page, live_url, shots):
     page.get_by_label("Your seed for hand 1").fill("fay's lucky seed")
     page.get_by_role("button", name="Set my seed").click()
     expect(page.locator(".lobby-seat.me")).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="Seed set.")).to_be_visible()
     expect(page.get_by_label("Your seed for hand 1")).to_have_value("fay's lucky seed")
     shots(page, "seed set")
     page.locator("[data-action=start]").click()

@@ -20,6 +20,7 @@ export function fairDeal(view, code) {
   // A seed counts for the hand not dealt yet: the lobby's first, or the next between hands.
   const open = me && !me.is_bot && (view.status === "lobby" || (view.phase === "round_over" && fair.hand > view.round));
   const error = h("p", { class: "form-error", role: "alert" });
+  const done = h("p", { class: "form-note", role: "status" });
   const input = h("input", {
     id: "client-seed",
     name: "client_seed",
@@ -36,10 +37,15 @@ export function fairDeal(view, code) {
           onsubmit: async (e) => {
             e.preventDefault();
             error.textContent = "";
+            done.textContent = "";
             try {
-              // The room's version moves: the page hears of it and shows the seed set.
-              await api(`rooms/${encodeURIComponent(code)}/client_seed`, { method: "PUT", body: { client_seed: input.value } });
-              drafts.delete(code);
+              // A seed is no change of the room (nobody needs to hear of it at once): the
+              // field keeps what was set, the next view has it in the seat, and the page
+              // says it was taken.
+              const seat = await api(`rooms/${encodeURIComponent(code)}/client_seed`, { method: "PUT", body: { client_seed: input.value } });
+              drafts.set(code, seat?.client_seed ?? input.value);
+              error.textContent = "";
+              done.textContent = "Seed set.";
             } catch (err) {
               error.textContent = err.message;
             }
@@ -49,6 +55,7 @@ export function fairDeal(view, code) {
         h("div", { class: "choice-row" }, input, h("button", { type: "submit" }, "Set my seed")),
         h("small", {}, "Any text: it goes into the shuffle with the server's seed, so the server cannot choose the deal alone."),
         error,
+        done,
       )
     : null;
   return h(
