@@ -26,7 +26,7 @@ error for it. Both paths are served with and without their trailing slash.
 
 Every frame a client sends, and every socket an account opens, costs a token of the
 socket's and the account's buckets (api/socket_limits.py): a socket sending faster than
-they allow is closed with 4429, before its frames are decoded.
+they allow is closed with 4429, its frames counted before they reach a consumer.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Awaitable
 from typing import Any
 
@@ -50,14 +49,13 @@ from notifications.services import presence
 from . import socket_metrics as metrics
 from .db_async import database_sync_to_async
 from .room_versions import versions_for
-from .socket_limits import AccountBuckets, TokenBucket
+from .socket_limits import CLOSE_RATE_LIMITED, RATE_LIMITED_REASON, account_buckets
 
-# Close codes in the 4000 range mirror the HTTP statuses a client already knows.
+# Close codes in the 4000 range mirror the HTTP statuses a client already knows
+# (CLOSE_RATE_LIMITED, 4429, too: api/socket_limits.py closes a flood).
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_ORIGIN_NOT_ALLOWED = 4403
 CLOSE_NOT_FOUND = 4404
-CLOSE_RATE_LIMITED = 4429
-RATE_LIMITED_REASON = "rate limited"
 
 
 logger = logging.getLogger(__name__)
@@ -65,18 +63,6 @@ logger = logging.getLogger(__name__)
 
 def _is_ping(content: Any) -> bool:
     return isinstance(content, dict) and content.get("type") == "ping"
-
-
-_account_buckets: AccountBuckets | None = None
-
-
-def account_buckets() -> AccountBuckets:
-    """This process's buckets of accounts (made anew when the settings change, as in tests)."""
-    global _account_buckets
-    rate, burst = settings.WS_ACCOUNT_RATE, settings.WS_ACCOUNT_BURST
-    if _account_buckets is None or (_account_buckets.rate, _account_buckets.burst) != (rate, burst):
-        _account_buckets = AccountBuckets(rate, burst)
-    return _account_buckets
 
 
 async def _quietly(what: str, step: Awaitable[Any]) -> None:
@@ -94,9 +80,6 @@ class NoticeConsumer(AsyncJsonWebsocketConsumer):
 
     # The `path` label of gameserver_sockets_open for the sockets a subclass serves.
     path_label = "other"
-    closed_by_server = False
-    account_id: int | None = None
-    bucket: TokenBucket | None = None
 
     async def join_account(self, user: User) -> None:
         self.account_group = live.account_group_name(user.pk)
@@ -114,7 +97,6 @@ class NoticeConsumer(AsyncJsonWebsocketConsumer):
     async def may_open(self, user: User) -> bool:
         """Opening a socket costs its account a token; without one the socket is refused
         with 4429 (a reconnecting flood reads no room for it)."""
-        self.account_id = user.pk
         if account_buckets().take(user.pk):
             return True
         metrics.sockets_closed_rate_limited.labels(metrics.LIMIT_ACCOUNT).inc()
@@ -132,32 +114,6 @@ class NoticeConsumer(AsyncJsonWebsocketConsumer):
             self.counted_open = False
             metrics.sockets_open.labels(self.path_label).dec()
         await super().websocket_disconnect(message)
-
-    async def websocket_receive(self, message: dict[str, Any]) -> None:
-        # Counted before anything is decoded: a flood costs one check per frame.
-        if self.closed_by_server:
-            return
-        limit = self._over_limit()
-        if limit is not None:
-            metrics.sockets_closed_rate_limited.labels(limit).inc()
-            await self.close(code=CLOSE_RATE_LIMITED, reason=RATE_LIMITED_REASON)
-            return
-        await super().websocket_receive(message)
-
-    def _over_limit(self) -> str | None:
-        """Which limit this frame exceeds, if any, after taking its tokens."""
-        if self.bucket is None:
-            self.bucket = TokenBucket(settings.WS_SOCKET_RATE, settings.WS_SOCKET_BURST)
-        if not self.bucket.take(time.monotonic()):
-            return metrics.LIMIT_SOCKET
-        if self.account_id is not None and not account_buckets().take(self.account_id):
-            return metrics.LIMIT_ACCOUNT
-        return None
-
-    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
-        # What the client sends after the server's close is not read.
-        self.closed_by_server = True
-        await super().close(code=code, reason=reason)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
         # A binary or empty frame is ignored like any unknown message (channels' own

@@ -1,11 +1,21 @@
 """How fast a socket, and an account's sockets together, may send: token buckets.
 
 Every frame a client sends costs its socket one token and its account one token, and
-every socket an account opens costs the account one; a bucket holds at most `burst`
-tokens and gains `rate` a second. A socket whose bucket, or whose account's, is empty is
-closed with 4429 (api/consumers.py): a flood is cut off after a burst, whatever it sends,
-before its frames are even decoded, so one account cannot slow the other sockets of a
-process.
+every socket an account opens costs the account one (api/consumers.py); a bucket holds
+at most `burst` tokens and gains `rate` a second (WS_SOCKET_* and WS_ACCOUNT_* settings).
+A socket whose bucket, or whose account's, is empty is closed with 4429, and whatever it
+sends after is dropped unread.
+
+The frames are counted here, in ASGI middleware between the server and the consumer,
+and not in the consumer: daphne parses a flood's frames as fast as they come and queues
+each for the application, while a Channels consumer takes its messages one at a time,
+each through several tasks, so a consumer that counted them fell ever further behind and
+answered its first pings only after seconds (and everybody else's with it). Read here,
+straight from the server's queue, a flood's frames are counted, and after the close
+dropped, as fast as the server parses them (a task takes all it has queued at every turn
+of the event loop), and what reaches the consumer is at most a burst. The server then
+drops the connection once the client answers the close, or its close handshake times
+out (autobahn's one second).
 
 A bucket refuses rather than waits (as a leaky-bucket limiter such as aiolimiter does):
 a socket has nothing to delay, only to stop. Buckets live in the socket process: an
@@ -15,9 +25,19 @@ process is protected alike.
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+
+from . import socket_metrics as metrics
+
+# Close codes in the 4000 range mirror the HTTP statuses a client already knows.
+CLOSE_RATE_LIMITED = 4429
+RATE_LIMITED_REASON = "rate limited"
 
 
 @dataclass
@@ -74,3 +94,72 @@ class AccountBuckets:
         self.swept_at = now
         for account in [a for a, bucket in self.buckets.items() if bucket.full_at() <= now]:
             del self.buckets[account]
+
+
+_account_buckets: AccountBuckets | None = None
+
+
+def account_buckets() -> AccountBuckets:
+    """This process's buckets of accounts (made anew when the settings change, as in tests)."""
+    global _account_buckets
+    rate, burst = settings.WS_ACCOUNT_RATE, settings.WS_ACCOUNT_BURST
+    if _account_buckets is None or (_account_buckets.rate, _account_buckets.burst) != (rate, burst):
+        _account_buckets = AccountBuckets(rate, burst)
+    return _account_buckets
+
+
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class FrameRateLimit:
+    """ASGI middleware for sockets, inside the authentication (it reads `scope["user"]`)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> Any:
+        if scope["type"] != "websocket":
+            return await self.inner(scope, receive, send)
+        user = scope.get("user")
+        account = user.pk if user is not None and user.is_authenticated else None
+        bucket = TokenBucket(settings.WS_SOCKET_RATE, settings.WS_SOCKET_BURST)
+        passed: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        closed = False
+
+        async def pump() -> None:
+            """Take everything the server has queued, at once: the consumer's pace (a
+            message takes it several turns of the event loop) must not decide when a
+            flood is seen."""
+            nonlocal closed
+            while True:
+                message = await receive()
+                if message["type"] == "websocket.receive":
+                    if closed:
+                        continue  # after the close, unread
+                    if not bucket.take(time.monotonic()):
+                        limit = metrics.LIMIT_SOCKET
+                    elif account is not None and not account_buckets().take(account):
+                        limit = metrics.LIMIT_ACCOUNT
+                    else:
+                        passed.put_nowait(message)
+                        continue
+                    closed = True
+                    metrics.sockets_closed_rate_limited.labels(limit).inc()
+                    await send({"type": "websocket.close", "code": CLOSE_RATE_LIMITED, "reason": RATE_LIMITED_REASON})
+                    continue
+                passed.put_nowait(message)
+                if message["type"] == "websocket.disconnect":
+                    return
+
+        async def unless_closed(message: dict[str, Any]) -> None:
+            # What the consumer still says after the close (the answers to the pings
+            # it has yet to read) goes nowhere: the server refuses it with an error.
+            if not (closed and message["type"] in ("websocket.send", "websocket.close")):
+                await send(message)
+
+        pumping = asyncio.ensure_future(pump())
+        try:
+            return await self.inner(scope, passed.get, unless_closed)
+        finally:
+            pumping.cancel()
