@@ -52,7 +52,9 @@ class Daphne:
 def daphne(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Daphne]:
     port = free_port()
     with django_db_blocker.unblock():
-        env = server_env(database_url(), DEBUG="0", LIVE_PING_FRESH_SECONDS=str(FRESH_SECONDS))
+        # Connections kept, as deployed: opening a new one for each of 300 sockets' reads
+        # takes longer than daphne waits for a socket to be accepted (5 s).
+        env = server_env(database_url(), DEBUG="0", DB_CONN_MAX_AGE="60", LIVE_PING_FRESH_SECONDS=str(FRESH_SECONDS))
     argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
     log_path = LOGS / f"daphne-socket-load-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
     with running(argv, env=env, log_path=log_path) as proc:
