@@ -105,9 +105,8 @@ class Pings:
             return f"no answer ({self.unanswered} unanswered)"
         ms = sorted(x * 1000 for x in self.latencies)
         p90 = ms[min(len(ms) - 1, int(len(ms) * 0.9))]
-        return (
-            f"{len(ms)} pings: median {statistics.median(ms):.1f} ms, p90 {p90:.1f} ms, max {ms[-1]:.1f} ms"
-            + (f", {self.unanswered} unanswered" if self.unanswered else "")
+        return f"{len(ms)} pings: median {statistics.median(ms):.1f} ms, p90 {p90:.1f} ms, max {ms[-1]:.1f} ms" + (
+            f", {self.unanswered} unanswered" if self.unanswered else ""
         )
 
 
