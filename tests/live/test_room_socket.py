@@ -106,7 +106,7 @@ async def test_a_binary_or_empty_frame_is_ignored(make_user):
     await ws.receive_json_from(timeout=3)
     # Channels' own JSON consumer raises on these, ending the socket with a server error.
     await ws.send_to(bytes_data=b"\x00\x01")
-    await ws.send_to(text_data="")
+    await ws.send_input({"type": "websocket.receive", "text": ""})
     await ws.send_json_to({"type": "ping"})
     assert await ws.receive_json_from(timeout=3) == {"type": "pong", "version": 0, "seq": 1}
     await ws.disconnect()
