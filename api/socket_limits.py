@@ -155,8 +155,12 @@ class FrameRateLimit:
         async def unless_closed(message: dict[str, Any]) -> None:
             # What the consumer still says after the close (the answers to the pings
             # it has yet to read) goes nowhere: the server refuses it with an error.
-            if not (closed and message["type"] in ("websocket.send", "websocket.close")):
-                await send(message)
+            nonlocal closed
+            if closed and message["type"] in ("websocket.send", "websocket.close"):
+                return
+            await send(message)
+            if message["type"] == "websocket.close":
+                closed = True  # the consumer's own close: what follows is not read either
 
         pumping = asyncio.ensure_future(pump())
         try:

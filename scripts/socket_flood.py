@@ -148,7 +148,7 @@ def measure(
         elapsed = time.monotonic() - started
         after = Usage.of(proc.pid)
         errors = [line for line in log.read_text(errors="replace").splitlines() if "Traceback" in line]
-    closes = ", ".join(f"{code}×{n}" for code, n in sorted(flood.closes.items())) or "none"
+    closes = ", ".join(f"{code} x{n}" for code, n in sorted(flood.closes.items())) or "none"
     print(f"== {name} daphne ({args.flooders} flooding sockets, {len(listeners)} listeners every {args.every:g} s)")
     print(f"   others' pings, no flood:   {quiet.summary()}")
     print(f"   others' pings, flooded:    {pings.summary()}" + (f", closed {pings.closes}" if pings.closes else ""))

@@ -67,7 +67,7 @@ async def test_pings_read_nothing_while_the_record_is_fresh_and_notices_keep_it(
 
 async def test_an_old_record_is_read_again_once_for_all_sockets(make_user, reads, settings):
     settings.LIVE_PING_FRESH_SECONDS = 0.2
-    code, host, tokens = await make_room(make_user)
+    code, _, tokens = await make_room(make_user)
     sockets = [room_socket(code, token) for token in tokens]
     for ws in sockets:
         assert (await ws.connect())[0]

@@ -36,6 +36,17 @@ class Flood:
     errors: list[str] = field(default_factory=list)  # connections that failed otherwise
 
 
+async def _send_pings(ws: aiohttp.ClientWebSocketResponse, until: float, flood: Flood) -> None:
+    while not ws.closed and time.monotonic() < until:
+        try:
+            await ws.send_str(PING)
+        except (ConnectionError, aiohttp.ClientError):
+            return
+        flood.sent += 1
+        # Yield, so that this process reads the replies (and the close) too.
+        await asyncio.sleep(0)
+
+
 async def flood_one(http: aiohttp.ClientSession, url: str, until: float, flood: Flood) -> None:
     """Flood from one socket, reconnecting whenever the server closes it, until `until`
     (time.monotonic())."""
@@ -47,18 +58,7 @@ async def flood_one(http: aiohttp.ClientSession, url: str, until: float, flood: 
             await asyncio.sleep(0.05)
             continue
         flood.sockets += 1
-
-        async def send() -> None:
-            while not ws.closed and time.monotonic() < until:
-                try:
-                    await ws.send_str(PING)
-                except (ConnectionError, aiohttp.ClientError):
-                    return
-                flood.sent += 1
-                # Yield, so that this process reads the replies (and the close) too.
-                await asyncio.sleep(0)
-
-        sender = asyncio.create_task(send())
+        sender = asyncio.create_task(_send_pings(ws, until, flood))
         try:
             async with asyncio.timeout(max(until - time.monotonic(), 0.01)):
                 async for message in ws:

@@ -66,12 +66,13 @@ def test_300_sockets_open_and_close_at_once_and_leave_nothing_behind(daphne: Dap
                         if len(counted) == 2 * PLAYERS:
                             opened.set()
                         await close.wait()
-                except Exception as error:  # noqa: BLE001 - reported below, with the others
+                except Exception as error:  # reported below, with the others
                     problems.append(f"{path}: {error!r}")
                     opened.set()
 
             counted: list[int] = []
-            await asyncio.gather(*(one(path, token) for pair, token in zip(paths, tokens) for path in pair))
+            sockets = [(path, token) for pair, token in zip(paths, tokens, strict=True) for path in pair]
+            await asyncio.gather(*(one(path, token) for path, token in sockets))
         return problems
 
     async def run() -> tuple[list[str], int, set[bytes]]:
