@@ -12,12 +12,13 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connections
 
 from tests.servers import ROOT, database_url, free_port, running, server_env, wait_until_serving
 
@@ -25,6 +26,19 @@ LOGS = ROOT / "var" / "test-logs"
 # The server's record of a room's position answers pings for this long after it was
 # confirmed (LIVE_PING_FRESH_SECONDS): short, so that a test waits little for a read.
 FRESH_SECONDS = 1.0
+
+
+def closing_connections[**P, R](func: Callable[P, R]) -> Callable[P, R]:
+    """`func` for another thread (asyncio.to_thread): its database connection is closed
+    after, or the test database cannot be dropped at the end of the run."""
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    return run
 
 
 @dataclass

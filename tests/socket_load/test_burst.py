@@ -19,7 +19,7 @@ from games import live
 from games.services import lobby
 from notifications.models import SocketPresence
 
-from .conftest import Daphne
+from .conftest import Daphne, closing_connections
 from .flood import socket_url
 from .test_flood import assert_no_error
 
@@ -80,7 +80,7 @@ def test_300_sockets_open_and_close_at_once_and_leave_nothing_behind(daphne: Dap
         task = asyncio.create_task(open_all_then_close_all(opened, close))
         async with asyncio.timeout(120):
             await opened.wait()
-        present = await asyncio.to_thread(present_count, players)
+        present = await asyncio.to_thread(closing_connections(present_count), players)
         channels = members()
         close.set()  # every socket leaves its `async with` at once
         return await task, present, channels

@@ -26,7 +26,7 @@ from games.services import lobby, play
 from tests.api.helpers import concrete
 from tests.rules.support import without_claim
 
-from .conftest import FRESH_SECONDS, Daphne
+from .conftest import FRESH_SECONDS, Daphne, closing_connections
 from .flood import PING, socket_url
 
 DROPPED = "gameserver_notices_dropped_total"
@@ -115,7 +115,8 @@ def test_a_paused_socket_process_misses_notices_and_its_socket_catches_up_by_pin
             daphne.pause()
             try:
                 with override_settings(CHANNEL_LAYERS=small):
-                    moves = await asyncio.to_thread(play_moves, code, players, 12, random.Random(5))
+                    moving = closing_connections(play_moves)
+                    moves = await asyncio.to_thread(moving, code, players, 12, random.Random(5))
                     assert moves > capacity + 2
                     # The notices leave from this process's announcing thread.
                     deadline = time.monotonic() + 10
