@@ -198,7 +198,7 @@ CHANNEL_LAYERS = {
 LIVE_WATCH_SECONDS = float(env_str("LIVE_WATCH_SECONDS", "0.5"))
 # A room socket answers a ping from the process's record of its room when that was
 # confirmed (read, or announced) within this many seconds (api/room_versions.py).
-LIVE_PING_FRESH_SECONDS = float(env_str("LIVE_PING_FRESH_SECONDS", "5"))
+LIVE_PING_FRESH_SECONDS = float(env_str("LIVE_PING_FRESH_SECONDS", "2"))
 # Token buckets of socket messages (api/socket_limits.py): each socket, and each
 # account's sockets in one process together (opening a socket counts too), may send
 # BURST at once and RATE a second after; beyond, the socket is closed with 4429.
