@@ -26,6 +26,7 @@ process is protected alike.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -38,6 +39,8 @@ from . import socket_metrics as metrics
 # Close codes in the 4000 range mirror the HTTP statuses a client already knows.
 CLOSE_RATE_LIMITED = 4429
 RATE_LIMITED_REASON = "rate limited"
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -108,6 +111,16 @@ def account_buckets() -> AccountBuckets:
     return _account_buckets
 
 
+def _limit_exceeded(bucket: TokenBucket, account: int | None) -> str | None:
+    """Which limit a frame exceeds, if any, once its tokens are taken."""
+    if not bucket.take(time.monotonic()):
+        return metrics.LIMIT_SOCKET
+    if account is not None and not account_buckets().take(account):
+        return metrics.LIMIT_ACCOUNT
+    return None
+
+
+CLOSE_MESSAGE = {"type": "websocket.close", "code": CLOSE_RATE_LIMITED, "reason": RATE_LIMITED_REASON}
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -132,25 +145,25 @@ class FrameRateLimit:
             message takes it several turns of the event loop) must not decide when a
             flood is seen."""
             nonlocal closed
-            while True:
-                message = await receive()
-                if message["type"] == "websocket.receive":
-                    if closed:
-                        continue  # after the close, unread
-                    if not bucket.take(time.monotonic()):
-                        limit = metrics.LIMIT_SOCKET
-                    elif account is not None and not account_buckets().take(account):
-                        limit = metrics.LIMIT_ACCOUNT
-                    else:
-                        passed.put_nowait(message)
-                        continue
-                    closed = True
-                    metrics.sockets_closed_rate_limited.labels(limit).inc()
-                    await send({"type": "websocket.close", "code": CLOSE_RATE_LIMITED, "reason": RATE_LIMITED_REASON})
-                    continue
-                passed.put_nowait(message)
-                if message["type"] == "websocket.disconnect":
-                    return
+            try:
+                while True:
+                    message = await receive()
+                    if message["type"] == "websocket.receive":
+                        if closed:
+                            continue  # after the close, unread
+                        limit = _limit_exceeded(bucket, account)
+                        if limit is not None:
+                            closed = True
+                            metrics.sockets_closed_rate_limited.labels(limit).inc()
+                            await send(CLOSE_MESSAGE)
+                            continue
+                    passed.put_nowait(message)
+                    if message["type"] == "websocket.disconnect":
+                        return
+            except Exception:
+                # The consumer must still hear the end, or it would wait for ever in its groups.
+                logger.exception("could not read a socket's frames")
+                passed.put_nowait({"type": "websocket.disconnect", "code": 1011})
 
         async def unless_closed(message: dict[str, Any]) -> None:
             # What the consumer still says after the close (the answers to the pings
