@@ -9,9 +9,10 @@ a client catches up with `events?after=` the last seq it has read.
 
 Clients then fetch their own view over HTTP, so nothing game-specific (and nothing
 hidden) ever travels on the socket. A client may also send `{"type": "ping"}` at any
-time; the answer, `{"type": "pong", "version": N, "seq": S}`, is read from the
-database, so a client that hears nothing for a while can tell a quiet room from a
-missed notice or a dead connection.
+time; the answer, `{"type": "pong", "version": N, "seq": S}`, is where the room stands
+as the database or its notices told this process within LIVE_PING_FRESH_SECONDS
+(api/room_versions.py), so a client that hears nothing for a while can tell a quiet room
+from a missed notice or a dead connection, and a flood of pings reads nothing.
 
 `ws/me/`: the caller's own notices, from every room they sit in:
 `{"type": "your_turn", "room": CODE, "version": N, "deadline": ISO or null}` when the
@@ -22,6 +23,10 @@ theirs ends. `GET me/turns` lists the same turns. A `{"type": "ping"}` is answer
 Any other path is accepted and closed with 4404, as an unknown room is: a
 client with a mistyped URL learns that retrying will not help, and the server logs no
 error for it. Both paths are served with and without their trailing slash.
+
+Every frame a client sends, and every socket an account opens, costs a token of the
+socket's and the account's buckets (api/socket_limits.py): a socket sending faster than
+they allow is closed with 4429, its frames counted before they reach a consumer.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -40,9 +46,13 @@ from games import live, live_watch, selectors
 from games.selectors import RoomPosition
 from notifications.services import presence
 
+from . import socket_metrics as metrics
 from .db_async import database_sync_to_async
+from .room_versions import versions_for
+from .socket_limits import CLOSE_RATE_LIMITED, RATE_LIMITED_REASON, account_buckets
 
-# Close codes in the 4000 range mirror the HTTP statuses a client already knows.
+# Close codes in the 4000 range mirror the HTTP statuses a client already knows
+# (CLOSE_RATE_LIMITED, 4429, too: api/socket_limits.py closes a flood).
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_ORIGIN_NOT_ALLOWED = 4403
 CLOSE_NOT_FOUND = 4404
@@ -51,18 +61,25 @@ CLOSE_NOT_FOUND = 4404
 logger = logging.getLogger(__name__)
 
 
-@database_sync_to_async
-def _room_position(code: str) -> RoomPosition | None:
-    return selectors.room_positions(codes=[code]).get(code)
-
-
 def _is_ping(content: Any) -> bool:
     return isinstance(content, dict) and content.get("type") == "ping"
 
 
+async def _quietly(what: str, step: Awaitable[Any]) -> None:
+    """Run one step of a socket's cleanup; one that fails is logged and the next runs."""
+    try:
+        await step
+    except Exception:
+        logger.exception("could not %s", what)
+
+
 class NoticeConsumer(AsyncJsonWebsocketConsumer):
-    """What both sockets share: they announce, and take nothing from a client but pings;
-    every socket of a signed-in account is closed when the account is banned."""
+    """What both sockets share: they announce, and take nothing from a client but pings,
+    at a limited rate; every socket of a signed-in account is closed when the account is
+    banned."""
+
+    # The `path` label of gameserver_sockets_open for the sockets a subclass serves.
+    path_label = "other"
 
     async def join_account(self, user: User) -> None:
         self.account_group = live.account_group_name(user.pk)
@@ -70,11 +87,39 @@ class NoticeConsumer(AsyncJsonWebsocketConsumer):
 
     async def leave_account(self) -> None:
         if hasattr(self, "account_group"):
-            await self.channel_layer.group_discard(self.account_group, self.channel_name)
+            leaving = self.channel_layer.group_discard(self.account_group, self.channel_name)
+            await _quietly("leave the account's group", leaving)
 
     async def account_closed(self, event: dict[str, Any]) -> None:
         # The account's tokens are revoked: as for any token that no longer works.
         await self.close(code=CLOSE_UNAUTHENTICATED, reason="banned")
+
+    async def may_open(self, user: User) -> bool:
+        """Opening a socket costs its account a token; without one the socket is refused
+        with 4429 (a reconnecting flood reads no room for it)."""
+        if account_buckets().take(user.pk):
+            return True
+        metrics.sockets_closed_rate_limited.labels(metrics.LIMIT_ACCOUNT).inc()
+        await self.refuse(CLOSE_RATE_LIMITED, RATE_LIMITED_REASON)
+        return False
+
+    async def serve(self) -> None:
+        """Accept a socket that is served (not refused): it counts as open until it closes."""
+        await self.accept()
+        metrics.sockets_open.labels(self.path_label).inc()
+        self.counted_open = True
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        if getattr(self, "counted_open", False):
+            self.counted_open = False
+            metrics.sockets_open.labels(self.path_label).dec()
+        await super().websocket_disconnect(message)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        # A binary or empty frame is ignored like any unknown message (channels' own
+        # receive raises, ending the socket with an error in the server's log).
+        if text_data:
+            await self.receive_json(await self.decode_json(text_data), **kwargs)
 
     @classmethod
     async def decode_json(cls, text_data: str) -> Any:
@@ -117,46 +162,63 @@ class ForeignOriginConsumer(ClosingConsumer):
 
 
 class RoomConsumer(NoticeConsumer):
+    path_label = "room"
+
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED, "unauthenticated")
             return
-        position = await _room_position(self.code)
+        if not await self.may_open(user):
+            return
+        self.versions = versions_for(self.channel_layer)
+        # Read, not taken from the record: a notice still on its way when the socket
+        # joins the group would never reach it. Sockets opening at once share one read.
+        answer = await self.versions.position(self.code, fresh_for=0)
+        position = answer.position
         if position is None:
             await self.refuse(CLOSE_NOT_FOUND, "no such room")
             return
         # Only a socket that is served joins the room's group (and leaves it on disconnect).
         self.group = live.group_name(self.code)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.versions.listen(self.code, position, confirmed_at=answer.confirmed_at)
+        self.listening = True
         await self.join_account(user)
         self.watch = live_watch.watch_for(self.channel_layer)
         if self.watch is not None:
             self.watch.add(self.code, position.version)
-        await self.accept()
+        await self.serve()
         # Where the room is now, so a client that reconnects knows at once whether it
         # missed anything, and from which event to catch up.
         await self.send_json({"type": "changed", **position._asdict()})
 
     async def disconnect(self, code: int) -> None:
-        await self.leave_account()
+        if getattr(self, "listening", False):
+            self.versions.forget(self.code)
+        watch = getattr(self, "watch", None)
+        if watch is not None:
+            watch.discard(self.code)
         if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            if self.watch is not None:
-                self.watch.discard(self.code)
+            await _quietly("leave the room's group", self.channel_layer.group_discard(self.group, self.channel_name))
+        await self.leave_account()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         # The socket only announces; everything a client does goes through the HTTP API.
-        if _is_ping(content) and hasattr(self, "group"):
-            position = await _room_position(self.code)
-            if position is None:  # deleted under an open socket
+        if _is_ping(content) and getattr(self, "listening", False):
+            answer = await self.versions.position(self.code, settings.LIVE_PING_FRESH_SECONDS)
+            metrics.room_pings.labels(metrics.PING_FROM_DATABASE if answer.read else metrics.PING_FROM_RECORD).inc()
+            if answer.position is None:  # deleted under an open socket
                 await self.close(code=CLOSE_NOT_FOUND, reason="no such room")
                 return
-            await self.send_json({"type": "pong", **position._asdict()})
+            await self.send_json({"type": "pong", **answer.position._asdict()})
 
     async def room_changed(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "changed", "version": event["version"], "seq": event["seq"]})
+        position = RoomPosition(event["version"], event["seq"])
+        if getattr(self, "listening", False):
+            self.versions.heard(self.code, position, sent_at=event.get("at"))
+        await self.send_json({"type": "changed", **position._asdict()})
 
 
 @database_sync_to_async
@@ -176,12 +238,21 @@ def _end_presence(channel_name: str) -> None:
 
 class UserConsumer(NoticeConsumer):
     """The caller's turns and finished matches, from every room (ws/me/). While it is
-    open, its player is present: notifications send them nothing (README, Notifications)."""
+    open, its player is present: notifications send them nothing (README, Notifications).
+
+    Its presence record cannot outlive it: closing ends the record before anything else
+    (after the refresh that may be writing it), whatever fails after; only a process
+    that dies leaves records, which count as gone after NOTIFY_PRESENCE_TTL_SECONDS."""
+
+    path_label = "me"
+    presence_write: asyncio.Future[None] | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.refuse(CLOSE_UNAUTHENTICATED, "unauthenticated")
+            return
+        if not await self.may_open(user):
             return
         self.user = user
         if isinstance(self.channel_layer, InMemoryChannelLayer):
@@ -195,22 +266,22 @@ class UserConsumer(NoticeConsumer):
         await self.join_account(user)
         await self._say_present()
         self.presence = asyncio.get_running_loop().create_task(self._stay_present())
-        await self.accept()
+        await self.serve()
 
     async def disconnect(self, code: int) -> None:
-        await self.leave_account()
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
         for task in (getattr(self, "poller", None), getattr(self, "presence", None)):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         if hasattr(self, "presence"):
-            try:
-                await _end_presence(self.channel_name)
-            except Exception:  # the record goes stale, and then counts as gone
-                logger.exception("could not end the presence of user %s", self.user.pk)
+            if self.presence_write is not None:
+                # A refresh under way would write the record back after its end.
+                await self.presence_write
+            await _quietly(f"end the presence of user {self.user.pk}", _end_presence(self.channel_name))
+        if hasattr(self, "group"):
+            await _quietly("leave the player's group", self.channel_layer.group_discard(self.group, self.channel_name))
+        await self.leave_account()
 
     async def _say_present(self) -> None:
         try:
@@ -223,7 +294,10 @@ class UserConsumer(NoticeConsumer):
         (its process was killed) counts as gone after NOTIFY_PRESENCE_TTL_SECONDS."""
         while True:
             await asyncio.sleep(settings.NOTIFY_PRESENCE_REFRESH_SECONDS)
-            await self._say_present()
+            # Shielded: cancelling the refresh (the socket closing) lets the write finish,
+            # and disconnect waits for it before ending the record.
+            self.presence_write = asyncio.ensure_future(self._say_present())
+            await asyncio.shield(self.presence_write)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """A ping is answered, so a client can tell a quiet socket from a dead one;

@@ -31,6 +31,7 @@ from grants.scopes import READ
 
 from .consumers import ForeignOriginConsumer
 from .db_async import database_sync_to_async
+from .socket_limits import FrameRateLimit
 
 
 @database_sync_to_async
@@ -82,4 +83,6 @@ class _SocketAuthMiddleware:
 
 
 def token_or_session_auth(inner: Any) -> Any:
-    return _SocketAuthMiddleware(inner)
+    """`inner` behind the credentials, with the rate of the frames it is sent limited
+    per socket and per account (api/socket_limits.py)."""
+    return _SocketAuthMiddleware(FrameRateLimit(inner))

@@ -171,10 +171,13 @@ CACHES = {
 # so it only carries the serving process's own notices; that process then also reads
 # the versions of the rooms it has sockets for every LIVE_WATCH_SECONDS, which carries
 # the changes made by the Celery worker and beat (games/live_watch.py).
+# The Redis layer is channels_redis' with a pool that waits for a free connection
+# instead of refusing one, and dropped notices logged at WARNING and counted
+# (api/channel_layer.py; README, Configuration).
 CHANNEL_LAYERS = {
     "default": (
         {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "api.channel_layer.SizedRedisChannelLayer",
             "CONFIG": {
                 # A socket's consumer waits for its next notice with BZPOPMIN, which Redis
                 # answers after channels_redis' `brpop_timeout` (5 s) when nothing came;
@@ -182,6 +185,13 @@ CHANNEL_LAYERS = {
                 # first and close every socket quiet for 5 s.
                 "hosts": [{"address": env_str("CHANNELS_REDIS_URL", REDIS_URL), "socket_timeout": 15}],
                 "prefix": env_str("CHANNELS_PREFIX", "asgi"),
+                # Redis connections per process (per event loop); a command beyond them
+                # waits this many seconds for one to come free.
+                "pool_size": env_int("CHANNELS_REDIS_POOL_SIZE", 100),
+                "pool_timeout": float(env_str("CHANNELS_REDIS_POOL_TIMEOUT", "10")),
+                # Notices waiting for one socket process (all its sockets share one Redis
+                # channel), and for one socket inside it; beyond, a notice is dropped.
+                "capacity": env_int("CHANNELS_CAPACITY", 1000),
             },
         }
         if env_str("CHANNELS_REDIS_URL", REDIS_URL)
@@ -189,6 +199,16 @@ CHANNEL_LAYERS = {
     )
 }
 LIVE_WATCH_SECONDS = float(env_str("LIVE_WATCH_SECONDS", "0.5"))
+# A room socket answers a ping from the process's record of its room when that was
+# confirmed (read, or announced) within this many seconds (api/room_versions.py).
+LIVE_PING_FRESH_SECONDS = float(env_str("LIVE_PING_FRESH_SECONDS", "2"))
+# Token buckets of socket messages (api/socket_limits.py): each socket, and each
+# account's sockets in one process together (opening a socket counts too), may send
+# BURST at once and RATE a second after; beyond, the socket is closed with 4429.
+WS_SOCKET_RATE = float(env_str("WS_SOCKET_RATE", "1"))
+WS_SOCKET_BURST = float(env_str("WS_SOCKET_BURST", "10"))
+WS_ACCOUNT_RATE = float(env_str("WS_ACCOUNT_RATE", "5"))
+WS_ACCOUNT_BURST = float(env_str("WS_ACCOUNT_BURST", "50"))
 
 # Frontends on other sites (`https://app.example`, exactly scheme, host and port): CORS
 # answers for the API, and their pages' session sockets are trusted too (api/ws_auth.py).
@@ -503,5 +523,11 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     # Django's own console handler (development) would print each of its lines a second
     # time beside the root's: runserver's every access line, for one.
-    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
+    "filters": {"dropped_notices": {"()": "api.channel_layer.DroppedNoticeLog"}},
+    "loggers": {
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        # Its only INFO line is a notice dropped over capacity, which the filter makes a
+        # WARNING and counts: kept at INFO whatever LOG_LEVEL, or the line is never made.
+        "channels_redis.core": {"level": "INFO", "filters": ["dropped_notices"]},
+    },
 }

@@ -8,6 +8,7 @@ import asyncio
 import logging
 import os
 import threading
+import time
 from datetime import datetime
 from typing import Any
 
@@ -108,8 +109,12 @@ def room_changed_message(version: int, seq: int) -> dict[str, Any]:
     to everyone reveals nothing the public log does not: every private event is written
     in the same commit as the public event it accompanies (a pass, a widow taken), how
     many there are follows from that public event and the rules, and a spectator's log
-    already shows them as gaps in the public events' `seq`."""
-    return {"type": "room.changed", "version": version, "seq": seq}
+    already shows them as gaps in the public events' `seq`.
+
+    `at` (wall-clock seconds) says when it was sent: a socket process trusts the version
+    a notice told it for pings only for a while after that (api/room_versions.py), so
+    one delivered late, or a later one lost, is caught by the next ping's read."""
+    return {"type": "room.changed", "version": version, "seq": seq, "at": time.time()}
 
 
 def _send(group: str, message: dict[str, Any]) -> None:

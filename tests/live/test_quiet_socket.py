@@ -7,13 +7,14 @@ import asyncio
 
 import pytest
 from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
 
 pytestmark = pytest.mark.asyncio
 
 
 async def test_a_receive_waits_through_a_quiet_blocking_pop():
     layer = get_channel_layer()
-    assert type(layer).__name__ == "RedisChannelLayer", layer
+    assert isinstance(layer, RedisChannelLayer), layer
     channel = await layer.new_channel()
     # Redis answers an empty BZPOPMIN after brpop_timeout and the layer asks again; a
     # client read timeout no longer than that ends the wait with an error instead, and

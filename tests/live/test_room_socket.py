@@ -97,3 +97,16 @@ async def test_reconnect_tells_the_current_version(make_user):
     # A ping is answered with the version read from the database.
     assert await ws.receive_json_from(timeout=3) == {"type": "pong", "version": 2, "seq": 3}
     await ws.disconnect()
+
+
+async def test_a_binary_or_empty_frame_is_ignored(make_user):
+    room, _, _, _, token, _ = await make_room(make_user)
+    ws = room_socket(room.code, token)
+    assert (await ws.connect())[0]
+    await ws.receive_json_from(timeout=3)
+    # Channels' own JSON consumer raises on these, ending the socket with a server error.
+    await ws.send_to(bytes_data=b"\x00\x01")
+    await ws.send_input({"type": "websocket.receive", "text": ""})
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from(timeout=3) == {"type": "pong", "version": 0, "seq": 1}
+    await ws.disconnect()

@@ -1,0 +1,45 @@
+"""What the sockets and the channel layer count, as Prometheus metrics.
+
+Defined here once, in the default registry, for whatever exposes them. Every process
+that serves sockets (daphne) or sends notices (gunicorn, Celery) counts its own; in
+multiprocess mode the gauge adds up the live processes' values (`livesum`).
+"""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge
+
+notices_dropped = Counter(
+    "gameserver_notices_dropped_total",
+    "Change notices the channel layer dropped: a socket process's channel was over "
+    "CHANNELS_CAPACITY in Redis (counted by the sender), or a socket's own buffer in its "
+    "process was full (counted by the socket process).",
+    ["where"],
+)
+NOTICE_DROPPED_IN_REDIS = "redis"
+NOTICE_DROPPED_IN_PROCESS = "process"
+
+sockets_closed_rate_limited = Counter(
+    "gameserver_socket_closed_rate_limited_total",
+    "Sockets closed with 4429 because they or their account sent messages (or opened "
+    "sockets) faster than WS_SOCKET_RATE or WS_ACCOUNT_RATE allow.",
+    ["limit"],
+)
+LIMIT_SOCKET = "socket"
+LIMIT_ACCOUNT = "account"
+
+sockets_open = Gauge(
+    "gameserver_sockets_open",
+    "Sockets served (accepted and not refused) and still open, by path.",
+    ["path"],
+    multiprocess_mode="livesum",
+)
+
+room_pings = Counter(
+    "gameserver_room_pings_total",
+    "Pings of room sockets, by how they were answered: from the process's record of the "
+    "room's position (`record`) or after reading the database (`database`).",
+    ["answer"],
+)
+PING_FROM_RECORD = "record"
+PING_FROM_DATABASE = "database"

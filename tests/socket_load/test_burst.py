@@ -1,0 +1,107 @@
+"""300 sockets opened at once and closed at once, as after a socket process's restart or
+a network's hiccup: none refused, no error in the server's log (before, the channel
+layer's Redis pool refused its 101st connection, "Too many connections"), and nothing
+left behind: no presence record, which would keep its player from push and e-mail
+notices, and no channel in a group. Every socket is an app's: a token, no `Origin`."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import aiohttp
+import pytest
+import redis
+from django.conf import settings
+from rest_framework.authtoken.models import Token
+
+from games import live
+from games.services import lobby
+from notifications.models import SocketPresence
+
+from .conftest import Daphne, closing_connections
+from .flood import socket_url
+from .test_flood import assert_no_error
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PLAYERS = 150  # each with a room socket and a ws/me/ socket
+ROOMS = 10
+
+
+def test_300_sockets_open_and_close_at_once_and_leave_nothing_behind(daphne: Daphne, make_user):
+    players = [make_user() for _ in range(PLAYERS)]
+    tokens = [Token.objects.create(user=user).key for user in players]
+    codes = [lobby.room_create(host=players[n], game="hearts", options={}).code for n in range(ROOMS)]
+    paths = [(f"/ws/rooms/{codes[n % ROOMS]}/", "/ws/me/") for n in range(PLAYERS)]
+    log_from = daphne.log_size()
+    layer = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    client = redis.Redis.from_url(layer["hosts"][0]["address"])
+    groups = [live.group_name(code) for code in codes]
+    groups += [name(user.pk) for user in players for name in (live.user_group_name, live.account_group_name)]
+
+    def members() -> set[bytes]:
+        """The channels in the players' and rooms' groups (other tests' processes, killed
+        with sockets open, may have left some: a group forgets them only after a day)."""
+        return {channel for group in groups for channel in client.zrange(f"{layer['prefix']}:group:{group}", 0, -1)}
+
+    before = members()
+
+    async def open_all_then_close_all(opened: asyncio.Event, close: asyncio.Event) -> list[str]:
+        problems: list[str] = []
+        # No limit on the client's side (aiohttp's connector holds 100 by default).
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
+
+            async def one(path: str, token: str) -> None:
+                try:
+                    async with http.ws_connect(socket_url(daphne.url, path, token)) as ws:
+                        if path.startswith("/ws/rooms/"):
+                            first = await ws.receive_json(timeout=30)
+                            assert first["type"] == "changed", first
+                        else:
+                            # The player's socket says nothing on opening: a ping shows it is served.
+                            await ws.send_str('{"type": "ping"}')
+                            assert await ws.receive_json(timeout=30) == {"type": "pong"}
+                        counted.append(1)
+                        if len(counted) == 2 * PLAYERS:
+                            opened.set()
+                        await close.wait()
+                except Exception as error:  # reported below, with the others
+                    problems.append(f"{path}: {error!r}")
+                    opened.set()
+
+            counted: list[int] = []
+            sockets = [(path, token) for pair, token in zip(paths, tokens, strict=True) for path in pair]
+            await asyncio.gather(*(one(path, token) for path, token in sockets))
+        return problems
+
+    async def run() -> tuple[list[str], int, set[bytes]]:
+        opened, close = asyncio.Event(), asyncio.Event()
+        task = asyncio.create_task(open_all_then_close_all(opened, close))
+        async with asyncio.timeout(120):
+            await opened.wait()
+        present = await asyncio.to_thread(closing_connections(present_count), players)
+        channels = members()
+        close.set()  # every socket leaves its `async with` at once
+        return await task, present, channels
+
+    problems, present_while_open, channels_while_open = asyncio.run(run())
+    assert not problems, problems[:5]
+    # All 150 players' sockets marked them present while open.
+    assert present_while_open == PLAYERS
+    assert len(channels_while_open - before) == 2 * PLAYERS  # every socket in its groups
+
+    # Closed: every record ends (not after the records' time to live, 150 s: no sweep runs
+    # here), and no channel is left in any group of theirs.
+    def left_behind() -> tuple[int, set[bytes]]:
+        return present_count(players), members() - before
+
+    deadline = time.monotonic() + 30
+    while any(left_behind()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert left_behind() == (0, set())
+    assert_no_error(daphne.log_since(log_from))
+
+
+def present_count(players) -> int:
+    return SocketPresence.objects.filter(user__in=players).count()
