@@ -1,6 +1,7 @@
 """The server's own figures, for Prometheus to scrape at `/metrics` (operations.metrics;
-README, Deployment, Metrics). Defined once here, at the bottom of the layers, so that
-every app may count what it does.
+README, Deployment, Metrics). Defined here, at the bottom of the layers, so that every
+app may count what it does; the sockets' and the channel layer's own live beside them
+(api/socket_metrics.py).
 
 In a deployment of several processes, PROMETHEUS_MULTIPROC_DIR names a folder that all
 the processes of a machine share (prometheus-client's multiprocess mode): each writes

@@ -9,6 +9,7 @@ deployment runs (tests/multiproc/test_two_of_each.py)."""
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -122,3 +123,17 @@ def test_readiness_fails_while_the_database_is_away(proxied_database, kind):
         proxy.start()  # and comes back on the same address
         _, body = until(lambda: (r := ready(url))[0] == 200 and r)
         assert body["checks"]["database"] == "ok"
+
+
+def test_the_deploy_files_watch_only_figures_the_server_has(client):
+    """Every figure the Grafana dashboard and the Prometheus alerts read is one `/metrics`
+    declares (a renamed metric would leave a panel empty and an alert silent)."""
+    import api.socket_metrics  # noqa: F401  (the socket processes' own figures)
+
+    declared = {family.name for family in text_string_to_metric_families(client.get("/metrics").content.decode())}
+    read = set()
+    for path in (ROOT / "deploy" / "grafana" / "gameserver.json", ROOT / "deploy" / "prometheus" / "gameserver.yml"):
+        read |= set(re.findall(r"\bgameserver_[a-z_]+", path.read_text()))
+    # A counter's samples end in _total, a histogram's in _bucket, _count and _sum.
+    bases = {re.sub(r"_(total|bucket|count|sum)$", "", name) for name in read}
+    assert read and bases <= declared, bases - declared

@@ -16,8 +16,9 @@ import uuid
 import aiohttp
 import pytest
 from django.conf import settings
-from django.test import override_settings
+from django.test import Client, override_settings
 from prometheus_client import REGISTRY
+from prometheus_client.parser import text_string_to_metric_families
 from rest_framework.authtoken.models import Token
 
 from api.channel_layer import SizedRedisChannelLayer
@@ -140,6 +141,14 @@ def test_a_paused_socket_process_misses_notices_and_its_socket_catches_up_by_pin
     assert len(heard) <= capacity + 1 and all(m["version"] < final.version for m in heard), heard
     # The next ping, its record now older than LIVE_PING_FRESH_SECONDS, tells where the room is.
     assert pong == {"type": "pong", **final._asdict()}
+    # The metrics endpoint of the process that made the moves and sent their notices shows
+    # both (README, Deployment, Metrics).
+    shown = Client().get("/metrics")
+    assert shown.status_code == 200
+    samples = [s for family in text_string_to_metric_families(shown.content.decode()) for s in family.samples]
+    drops = sum(s.value for s in samples if s.name == DROPPED and s.labels == {"where": "redis"})
+    people = sum(s.value for s in samples if s.name == "gameserver_moves_total" and s.labels["by"] == "person")
+    assert drops >= before + 1 and people >= capacity + 3, (drops, people)
 
 
 async def receive_or_none(ws: aiohttp.ClientWebSocketResponse) -> dict | None:
