@@ -66,8 +66,11 @@ class SizedRedisChannelLayer(RedisChannelLayer):
         buffer = functools.partial(_SocketBuffer, self.capacity)
         self.receive_buffer: collections.defaultdict[str, _SocketBuffer] = collections.defaultdict(buffer)
 
-    def create_pool(self, index: int) -> aioredis.BlockingConnectionPool:
+    def create_pool(self, index: int) -> Any:
         host = dict(self.hosts[index])
+        if "address" not in host:
+            # A host given otherwise (Redis Sentinel's `sentinels`): channels_redis' own pool.
+            return super().create_pool(index)
         return aioredis.BlockingConnectionPool.from_url(
             host.pop("address"), max_connections=self.pool_size, timeout=self.pool_timeout, **host
         )

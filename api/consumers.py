@@ -207,7 +207,14 @@ class RoomConsumer(NoticeConsumer):
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         # The socket only announces; everything a client does goes through the HTTP API.
         if _is_ping(content) and getattr(self, "listening", False):
-            answer = await self.versions.position(self.code, settings.LIVE_PING_FRESH_SECONDS)
+            try:
+                answer = await self.versions.position(self.code, settings.LIVE_PING_FRESH_SECONDS)
+            except Exception:
+                # The database away (readiness failing): the socket ends as a server's
+                # error does, so that its clean-up runs and its client reconnects later.
+                logger.exception("room %s: a ping could not be answered", self.code)
+                await self.close(code=1011, reason="server error")
+                return
             metrics.room_pings.labels(metrics.PING_FROM_DATABASE if answer.read else metrics.PING_FROM_RECORD).inc()
             if answer.position is None:  # deleted under an open socket
                 await self.close(code=CLOSE_NOT_FOUND, reason="no such room")

@@ -78,10 +78,12 @@ class RoomVersions:
         if record is None:
             record = self.rooms[code] = _Record(position, at)
             return record
-        # Notices of one room sent by two processes may cross: the higher version stands.
-        if position.version > record.position.version:
+        # Notices of one room sent by two processes may cross: the later position stands
+        # (version first, then the log: a client seed is logged with no change of version).
+        if position > record.position:
             record.position = position
-        record.confirmed_at = max(record.confirmed_at, at)
+        # A notice stamped by a machine whose clock runs ahead confirms no further than now.
+        record.confirmed_at = max(record.confirmed_at, min(at, self.clock()))
         return record
 
     async def position(self, code: str, fresh_for: float) -> Answer:

@@ -16,6 +16,11 @@ from django.conf import settings  # noqa: E402
 
 from api.routing import websocket_urlpatterns  # noqa: E402
 from api.ws_auth import token_or_session_auth  # noqa: E402
+from core import metrics  # noqa: E402
+
+# The live values (sockets open) of socket processes gone before this one, and this
+# one's own once it exits, leave the machine's figures (README, Deployment, Metrics).
+metrics.forget_dead_processes()
 
 if settings.UPTIME_ASGI_BEATS:
     # Development's server answers the API here: it speaks for it in the heartbeat.

@@ -11,7 +11,14 @@ Without it, `/metrics` shows the figures of the process that answers.
 
 from __future__ import annotations
 
-from prometheus_client import Counter, Histogram
+import atexit
+import logging
+import os
+from pathlib import Path
+
+from prometheus_client import Counter, Histogram, multiprocess
+
+logger = logging.getLogger(__name__)
 
 MOVES = Counter(
     "gameserver_moves",
@@ -38,3 +45,27 @@ DUE_LATENESS = Histogram(
 def move_by(*, by_bot: bool, automatic: bool) -> str:
     """The `by` label of a move."""
     return "bot" if by_bot else "timeout" if automatic else "person"
+
+
+def observe_quietly(histogram: Histogram, value: float) -> None:
+    """Observe `value`; a figure that cannot be written (a full or missing metrics folder)
+    is logged, never raised into the work it measures."""
+    try:
+        histogram.observe(value)
+    except OSError:
+        logger.exception("a figure could not be written")
+
+
+def forget_dead_processes() -> None:
+    """In multiprocess mode, drop the live values (gauges such as the sockets open) of
+    processes of this machine that are gone, and this process's own when it exits.
+    gunicorn's master does it for its workers (deploy/gunicorn.conf.py); a socket process
+    (daphne, restarted by systemd or a release) calls this as it starts."""
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not folder:
+        return
+    for path in Path(folder).glob("gauge_live*_*.db"):
+        pid = path.stem.rsplit("_", 1)[1]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            multiprocess.mark_process_dead(int(pid), folder)
+    atexit.register(multiprocess.mark_process_dead, os.getpid(), folder)

@@ -8,8 +8,11 @@ deployment runs (tests/multiproc/test_two_of_each.py)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import pytest
+import yaml
 from celery import current_app
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -137,3 +141,27 @@ def test_the_deploy_files_watch_only_figures_the_server_has(client):
     # A counter's samples end in _total, a histogram's in _bucket, _count and _sum.
     bases = {re.sub(r"_(total|bucket|count|sum)$", "", name) for name in read}
     assert read and bases <= declared, bases - declared
+    # And nothing else but what Prometheus itself records of a scrape (`up`).
+    dashboard = json.loads((ROOT / "deploy" / "grafana" / "gameserver.json").read_text())
+    alerts = yaml.safe_load((ROOT / "deploy" / "prometheus" / "gameserver.yml").read_text())
+    exprs = [t["expr"] for panel in dashboard["panels"] for t in panel["targets"]]
+    exprs += [rule["expr"] for group in alerts["groups"] for rule in group["rules"]]
+    functions = {"sum", "rate", "by", "histogram_quantile", "min", "le", "max", "without"}
+    others = {w for e in exprs for w in re.findall(r"\b([a-z_]+)\s*[({]", e)} - functions
+    assert {w for w in others if not w.startswith("gameserver_")} <= {"up"}, others
+
+
+def test_the_live_values_of_a_process_that_is_gone_leave_the_figures(tmp_path):
+    """A socket process restarted (systemd, a release) must not leave its sockets counted
+    as open: the next one to start drops the live values of those that are gone."""
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
+    # A process that counts three sockets open and dies without a word.
+    died = (
+        "import os; from prometheus_client import Gauge;"
+        "Gauge('s', 's', multiprocess_mode='livesum').set(3); os._exit(0)"
+    )
+    subprocess.run([sys.executable, "-c", died], env=env, check=True, cwd=ROOT)
+    assert len(list(tmp_path.glob("gauge_livesum_*.db"))) == 1
+    starts = "from core import metrics; metrics.forget_dead_processes()"
+    subprocess.run([sys.executable, "-c", starts], env=env, check=True, cwd=ROOT)
+    assert list(tmp_path.glob("gauge_livesum_*.db")) == []

@@ -97,7 +97,9 @@ def step(
     )
     # Counted once the change commits (a move rolled back was never made).
     by = metrics.move_by(by_bot=by_bot, automatic=automatic)
-    transaction.on_commit(metrics.MOVES.labels(game=room.game, by=by).inc)
+    # Robust: a figure that cannot be written (a full metrics folder) never fails a move
+    # already committed, nor the notices and the clock that follow it.
+    transaction.on_commit(metrics.MOVES.labels(game=room.game, by=by).inc, robust=True)
     # A person's own action (a forced play included) starts their waiting time again;
     # the server's for them (a timeout) does not.
     table.turns.note_action(seat, own=user is not None)

@@ -116,12 +116,17 @@ def admin_sign_in(client: httpx.Client, url: str, address: str, username: str, p
 
 def test_the_admin_sign_in_is_limited(limited_url, transactional_db, make_user):
     make_user("moderator", is_staff=True, is_superuser=True)
-    started = time.time()
     with httpx.Client(timeout=30) as client:
-        tries = [
-            admin_sign_in(client, limited_url, "203.0.113.99", "moderator", f"wrong-{i}")
-            for i in range(ACCOUNT_ADDRESS_LIMIT + 3)
-        ]
+        # Within one minute's window of the limits (a run that crossed into the next is
+        # made again from an address of its own: the counts begin anew there).
+        for attempt in range(2):
+            started = time.time()
+            tries = [
+                admin_sign_in(client, limited_url, f"203.0.113.{99 + attempt}", "moderator", f"wrong-{i}")
+                for i in range(ACCOUNT_ADDRESS_LIMIT + 3)
+            ]
+            if windows(started) == 1:
+                break
         # A wrong password shows the form again (200); past the limit, 429 with Retry-After.
         codes = [t.status_code for t in tries]
         assert set(codes) <= {200, 429}
@@ -134,11 +139,16 @@ def test_the_admin_sign_in_is_limited(limited_url, transactional_db, make_user):
 
 
 def test_one_address_is_limited_across_names_on_the_admin_page(limited_url, transactional_db):
-    started = time.time()
     with httpx.Client(timeout=30) as client:
-        codes = [
-            admin_sign_in(client, limited_url, "203.0.113.150", f"nobody-{i}", "wrong-wrong").status_code
-            for i in range(ADDRESS_LIMIT + 2)
-        ]
+        for attempt in range(2):  # within one window, as above
+            started = time.time()
+            codes = [
+                admin_sign_in(
+                    client, limited_url, f"203.0.113.{150 + attempt}", f"nobody-{i}", "wrong-wrong"
+                ).status_code
+                for i in range(ADDRESS_LIMIT + 2)
+            ]
+            if windows(started) == 1:
+                break
     assert codes.count(200) <= ADDRESS_LIMIT * windows(started)
     assert codes[-1] == 429

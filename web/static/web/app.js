@@ -162,14 +162,14 @@ if ("serviceWorker" in navigator) {
   navigator.serviceWorker.startMessages();
 }
 
-async function boot() {
+async function boot(retried = false) {
   try {
     [app.catalogue] = await Promise.all([api("games/"), loadUser()]);
   } catch (err) {
     // A token the server no longer takes (revoked, expired, banned) is refused on every
     // call, the catalogue's too; `api` has cleared it (keeping a ban's reason for the
     // sign-in form), so start again signed out rather than call the server unreachable.
-    if (err instanceof ApiError && err.status === 401 && !auth.token) return boot();
+    if (!retried && err instanceof ApiError && err.status === 401 && !auth.token) return boot(true);
     replace(main, h("p", { class: "notice" }, `The server cannot be reached: ${err.message}`));
     return;
   }
