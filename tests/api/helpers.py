@@ -75,3 +75,19 @@ def error_code(res: Any) -> str:
     body = res.json()
     assert set(body) == {"type", "errors"}, body
     return body["errors"][0]["code"]
+
+
+def move_by_whoever_acts(code: str, players: dict[int, Any], rng: random.Random) -> bool:
+    """One move through the service by the person of `players` (seat: user) who is to
+    act, a random legal one (never a claim); False once the match is over."""
+    from games import selectors
+    from games.services import play
+
+    view = selectors.view_by_code(code=code, user=players[0])
+    if view["status"] != "playing":
+        return False
+    seat = next(s for s in view["to_act"] if s in players)
+    mine = selectors.view_by_code(code=code, user=players[seat])
+    action = concrete(rng.choice(without_claim(mine["you"]["legal_actions"])), rng)
+    play.action_submit(code=code, user=players[seat], version=mine["version"], action=action, idempotency_key=None)
+    return True

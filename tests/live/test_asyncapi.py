@@ -19,9 +19,8 @@ from rest_framework.authtoken.models import Token
 from api import consumers
 from games import selectors
 from games.models import Room
-from games.services import lobby, play
-from tests.api.helpers import concrete
-from tests.rules.support import without_claim
+from games.services import lobby
+from tests.api.helpers import move_by_whoever_acts
 from tests.sockets import refused_with, room_socket, socket_client, user_socket
 
 from .asyncapi import DOCUMENT_PATH, SPECIFICATION_SCHEMA, Contract, load
@@ -138,17 +137,8 @@ def short_match(make_user) -> tuple[str, dict[int, Any], str, list[str]]:
     return room.code, players, Token.objects.create(user=spectator).key, tokens
 
 
-@database_sync_to_async
-def play_a_move(code: str, players: dict[int, Any], rng: random.Random) -> bool:
-    """One move by whoever is to act; False once the match is over."""
-    view = selectors.view_by_code(code=code, user=players[0])
-    if view["status"] != "playing":
-        return False
-    seat = next(s for s in view["to_act"] if s in players)
-    mine = selectors.view_by_code(code=code, user=players[seat])
-    action = concrete(rng.choice(without_claim(mine["you"]["legal_actions"])), rng)
-    play.action_submit(code=code, user=players[seat], version=mine["version"], action=action, idempotency_key=None)
-    return True
+# One move by whoever is to act; False once the match is over.
+play_a_move = database_sync_to_async(move_by_whoever_acts)
 
 
 async def hear(ws, heard: list[dict[str, Any]], until=None) -> None:

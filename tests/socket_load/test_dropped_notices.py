@@ -23,9 +23,8 @@ from rest_framework.authtoken.models import Token
 
 from api.channel_layer import SizedRedisChannelLayer
 from games import live, selectors
-from games.services import lobby, play
-from tests.api.helpers import concrete
-from tests.rules.support import without_claim
+from games.services import lobby
+from tests.api.helpers import move_by_whoever_acts
 
 from .conftest import FRESH_SECONDS, Daphne, closing_connections
 from .flood import PING, socket_url
@@ -88,13 +87,8 @@ def started_match(make_user) -> tuple[str, dict[int, object], str]:
 def play_moves(code: str, players: dict[int, object], moves: int, rng: random.Random) -> int:
     """Up to `moves` moves by whoever is to act (each its own commit and notice); how many."""
     for n in range(moves):
-        view = selectors.view_by_code(code=code, user=players[0])
-        if view["status"] != "playing":
+        if not move_by_whoever_acts(code, players, rng):
             return n
-        seat = next(s for s in view["to_act"] if s in players)
-        mine = selectors.view_by_code(code=code, user=players[seat])
-        action = concrete(rng.choice(without_claim(mine["you"]["legal_actions"])), rng)
-        play.action_submit(code=code, user=players[seat], version=mine["version"], action=action, idempotency_key=None)
     return moves
 
 
