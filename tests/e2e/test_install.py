@@ -186,11 +186,20 @@ def test_a_pushed_notice_brings_the_app_to_its_table(open_page: Callable[..., An
     worker_id = registration_id(page, cdp, f"{live_url}/")
 
     def push() -> None:
-        cdp.send(
-            "ServiceWorker.deliverPushMessage",
-            {"origin": live_url, "registrationId": worker_id, "data": json.dumps(payload)},
-        )
-        shown_when(page, lambda shown: len(shown) == 1)
+        # DevTools hands the push to the worker, starting it where it was stopped; on a
+        # loaded machine a push that meets the worker stopping is lost (once seen in CI,
+        # never alone), so an unseen one is delivered again, three times at most.
+        for attempt in range(3):
+            cdp.send(
+                "ServiceWorker.deliverPushMessage",
+                {"origin": live_url, "registrationId": worker_id, "data": json.dumps(payload)},
+            )
+            try:
+                shown_when(page, lambda shown: len(shown) == 1, seconds=15)
+                return
+            except AssertionError:
+                if attempt == 2:
+                    raise
 
     # The app is open on another page: it is brought to the table in place, and focused.
     push()

@@ -66,10 +66,10 @@ def settings_of(url: str, token: str) -> dict[str, Any]:
     return res.json()
 
 
-def shown_when(page: Any, check: Callable[[list[dict[str, Any]]], bool]) -> list[dict[str, Any]]:
+def shown_when(page: Any, check: Callable[[list[dict[str, Any]]], bool], seconds: float = 30) -> list[dict[str, Any]]:
     """The notifications the worker shows, once `check` holds for them (30 s at most, by
     the clock: the browser may have to start the worker first, on a busy machine)."""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + seconds
     while True:
         shown = page.evaluate(NOTIFICATIONS)
         if check(shown):
