@@ -231,6 +231,8 @@ def test_a_sweedo_hearts_table_at_the_size_of(open_page, live_url, shots, size):
     expect(page.locator(".hand .piece")).to_have_count(13)
     expect(page.locator("[data-live]").first).to_have_text("live")
     shots(page, "funky-pass")
+    # The top bar is one line, the account's four links beside the spade.
+    assert box(page, ".topbar")["height"] <= 52, box(page, ".topbar")
     assert in_viewport(page, ".hand-area"), box(page, ".hand-area")
     assert in_viewport(page, "[data-action=pass_cards]")
     no_sideways_scroll(page)

@@ -27,6 +27,9 @@ function presetName(catalogue, preset) {
   return catalogue?.module?.optionValueLabel?.("preset", preset) ?? preset.replaceAll("_", " ");
 }
 
+/** @type {{ code: string | null, text: string }} */
+let copiedNote = { code: null, text: "" };
+
 export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, act }) {
   const seats = view.seats;
   const mine = seats.find((s) => s.user === user.username);
@@ -36,14 +39,22 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
   const filled = (t) => seats.filter((s) => s.team === t && (s.user || s.is_bot)).length;
 
   const invite = h("input", { class: "invite-link", readonly: true, value: room.invite_url, "aria-label": "Invite link", onfocus: (e) => e.target.select() });
-  const copied = h("span", { class: "copied", role: "status" });
+  // What the last copy said stays said when the lobby is drawn again (the QR code arriving,
+  // a seat taken), for this room.
+  const copied = h("span", { class: "copied", role: "status" }, copiedNote.code === room.code ? copiedNote.text : "");
+  const say = (text) => {
+    copiedNote = { code: room.code, text };
+    copied.textContent = text;
+    const shown = document.querySelector(".invite-box .copied");
+    if (shown && shown !== copied) shown.textContent = text;
+  };
   const copy = async () => {
     try {
       await copyText(room.invite_url);
-      copied.textContent = "Copied.";
+      say("Copied.");
     } catch {
       invite.select();
-      copied.textContent = "Select and copy the link.";
+      say("Select and copy the link.");
     }
   };
   const shared = { title: "Trick-taking tables", text: catalogue?.name ? `Come and play ${catalogue.name} with me` : "Come and play with me", url: room.invite_url };
@@ -57,7 +68,7 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
           class: "primary",
           "data-action": "share-invite",
           onclick: async () => {
-            copied.textContent = "";
+            say("");
             try {
               await share(shared);
             } catch {

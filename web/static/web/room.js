@@ -38,6 +38,7 @@ export class RoomPage {
     this.lastSeq = 0;
     this.rounds = [];
     this.busy = false;
+    this.destroyed = false;
     this.liveStatus = "connecting";
     // Set by start(), once the room is known.
     /** @type {TableView} */
@@ -52,9 +53,10 @@ export class RoomPage {
     try {
       this.room = await api(`rooms/${encodeURIComponent(this.code)}/`);
     } catch (err) {
-      this.renderMissing(err.status === 404 ? undefined : err.message);
+      if (!this.destroyed) this.renderMissing(err.status === 404 ? undefined : err.message);
       return;
     }
+    if (this.destroyed) return;
     this.game = gameModule(this.room.game);
     this.catalogue = this.app.catalogue.find((g) => g.key === this.room.game) ?? null;
     if (this.catalogue) this.catalogue.module = this.game;
@@ -68,11 +70,16 @@ export class RoomPage {
     });
     await this.refresh();
     await this.autojoin();
+    // Left while it loaded: no socket, no clock for a page no longer on screen.
+    if (this.destroyed) return;
     this.live = new RoomLive(this.code, (version) => this.onChange(version), (status) => this.onLive(status)).start();
     this.timer = setInterval(() => this.view && this.table.tick(this.root, this.view), 1000);
   }
 
   destroy() {
+    // A fetch still on its way (a catch-up verifying a long match's deals) must not draw
+    // this room over the page that replaced it.
+    this.destroyed = true;
     this.live?.stop();
     clearInterval(this.timer);
     document.querySelector("dialog.choose")?.remove();
@@ -161,6 +168,7 @@ export class RoomPage {
     this.refreshing = true;
     try {
       do {
+        if (this.destroyed) return;
         this.again = false;
         const view = await api(`rooms/${encodeURIComponent(this.code)}/state`);
         // The room's own facts (status, seats in the lobby) change rarely: read them when they may have.
@@ -217,7 +225,7 @@ export class RoomPage {
 
   render() {
     const view = this.view;
-    if (!view || this.missing) return;
+    if (!view || this.missing || this.destroyed) return;
     const key = focusKey(document.activeElement);
     const wasInside = this.root.contains(document.activeElement);
     if (view.status === "lobby") {
