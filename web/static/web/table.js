@@ -40,6 +40,10 @@ export class TableView {
     // Why the server refused a rematch (room.js sets it), shown under the banner.
     /** @type {string | null} */
     this.rematchError = null;
+    // The version at which the claim's question was opened: it stays open while the table
+    // is drawn again at that version (a late notice, a catch-up), and closes with a move.
+    /** @type {number | null} */
+    this.claimAskedAt = null;
   }
 
   get game() {

@@ -27,7 +27,7 @@ export function actionsArea(table, view, names, legal) {
   const custom = game.panel?.(view, names, rest, table.ctx);
   if (custom) parts.push(custom);
   else if (rest.length) parts.push(genericButtons(table, view, names, rest));
-  if (claim) parts.push(claimButton(table, claim));
+  if (claim) parts.push(claimButton(table, view, claim));
   const waiting = view.you && !legal.length ? game.waitingText?.(view, names) : null;
   const pending = game.pendingNote?.(view, names);
   if (!parts.length && !waiting && !pending) return null;
@@ -38,18 +38,20 @@ export function actionsArea(table, view, names, legal) {
 // not with the browser's dialog: "Claim the rest" opens the question beside it, which
 // keyboard and screen reader users reach in order; "Play on" closes it.
 /** @param {TableView} table */
-function claimButton(table, claim) {
+function claimButton(table, view, claim) {
+  const asked = table.claimAskedAt === view.version;
   const question = h(
     "div",
-    { class: "claim-question", role: "group", "aria-label": "Claim the rest?", hidden: true },
+    { class: "claim-question", role: "group", "aria-label": "Claim the rest?", hidden: !asked },
     h("p", {}, "Claim every remaining trick? The server plays the hand out at once."),
     h("div", { class: "button-row" },
-      h("button", { type: "button", class: "primary", "data-action": "claim-yes", onclick: () => table.ctx.act(claim) }, "Yes, claim"),
-      h("button", { type: "button", "data-action": "claim-no", onclick: () => toggle(false) }, "Play on"),
+      h("button", { type: "button", class: "primary", "data-action": "claim-yes", "data-focus": "claim-yes", onclick: () => table.ctx.act(claim) }, "Yes, claim"),
+      h("button", { type: "button", "data-action": "claim-no", "data-focus": "claim-no", onclick: () => toggle(false) }, "Play on"),
     ),
   );
-  const open = h("button", { type: "button", "data-action": "claim", "data-focus": "claim", "aria-expanded": "false", onclick: () => toggle(true) }, "Claim the rest");
+  const open = h("button", { type: "button", "data-action": "claim", "data-focus": "claim", "aria-expanded": String(asked), onclick: () => toggle(true) }, "Claim the rest");
   function toggle(shown) {
+    table.claimAskedAt = shown ? view.version : null;
     question.hidden = !shown;
     open.setAttribute("aria-expanded", String(shown));
     (shown ? /** @type {HTMLElement} */ (question.querySelector("button")) : open).focus();
