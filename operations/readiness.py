@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -56,9 +57,11 @@ def migrations() -> str | None:
 @cache
 def _redis_urls() -> tuple[str, ...]:
     """Every Redis the server uses (cache, channel layer, broker), each once."""
+    # The channel layer's hosts as settings made them (not read again from the environment).
+    layer: Any = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
     urls = [
         getattr(settings, "REDIS_URL", ""),
-        os.environ.get("CHANNELS_REDIS_URL", ""),
+        *(host.get("address", "") for host in layer.get("hosts", []) if isinstance(host, dict)),
         getattr(settings, "CELERY_BROKER_URL", ""),
     ]
     return tuple(dict.fromkeys(u for u in urls if u.startswith(("redis://", "rediss://", "unix://"))))
