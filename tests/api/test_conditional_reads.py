@@ -142,13 +142,21 @@ def test_a_seated_players_new_name_changes_the_tag_without_a_new_version(hearts_
 
 
 def test_an_unknown_room_is_404_and_a_stranger_is_refused_whatever_they_name(hearts_table, api_client):
-    code, clients, _ = hearts_table()
+    code, clients, users = hearts_table()
     tag = tag_of(clients[0], state_path(code))
+    # The player's own token for an app that may not read rooms (only `notifications`).
+    made = clients[0].post("/api/v1/me/tokens", {"name": "pusher", "scopes": ["notifications"]}, format="json")
+    assert made.status_code == 201, made.content
+    app = api_client()
+    app.credentials(HTTP_AUTHORIZATION=f"Bearer {made.json()['token']}")
     for named in ("*", tag):
         assert get(clients[0], state_path("ZZZZZZ"), named).status_code == 404
         assert get(clients[0], "/api/v1/rooms/ZZZZZZ/events", named).status_code == 404
-        assert get(api_client(), state_path(code), named).status_code == 401
-        assert get(api_client(), f"/api/v1/rooms/{code}/events", named).status_code == 401
+        for path in (state_path(code), f"/api/v1/rooms/{code}/events"):
+            assert get(api_client(), path, named).status_code == 401
+            refused = get(app, path, named)
+            assert refused.status_code == 403 and refused.json()["errors"][0]["code"] == "insufficient_scope"
+            assert "ETag" not in refused
 
 
 def test_the_embedded_path_tags_as_the_prepared_statement_does(hearts_table, settings):
