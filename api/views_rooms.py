@@ -264,7 +264,7 @@ class StateView(APIView):
         user, variant = signed_in_user(request), str(request.accepted_media_type)
         if conditional.asks(request):
             digest = view_tags.state_tag(code=code, user=user, variant=variant)
-            if digest is not None and conditional.holds(request, digest):
+            if digest is not None and conditional.holds(request, digest):  # None: no such room, read on to 404
                 return conditional.not_modified(digest)
         table = selectors.table_of(code=code)
         view = selectors.table_view(table=table, user=user)
@@ -353,7 +353,7 @@ class EventsView(APIView):
         variant = f"{request.accepted_media_type} {request.META.get('QUERY_STRING', '')}"
         if conditional.asks(request):
             digest = view_tags.events_tag(code=code, user=user, after=after, limit=limit, variant=variant)
-            if digest is not None and conditional.holds(request, digest):
+            if digest is not None and conditional.holds(request, digest):  # None: no such room, read on to 404
                 return conditional.not_modified(digest)
         # The room and the seat before the events: the page holds at least what its tag says.
         room = selectors.room_for_play(code=code)

@@ -142,7 +142,7 @@ def test_a_seated_players_new_name_changes_the_tag_without_a_new_version(hearts_
 
 
 def test_an_unknown_room_is_404_and_a_stranger_is_refused_whatever_they_name(hearts_table, api_client):
-    code, clients, users = hearts_table()
+    code, clients, _ = hearts_table()
     tag = tag_of(clients[0], state_path(code))
     # The player's own token for an app that may not read rooms (only `notifications`).
     made = clients[0].post("/api/v1/me/tokens", {"name": "pusher", "scopes": ["notifications"]}, format="json")
