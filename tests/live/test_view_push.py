@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+import uuid
 from typing import Any
 
 import pytest
@@ -149,4 +150,59 @@ async def test_a_person_who_takes_a_seat_is_pushed_their_own_view_from_then_on(m
     await database_sync_to_async(lobby.room_leave)(code=room.code, user=guest)
     view, changed = await heard_until_changed(ws)
     assert "you" not in view["view"]
+    await ws.disconnect()
+
+
+async def test_a_changes_notices_go_out_in_order_and_past_capacity_are_dropped_and_counted(make_user, caplog):
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    # Groups of this run alone: a group's members outlive a test in Redis.
+    groups = [f"order.{uuid.uuid4().hex}" for _ in range(2)]
+    for group in groups:
+        await layer.group_add(group, channel)
+    sends = [(groups[i % 2], {"type": "n", "i": i}) for i in range(layer.capacity + 5)]
+    # One batch, then another at once: every message in the order given, across batches.
+    await layer.group_send_many(sends[:3])
+    with caplog.at_level("INFO", logger="channels_redis.core"):
+        await layer.group_send_many(sends[3:])
+    received = [(await layer.receive(channel))["i"] for _ in range(layer.capacity)]
+    assert received == list(range(layer.capacity))
+    # The channel held `capacity` messages: the five beyond were dropped, and said so.
+    dropped = [r for r in caplog.records if "over capacity" in r.getMessage()]
+    assert sum(int(r.args[0]) for r in dropped) == 5 and {r.levelname for r in dropped} == {"WARNING"}
+    for group in groups:
+        await layer.group_discard(group, channel)
+
+
+@database_sync_to_async
+def hearts_against_computers(make_user, options) -> tuple[str, Any, str]:
+    person = make_user()
+    room = lobby.room_create(host=person, game="hearts", options=options)
+    for _ in range(3):
+        lobby.room_add_bot(code=room.code, user=person)
+    lobby.room_start(code=room.code, user=person)
+    return room.code, person, Token.objects.create(user=person).key
+
+
+async def test_a_funky_pass_made_in_memory_is_pushed_as_http_writes_it(make_user):
+    # A hand played through to the fourth, the funky pass (a map of seat to card), each
+    # view pushed as the move made it in memory equal to the view read back from the database.
+    code, person, token = await hearts_against_computers(make_user, {"fourth_hand": "funky", "target": 500})
+    ws = room_socket(code, token, views=True)
+    assert (await ws.connect())[0]
+    await ws.receive_json_from(timeout=5)
+    rng = random.Random(5)
+    funky = None
+    while funky is None:
+        assert await database_sync_to_async(move_by_whoever_acts)(code, {0: person}, rng)
+        heard = await heard_until_changed(ws)
+        view = heard[0]
+        assert view["type"] == "view"
+        state, events = await read_over_http(code, person, view["after"])
+        assert view["view"] == state and view["events"] == events
+        if any(e["type"] == "pass_chosen" and "to" in e for e in view["events"]):
+            funky = view
+    assert funky["view"]["round"] == 4
     await ws.disconnect()
