@@ -83,7 +83,8 @@ class SizedRedisChannelLayer(RedisChannelLayer):
         )
 
     async def group_send_many(self, sends: list[tuple[str, dict[str, Any]]]) -> None:
-        """`group_send` of each (group, message), in order, in two round trips."""
+        """`group_send` of each (group, message), in order, in two round trips; what goes
+        to one socket process's channels goes as one Redis message (`receive_single`)."""
         if len(self.hosts) != 1:  # sharded: each group's own connection, as channels_redis does
             for group, message in sends:
                 await self.group_send(group, message)
@@ -96,17 +97,32 @@ class SizedRedisChannelLayer(RedisChannelLayer):
             reading.zremrangebyscore(key, min=0, max=int(now) - self.group_expiry)
             reading.zrange(key, 0, -1)
         members = (await reading.execute())[1::2]
-        keys: list[str] = []
-        messages: list[bytes] = []
-        capacities: list[int] = []
-        groups: list[str] = []
+        # Each Redis key's share, in the order sent: (group, its channels there, message).
+        shares: dict[str, list[tuple[str, list[str], dict[str, Any]]]] = {}
         for (group, message), names in zip(sends, members, strict=True):
-            _, by_key, capacity = self._map_channel_keys_to_connection([n.decode() for n in names], message)
-            for key, serialized in by_key.items():
+            channels: dict[str, list[str]] = {}
+            for name in (n.decode() for n in names):
+                channels.setdefault(self.prefix + (self.non_local_name(name) if "!" in name else name), []).append(name)
+            for key, names_there in channels.items():
+                shares.setdefault(key, []).append((group, names_there, message))
+        keys: list[str] = []
+        items: list[bytes] = []
+        capacities: list[int] = []
+        groups: list[list[str]] = []
+        for key, share in shares.items():
+            capacity = self.get_capacity(share[0][1][0])
+            if key.endswith("!") and len(share) > 1:
+                batch = [[names_there, message] for _, names_there, message in share]
                 keys.append(key)
-                messages.append(serialized)
-                capacities.append(capacity[key])
-                groups.append(group)
+                items.append(self.serialize({"__asgi_channel__": [], _BATCH: batch}))
+                capacities.append(capacity)
+                groups.append([group for group, _, _ in share])
+                continue
+            for group, names_there, message in share:
+                keys.append(key)
+                items.append(self.serialize({**message, "__asgi_channel__": names_there}))
+                capacities.append(capacity)
+                groups.append([group])
         if not keys:
             return
         # A score a little later for each message than the one before: the receiving end
@@ -115,15 +131,31 @@ class SizedRedisChannelLayer(RedisChannelLayer):
             now = self._last_score + _SCORE_STEP
         self._last_score = now + _SCORE_STEP * (len(keys) - 1)
         over = await connection.eval(
-            _QUEUE_LUA, len(keys), *keys, *messages, *capacities, now, _SCORE_STEP, int(self.expiry)
+            _QUEUE_LUA, len(keys), *keys, *items, *capacities, now, _SCORE_STEP, int(self.expiry)
         )
-        dropped = collections.Counter(groups[int(index) - 1] for index in over or [])
+        dropped = collections.Counter(group for index in over or [] for group in groups[int(index) - 1])
+        reached = collections.Counter(group for share in groups for group in share)
         for group, count in dropped.items():
             # channels_redis' own line, which DroppedNoticeLog turns into a counted warning.
-            logging.getLogger("channels_redis.core").info(OVER_CAPACITY, count, groups.count(group), group)
+            logging.getLogger("channels_redis.core").info(OVER_CAPACITY, count, reached[group], group)
 
     _last_score = 0.0
 
+    async def receive_single(self, channel: str) -> tuple[Any, Any]:
+        """channels_redis' own, and a batch (`group_send_many`) shared out to its channels'
+        buffers in order, as its messages would have been one by one."""
+        to, message = await super().receive_single(channel)
+        batch = message.pop(_BATCH, None)
+        if batch is None:
+            return to, message
+        for names, item in batch:
+            for name in names:
+                self.receive_buffer[name].put_nowait(item)
+        return [], message
+
+
+# The field of a Redis message that carries several, for one socket process's channels.
+_BATCH = "__gameserver_batch__"
 
 # Far above a score's precision at today's times (2**-22 s), far below a round trip.
 _SCORE_STEP = 1e-5

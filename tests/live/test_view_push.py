@@ -154,27 +154,34 @@ async def test_a_person_who_takes_a_seat_is_pushed_their_own_view_from_then_on(m
     await ws.disconnect()
 
 
-async def test_a_changes_notices_go_out_in_order_and_past_capacity_are_dropped_and_counted(make_user, caplog):
+async def test_a_changes_notices_go_out_in_order_and_past_capacity_are_dropped_and_counted(caplog):
     from channels.layers import get_channel_layer
 
     layer = get_channel_layer()
-    channel = await layer.new_channel()
+    channel, other = await layer.new_channel(), await layer.new_channel()
     # Groups of this run alone: a group's members outlive a test in Redis.
-    groups = [f"order.{uuid.uuid4().hex}" for _ in range(2)]
-    for group in groups:
-        await layer.group_add(group, channel)
-    sends = [(groups[i % 2], {"type": "n", "i": i}) for i in range(layer.capacity + 5)]
-    # One batch, then another at once: every message in the order given, across batches.
-    await layer.group_send_many(sends[:3])
+    a, b = (f"order.{uuid.uuid4().hex}" for _ in range(2))
+    await layer.group_add(a, channel)
+    await layer.group_add(b, channel)
+    await layer.group_add(b, other)
+    # A change's notices (one Redis message for this process), then the next change's at
+    # once: each channel hears its own, in the order sent, across batches.
+    await layer.group_send_many([(a, {"type": "n", "i": 0}), (b, {"type": "n", "i": 1}), (a, {"type": "n", "i": 2})])
+    # One Redis message for the first change, one for the second.
+    assert await layer.connection(0).zcard(layer.prefix + layer.non_local_name(channel)) == 1
+    await layer.group_send_many([(b, {"type": "n", "i": 3})])
+    assert await layer.connection(0).zcard(layer.prefix + layer.non_local_name(channel)) == 2
+    assert [(await layer.receive(channel))["i"] for _ in range(4)] == [0, 1, 2, 3]
+    assert [(await layer.receive(other))["i"] for _ in range(2)] == [1, 3]
+    # A process's Redis queue holds `capacity` messages: the five beyond are dropped, and said so.
     with caplog.at_level("INFO", logger="channels_redis.core"):
-        await layer.group_send_many(sends[3:])
-    received = [(await layer.receive(channel))["i"] for _ in range(layer.capacity)]
-    assert received == list(range(layer.capacity))
-    # The channel held `capacity` messages: the five beyond were dropped, and said so.
+        for i in range(layer.capacity + 5):
+            await layer.group_send_many([(a, {"type": "n", "i": i})])
+    assert [(await layer.receive(channel))["i"] for _ in range(layer.capacity)] == list(range(layer.capacity))
     dropped = [r for r in caplog.records if "over capacity" in r.getMessage()]
     assert sum(int(r.args[0]) for r in dropped) == 5 and {r.levelname for r in dropped} == {"WARNING"}
-    for group in groups:
-        await layer.group_discard(group, channel)
+    for group, name in ((a, channel), (b, channel), (b, other)):
+        await layer.group_discard(group, name)
 
 
 @database_sync_to_async
