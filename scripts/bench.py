@@ -1,33 +1,54 @@
-"""Benchmark: tables of HTTP clients play against the server run as in production
-(gunicorn sync workers on PostgreSQL), and beside it, in the same run and with the same
-client, against the bare baseline: a DRF endpoint with no auth and no game
-(../shared/bench-bare from the repository, or --bare-dir / $BENCH_BARE_DIR; see its
-README), the least a move can cost on this stack.
+"""Benchmark: Hearts against the server run as in production, beside the bare baseline:
+a DRF endpoint with no auth and no game (../shared/bench-bare from the repository, or
+--bare-dir / $BENCH_BARE_DIR; see its README), the least a move can cost on this stack.
 
-    make bench                      # both modes, defaults below
+    make bench                      # the live mode, defaults below
+    .venv/bin/python scripts/bench.py --rounds 3                # three rounds of bare, game, live
+    .venv/bin/python scripts/bench.py --target live --tables 2 --seconds 5 --warmup 2
     .venv/bin/python scripts/bench.py --mode throughput --tables 16 --seconds 30 --rounds 3
     .venv/bin/python scripts/bench.py --mode steady --tables 200 --interval 2 --seconds 30
-    .venv/bin/python scripts/bench.py --target game      # the game alone, no baseline
+    .venv/bin/python scripts/bench.py --target game      # no baseline
 
-A game move is what a client does: GET its view (`rooms/{code}/state`), pick one of
-`you.legal_actions`, POST `rooms/{code}/actions` with the view's version; a bare move is
-GET `state/<id>` then POST `move/<id>` with the version read (scripts/bench_targets.py).
-Each run prints accepted moves per second, the latency of both requests (p50/p90/p99/max),
-the client's own CPU (on a 2-core machine it shares the cores with the server) and the
-server's CPU per move, read from /proc (gunicorn's workers + the PostgreSQL backends of
-the target's database), and how busy the cores were with anything else. Two modes:
+Three kinds of run, all driven by the same client over aiohttp:
 
-- throughput: as fast as possible. With both targets (the default) the runs alternate,
-  bare, game, bare, game... (`--rounds`), so that the machine's noise falls on both, and
-  a last table gives each round's game/bare ratios of moves/s and server CPU per move,
-  and their medians.
+- bare: a move is GET `state/<id>` then POST `move/<id>` with the version read.
+- game: the mover alone, on gunicorn's sync workers and PostgreSQL: GET its view
+  (`rooms/{code}/state`), pick one of `you.legal_actions`, POST `rooms/{code}/actions`
+  with the view's version (scripts/bench_targets.py).
+- live: a live table (scripts/bench_live.py). The deployment's processes, gunicorn,
+  daphne and a Celery worker on PostgreSQL and Redis (the channel layer), serve tables
+  of four socket clients, one per seat, each its own account on `ws/rooms/{code}/`, in
+  rooms whose week-long clocks let no timeout or computer player in. A client takes a
+  pushed `view` as it comes and fetches (`GET state`, `GET events?after=`) what a
+  `changed` announced that no view brought. Once all four have caught up with the
+  table's version a player to act POSTs one of its legal actions; the move is done when
+  all four have caught up with the new version, and only then may the table move again.
+
+Each bare or game run prints accepted moves per second and the latency of both requests
+(p50/p90/p99/max); a live run prints its moves per second, the time from each POST being
+sent to the last of the four clients caught up (p50/p90/p99/max), the latency of the
+POSTs and of the clients' fetches, and how the views and events reached the clients
+(pushed or fetched: the server pushes views only once it can; until then every client
+fetches, and the run says so). Every run prints the client's own CPU (on a 2-core
+machine it shares the cores with the server), the server's CPU per move, read from
+/proc: gunicorn's master and workers and the PostgreSQL backends of the target's
+database, and in a live run daphne and the Celery worker too, and the Redis server
+apart, since other work on the machine may use it; and how busy the cores were with
+anything else. Three modes:
+
+- live (the default): rounds of bare, game and live runs, in that order (`--rounds`), so
+  that the machine's noise falls on all three; then a table of each round's game/bare
+  ratios of moves/s and server CPU per move (the mover alone, as in throughput), and
+  one of each live run's figures, with their medians.
+- throughput: rounds of bare and game runs, and their ratios.
 - steady: the game only, at a steady offered load (every table makes one move every
-  `--interval` seconds).
+  `--interval` seconds). `--mode all` runs live, then steady.
 
 Every run loads for `--warmup` seconds before its measured window. Set-up is automatic:
-fresh databases (`gameserver_bench`, `bare_baseline`; dropped afterwards unless --keep),
-migrations, the baseline's seed rows, gunicorn for each target on a free port on
-127.0.0.1 with the same worker count, stopped at the end. Traffic goes only to
+fresh databases (`gameserver_bench`, `gameserver_live`, `bare_baseline`; dropped
+afterwards unless --keep), migrations, the baseline's seed rows, gunicorn for each
+target on a free port on 127.0.0.1 with the same worker count (and the live target's
+daphne and worker; their logs in var/bench/), stopped at the end. Traffic goes only to
 127.0.0.1 and every loop is bounded in time.
 """
 

@@ -521,24 +521,18 @@ async def run_live(server: LiveServer, tables: int, seconds: float, warmup: floa
                 f"p99 {percentile(values, 99):.1f}  max {max(values):.1f}  (mean {statistics.fmean(values):.1f}, "
                 f"n={len(values)})"
             )
+
+    def ways(role: str, what: str) -> str:
+        return ", ".join(
+            f"{how or 'nothing new'} {n}" for (r, w, how), n in sorted(stats.ways.items()) if (r, w) == (role, what)
+        )
+
     others = {how: n for (role, what, how), n in stats.ways.items() if role == "others" and what == "view"}
     pushed_share = others.get("push", 0) / sum(others.values()) if others else None
     print(
-        "how each move reached the clients: the three others' views "
-        + ", ".join(f"{how or 'none'} {n}" for how, n in sorted(others.items()))
-        + "; their events "
-        + ", ".join(
-            f"{how or 'none'} {n}"
-            for (role, what, how), n in sorted(stats.ways.items())
-            if role == "others" and what == "events"
-        )
-        + "; the mover's view "
-        + ", ".join(
-            f"{how or 'none'} {n}"
-            for (role, what, how), n in sorted(stats.ways.items())
-            if role == "mover" and what == "view"
-        )
-        + f" (`view` messages received: {stats.pushed})"
+        f"how the moves reached the clients: the three others' views {ways('others', 'view')}, their events "
+        f"{ways('others', 'events')}; the mover's view {ways('mover', 'view')}, its events {ways('mover', 'events')} "
+        f"(`view` messages received: {stats.pushed})"
     )
     if not stats.pushed:
         print("  the server pushed no views: every client fetched what each `changed` announced")
