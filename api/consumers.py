@@ -1,14 +1,17 @@
-"""Sockets that announce, and nothing more: clients fetch what changed over HTTP.
+"""The room's socket, with each listener's own view of the room, and the player's own.
 
 The contract (every message both ways, close codes, catch-up) is api/asyncapi.yaml,
 served at /api/asyncapi.yaml; tests/live/test_asyncapi.py holds the sockets to it.
 
-`ws/rooms/CODE/`: the room's change notices, `{"type": "changed", "version": N, "seq": S}`
-after every change: the room's version, and the `seq` of the last event in its log, so
-a client catches up with `events?after=` the last seq it has read.
+`ws/rooms/CODE/`: after every change, `{"type": "view", "version", "seq", "after",
+"events", "view"}` — the socket's person's own view and the events of the change they
+may read, made once per viewer per version where the change committed
+(games/view_push.py) and routed to that person's sockets alone — then the room's notice
+`{"type": "changed", "version": N, "seq": S}`: the room's version, and the `seq` of the
+last event in its log, so a client catches up with `events?after=` the last seq it has
+read. `?views=0` asks for the notices alone (a client that fetches over HTTP).
 
-Clients then fetch their own view over HTTP, so nothing game-specific (and nothing
-hidden) ever travels on the socket. A client may also send `{"type": "ping"}` at any
+A client may also send `{"type": "ping"}` at any
 time; the answer, `{"type": "pong", "version": N, "seq": S}`, is where the room stands
 as the database or its notices told this process within LIVE_PING_FRESH_SECONDS
 (api/room_versions.py), so a client that hears nothing for a while can tell a quiet room
@@ -36,6 +39,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
@@ -59,6 +63,16 @@ CLOSE_NOT_FOUND = 4404
 
 
 logger = logging.getLogger(__name__)
+
+
+# A view's message as a client reads it (games/view_push.py makes it).
+_VIEW_FIELDS = ("version", "seq", "after", "events", "view")
+
+
+def _wants_views(scope: dict[str, Any]) -> bool:
+    """Views are pushed unless the socket's URL asks for notices alone (`?views=0`): a
+    client that fetches what it shows need not be sent it."""
+    return "0" not in parse_qs(scope.get("query_string", b"").decode("latin-1")).get("views", [])
 
 
 def _is_ping(content: Any) -> bool:
@@ -180,9 +194,15 @@ class RoomConsumer(NoticeConsumer):
         if position is None:
             await self.refuse(CLOSE_NOT_FOUND, "no such room")
             return
-        # Only a socket that is served joins the room's group (and leaves it on disconnect).
+        # Only a socket that is served joins the room's group (and leaves it on disconnect),
+        # and its person's own group of the room, where their view is pushed.
         self.group = live.group_name(self.code)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.user_id = user.pk
+        self.pushes_views = _wants_views(self.scope)
+        if self.pushes_views:
+            self.viewer_group = live.viewer_group_name(self.code, user.pk)
+            await self.channel_layer.group_add(self.viewer_group, self.channel_name)
         self.versions.listen(self.code, position, confirmed_at=answer.confirmed_at)
         self.listening = True
         await self.join_account(user)
@@ -202,10 +222,13 @@ class RoomConsumer(NoticeConsumer):
             watch.discard(self.code)
         if hasattr(self, "group"):
             await _quietly("leave the room's group", self.channel_layer.group_discard(self.group, self.channel_name))
+        if hasattr(self, "viewer_group"):
+            leaving = self.channel_layer.group_discard(self.viewer_group, self.channel_name)
+            await _quietly("leave the viewer's group", leaving)
         await self.leave_account()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        # The socket only announces; everything a client does goes through the HTTP API.
+        # The socket only tells; everything a client does goes through the HTTP API.
         if _is_ping(content) and getattr(self, "listening", False):
             try:
                 answer = await self.versions.position(self.code, settings.LIVE_PING_FRESH_SECONDS)
@@ -220,6 +243,19 @@ class RoomConsumer(NoticeConsumer):
                 await self.close(code=CLOSE_NOT_FOUND, reason="no such room")
                 return
             await self.send_json({"type": "pong", **answer.position._asdict()})
+
+    async def seat_view(self, event: dict[str, Any]) -> None:
+        """This socket's person's own view (they are seated), from their group alone."""
+        await self._pass_view(event)
+
+    async def room_view(self, event: dict[str, Any]) -> None:
+        """The view of everyone not seated: a seated person's own comes to their group."""
+        if self.user_id not in event["seated"]:
+            await self._pass_view(event)
+
+    async def _pass_view(self, event: dict[str, Any]) -> None:
+        if getattr(self, "pushes_views", False):
+            await self.send_json({"type": "view", **{k: event[k] for k in _VIEW_FIELDS}})
 
     async def room_changed(self, event: dict[str, Any]) -> None:
         position = RoomPosition(event["version"], event["seq"])

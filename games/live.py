@@ -154,26 +154,15 @@ def match_over_after_commit(user_id: int, code: str) -> None:
     transaction.on_commit(lambda: _send(user_group_name(user_id), {"type": "user.notice", "notice": notice}))
 
 
-# TODO(#29): the socket carries each viewer's view. The plan: the table's flush
-# (games/store.py, the one caller) has the table in memory, so it computes here, once per
-# version, the view of each seated person and one view for everyone else
-# (selectors.table_view), and sends each to a group of its own (a viewer's, never a
-# shared one: `user_group_name`-like, per room); the room socket joins its viewer's group
-# and forwards `{"type": "view", "version", "view"}` besides `changed`, re-joining when a
-# notice shows its user's seat changed (lobby joins, hand-overs). Beware that a client
-# seed changes a view with no change of version (it is logged, so `seq` moves), and a
-# renamed player changes every view with neither: an ETag for `GET state` (item 2) must
-# carry more than the version. Then the web client uses the pushed view, the AsyncAPI
-# document and the leak scan cover it, and `make bench` gets its live mode.
-def announce_after_commit(room: object) -> None:
-    """Announce the room's version and last event as they stand at commit, once per
-    transaction."""
-    if getattr(room, "_announce_pending", False):
-        return
-    room._announce_pending = True  # type: ignore[attr-defined]
+def viewer_group_name(code: str, user_id: int) -> str:
+    """One person's sockets of one room: where their own view of it is pushed."""
+    return f"room.{code}.user.{user_id}"
 
-    def send() -> None:
-        room._announce_pending = False  # type: ignore[attr-defined]
-        room_changed(room.code, room.version, room.event_seq)  # type: ignore[attr-defined]
 
-    transaction.on_commit(send)
+def announce(notices: list[tuple[str, dict[str, Any]]], code: str, version: int, seq: int) -> None:
+    """Send `notices` ((group, message) pairs: the viewers' views), then the room's
+    `changed` at `version` and `seq`. One process's notices go out in the order sent, so
+    a socket hears its view before the notice of the same change."""
+    for group, message in notices:
+        _send(group, message)
+    room_changed(code, version, seq)

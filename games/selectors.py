@@ -193,8 +193,14 @@ def status_reason_for(table: Table, seat: Seat | None) -> str:
 
 def table_view(*, table: Table, user: User | None) -> dict[str, Any]:
     """The caller's view: the engine's view of the hand in play plus the room's facts."""
+    return seat_view(table=table, mine=table.seat_of(user))
+
+
+def seat_view(*, table: Table, mine: Seat | None) -> dict[str, Any]:
+    """What the person in seat `mine` sees (None: anyone not seated). A function of the
+    table alone: a view pushed on the socket (games/view_push.py) is the one `GET state`
+    answers at the same version."""
     room, seats, round_ = table.room, table.seats, table.round
-    mine = table.seat_of(user)
     seat = None if mine is None else mine.index
     base: dict[str, Any] = {
         "code": room.code,
@@ -245,9 +251,26 @@ def events_for(*, room: Room, user: User | None, after: int = 0, limit: int = 50
     else:
         rows = rows.annotate(mine=F("audience").bitand(1 << seat)).exclude(mine=0)
     rows = rows.order_by("seq")[:limit]
-    return [
-        {"seq": e.seq, "round": e.round_number, "version": e.version, "at": iso(e.created_at), **e.data} for e in rows
-    ]
+    return [event_shown(e) for e in rows]
+
+
+def event_shown(event: Event) -> dict[str, Any]:
+    """An event as its viewers read it (`GET events`, and the socket's pushed views)."""
+    return {
+        "seq": event.seq,
+        "round": event.round_number,
+        "version": event.version,
+        "at": iso(event.created_at),
+        **event.data,
+    }
+
+
+def event_seen_by(event: Event, seat: int | None) -> bool:
+    """Whether the person in `seat` (None: anyone not seated) may read `event`: the same
+    rule as `events_for`'s query, on an event in memory."""
+    if event.audience == PUBLIC:
+        return True
+    return seat is not None and bool(event.audience & (1 << seat))
 
 
 def rounds_summary(*, room: Room, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:

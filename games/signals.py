@@ -16,3 +16,10 @@ seat_handed_over = Signal()
 # `result` (the engine's result of the hand that ended it), so what follows from the
 # end (ratings) commits or rolls back with it.
 match_finished = Signal()
+
+# A change of a table committed: sent once per transaction that changed the room's
+# version, after the commit, with `table` (games.store.Table) as it stood then. A
+# receiver answers the notices to send to the room's listeners before the room's own
+# `changed` notice, as (group, message) pairs: games/view_push.py answers each viewer's
+# view, routed to that viewer alone.
+table_committed = Signal()

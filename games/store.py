@@ -22,6 +22,7 @@ Services change the loaded objects and tell the table what changed (`mark`, `add
 from __future__ import annotations
 
 import copy
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -44,7 +45,10 @@ from .errors import not_found
 from .models import PUBLIC, Event, Room, Round, Seat
 from .rules.base import Event as RuleEvent
 from .rules.base import Game
+from .signals import table_committed
 from .turn_marks import TurnMarks
+
+logger = logging.getLogger(__name__)
 
 # Only what a seat's public facts and its play need (a forced play's setting, read at
 # every move); any other field of the user loads on demand.
@@ -82,6 +86,11 @@ class Table:
         self.now: datetime = timezone.now()
         # The events this block logs: each carries the version the block commits with.
         self._logged: list[Event] = []
+        # What the block's announcement tells the room's sockets: the log's end as read,
+        # and every event the block logged after it (games/view_push.py).
+        self.seq_read = room.event_seq
+        self.logged: list[Event] = []
+        self._announcing = False
         # With TABLE_STORE_CHECK_WRITES (the tests), the values each row had when read, to
         # prove at the flush that every field changed was also named to `mark`.
         self._read_as: list[tuple[models.Model, dict[str, Any]]] = []
@@ -139,7 +148,22 @@ class Table:
         so on the room's WebSocket once the change commits)."""
         self.room.version += 1
         self.mark(self.room, ["version", "updated_at"])
-        live.announce_after_commit(self.room)
+        if not self._announcing:
+            self._announcing = True
+            transaction.on_commit(self._announce)
+
+    def _announce(self) -> None:
+        """Once the change commits, as the table stands then: each viewer's view first
+        (whoever answers `table_committed`: games/view_push.py), then the room's notice,
+        once per transaction however many changes it made."""
+        self._announcing = False
+        notices: list[tuple[str, dict[str, Any]]] = []
+        for receiver, answer in table_committed.send_robust(sender=Table, table=self):
+            if isinstance(answer, Exception):  # the room's notice goes out all the same
+                logger.error("%s could not tell room %s's viewers", receiver, self.room.code, exc_info=answer)
+            else:
+                notices.extend(answer)
+        live.announce(notices, self.room.code, self.room.version, self.room.event_seq)
 
     def log(self, data: dict[str, Any], round_number: int | None = None, visible_to: list[int] | None = None) -> None:
         """Append one event to the room's log."""
@@ -159,6 +183,7 @@ class Table:
                 audience=PUBLIC if event.visible_to is None else sum(1 << s for s in set(event.visible_to)),
             )
             self._logged.append(row)
+            self.logged.append(row)
             self.add(row)
         self.mark(self.room, ["event_seq"])
 

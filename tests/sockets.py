@@ -17,8 +17,13 @@ def _query(token: str | None) -> str:
     return f"?token={token}" if token else ""
 
 
-def room_socket(code: str, token: str | None) -> WebsocketCommunicator:
-    return WebsocketCommunicator(application, f"/ws/rooms/{code}/{_query(token)}", headers=HEADERS)
+def room_socket(code: str, token: str | None, *, views: bool = False) -> WebsocketCommunicator:
+    """A room's socket; with `views`, as the web client opens it (views pushed), else with
+    `views=0` (notices alone), as the tests of notices and pings read it."""
+    query = _query(token)
+    if not views:
+        query += "&views=0" if query else "?views=0"
+    return WebsocketCommunicator(application, f"/ws/rooms/{code}/{query}", headers=HEADERS)
 
 
 def user_socket(token: str | None) -> WebsocketCommunicator:

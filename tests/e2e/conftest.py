@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 import pytest
-from django.db import connections, transaction
+from django.db import connections
 from playwright.sync_api import sync_playwright
 
 from tests.api.helpers import concrete
@@ -259,25 +259,23 @@ def deal_hand(code: str, deal: list[list[str]], dealer: int | None = None) -> No
 
     Runs in a thread of its own: Django's ORM refuses the thread in which Playwright's
     event loop runs."""
-    from games import live, rules
-    from games.models import Action, Room
+    from games import rules, store
+    from games.models import Action
 
     def work() -> None:
-        with transaction.atomic():
-            room = Room.objects.select_for_update().get(code=code)
-            round_ = room.rounds.order_by("-number").first()
-            game = rules.get(room.game)
+        # Through the table's store, as any change: its sockets are pushed the new views.
+        with store.locked(code) as table:
+            round_ = table.round
+            game = rules.get(table.room.game)
             carry = dict(round_.carry or {})
             if dealer is not None:
                 carry["dealer"] = dealer
             round_.state = game.new_round(
-                options=room.options, players=len(deal), seed=round_.seed, carry=carry, deal=deal
+                options=table.room.options, players=len(deal), seed=round_.seed, carry=carry, deal=deal
             )
-            round_.save(update_fields=["state"])
+            table.mark(round_, ["state"])
             Action.objects.filter(round=round_).delete()
-            room.version += 1
-            room.save(update_fields=["version"])
-            live.announce_after_commit(room)
+            table.touch()
 
     orm(work)
 

@@ -45,6 +45,8 @@ async def follows(ws, code, host):
     first = await ws.receive_json_from(timeout=3)
     assert (first["type"], first["version"]) == ("changed", 0)
     await add_bot(code, host)
+    view = await ws.receive_json_from(timeout=3)
+    assert (view["type"], view["version"]) == ("view", 1)
     second = await ws.receive_json_from(timeout=3)
     assert (second["type"], second["version"]) == ("changed", 1)
     await ws.disconnect()

@@ -22,6 +22,7 @@ from games.models import Room
 from games.services import lobby
 from tests.api.helpers import move_by_whoever_acts
 from tests.sockets import refused_with, room_socket, socket_client, user_socket
+from tests.strict_answers import check_component
 
 from .asyncapi import DOCUMENT_PATH, SPECIFICATION_SCHEMA, Contract, load
 
@@ -165,7 +166,7 @@ async def pinged(ws) -> dict[str, Any]:
 @live
 async def test_every_message_of_a_whole_match_is_a_documented_one(make_user):
     code, players, spectator_token, tokens = await short_match(make_user)
-    room_ws, spectator_ws = room_socket(code, tokens[0]), room_socket(code, spectator_token)
+    room_ws, spectator_ws = room_socket(code, tokens[0], views=True), room_socket(code, spectator_token, views=True)
     me_ws = [user_socket(token) for token in tokens]
     for ws in (room_ws, spectator_ws, *me_ws):
         assert (await ws.connect())[0]
@@ -199,7 +200,13 @@ async def test_every_message_of_a_whole_match_is_a_documented_one(make_user):
         channel: [CONTRACT.validate(channel, message) for message in messages] for channel, messages in sent.items()
     }
     # Each kind of message the document names was heard: the match exercised them all.
-    assert set(kinds["room"]) == {"changed", "roomPong"}
+    assert set(kinds["room"]) == {"view", "changed", "roomPong"}
+    # What a view's payload is only named by here is the OpenAPI document's, read strictly.
+    for message in sent["room"]:
+        if message["type"] == "view":
+            check_component("GameView", message["view"])
+            for event in message["events"]:
+                check_component("Event", event)
     assert set(kinds["me"]) == {"yourTurn", "matchOver", "mePong"}
     assert heard[room_ws][-1] == {"type": "pong", **final._asdict()}
 

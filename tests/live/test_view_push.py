@@ -1,0 +1,152 @@
+"""Each viewer's view on the room socket (games/view_push.py): after every change, a
+seated person's sockets are sent their own view and the events they may read, everyone
+else's the spectators', each the very view and events HTTP answers that person at that
+version — and nothing else: no socket message of any viewer carries a card the same
+viewer could not read."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from rest_framework.authtoken.models import Token
+
+from games import selectors
+from games.models import Room
+from games.services import lobby
+from tests.api.helpers import move_by_whoever_acts
+from tests.sockets import room_socket
+from tests.strict_answers import check_component
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("close_thread_connections"),
+]
+
+CARD = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+
+
+@database_sync_to_async
+def hearts_of_four(make_user) -> tuple[str, dict[int, Any], Any, dict[int, str], str]:
+    """A started Hearts room of four people: its code, the players by seat, a spectator,
+    the players' tokens by seat and the spectator's."""
+    people = [make_user() for _ in range(4)]
+    room = lobby.room_create(host=people[0], game="hearts", options={})
+    for person in people[1:]:
+        lobby.room_join(code=room.code, user=person)
+    lobby.room_start(code=room.code, user=people[0])
+    players = {seat.index: seat.user for seat in selectors.table_of(code=room.code).seats}
+    spectator = make_user()
+    tokens = {seat: Token.objects.create(user=user).key for seat, user in players.items()}
+    return room.code, players, spectator, tokens, Token.objects.create(user=spectator).key
+
+
+@database_sync_to_async
+def read_over_http(code: str, user: Any, after: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """What `GET state` and `GET events?after=` answer `user` now."""
+    room = Room.objects.get(code=code)
+    return selectors.view_by_code(code=code, user=user), selectors.events_for(room=room, user=user, after=after)
+
+
+async def heard_until_changed(ws) -> list[dict[str, Any]]:
+    """Everything the socket is sent up to and including the next `changed`."""
+    heard = [await ws.receive_json_from(timeout=5)]
+    while heard[-1]["type"] != "changed":
+        heard.append(await ws.receive_json_from(timeout=5))
+    return heard
+
+
+def cards_in(value: Any) -> set[str]:
+    return set(CARD.findall(repr(value)))
+
+
+async def test_each_viewer_is_pushed_what_http_answers_them_and_nothing_more(make_user):
+    code, players, spectator, tokens, spectator_token = await hearts_of_four(make_user)
+    viewers: dict[Any, Any] = {seat: players[seat] for seat in players} | {"spectator": spectator}
+    sockets = {seat: room_socket(code, token, views=True) for seat, token in tokens.items()}
+    sockets["spectator"] = room_socket(code, spectator_token, views=True)
+    for ws in sockets.values():
+        assert (await ws.connect())[0]
+        # The first message is where the room stands: no view comes before a change.
+        assert (await ws.receive_json_from(timeout=5))["type"] == "changed"
+    rng, moves, pushed = random.Random(7), 0, 0
+    while moves < 60 and await database_sync_to_async(move_by_whoever_acts)(code, players, rng):
+        moves += 1
+        heard = {who: await heard_until_changed(ws) for who, ws in sockets.items()}
+        public_cards: set[str] = set()
+        for who, messages in heard.items():
+            views = [m for m in messages if m["type"] == "view"]
+            # One view per change, before its notice, at the notice's position.
+            assert [m["type"] for m in messages] == ["view", "changed"], messages
+            (view,) = views
+            changed = messages[-1]
+            assert (view["version"], view["seq"]) == (changed["version"], changed["seq"])
+            assert view["after"] < view["seq"]
+            state, events = await read_over_http(code, viewers[who], view["after"])
+            assert view["view"] == state
+            assert view["events"] == events
+            check_component("GameView", view["view"])
+            for event in view["events"]:
+                check_component("Event", event)
+            pushed += 1
+            if who == "spectator":
+                assert "you" not in view["view"]
+                public_cards = cards_in(view)
+        for seat in players:
+            (view,) = [m for m in heard[seat] if m["type"] == "view"]
+            own = set(view["view"]["you"]["hand"]) | cards_in(view["view"]["you"])
+            private = cards_in([e for e in view["events"] if e.get("visible_to") or "cards" in e])
+            # Every card a seat's message carries is its own, public, or in an event it may read.
+            assert cards_in(view) <= own | public_cards | private, (seat, cards_in(view) - own - public_cards)
+            # And none of another seat's hand that the engine keeps hidden.
+            others = set().union(*(await _hands_of_others(code, players, seat)))
+            assert not (cards_in(view["view"]) - cards_in(view["view"]["you"])) & others - public_cards
+    assert moves == 60 and pushed == 60 * 5
+    for ws in sockets.values():
+        await ws.disconnect()
+
+
+@database_sync_to_async
+def _hands_of_others(code: str, players: dict[int, Any], seat: int) -> list[set[str]]:
+    return [
+        set(selectors.view_by_code(code=code, user=user)["you"]["hand"])
+        for other, user in players.items()
+        if other != seat
+    ]
+
+
+async def test_a_socket_that_asks_for_notices_alone_is_sent_no_view(make_user):
+    code, players, _, tokens, _ = await hearts_of_four(make_user)
+    ws = room_socket(code, tokens[0], views=False)
+    assert (await ws.connect())[0]
+    assert (await ws.receive_json_from(timeout=5))["type"] == "changed"
+    assert await database_sync_to_async(move_by_whoever_acts)(code, players, random.Random(1))
+    assert (await ws.receive_json_from(timeout=5))["type"] == "changed"
+    assert await ws.receive_nothing(timeout=0.5)
+    await ws.disconnect()
+
+
+async def test_a_person_who_takes_a_seat_is_pushed_their_own_view_from_then_on(make_user):
+    host, guest = await database_sync_to_async(make_user)(), await database_sync_to_async(make_user)()
+    room = await database_sync_to_async(lobby.room_create)(host=host, game="hearts", options={})
+    token = await database_sync_to_async(lambda: Token.objects.create(user=guest).key)()
+    ws = room_socket(room.code, token, views=True)
+    assert (await ws.connect())[0]
+    await ws.receive_json_from(timeout=5)
+    # Not seated: the spectators' view.
+    await database_sync_to_async(lobby.room_add_bot)(code=room.code, user=host)
+    view, changed = await heard_until_changed(ws)
+    assert "you" not in view["view"] and changed["version"] == view["version"]
+    # Seated: their own, and only that (the spectators' view is not theirs any more).
+    await database_sync_to_async(lobby.room_join)(code=room.code, user=guest)
+    view, changed = await heard_until_changed(ws)
+    assert view["view"]["you"]["seat"] == 2
+    # Gone again: the spectators' view once more.
+    await database_sync_to_async(lobby.room_leave)(code=room.code, user=guest)
+    view, changed = await heard_until_changed(ws)
+    assert "you" not in view["view"]
+    await ws.disconnect()
