@@ -209,7 +209,8 @@ def side_by_side(pairs: list[tuple[Result, Result]], tables: int) -> None:
 
 
 def live_rounds(results: list[LiveResult], tables: int) -> None:
-    """Each live run's figures, then their medians."""
+    """Each live run's figures, then their medians, for the runs with views pushed and
+    those with notices alone apart."""
 
     def text(value: float | None, digits: int = 1) -> str:
         return "n/a" if value is None or value != value else f"{value:.{digits}f}"
@@ -218,27 +219,38 @@ def live_rounds(results: list[LiveResult], tables: int) -> None:
         known = [v for v in values if v is not None and v == v]
         return statistics.median(known) if known else None
 
-    rows = [
-        (r.moves_per_s, r.cpu_ms_per_move, r.redis_ms_per_move, r.seen_p50, r.seen_p99, r.seen_max, r.pushed_share)
-        for r in results
-    ]
-    medians = tuple(median(list(column)) for column in zip(*rows, strict=True))
     print(f"\n== live: {tables} tables of four socket clients, {len(results)} run(s) ==")
     header = ["moves/s", "CPU ms/move", "+ Redis ms", "seen p50 ms", "seen p99 ms", "seen max ms", "views pushed"]
-    print(f"{'run':>6}" + "".join(f"{h:>14}" for h in header))
-    labelled = [(str(n), row) for n, row in enumerate(rows, 1)] + ([("median", medians)] if len(rows) > 1 else [])
-    for label, row in labelled:
-        share = row[6]
-        cells = [text(row[0]), text(row[1], 2), text(row[2], 2), *(text(v) for v in row[3:6])]
-        cells.append("n/a" if share is None else f"{100 * share:.0f}%")
-        print(f"{label:>6}" + "".join(f"{c:>14}" for c in cells))
-    speed, cpu, redis, p50, p99, _, share = medians
-    print(
-        f"live: {text(speed, 0)} moves/s, {text(cpu, 2)} ms server CPU/move (+ {text(redis, 2)} ms of the shared "
-        f"Redis), all four clients caught up p50 {text(p50)} ms, p99 {text(p99)} ms after the POST; "
-        + ("no view pushed (every client fetched)" if not share else f"{100 * share:.0f}% of the others' views pushed")
-        + (f" (medians of {len(results)} runs)" if len(results) > 1 else "")
-    )
+    print(f"{'run':>6}{'sockets':>10}" + "".join(f"{h:>14}" for h in header))
+    for push in (True, False):
+        runs = [(n, r) for n, r in enumerate(results, 1) if r.push == push]
+        if not runs:
+            continue
+        kind = "views" if push else "?views=0"
+        rows = [
+            (r.moves_per_s, r.cpu_ms_per_move, r.redis_ms_per_move, r.seen_p50, r.seen_p99, r.seen_max, r.pushed_share)
+            for _, r in runs
+        ]
+        medians = tuple(median(list(column)) for column in zip(*rows, strict=True))
+        labelled = [(str(n), row) for (n, _), row in zip(runs, rows, strict=True)]
+        for label, row in labelled + ([("median", medians)] if len(rows) > 1 else []):
+            share = row[6]
+            cells = [text(row[0]), text(row[1], 2), text(row[2], 2), *(text(v) for v in row[3:6])]
+            cells.append("n/a" if share is None else f"{100 * share:.0f}%")
+            print(f"{label:>6}{kind:>10}" + "".join(f"{c:>14}" for c in cells))
+        speed, cpu, redis, p50, p99, _, share = medians
+        how = (
+            "notices alone, every view fetched"
+            if not push
+            else "no view pushed: every client fetched"
+            if not share
+            else f"{100 * share:.0f}% of the others' views pushed"
+        )
+        print(
+            f"  live ({how}): {text(speed, 0)} moves/s, {text(cpu, 2)} ms server CPU/move (+ {text(redis, 2)} ms "
+            f"of the shared Redis), all four clients caught up p50 {text(p50)} ms, p99 {text(p99)} ms after the POST"
+            + (f" (medians of {len(rows)} runs)" if len(rows) > 1 else "")
+        )
 
 
 def main() -> None:
@@ -256,6 +268,13 @@ def main() -> None:
         default="both",
         help="both (default): the game beside the bare baseline; game: without the baseline; "
         "bare: the baseline alone (throughput); live: the live runs alone",
+    )
+    parser.add_argument(
+        "--push",
+        choices=["on", "off", "both"],
+        default="on",
+        help="live runs: on (default): the sockets take the pushed views; off: notices alone (?views=0), every "
+        "view fetched; both: a run of each in every round",
     )
     parser.add_argument("--rounds", type=int, default=1, help="live and throughput modes: runs of each, alternated")
     parser.add_argument("--tables", type=int, help="tables (default 16 for live and throughput, 200 for steady)")
@@ -291,8 +310,10 @@ def main() -> None:
         modes = ["live"]
     # The runs of a round, in order.
     compared = {"both": ["bare", "game"], "game": ["game"], "bare": ["bare"], "live": []}[args.target]
-    rounds = {"throughput": compared, "live": [*compared, "live"], "steady": []}
-    wanted = {name for mode in modes for name in rounds[mode]} | ({"game"} if "steady" in modes else set())
+    live_runs = {"on": ["live"], "off": ["live-fetch"], "both": ["live", "live-fetch"]}[args.push]
+    rounds = {"throughput": compared, "live": [*compared, *live_runs], "steady": []}
+    wanted = {name.removesuffix("-fetch") for mode in modes for name in rounds[mode]}
+    wanted |= {"game"} if "steady" in modes else set()
     targets: dict[str, Target] = {}
     if "bare" in wanted:
         targets["bare"] = Bare(args.bare_database, args.bare_dir.resolve(), max(args.bare_rows, args.tables or 16))
@@ -325,9 +346,10 @@ def main() -> None:
             live: list[LiveResult] = []
             for _ in range(args.rounds):
                 for name in rounds[mode]:
-                    server = servers[name]
+                    server = servers[name.removesuffix("-fetch")]
                     if isinstance(server, LiveServer):
-                        live.append(asyncio.run(run_live(server, tables, args.seconds, args.warmup)))
+                        push = not name.endswith("-fetch")
+                        live.append(asyncio.run(run_live(server, tables, args.seconds, args.warmup, push)))
                     else:
                         results[name].append(
                             asyncio.run(run_load(server, "throughput", tables, args.seconds, 0, args.warmup))

@@ -234,7 +234,7 @@ class Player:
         """Open (again) this client's socket on room `code`, knowing nothing of it yet."""
         await self.close()
         self.reset()
-        url = f"{self.table.ws_base}/ws/rooms/{code}/?token={self.token}"
+        url = f"{self.table.ws_base}/ws/rooms/{code}/?token={self.token}" + ("" if self.table.push else "&views=0")
         self.ws = await self.table.sockets.ws_connect(url, autoping=True)
         self.reader = asyncio.create_task(self.read())
 
@@ -343,8 +343,10 @@ class LiveTable:
         tokens: list[str],
         rng: random.Random,
         stats: Callable[[], LiveStats],
+        push: bool,
     ) -> None:
         self.http = http
+        self.push = push
         self.sockets = sockets
         self.ws_base = ws_base
         self.rng = rng
@@ -456,6 +458,7 @@ class LiveTable:
 
 @dataclass
 class LiveResult:
+    push: bool  # whether the sockets asked for views
     moves_per_s: float
     cpu_ms_per_move: float | None  # the server's processes, the shared Redis left out
     redis_ms_per_move: float | None
@@ -465,8 +468,10 @@ class LiveResult:
     pushed_share: float | None  # of the three others' views, how many came pushed
 
 
-async def run_live(server: LiveServer, tables: int, seconds: float, warmup: float) -> LiveResult:
-    """`tables` tables play for `warmup` seconds, then for `seconds` counted."""
+async def run_live(server: LiveServer, tables: int, seconds: float, warmup: float, push: bool) -> LiveResult:
+    """`tables` tables play for `warmup` seconds, then for `seconds` counted. Their sockets
+    take the pushed views, or with `push` false ask for notices alone (`?views=0`), and
+    their clients fetch every view and event."""
     http_connector = aiohttp.TCPConnector(limit=min(4 * tables, 100))
     timeout = aiohttp.ClientTimeout(total=30)
     async with (
@@ -489,7 +494,9 @@ async def run_live(server: LiveServer, tables: int, seconds: float, warmup: floa
 
         rng = random.Random(7)
         group = [
-            LiveTable(http, sockets, server.ws_base, tokens[4 * i : 4 * i + 4], random.Random(rng.random()), counting)
+            LiveTable(
+                http, sockets, server.ws_base, tokens[4 * i : 4 * i + 4], random.Random(rng.random()), counting, push
+            )
             for i in range(tables)
         ]
         try:
@@ -500,7 +507,11 @@ async def run_live(server: LiveServer, tables: int, seconds: float, warmup: floa
         finally:
             await asyncio.gather(*(t.close() for t in group), return_exceptions=True)
 
-    title = f"live: {tables} tables of four socket clients" + (f", after {warmup:g} s of warm-up" if warmup else "")
+    title = (
+        f"live: {tables} tables of four socket clients, "
+        + ("views pushed" if push else "notices alone (?views=0), every view fetched")
+        + (f", after {warmup:g} s of warm-up" if warmup else "")
+    )
     print(f"\n== {title} ==")
     elapsed = measured.seconds
     print(f"accepted moves: {stats.accepted} in {elapsed:.1f} s = {stats.accepted / elapsed:.1f} moves/s")
@@ -534,13 +545,14 @@ async def run_live(server: LiveServer, tables: int, seconds: float, warmup: floa
         f"{ways('others', 'events')}; the mover's view {ways('mover', 'view')}, its events {ways('mover', 'events')} "
         f"(`view` messages received: {stats.pushed})"
     )
-    if not stats.pushed:
+    if push and not stats.pushed:
         print("  the server pushed no views: every client fetched what each `changed` announced")
     why = "the machine's one Redis: other work's commands count too"
     measured.report(stats.accepted, "its POST and every client's fetches", stats.requests(), {REDIS_SHARED: why})
     total = measured.server_total({REDIS_SHARED})
     redis = measured.server[REDIS_SHARED] if measured.server and REDIS_SHARED in measured.server else None
     return LiveResult(
+        push,
         stats.accepted / elapsed,
         1000 * total / stats.accepted if total is not None and stats.accepted else None,
         1000 * sum(redis) / stats.accepted if redis is not None and stats.accepted else None,
