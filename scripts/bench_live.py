@@ -43,6 +43,7 @@ from typing import Any
 import aiohttp
 import httpx
 import orjson
+import redis
 from bench_measure import ServerCPU, Window, available, backends, percentile, redis_server, tree
 from bench_targets import (
     ADMIN_URL,
@@ -181,6 +182,13 @@ class LiveServer(Server):
                 os.killpg(process.pid, signal.SIGKILL)  # and whatever it started
             except ProcessLookupError:
                 pass
+        # The channel layer's groups would stay for a day, the broker's keys for good.
+        client = redis.Redis.from_url(self.live.redis_url())
+        try:
+            for key in client.scan_iter(match=f"{self.live.prefix}*", count=1000):
+                client.delete(key)
+        finally:
+            client.close()
 
 
 @dataclass

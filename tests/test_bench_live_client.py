@@ -18,7 +18,7 @@ import aiohttp
 import orjson
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+sys.path.append(str(Path(__file__).resolve().parent.parent / "scripts"))
 
 import bench_live
 from bench_live import LiveStats, LiveTable, Player
