@@ -56,7 +56,7 @@ class _Announcer:
         self.pid = os.getpid()
         # uvloop: the same loop in C, a few per cent of a move's CPU less (README, Speed).
         self.loop = uvloop.new_event_loop()
-        self.queue: asyncio.Queue[tuple[str, dict[str, Any]]] | None = None
+        self.queue: asyncio.Queue[list[tuple[str, dict[str, Any]]]] | None = None
         ready = threading.Event()
         threading.Thread(target=self._run, args=(ready,), name="room-announcer", daemon=True).start()
         ready.wait()
@@ -70,15 +70,24 @@ class _Announcer:
     async def _drain(self) -> None:
         assert self.queue is not None
         while True:
-            group, message = await self.queue.get()
+            sends = await self.queue.get()
             try:
-                await self.layer.group_send(group, message)
+                await _group_send_many(self.layer, sends)
             except Exception:  # a notice lost is caught up by the client's poll of the event log
-                logger.exception("could not announce %s to %s", message, group)
+                logger.exception("could not announce %s", [(group, message["type"]) for group, message in sends])
 
-    def send(self, group: str, message: dict[str, Any]) -> None:
+    def send(self, sends: list[tuple[str, dict[str, Any]]]) -> None:
         assert self.queue is not None
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, (group, message))
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, sends)
+
+
+async def _group_send_many(layer: Any, sends: list[tuple[str, dict[str, Any]]]) -> None:
+    """Each (group, message) in order: at once where the layer can (api/channel_layer.py)."""
+    if hasattr(layer, "group_send_many"):
+        await layer.group_send_many(sends)
+        return
+    for group, message in sends:
+        await layer.group_send(group, message)
 
 
 _announcer: _Announcer | None = None
@@ -94,9 +103,6 @@ def _announcer_for(layer: Any) -> _Announcer:
         return _announcer
 
 
-# TODO(#15): a notice costs ~0.3 ms of server CPU per move (two Redis commands in
-# channels_redis' group_send); a NOTIFY in the move's own flush statement would cost none
-# in the web process, but the socket processes would then have to LISTEN (see #16).
 def room_changed(code: str, version: int, seq: int) -> None:
     _send(group_name(code), room_changed_message(version, seq))
 
@@ -118,6 +124,10 @@ def room_changed_message(version: int, seq: int) -> dict[str, Any]:
 
 
 def _send(group: str, message: dict[str, Any]) -> None:
+    _send_many([(group, message)])
+
+
+def _send_many(sends: list[tuple[str, dict[str, Any]]]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
@@ -125,11 +135,11 @@ def _send(group: str, message: dict[str, Any]) -> None:
         # Its queues belong to the serving event loop (the one-process start), which
         # async_to_sync reaches from a request thread.
         try:
-            async_to_sync(layer.group_send)(group, message)
+            async_to_sync(_group_send_many)(layer, sends)
         except Exception:
-            logger.exception("could not announce %s to %s", message, group)
+            logger.exception("could not announce %s", [(group, message["type"]) for group, message in sends])
         return
-    _announcer_for(layer).send(group, message)
+    _announcer_for(layer).send(sends)
 
 
 def your_turn_after_commit(user_id: int, room: Any, deadline: datetime | None) -> None:
@@ -163,6 +173,4 @@ def announce(notices: list[tuple[str, dict[str, Any]]], code: str, version: int,
     """Send `notices` ((group, message) pairs: the viewers' views), then the room's
     `changed` at `version` and `seq`. One process's notices go out in the order sent, so
     a socket hears its view before the notice of the same change."""
-    for group, message in notices:
-        _send(group, message)
-    room_changed(code, version, seq)
+    _send_many([*notices, (group_name(code), room_changed_message(version, seq))])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+import uuid
 from typing import Any
 
 import pytest
@@ -150,3 +151,26 @@ async def test_a_person_who_takes_a_seat_is_pushed_their_own_view_from_then_on(m
     view, changed = await heard_until_changed(ws)
     assert "you" not in view["view"]
     await ws.disconnect()
+
+
+async def test_a_changes_notices_go_out_in_order_and_past_capacity_are_dropped_and_counted(make_user, caplog):
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    # Groups of this run alone: a group's members outlive a test in Redis.
+    groups = [f"order.{uuid.uuid4().hex}" for _ in range(2)]
+    for group in groups:
+        await layer.group_add(group, channel)
+    sends = [(groups[i % 2], {"type": "n", "i": i}) for i in range(layer.capacity + 5)]
+    # One batch, then another at once: every message in the order given, across batches.
+    await layer.group_send_many(sends[:3])
+    with caplog.at_level("INFO", logger="channels_redis.core"):
+        await layer.group_send_many(sends[3:])
+    received = [(await layer.receive(channel))["i"] for _ in range(layer.capacity)]
+    assert received == list(range(layer.capacity))
+    # The channel held `capacity` messages: the five beyond were dropped, and said so.
+    dropped = [r for r in caplog.records if "over capacity" in r.getMessage()]
+    assert sum(int(r.args[0]) for r in dropped) == 5 and {r.levelname for r in dropped} == {"WARNING"}
+    for group in groups:
+        await layer.group_discard(group, channel)
