@@ -126,6 +126,7 @@ async def run_load(server: Server, mode: str, tables: int, seconds: float, inter
         started = time.perf_counter()
         began = started + warmup
         stop_at = began + seconds
+        opening = asyncio.create_task(window.open_at(began))
 
         def counting() -> Stats:
             if time.perf_counter() < began:
@@ -151,6 +152,7 @@ async def run_load(server: Server, mode: str, tables: int, seconds: float, inter
             await asyncio.gather(*(fast(t) for t in group))
         else:
             await asyncio.gather(*(paced(t, interval * i / tables) for i, t in enumerate(group)))
+        opening.cancel()
         measured = window.close()
     title = (
         f"throughput: {tables} tables as fast as possible"

@@ -490,9 +490,7 @@ async def run_live(server: LiveServer, tables: int, seconds: float, warmup: floa
         tokens = await register_players(http, 4 * tables, f"live-{int(time.time())}")
         warm, stats = LiveStats(), LiveStats()
         window = Window(server.cpu())
-        started = time.perf_counter()
-        began = started + warmup
-        stop_at = began + seconds
+        began = float("inf")  # once every table is open, and the warm-up is over
 
         def counting() -> LiveStats:
             if time.perf_counter() < began:
@@ -510,7 +508,11 @@ async def run_live(server: LiveServer, tables: int, seconds: float, warmup: floa
         try:
             for start in range(0, tables, 8):
                 await asyncio.gather(*(t.open() for t in group[start : start + 8]))
+            began = time.perf_counter() + warmup
+            stop_at = began + seconds
+            opening = asyncio.create_task(window.open_at(began))
             await asyncio.gather(*(t.play(stop_at) for t in group))
+            opening.cancel()
             measured = window.close()
         finally:
             await asyncio.gather(*(t.close() for t in group), return_exceptions=True)

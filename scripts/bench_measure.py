@@ -12,6 +12,7 @@ connection closed meanwhile loses at most its last second).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import resource
 import threading
@@ -182,6 +183,11 @@ class Window:
         if self.server is not None:
             self.server.start()
             self.machine0 = machine()
+
+    async def open_at(self, at: float) -> None:
+        """Start counting at `at` (time.perf_counter), the warm-up's end."""
+        await asyncio.sleep(max(0.0, at - time.perf_counter()))
+        self.open()
 
     def close(self) -> Measured:
         self.open()  # a run that counted nothing measured nothing, over no time
