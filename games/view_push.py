@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from . import live, selectors
 from .store import Table
 
@@ -35,14 +37,18 @@ def views_to_push(sender: object, table: Table, **kwargs: Any) -> list[tuple[str
         if seat.user_id is None:
             continue
         seated.append(seat.user_id)
-        message = {"type": "seat.view", **position, **_seen(table, seat)}
+        message = {"type": "seat.view", "frame": _frame(table, seat, position)}
         notices.append((live.viewer_group_name(room.code, seat.user_id), message))
-    public = {"type": "room.view", **position, **_seen(table, None), "seated": seated}
+    public = {"type": "room.view", "frame": _frame(table, None, position), "seated": seated}
     notices.append((live.group_name(room.code), public))
     return notices
 
 
-def _seen(table: Table, seat: Any) -> dict[str, Any]:
+def _frame(table: Table, seat: Any, position: dict[str, int]) -> str:
+    """The socket's message as its text, made here once and written as the API's answers
+    are (ORJSON_RENDERER_OPTIONS): the socket process sends it as it is, with nothing to
+    decode or encode again."""
     index = None if seat is None else seat.index
     events = [selectors.event_shown(e) for e in table.logged if selectors.event_seen_by(e, index)]
-    return {"view": selectors.seat_view(table=table, mine=seat), "events": events}
+    message = {"type": "view", **position, "events": events, "view": selectors.seat_view(table=table, mine=seat)}
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()

@@ -174,3 +174,35 @@ async def test_a_changes_notices_go_out_in_order_and_past_capacity_are_dropped_a
     assert sum(int(r.args[0]) for r in dropped) == 5 and {r.levelname for r in dropped} == {"WARNING"}
     for group in groups:
         await layer.group_discard(group, channel)
+
+
+@database_sync_to_async
+def hearts_against_computers(make_user, options) -> tuple[str, Any, str]:
+    person = make_user()
+    room = lobby.room_create(host=person, game="hearts", options=options)
+    for _ in range(3):
+        lobby.room_add_bot(code=room.code, user=person)
+    lobby.room_start(code=room.code, user=person)
+    return room.code, person, Token.objects.create(user=person).key
+
+
+async def test_a_funky_pass_made_in_memory_is_pushed_as_http_writes_it(make_user):
+    # A hand played through to the fourth, the funky pass (a map of seat to card), each
+    # view pushed as the move made it in memory equal to the view read back from the database.
+    code, person, token = await hearts_against_computers(make_user, {"fourth_hand": "funky", "target": 500})
+    ws = room_socket(code, token, views=True)
+    assert (await ws.connect())[0]
+    await ws.receive_json_from(timeout=5)
+    rng = random.Random(5)
+    funky = None
+    while funky is None:
+        assert await database_sync_to_async(move_by_whoever_acts)(code, {0: person}, rng)
+        heard = await heard_until_changed(ws)
+        view = heard[0]
+        assert view["type"] == "view"
+        state, events = await read_over_http(code, person, view["after"])
+        assert view["view"] == state and view["events"] == events
+        if any(e["type"] == "pass_chosen" and "to" in e for e in view["events"]):
+            funky = view
+    assert funky["view"]["round"] == 4
+    await ws.disconnect()
