@@ -10,6 +10,7 @@ import io
 import segno
 from django.conf import settings
 from django.http import HttpResponse
+from django.http.response import HttpResponseBase
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
@@ -18,12 +19,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import replay, rules, selectors
+from games import replay, rules, selectors, view_tags
 from games.error_codes import RULE_CODES
 from games.services import lobby, play, reclaim, rematch, seeds
 from grants.scopes import PLAY, READ, scopes
 
-from . import pagination
+from . import conditional, pagination
 from .auth import signed_in_user
 from .created import created, creates
 from .game_schemas import ACTION_REQUEST_REF, GAME_VIEW_REF
@@ -220,11 +221,54 @@ class RematchView(APIView):
         return Response(selectors.table_view(table=table, user=user))
 
 
+# Polling is cheap: a client that holds a view (or a page of the log) names its tag, and
+# when nothing it is made of changed the answer is 304 with no body, found in one small
+# statement (games/view_tags.py) after authentication, scopes and throttles as ever.
+_IF_NONE_MATCH = OpenApiParameter(
+    conditional.IF_NONE_MATCH_HEADER,
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description=(
+        "The `ETag` of the answer the client holds (or a comma-separated list of them, or `*`): when it is "
+        "still the answer, the server says so with 304 and no body."
+    ),
+)
+_ETAG = OpenApiParameter(
+    conditional.ETAG_HEADER,
+    {"type": "string", "pattern": r'^W/"[A-Za-z0-9_-]+"$'},
+    OpenApiParameter.HEADER,
+    response=[200, 304],
+    required=True,
+    description=(
+        "This answer's tag, for `If-None-Match`: one caller's, weak (answers with one tag mean the same). "
+        "With `Cache-Control: private, no-cache`: no shared cache keeps it."
+    ),
+)
+_NOT_MODIFIED = OpenApiResponse(description="Not modified: the answer is still the one the `If-None-Match` tag names.")
+
+
 @scopes(GET=READ)
 class StateView(APIView):
-    @extend_schema(responses={200: GAME_VIEW_REF}, summary="The caller's view of the room")
-    def get(self, request: Request, code: str) -> Response:
-        return Response(selectors.view_by_code(code=code, user=signed_in_user(request)))
+    @extend_schema(
+        parameters=[_IF_NONE_MATCH, _ETAG],
+        responses={200: GAME_VIEW_REF, 304: _NOT_MODIFIED},
+        summary="The caller's view of the room",
+        description=(
+            "The answer's `ETag` changes whenever anything in this caller's view does (a change of `version`, "
+            "a client seed, a seated player's new name). Send it back as `If-None-Match` to be answered 304 "
+            "with no body while it does not."
+        ),
+    )
+    def get(self, request: Request, code: str) -> HttpResponseBase:
+        user, variant = signed_in_user(request), str(request.accepted_media_type)
+        if conditional.asks(request):
+            digest = view_tags.state_tag(code=code, user=user, variant=variant)
+            if digest is not None and conditional.holds(request, digest):  # None: no such room, read on to 404
+                return conditional.not_modified(digest)
+        table = selectors.table_of(code=code)
+        view = selectors.table_view(table=table, user=user)
+        return conditional.tagged(Response(view), view_tags.state_tag_of(table=table, user=user, variant=variant))
 
 
 @scopes(POST=PLAY)
@@ -287,24 +331,38 @@ _NEXT_LINK = OpenApiParameter(
 @scopes(GET=READ)
 class EventsView(APIView):
     @extend_schema(
-        parameters=[EventsQuerySerializer, _NEXT_LINK],
-        responses=EventSerializer(many=True),
+        parameters=[EventsQuerySerializer, _NEXT_LINK, _IF_NONE_MATCH, _ETAG],
+        responses={200: EventSerializer(many=True), 304: _NOT_MODIFIED},
         summary="The room's event log as the caller may see it, a page at a time",
         description=(
             "Events in `seq` order, after the `seq` given as `after`: the last one the client has read, or the "
             "`seq` of a room socket's notice it has not caught up with yet (api/asyncapi.yaml). `seq` counts "
             "the room's whole log, so the caller's events may skip numbers (others' private events). While "
             'the list goes on, the `Link` header names the next page (`rel="next"`); without one the client '
-            "has every event there is."
+            "has every event there is. The answer's `ETag` changes when the room logs an event (the caller's "
+            "or not) or the caller's seat changes; send it back as `If-None-Match` to be answered 304 with no "
+            "body while nothing was logged."
         ),
     )
-    def get(self, request: Request, code: str) -> Response:
+    def get(self, request: Request, code: str) -> HttpResponseBase:
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         after, limit = query.validated_data["after"], query.validated_data["limit"]
+        user = signed_in_user(request)
+        # The page's `Link` repeats the query as sent.
+        variant = f"{request.accepted_media_type} {request.META.get('QUERY_STRING', '')}"
+        if conditional.asks(request):
+            digest = view_tags.events_tag(code=code, user=user, after=after, limit=limit, variant=variant)
+            if digest is not None and conditional.holds(request, digest):  # None: no such room, read on to 404
+                return conditional.not_modified(digest)
+        # The room and the seat before the events: the page holds at least what its tag says.
         room = selectors.room_for_play(code=code)
-        rows = selectors.events_for(room=room, user=signed_in_user(request), after=after, limit=limit + 1)
-        return pagination.page_after(request, rows, limit=limit, key="seq")
+        seat = selectors.seat_index_of(room=room, user=user)
+        rows = selectors.events_for(room=room, seat=seat, after=after, limit=limit + 1)
+        digest = view_tags.events_tag_of(
+            code=code, event_seq=room.event_seq, seat=seat, after=after, limit=limit, variant=variant
+        )
+        return conditional.tagged(pagination.page_after(request, rows, limit=limit, key="seq"), digest)
 
 
 @scopes(GET=READ)

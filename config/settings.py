@@ -222,12 +222,16 @@ CORS_ALLOW_HEADERS = (
     "authorization",
     "content-type",
     "idempotency-key",
+    # A poll that names the answer it holds (api/conditional.py); no header a browser
+    # sends without asking.
+    "if-none-match",
     "x-csrftoken",
 )
 # The headers of the API's answers a client acts on, which a cross-origin script may
 # read only when they are listed (api/middleware.py writes them on errors; `Link` names
-# the next page of the event log and the hand summaries; `Location` what a 201 made).
-CORS_EXPOSE_HEADERS = ("Retry-After", "WWW-Authenticate", "Allow", "Link", "Location")
+# the next page of the event log and the hand summaries; `Location` what a 201 made;
+# `ETag` what a poll sends back as `If-None-Match`).
+CORS_EXPOSE_HEADERS = ("Retry-After", "WWW-Authenticate", "Allow", "Link", "Location", "ETag")
 
 # -- security (production: DEBUG=0) ------------------------------------------------
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -243,8 +243,9 @@ def seat_view(*, table: Table, mine: Seat | None) -> dict[str, Any]:
     return {**base, **view}
 
 
-def events_for(*, room: Room, user: User | None, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
-    seat = seat_index_of(room=room, user=user)
+def events_for(*, room: Room, seat: int | None, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
+    """The events after `after` that the holder of seat `seat` may read (None: anyone
+    seated nowhere), at most `limit` (`seat_index_of` finds the caller's seat)."""
     rows = Event.objects.filter(room=room, seq__gt=after)
     if seat is None:
         rows = rows.filter(audience=PUBLIC)

@@ -40,9 +40,13 @@ def main(db_path: str) -> None:
         for _ in range(seats - 1):
             assert client.post(f"/api/v1/rooms/{code}/bots", {}, format="json").status_code == 201
         assert client.post(f"/api/v1/rooms/{code}/start").status_code == 200, code
-        moves = 0
+        moves, first_tag = 0, None
         while moves < 60:
-            view = client.get(f"/api/v1/rooms/{code}/state").json()
+            answer = client.get(f"/api/v1/rooms/{code}/state")
+            view, first_tag = answer.json(), first_tag or answer["ETag"]
+            # A poll that holds the view is answered 304 through the portable tag's query.
+            held = client.get(f"/api/v1/rooms/{code}/state", HTTP_IF_NONE_MATCH=answer["ETag"])
+            assert held.status_code == 304 and held["ETag"] == answer["ETag"], (held.status_code, code)
             if view["status"] != "playing":
                 break
             legal = view["you"]["legal_actions"]
@@ -53,8 +57,13 @@ def main(db_path: str) -> None:
             )
             assert res.status_code == 200, res.content
             moves += 1
-        events = client.get(f"/api/v1/rooms/{code}/events").json()
+        page = client.get(f"/api/v1/rooms/{code}/events")
+        events = page.json()
         assert moves > 0 and events, game.key
+        held = client.get(f"/api/v1/rooms/{code}/events", HTTP_IF_NONE_MATCH=page["ETag"])
+        assert held.status_code == 304, (held.status_code, code)
+        # The first view's tag no longer holds: the moves changed the view.
+        assert client.get(f"/api/v1/rooms/{code}/state", HTTP_IF_NONE_MATCH=first_tag).status_code == 200
         print(f"{game.key}: {moves} moves, {len(events)} events")
 
 

@@ -84,3 +84,30 @@ def test_the_web_clients_pages_are_not_shared(client):
     # CORS covers the API alone; the site's own pages are for its own origin.
     answer = client.get("/", headers={"Origin": FRONTEND})
     assert "Access-Control-Allow-Origin" not in answer
+
+
+@ALLOW
+def test_a_poll_from_an_allowed_origin_may_name_its_tag_and_read_the_new_one(client, make_user):
+    user = make_user()
+    token = Token.objects.create(user=user).key
+    room = lobby.room_create(host=user, game="hearts", options={})
+    path = f"/api/v1/rooms/{room.code}/state"
+    allowed = client.options(
+        path,
+        headers={
+            "Origin": FRONTEND,
+            "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": "authorization, if-none-match",
+        },
+    )
+    assert allowed.status_code == 200
+    assert {"authorization", "if-none-match"} <= listed(allowed["Access-Control-Allow-Headers"])
+    answer = client.get(path, headers={"Origin": FRONTEND, "Authorization": f"Token {token}"})
+    assert answer.status_code == 200
+    assert "etag" in listed(answer["Access-Control-Expose-Headers"])
+    held = client.get(
+        path, headers={"Origin": FRONTEND, "Authorization": f"Token {token}", "If-None-Match": answer["ETag"]}
+    )
+    assert held.status_code == 304
+    assert held["Access-Control-Allow-Origin"] == FRONTEND
+    assert "etag" in listed(held["Access-Control-Expose-Headers"])

@@ -105,7 +105,10 @@ def test_a_whole_match_and_every_read_answer_match_the_document(
     room = f"{API}/rooms/{code}"
     ok(host.get(f"{room}/"))
     ok(host.get(f"{room}/state"))
-    ok(watcher.get(f"{room}/state"))
+    held = watcher.get(f"{room}/state")
+    ok(held)
+    # A poll that holds the answer: 304, no body.
+    ok(watcher.get(f"{room}/state", HTTP_IF_NONE_MATCH=held["ETag"]), 304)
     ok(host.put(f"{room}/client_seed", {"client_seed": "strict answers"}))
     for _ in range(seats - 1):
         ok(host.post(f"{room}/bots", {}), 201)
@@ -155,6 +158,8 @@ def test_a_whole_match_and_every_read_answer_match_the_document(
     ok(anonymous.get(f"{room}/state"), 200, 401)
     events = pages(host, f"{room}/events?limit=100")
     assert events
+    last = host.get(f"{room}/events?after={events[-1]['seq']}")
+    ok(host.get(f"{room}/events?after={events[-1]['seq']}", HTTP_IF_NONE_MATCH=last["ETag"]), 304)
     watched = pages(watcher, f"{room}/events?limit=100")
     assert watched
     pages(host, f"{room}/events?after={events[len(events) // 2]['seq']}&limit=50")

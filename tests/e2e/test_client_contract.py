@@ -371,7 +371,9 @@ def server_events(transactional_db, make_user) -> dict[str, list[dict[str, Any]]
     out = {}
     for code, user in ((kali_room.code, ben), (hearts_room.code, cleo)):
         room = Room.objects.get(code=code)
-        out[room.game] = selectors.events_for(room=room, user=user, limit=10_000)
+        out[room.game] = selectors.events_for(
+            room=room, seat=selectors.seat_index_of(room=room, user=user), limit=10_000
+        )
     types = {e["type"] for events in out.values() for e in events}
     expected = {"room_created", "joined", "team_changed", "left", "host_changed", "bot_added", "started"}
     expected |= {"round_started", "seat_to_bot", "removed", "closed", "timed_out", "abandoned"}

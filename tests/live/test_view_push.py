@@ -50,7 +50,8 @@ def hearts_of_four(make_user) -> tuple[str, dict[int, Any], Any, dict[int, str],
 def read_over_http(code: str, user: Any, after: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """What `GET state` and `GET events?after=` answer `user` now."""
     room = Room.objects.get(code=code)
-    return selectors.view_by_code(code=code, user=user), selectors.events_for(room=room, user=user, after=after)
+    seat = selectors.seat_index_of(room=room, user=user)
+    return selectors.view_by_code(code=code, user=user), selectors.events_for(room=room, seat=seat, after=after)
 
 
 async def heard_until_changed(ws) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ MODULES = [
     "confirm.js",
     "dom.js",
     "dominoes.js",
+    "eventlog.js",
     "fair.js",
     "fairness.js",
     "format.js",

@@ -1,6 +1,9 @@
-// A room's live link: the WebSocket announces `{"type":"changed","version":N}`; while it
-// is down the client polls, and reconnects with a growing delay. Either way `onChange`
-// is called and the page fetches its view and the new events.
+// A room's live link: the WebSocket pushes each change as the reader's own view and the
+// events it logged (`{"type":"view",...}`, handed to `onView`), then announces it
+// (`{"type":"changed","version":N,"seq":S}`, handed to `onChange`). A change the server
+// could not push comes as the notice alone, and so does the room's position when the
+// socket opens: the page fetches what it lacks then. While the socket is down the client
+// polls (`onChange(null)`: the page fetches), and reconnects with a growing delay.
 //
 // The socket alone is not trusted: when nothing has arrived for a while the client asks
 // `{"type":"ping"}`, and the answer carries the room's version as the database has it,
@@ -20,16 +23,37 @@ const POLL_MS = 3000;
 // Tests shorten the quiet check through a global set before the page loads.
 const CHECK_MS = globalThis.ttLiveCheckMs ?? 10000;
 
+/**
+ * A change as the socket pushes it: the reader's view at `version` (what `GET state`
+ * answers them), and the events it logged that they may see, `seq` after `after`.
+ * @typedef {{ version: number, seq: number, after: number, events: { seq: number }[], view: any }} PushedView
+ */
+
+/** @returns {data is PushedView} */
+function isPushedView(data) {
+  return (
+    Number.isInteger(data.version) &&
+    Number.isInteger(data.seq) &&
+    Number.isInteger(data.after) &&
+    Array.isArray(data.events) &&
+    typeof data.view === "object" &&
+    data.view !== null
+  );
+}
+
 export class RoomLive {
   /**
    * @param {string} code The room's code.
-   * @param {(version: number | null) => void} onChange A new version (null: poll, it may have changed).
+   * @param {(version: number | null, seq?: number) => void} onChange Where the room stands
+   *   (null: poll, it may have changed).
    * @param {(status: string) => void} [onStatus] "connecting", "live", "polling", "unauthorized", "refused" or "gone".
+   * @param {(pushed: PushedView) => void} [onView] A change pushed with the reader's view.
    */
-  constructor(code, onChange, onStatus = () => {}) {
+  constructor(code, onChange, onStatus = () => {}, onView = undefined) {
     this.code = code;
     this.onChange = onChange;
     this.onStatus = onStatus;
+    this.onView = onView;
     /** @type {ReturnType<typeof setInterval> | undefined} */
     this.pollTimer = undefined;
     /** @type {number | undefined} */
@@ -49,7 +73,10 @@ export class RoomLive {
       // The first message after (re)connecting carries the current version: catching up is
       // the same path, and so is the answer to a check.
       onMessage: (data) => {
-        if ((data.type === "changed" || data.type === "pong") && Number.isInteger(data.version)) this.onChange(data.version);
+        if (data.type === "view" && isPushedView(data)) this.onView?.(data);
+        else if ((data.type === "changed" || data.type === "pong") && Number.isInteger(data.version)) {
+          this.onChange(data.version, Number.isInteger(data.seq) ? data.seq : undefined);
+        }
       },
       onDown: () => {
         this.startPolling();

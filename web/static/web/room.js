@@ -1,5 +1,12 @@
 // One room's page (`/join/<code>`): invite for visitors, the lobby, then the table.
 // It keeps the room's view fresh from the live link and acts through the API.
+//
+// The socket pushes each change as this reader's view with the events it logged, and the
+// page draws that. It fetches only what the push does not carry: everything when it
+// opens, while it polls (the socket down) and when a notice tells of a change that came
+// without a view (the embedded server's worker pushes none); the events when a pushed
+// batch does not join its log; the room's own facts in the lobby and when the status
+// changes; and the score sheet when a hand has been scored.
 
 import { api, ApiError } from "./api.js";
 import { authPanel } from "./auth.js";
@@ -7,6 +14,7 @@ import { focusKey, h, replace, restoreFocus } from "./dom.js";
 import { gameModule } from "./games/index.js";
 import { verifyRounds } from "./fairness.js";
 import { renderLobby } from "./lobby.js";
+import { EventLog } from "./eventlog.js";
 import { RoomLive } from "./live.js";
 import { TableView } from "./table.js";
 
@@ -34,12 +42,20 @@ export class RoomPage {
     this.app = app;
     this.view = null;
     this.room = null;
-    this.events = [];
-    this.lastSeq = 0;
+    this.log = new EventLog(MAX_EVENTS);
     this.rounds = [];
     this.busy = false;
     this.destroyed = false;
     this.liveStatus = "connecting";
+    // What the page still has to do (sync() does it, one thing at a time): draw a pushed
+    // view that needs a fetch first, and fetch the view when a notice is newer than it
+    // (Infinity: whatever it is, as a poll does).
+    /** @type {import("./live.js").PushedView | null} */
+    this.pushed = null;
+    this.wantState = 0;
+    // The newest version pushed, drawn or on its way: its own notice needs no fetch.
+    this.pushedVersion = 0;
+    this.syncing = false;
     // Set by start(), once the room is known.
     /** @type {TableView} */
     this.table;
@@ -72,7 +88,12 @@ export class RoomPage {
     await this.autojoin();
     // Left while it loaded: no socket, no clock for a page no longer on screen.
     if (this.destroyed) return;
-    this.live = new RoomLive(this.code, (version) => this.onChange(version), (status) => this.onLive(status)).start();
+    this.live = new RoomLive(
+      this.code,
+      (version, seq) => this.onChange(version, seq),
+      (status) => this.onLive(status),
+      (pushed) => this.onView(pushed),
+    ).start();
     this.timer = setInterval(() => this.view && this.table.tick(this.root, this.view), 1000);
   }
 
@@ -155,66 +176,146 @@ export class RoomPage {
     );
   }
 
-  onChange(version) {
-    if (version !== null && this.view && version <= this.view.version) return;
-    this.refresh();
-  }
-
-  async refresh() {
-    if (this.refreshing) {
-      this.again = true;
+  // A notice or a pong: where the room stands (a poll's null: it may have changed).
+  onChange(version, seq) {
+    if (version === null) {
+      this.refresh();
       return;
     }
-    this.refreshing = true;
+    if (seq !== undefined) this.log.heard(seq);
+    // A change pushed with its view needs no fetch: its notice comes after it.
+    if (version > Math.max(this.view?.version ?? -1, this.pushedVersion)) this.wantState = Math.max(this.wantState, version);
+    this.sync();
+  }
+
+  // A change pushed with this reader's view and its events.
+  onView(pushed) {
+    if (this.destroyed) return;
+    const added = this.log.pushed(pushed);
+    if (pushed.version > Math.max(this.view?.version ?? -1, this.pushedVersion)) {
+      this.pushedVersion = pushed.version;
+      if (this.needsFetchFor(pushed.view)) {
+        this.pushed = pushed;
+      } else {
+        // Drawn at once, even while a fetch is on its way (its older view will not be drawn).
+        this.pushed = null;
+        this.setView(pushed.view);
+      }
+    } else if (added) {
+      this.render();
+    }
+    this.sync();
+  }
+
+  // Whether drawing `view` takes a fetch first: the room's own facts, or the score sheet.
+  needsFetchFor(view) {
+    return view.status !== this.room.status || view.status === "lobby" || this.roundsBehind(view);
+  }
+
+  // Fetches the view (and all it needs) now, or as soon as the fetch on its way is done.
+  refresh() {
+    this.wantState = Infinity;
+    return this.sync();
+  }
+
+  // Does what the page still has to do, one thing at a time; a call while it runs adds to
+  // its work. A failure is said, and the next notice, pong or poll tries again.
+  async sync() {
+    if (this.syncing) return;
+    this.syncing = true;
     try {
-      do {
-        if (this.destroyed) return;
-        this.again = false;
-        const view = await api(`rooms/${encodeURIComponent(this.code)}/state`);
-        // The room's own facts (status, seats in the lobby) change rarely: read them when they may have.
-        if (view.status !== this.room.status || view.status === "lobby") {
-          this.room = await api(`rooms/${encodeURIComponent(this.code)}/`);
-          this.table.ctx.room = this.room;
+      while (!this.destroyed) {
+        const pushed = this.pushed;
+        const want = this.wantState;
+        if (pushed) {
+          this.pushed = null;
+          await this.roomFacts(pushed.view);
+          await this.catchUpRounds(pushed.view);
+          this.setView(pushed.view);
+        } else if (want) {
+          this.wantState = 0;
+          if (want > (this.view?.version ?? -1)) await this.fetchView();
+        } else if (this.log.behind) {
+          await this.catchUpEvents();
+          this.render();
+        } else {
+          break;
         }
-        await this.catchUp(view);
-        this.setView(view);
-      } while (this.again);
+      }
     } catch (err) {
+      // A pushed view left undrawn is fetched at the next notice of its version or later.
+      this.pushed = null;
+      this.pushedVersion = 0;
       if (!(err instanceof ApiError)) this.app.toast("The server cannot be reached; retrying.", "error");
       else this.app.toast(err.message, "error");
     } finally {
-      this.refreshing = false;
+      this.syncing = false;
+    }
+  }
+
+  async fetchView() {
+    const view = await api(`rooms/${encodeURIComponent(this.code)}/state`);
+    await this.roomFacts(view);
+    await this.catchUp(view);
+    this.setView(view);
+  }
+
+  // The room's own facts (status, seats in the lobby) change rarely: read them when they may have.
+  async roomFacts(view) {
+    if (view.status !== this.room.status || view.status === "lobby") {
+      this.room = await api(`rooms/${encodeURIComponent(this.code)}/`);
+      this.table.ctx.room = this.room;
     }
   }
 
   // New events since the last seen, and the score sheet when a hand has been scored.
   async catchUp(view) {
+    await this.catchUpEvents();
+    await this.catchUpRounds(view);
+  }
+
+  async catchUpEvents() {
+    const from = this.log.fetching();
     // The server answers at most a page of events at a time (500): read on until the end.
     for (let page = 0; page < 20; page++) {
-      const fetched = await api(`rooms/${encodeURIComponent(this.code)}/events?after=${this.lastSeq}`);
-      // Two catch-ups may overlap (a move's answer and a live notice): keep each event once.
-      const fresh = fetched.filter((e) => e.seq > this.lastSeq);
-      if (fresh.length) {
-        this.events = [...this.events, ...fresh].slice(-MAX_EVENTS);
-        this.lastSeq = fresh.at(-1).seq;
+      const fetched = await api(`rooms/${encodeURIComponent(this.code)}/events?after=${this.log.lastSeq}`);
+      // Two catch-ups may overlap (a move's answer and a live notice), and the socket
+      // pushes meanwhile: the log keeps each event once.
+      this.log.add(fetched);
+      if (fetched.length < EVENTS_PAGE) {
+        this.log.fetched(from);
+        return;
       }
-      if (fetched.length < EVENTS_PAGE) break;
     }
+  }
+
+  roundsBehind(view) {
     const scored = view.last_round?.round;
     const known = this.rounds.at(-1)?.round ?? 0;
-    if ((scored && scored > known) || (!this.rounds.length && view.round > 1)) {
-      // The hands scored since the last one read, a page (ROUNDS_PAGE) at a time: a long
-      // match has more hands than one page holds.
-      let after = known;
-      for (let page = 0; page < 100; page++) {
-        const fetched = await api(`rooms/${encodeURIComponent(this.code)}/rounds?after=${after}&limit=${ROUNDS_PAGE}`);
-        // Overlapping catch-ups: keep each hand once.
-        const fresh = fetched.filter((r) => r.round > (this.rounds.at(-1)?.round ?? 0));
-        if (fresh.length) this.rounds = [...this.rounds, ...(await verifyRounds(fresh))];
-        if (fetched.length < ROUNDS_PAGE) break;
-        after = fetched.at(-1).round;
-      }
+    return Boolean((scored && scored > known) || (!this.rounds.length && view.round > 1));
+  }
+
+  async catchUpRounds(view) {
+    if (!this.roundsBehind(view)) return;
+    // The hands scored since the last one read, a page (ROUNDS_PAGE) at a time: a long
+    // match has more hands than one page holds.
+    let after = this.rounds.at(-1)?.round ?? 0;
+    for (let page = 0; page < 100; page++) {
+      const fetched = await api(`rooms/${encodeURIComponent(this.code)}/rounds?after=${after}&limit=${ROUNDS_PAGE}`);
+      const verified = await verifyRounds(fetched.filter((r) => r.round > (this.rounds.at(-1)?.round ?? 0)));
+      // Overlapping catch-ups: keep each hand once (another may have added some meanwhile).
+      const fresh = verified.filter((r) => r.round > (this.rounds.at(-1)?.round ?? 0));
+      if (fresh.length) this.rounds = [...this.rounds, ...fresh];
+      if (fetched.length < ROUNDS_PAGE) break;
+      after = fetched.at(-1).round;
     }
+  }
+
+  // After a move or a rematch of this page's own: the answer is the view. Its events come
+  // pushed on the socket; without one (polling), they are fetched.
+  async caughtUpAfter(view) {
+    if (this.live?.status !== "live") await this.catchUpEvents();
+    await this.catchUpRounds(view);
   }
 
   setView(view) {
@@ -243,13 +344,13 @@ export class RoomPage {
         }),
       );
     } else {
-      this.table.render(this.root, view, { catalogue: this.catalogue, events: this.events, rounds: this.rounds, liveStatus: this.liveStatus });
+      this.table.render(this.root, view, { catalogue: this.catalogue, events: this.log.events, rounds: this.rounds, liveStatus: this.liveStatus });
       // The seat this page's player held here, kept so that a hand-over that takes it for
       // good (a moderator's) can be told when the page turns into a spectator's.
       const heldKey = `seat-held:${this.code}`;
       if (view.you) sessionStorage.setItem(heldKey, String(view.you.seat));
       const held = sessionStorage.getItem(heldKey);
-      const takenBy = !view.you && held !== null ? handOverOf(this.events, Number(held)) : null;
+      const takenBy = !view.you && held !== null ? handOverOf(this.log.events, Number(held)) : null;
       if (takenBy) {
         this.root.prepend(
           h(
@@ -302,7 +403,8 @@ export class RoomPage {
     } catch (err) {
       this.app.toast(err.message, "error");
     }
-    await this.refresh();
+    // The change comes pushed on a live socket; without one it is fetched.
+    if (this.live?.status !== "live") await this.refresh();
   }
 
   // After a match: a room of the same game with the same options, name and listing,
@@ -327,7 +429,7 @@ export class RoomPage {
     this.table.rematchError = null;
     try {
       const view = await api(`rooms/${encodeURIComponent(this.code)}/rematch`, { method: "POST", body: {} });
-      await this.catchUp(view);
+      await this.caughtUpAfter(view);
       this.setView(view);
       // The one who made it goes on from the link to it (their button is gone).
       if (view.rematch?.room) this.root.querySelector("[data-action=open-rematch]")?.focus({ preventScroll: true });
@@ -350,7 +452,7 @@ export class RoomPage {
             body: { version: this.view.version, action },
             idempotent: true,
           });
-          await this.catchUp(view);
+          await this.caughtUpAfter(view);
           this.setView(view);
           return;
         } catch (err) {
