@@ -54,9 +54,12 @@ lint-js: $(NODE_STAMP)
 schema: $(STAMP)
 	DEBUG=1 DATABASE_URL=postgres://nobody@127.0.0.1:1/unused $(PY) manage.py spectacular --skip-checks --validate --file api/openapi.yaml
 
-## Throughput and latency of the actions endpoint against a production-like server,
-## side by side with the bare baseline (../shared/bench-bare). Options through
-## BENCH_ARGS, e.g. `make bench BENCH_ARGS="--rounds 3"` (scripts/bench.py --help).
+## A live table against the deployment's processes (gunicorn, daphne, a Celery worker,
+## PostgreSQL, Redis): 16 tables of four socket clients, each catching up with every
+## version before the next move; in alternating runs beside it, the bare baseline
+## (../shared/bench-bare) and the mover alone, with their game/bare ratio. A few
+## minutes. Options through BENCH_ARGS, e.g. `make bench BENCH_ARGS="--rounds 3 --push
+## both"` (scripts/bench.py --help).
 BENCH_ARGS ?=
 bench: $(STAMP)
 	$(PY) scripts/bench.py $(BENCH_ARGS)

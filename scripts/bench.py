@@ -1,33 +1,54 @@
-"""Benchmark: tables of HTTP clients play against the server run as in production
-(gunicorn sync workers on PostgreSQL), and beside it, in the same run and with the same
-client, against the bare baseline: a DRF endpoint with no auth and no game
-(../shared/bench-bare from the repository, or --bare-dir / $BENCH_BARE_DIR; see its
-README), the least a move can cost on this stack.
+"""Benchmark: Hearts against the server run as in production, beside the bare baseline:
+a DRF endpoint with no auth and no game (../shared/bench-bare from the repository, or
+--bare-dir / $BENCH_BARE_DIR; see its README), the least a move can cost on this stack.
 
-    make bench                      # both modes, defaults below
+    make bench                      # the live mode, defaults below
+    .venv/bin/python scripts/bench.py --rounds 3                # three rounds of bare, game, live
+    .venv/bin/python scripts/bench.py --target live --tables 2 --seconds 5 --warmup 2
     .venv/bin/python scripts/bench.py --mode throughput --tables 16 --seconds 30 --rounds 3
     .venv/bin/python scripts/bench.py --mode steady --tables 200 --interval 2 --seconds 30
-    .venv/bin/python scripts/bench.py --target game      # the game alone, no baseline
+    .venv/bin/python scripts/bench.py --target game      # no baseline
 
-A game move is what a client does: GET its view (`rooms/{code}/state`), pick one of
-`you.legal_actions`, POST `rooms/{code}/actions` with the view's version; a bare move is
-GET `state/<id>` then POST `move/<id>` with the version read (scripts/bench_targets.py).
-Each run prints accepted moves per second, the latency of both requests (p50/p90/p99/max),
-the client's own CPU (on a 2-core machine it shares the cores with the server) and the
-server's CPU per move, read from /proc (gunicorn's workers + the PostgreSQL backends of
-the target's database), and how busy the cores were with anything else. Two modes:
+Three kinds of run, all driven by the same client over aiohttp:
 
-- throughput: as fast as possible. With both targets (the default) the runs alternate,
-  bare, game, bare, game... (`--rounds`), so that the machine's noise falls on both, and
-  a last table gives each round's game/bare ratios of moves/s and server CPU per move,
-  and their medians.
+- bare: a move is GET `state/<id>` then POST `move/<id>` with the version read.
+- game: the mover alone, on gunicorn's sync workers and PostgreSQL: GET its view
+  (`rooms/{code}/state`), pick one of `you.legal_actions`, POST `rooms/{code}/actions`
+  with the view's version (scripts/bench_targets.py).
+- live: a live table (scripts/bench_live.py). The deployment's processes, gunicorn,
+  daphne and a Celery worker on PostgreSQL and Redis (the channel layer), serve tables
+  of four socket clients, one per seat, each its own account on `ws/rooms/{code}/`, in
+  rooms whose week-long clocks let no timeout or computer player in. A client takes a
+  pushed `view` as it comes and fetches (`GET state`, `GET events?after=`) what a
+  `changed` announced that no view brought. Once all four have caught up with the
+  table's version a player to act POSTs one of its legal actions; the move is done when
+  all four have caught up with the new version, and only then may the table move again.
+
+Each bare or game run prints accepted moves per second and the latency of both requests
+(p50/p90/p99/max); a live run prints its moves per second, the time from each POST being
+sent to the last of the four clients caught up (p50/p90/p99/max), the latency of the
+POSTs and of the clients' fetches, and how the views and events reached the clients
+(pushed or fetched: the server pushes views only once it can; until then every client
+fetches, and the run says so). Every run prints the client's own CPU (on a 2-core
+machine it shares the cores with the server), the server's CPU per move, read from
+/proc: gunicorn's master and workers and the PostgreSQL backends of the target's
+database, and in a live run daphne and the Celery worker too, and the Redis server
+apart, since other work on the machine may use it; and how busy the cores were with
+anything else. Three modes:
+
+- live (the default): rounds of bare, game and live runs, in that order (`--rounds`), so
+  that the machine's noise falls on all three; then a table of each round's game/bare
+  ratios of moves/s and server CPU per move (the mover alone, as in throughput), and
+  one of each live run's figures, with their medians.
+- throughput: rounds of bare and game runs, and their ratios.
 - steady: the game only, at a steady offered load (every table makes one move every
-  `--interval` seconds).
+  `--interval` seconds). `--mode all` runs live, then steady.
 
 Every run loads for `--warmup` seconds before its measured window. Set-up is automatic:
-fresh databases (`gameserver_bench`, `bare_baseline`; dropped afterwards unless --keep),
-migrations, the baseline's seed rows, gunicorn for each target on a free port on
-127.0.0.1 with the same worker count, stopped at the end. Traffic goes only to
+fresh databases (`gameserver_bench`, `gameserver_live`, `bare_baseline`; dropped
+afterwards unless --keep), migrations, the baseline's seed rows, gunicorn for each
+target on a free port on 127.0.0.1 with the same worker count (and the live target's
+daphne and worker; their logs in var/bench/), stopped at the end. Traffic goes only to
 127.0.0.1 and every loop is bounded in time.
 """
 
@@ -36,76 +57,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import resource
 import statistics
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiohttp
-import psycopg
-from bench_targets import ADMIN_URL, DEFAULT_BARE_DIR, Bare, Client, Game, Move, Server, Table, Target
-
-
-class ServerCPU:
-    """CPU seconds used by the server's processes: gunicorn's workers and the PostgreSQL
-    backends serving the benchmark database. Read from /proc, so it is Linux-only; on
-    a machine shared with other work it still tells what one move costs the server
-    (and `machine` tells how busy the cores were with everything else)."""
-
-    def __init__(self, master_pid: int, database: str) -> None:
-        self.master_pid = master_pid
-        self.database = database
-
-    @staticmethod
-    def _cpu(pid: int) -> tuple[float, float]:
-        """User and system CPU seconds of a process."""
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return 0.0, 0.0
-        tick = os.sysconf("SC_CLK_TCK")
-        return int(fields[11]) / tick, int(fields[12]) / tick
-
-    def _workers(self) -> list[int]:
-        pids = []
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == self.master_pid:
-                    pids.append(int(stat.parent.name))
-            except (OSError, ValueError, IndexError):
-                continue
-        return pids
-
-    def _backends(self) -> list[int]:
-        with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
-            rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.database]).fetchall()
-        return [pid for (pid,) in rows]
-
-    @staticmethod
-    def machine() -> float:
-        """CPU seconds every core has been busy, all processes together (/proc/stat)."""
-        ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
-        idle = ticks[3] + ticks[4]  # idle, iowait
-        return (sum(ticks) - idle) / os.sysconf("SC_CLK_TCK")
-
-    def snapshot(self) -> dict[str, dict[int, tuple[float, float]]]:
-        return {
-            "gunicorn": {pid: self._cpu(pid) for pid in [self.master_pid, *self._workers()]},
-            "postgres": {pid: self._cpu(pid) for pid in self._backends()},
-        }
-
-    @staticmethod
-    def used(
-        before: dict[str, dict[int, tuple[float, float]]], after: dict[str, dict[int, tuple[float, float]]]
-    ) -> dict[str, tuple[float, float]]:
-        """CPU seconds (user, system) each group used between two snapshots."""
-        used = {}
-        for group, pids in after.items():
-            user = sum(u - before[group].get(pid, (0.0, 0.0))[0] for pid, (u, _) in pids.items())
-            system = sum(s - before[group].get(pid, (0.0, 0.0))[1] for pid, (_, s) in pids.items())
-            used[group] = (user, system)
-        return used
+from bench_live import Live, LiveResult, LiveServer, run_live
+from bench_measure import Measured, Window, percentile
+from bench_targets import DEFAULT_BARE_DIR, Bare, Client, Game, Move, Server, Table, Target
 
 
 @dataclass
@@ -127,52 +87,19 @@ class Stats:
         elif move.outcome == "error":
             self.errors += 1
 
-    def report(
-        self,
-        title: str,
-        seconds: float,
-        cpu: float,
-        server_cpu: dict[str, tuple[float, float]] | None = None,
-        machine_cpu: float | None = None,
-    ) -> None:
-        def pct(values: list[float], p: float) -> float:
-            if not values:
-                return float("nan")
-            ordered = sorted(values)
-            return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
-
+    def report(self, title: str, measured: Measured) -> None:
         print(f"\n== {title} ==")
+        seconds = measured.seconds
         print(f"accepted moves: {self.accepted} in {seconds:.1f} s = {self.accepted / seconds:.1f} moves/s")
         print(f"stale_version 409s: {self.stale}   other errors: {self.errors}")
         for name, values in (("POST", self.post_ms), ("GET ", self.get_ms)):
             if values:
                 print(
-                    f"{name} latency ms: p50 {pct(values, 50):.1f}  p90 {pct(values, 90):.1f}  "
-                    f"p99 {pct(values, 99):.1f}  max {max(values):.1f}  (mean {statistics.fmean(values):.1f}, "
-                    f"n={len(values)})"
+                    f"{name} latency ms: p50 {percentile(values, 50):.1f}  p90 {percentile(values, 90):.1f}  "
+                    f"p99 {percentile(values, 99):.1f}  max {max(values):.1f}  "
+                    f"(mean {statistics.fmean(values):.1f}, n={len(values)})"
                 )
-        print(f"client CPU: {cpu:.1f} s ({100 * cpu / seconds:.0f}% of one core)")
-        if server_cpu and self.accepted:
-            cores = os.cpu_count() or 1
-            requests = len(self.post_ms) + len(self.get_ms)
-            total = sum(u + s for u, s in server_cpu.values())
-            per = 1000 / self.accepted
-            parts = ", ".join(
-                f"{name} {per * (u + s):.2f} = user {per * u:.2f} + system {per * s:.2f}"
-                for name, (u, s) in server_cpu.items()
-            )
-            print(f"server CPU per accepted move (its GET and POST): {per * total:.2f} ms ({parts})")
-            print(
-                f"  per request {1000 * total / requests:.2f} ms; at that cost {cores} cores "
-                f"serve at most {cores * self.accepted / total:.0f} moves/s with nothing else running"
-            )
-            if machine_cpu is not None:
-                # What else ran on the cores meanwhile: on a shared machine, why moves/s moved.
-                other = max(0.0, machine_cpu - total - cpu)
-                print(
-                    f"machine: {machine_cpu / seconds:.2f} of {cores} cores busy (this server "
-                    f"{total / seconds:.2f}, the client {cpu / seconds:.2f}, anything else {other / seconds:.2f})"
-                )
+        measured.report(self.accepted, "its GET and POST", len(self.post_ms) + len(self.get_ms))
 
 
 @dataclass
@@ -190,27 +117,21 @@ async def run_load(server: Server, mode: str, tables: int, seconds: float, inter
     the same load come first (new connections, cold caches, fresh tables) and only what
     follows is counted."""
     target = server.target
-    probe = ServerCPU(server.pid, target.database) if Path("/proc/self/stat").exists() else None
     connector = aiohttp.TCPConnector(limit=min(tables, 64))
     timeout = aiohttp.ClientTimeout(total=30)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
         group = await target.tables(Client(session, server.base), tables)
         warm, stats = Stats(), Stats()
+        window = Window(server.cpu())
         started = time.perf_counter()
         began = started + warmup
         stop_at = began + seconds
-        cpu0 = None
-        server0: dict[str, dict[int, tuple[float, float]]] = {}
-        machine0 = 0.0
+        opening = asyncio.create_task(window.open_at(began))
 
         def counting() -> Stats:
-            nonlocal cpu0, server0, machine0
             if time.perf_counter() < began:
                 return warm
-            if cpu0 is None:
-                cpu0 = resource.getrusage(resource.RUSAGE_SELF)
-                server0 = probe.snapshot() if probe else {}
-                machine0 = probe.machine() if probe else 0.0
+            window.open()
             return stats
 
         async def fast(table: Table) -> None:
@@ -231,23 +152,17 @@ async def run_load(server: Server, mode: str, tables: int, seconds: float, inter
             await asyncio.gather(*(fast(t) for t in group))
         else:
             await asyncio.gather(*(paced(t, interval * i / tables) for i, t in enumerate(group)))
-        elapsed = time.perf_counter() - began
-        cpu1 = resource.getrusage(resource.RUSAGE_SELF)
-        server_cpu = ServerCPU.used(server0, probe.snapshot()) if probe and server0 else None
-        machine_cpu = probe.machine() - machine0 if probe and server0 else None
-        cpu0 = cpu0 or cpu1
-        cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
-        title = (
-            f"throughput: {tables} tables as fast as possible"
-            if mode == "throughput"
-            else f"steady: {tables} tables, one move each every {interval:g} s "
-            f"(offered {tables / interval:.0f} moves/s)"
-        ) + (f", after {warmup:g} s of warm-up" if warmup else "")
-        stats.report(f"{target.name}, {title}", elapsed, cpu, server_cpu, machine_cpu)
-    cpu_ms = (
-        1000 * sum(u + s for u, s in server_cpu.values()) / stats.accepted if server_cpu and stats.accepted else None
-    )
-    return Result(target.name, stats.accepted / elapsed, cpu_ms)
+        opening.cancel()
+        measured = window.close()
+    title = (
+        f"throughput: {tables} tables as fast as possible"
+        if mode == "throughput"
+        else f"steady: {tables} tables, one move each every {interval:g} s (offered {tables / interval:.0f} moves/s)"
+    ) + (f", after {warmup:g} s of warm-up" if warmup else "")
+    stats.report(f"{target.name}, {title}", measured)
+    total = measured.server_total()
+    cpu_ms = 1000 * total / stats.accepted if total is not None and stats.accepted else None
+    return Result(target.name, stats.accepted / measured.seconds, cpu_ms)
 
 
 def side_by_side(pairs: list[tuple[Result, Result]], tables: int) -> None:
@@ -295,19 +210,82 @@ def side_by_side(pairs: list[tuple[Result, Result]], tables: int) -> None:
     )
 
 
+def live_rounds(results: list[LiveResult], tables: int) -> None:
+    """Each live run's figures, then their medians, for the runs with views pushed and
+    those with notices alone apart."""
+
+    def text(value: float | None, digits: int = 1) -> str:
+        return "n/a" if value is None or value != value else f"{value:.{digits}f}"
+
+    def median(values: list[float | None]) -> float | None:
+        known = [v for v in values if v is not None and v == v]
+        return statistics.median(known) if known else None
+
+    print(f"\n== live: {tables} tables of four socket clients, {len(results)} run(s) ==")
+    header = ["moves/s", "CPU ms/move", "+ Redis ms", "seen p50 ms", "seen p99 ms", "seen max ms", "views pushed"]
+    print(f"{'run':>6}{'sockets':>10}" + "".join(f"{h:>14}" for h in header))
+    for push in (True, False):
+        runs = [(n, r) for n, r in enumerate(results, 1) if r.push == push]
+        if not runs:
+            continue
+        kind = "views" if push else "?views=0"
+        rows = [
+            (r.moves_per_s, r.cpu_ms_per_move, r.redis_ms_per_move, r.seen_p50, r.seen_p99, r.seen_max, r.pushed_share)
+            for _, r in runs
+        ]
+        medians = tuple(median(list(column)) for column in zip(*rows, strict=True))
+        labelled = [(str(n), row) for (n, _), row in zip(runs, rows, strict=True)]
+        for label, row in labelled + ([("median", medians)] if len(rows) > 1 else []):
+            share = row[6]
+            cells = [text(row[0]), text(row[1], 2), text(row[2], 2), *(text(v) for v in row[3:6])]
+            cells.append("n/a" if share is None else f"{100 * share:.0f}%")
+            print(f"{label:>6}{kind:>10}" + "".join(f"{c:>14}" for c in cells))
+        speed, cpu, redis, p50, p99, _, share = medians
+        how = (
+            "notices alone, every view fetched"
+            if not push
+            else "no view pushed: every client fetched"
+            if not share
+            else f"{100 * share:.0f}% of the others' views pushed"
+        )
+        print(
+            f"  live ({how}): {text(speed, 0)} moves/s, {text(cpu, 2)} ms server CPU/move (+ {text(redis, 2)} ms "
+            f"of the shared Redis), all four clients caught up p50 {text(p50)} ms, p99 {text(p99)} ms after the POST"
+            + (f" (medians of {len(rows)} runs)" if len(rows) > 1 else "")
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--mode", choices=["both", "throughput", "steady"], default="both")
     parser.add_argument(
-        "--target", choices=["both", "game", "bare"], default="both", help="throughput mode: what is measured"
+        "--mode",
+        choices=["live", "throughput", "steady", "all"],
+        default="live",
+        help="live (default): rounds of bare, game and live runs; throughput: rounds of bare and game; "
+        "steady: the game at a steady load; all: live, then steady",
     )
-    parser.add_argument("--rounds", type=int, default=1, help="throughput mode: runs of each target, alternated")
-    parser.add_argument("--tables", type=int, help="tables (default 16 for throughput, 200 for steady)")
+    parser.add_argument(
+        "--target",
+        choices=["both", "game", "bare", "live"],
+        default="both",
+        help="both (default): the game beside the bare baseline; game: without the baseline; "
+        "bare: the baseline alone (throughput); live: the live runs alone",
+    )
+    parser.add_argument(
+        "--push",
+        choices=["on", "off", "both"],
+        default="on",
+        help="live runs: on (default): the sockets take the pushed views; off: notices alone (?views=0), every "
+        "view fetched; both: a run of each in every round",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="live and throughput modes: runs of each, alternated")
+    parser.add_argument("--tables", type=int, help="tables (default 16 for live and throughput, 200 for steady)")
     parser.add_argument("--seconds", type=float, default=30, help="measured seconds of each run")
     parser.add_argument("--interval", type=float, default=2.0, help="steady mode: seconds between a table's moves")
     parser.add_argument("--warmup", type=float, default=10, help="seconds of load before measuring, in each run")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers, for each target")
     parser.add_argument("--database", default="gameserver_bench", help="the game's database")
+    parser.add_argument("--live-database", default="gameserver_live", help="the live runs' database")
     parser.add_argument(
         "--bare-database", default=os.environ.get("BARE_DB", "bare_baseline"), help="the baseline's database"
     )
@@ -322,48 +300,80 @@ def main() -> None:
     args = parser.parse_args()
     if args.target == "bare" and args.mode == "steady":
         parser.error("steady mode measures the game only")
+    if args.target == "live" and args.mode in ("throughput", "steady"):
+        parser.error(f"--target live runs the live mode, not {args.mode}")
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
 
-    modes = ["throughput", "steady"] if args.mode == "both" else [args.mode]
+    modes = {"live": ["live"], "throughput": ["throughput"], "steady": ["steady"], "all": ["live", "steady"]}[args.mode]
     if args.target == "bare":
-        modes = ["throughput"]  # the baseline has no steady run
-    compared = ["bare", "game"] if args.target == "both" else [args.target]  # throughput's order
+        modes = ["throughput"]  # the baseline has no steady or live run
+    if args.target == "live":
+        modes = ["live"]
+    # The runs of a round, in order.
+    compared = {"both": ["bare", "game"], "game": ["game"], "bare": ["bare"], "live": []}[args.target]
+    live_runs = {"on": ["live"], "off": ["live-fetch"], "both": ["live", "live-fetch"]}[args.push]
+    rounds = {"throughput": compared, "live": [*compared, *live_runs], "steady": []}
+    wanted = {name.removesuffix("-fetch") for mode in modes for name in rounds[mode]}
+    wanted |= {"game"} if "steady" in modes else set()
     targets: dict[str, Target] = {}
-    if "throughput" in modes and "bare" in compared:
+    if "bare" in wanted:
         targets["bare"] = Bare(args.bare_database, args.bare_dir.resolve(), max(args.bare_rows, args.tables or 16))
-    if "steady" in modes or "game" in compared:
+    if "game" in wanted:
         targets["game"] = Game(args.database)
+    if "live" in wanted:
+        # A copy of the game's database once migrated, when there is one.
+        targets["live"] = Live(args.live_database, template=args.database if "game" in targets else None)
 
-    servers: dict[str, Server] = {}
+    servers: dict[str, Server | LiveServer] = {}
     try:
-        for name, target in targets.items():
+        for target in targets.values():
             target.set_up()
+        for name, target in targets.items():
             servers[name] = target.start(args.workers)
         for server in servers.values():
             server.wait_until_up()
         print(
-            f"servers: gunicorn, {args.workers} sync workers each, PostgreSQL, on {os.cpu_count()} cores: "
-            + ", ".join(f"{name} (database {target.database})" for name, target in targets.items())
+            f"servers on {os.cpu_count()} cores, each on a fresh PostgreSQL database: "
+            + "; ".join(describe(name, target, args.workers) for name, target in targets.items())
         )
         for mode in modes:
-            tables = args.tables or (16 if mode == "throughput" else 200)
+            tables = args.tables or (200 if mode == "steady" else 16)
             if mode == "steady":
-                asyncio.run(run_load(servers["game"], mode, tables, args.seconds, args.interval, args.warmup))
+                game = servers["game"]
+                assert isinstance(game, Server)
+                asyncio.run(run_load(game, mode, tables, args.seconds, args.interval, args.warmup))
                 continue
-            results = [
-                asyncio.run(run_load(servers[name], mode, tables, args.seconds, args.interval, args.warmup))
-                for _ in range(args.rounds)
-                for name in compared
-            ]
+            results: dict[str, list[Result]] = {name: [] for name in compared}
+            live: list[LiveResult] = []
+            for _ in range(args.rounds):
+                for name in rounds[mode]:
+                    server = servers[name.removesuffix("-fetch")]
+                    if isinstance(server, LiveServer):
+                        push = not name.endswith("-fetch")
+                        live.append(asyncio.run(run_live(server, tables, args.seconds, args.warmup, push)))
+                    else:
+                        results[name].append(
+                            asyncio.run(run_load(server, "throughput", tables, args.seconds, 0, args.warmup))
+                        )
             if len(compared) == 2:
-                side_by_side(list(zip(results[0::2], results[1::2], strict=True)), tables)
+                side_by_side(list(zip(results["bare"], results["game"], strict=True)), tables)
+            if live:
+                live_rounds(live, tables)
     finally:
         for server in servers.values():
             server.stop()
         if not args.keep:
             for target in targets.values():
                 target.tear_down()
+
+
+def describe(name: str, target: Target, workers: int) -> str:
+    if isinstance(target, Live):
+        what = f"gunicorn ({workers} sync workers), daphne, a Celery worker, Redis"
+    else:
+        what = f"gunicorn ({workers} sync workers)"
+    return f"{name}: {what}, database {target.database}"
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from typing import Any, Literal
 import aiohttp
 import httpx
 import psycopg
+from bench_measure import ServerCPU, available, backends, tree
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script: the engines' package, for its legal actions
@@ -47,10 +48,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def recreate_database(name: str) -> str:
+def recreate_database(name: str, template: str | None = None) -> str:
+    """A new, empty database `name` (a copy of `template`, when given, which nobody may be
+    connected to)."""
     with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
     return f"postgres://postgres@127.0.0.1:5432/{name}"
 
 
@@ -95,16 +98,22 @@ class Server:
         self.workers = workers
         port = free_port()
         self.base = f"http://127.0.0.1:{port}"
-        command = [sys.executable, "-m", "gunicorn", target.app, "-w", str(workers), "-b", f"127.0.0.1:{port}"]
-        self.process = subprocess.Popen(
-            [*command, "--log-level", "warning"],
-            cwd=target.cwd,
-            env=target.env(),
+        self.process = self.launch(port)
+
+    def launch(self, port: int) -> subprocess.Popen[bytes]:
+        """Start gunicorn on `port`."""
+        command = [sys.executable, "-m", "gunicorn", self.target.app, "-w", str(self.workers)]
+        return subprocess.Popen(
+            [*command, "-b", f"127.0.0.1:{port}", "--log-level", "warning"],
+            cwd=self.target.cwd,
+            env=self.target.env(),
         )
 
-    @property
-    def pid(self) -> int:
-        return self.process.pid
+    def cpu(self) -> ServerCPU | None:
+        """gunicorn's master and workers, and the PostgreSQL backends of its database."""
+        if not available():
+            return None
+        return ServerCPU({"gunicorn": tree(self.process.pid), "postgres": backends(ADMIN_URL, self.target.database)})
 
     def wait_until_up(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -220,6 +229,7 @@ class Game(Target):
     def __init__(self, database: str) -> None:
         super().__init__(database, ROOT)
         self.runs = 0
+        self.prefix = f"bench{os.getpid()}-{self.name}"
 
     def env(self) -> dict[str, str]:
         return {
@@ -235,13 +245,19 @@ class Game(Target):
             "THROTTLE_ANON": "100000000/min",
             "THROTTLE_AUTH": "100000000/min",
             "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{self.database}",
-            # Cache (throttling) and change notices on Redis, as in production.
-            "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13"),
+            # Cache (throttling) and change notices on Redis, as in production; the
+            # notices under a prefix of this run's own, which nobody else's sockets hear.
+            "REDIS_URL": self.redis_url(),
+            "CHANNELS_PREFIX": self.prefix,
             "DB_CONN_MAX_AGE": "600",
             # Computer-player timing and deadline tasks are not what is measured here.
             "GAME_TASKS_ENABLED": "0",
             "LOG_LEVEL": "WARNING",
         }
+
+    @staticmethod
+    def redis_url() -> str:
+        return os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 
     def set_up(self) -> None:
         recreate_database(self.database)
