@@ -32,6 +32,8 @@ from typing import Any
 from channels_redis.core import BoundedQueue, RedisChannelLayer
 from redis import asyncio as aioredis
 
+from games.live import EXCEPT_GROUPS
+
 from .socket_metrics import NOTICE_DROPPED_IN_PROCESS, NOTICE_DROPPED_IN_REDIS, notices_dropped
 
 logger = logging.getLogger(__name__)
@@ -91,17 +93,24 @@ class SizedRedisChannelLayer(RedisChannelLayer):
             return
         connection = self.connection(0)
         now = time.time()
+        # Every group named, each once: those sent to, and those a message skips.
+        named = list(
+            dict.fromkeys([group for group, _ in sends] + [g for _, m in sends for g in m.get(EXCEPT_GROUPS, ())])
+        )
         reading = connection.pipeline(transaction=False)
-        for group, _ in sends:
+        for group in named:
             key = self._group_key(group)
             reading.zremrangebyscore(key, min=0, max=int(now) - self.group_expiry)
             reading.zrange(key, 0, -1)
-        members = (await reading.execute())[1::2]
+        read = (await reading.execute())[1::2]
+        members = {group: [n.decode() for n in names] for group, names in zip(named, read, strict=True)}
         # Each Redis key's share, in the order sent: (group, its channels there, message).
         shares: dict[str, list[tuple[str, list[str], dict[str, Any]]]] = {}
-        for (group, message), names in zip(sends, members, strict=True):
+        for group, message in sends:
+            skipped = {name for other in message.get(EXCEPT_GROUPS, ()) for name in members[other]}
+            message = {k: v for k, v in message.items() if k != EXCEPT_GROUPS}
             channels: dict[str, list[str]] = {}
-            for name in (n.decode() for n in names):
+            for name in (n for n in members[group] if n not in skipped):
                 channels.setdefault(self.prefix + (self.non_local_name(name) if "!" in name else name), []).append(name)
             for key, names_there in channels.items():
                 shares.setdefault(key, []).append((group, names_there, message))

@@ -6,10 +6,11 @@ served at /api/asyncapi.yaml; tests/live/test_asyncapi.py holds the sockets to i
 `ws/rooms/CODE/`: after every change, `{"type": "view", "version", "seq", "after",
 "events", "view"}` — the socket's person's own view and the events of the change they
 may read, made once per viewer per version where the change committed
-(games/view_push.py) and routed to that person's sockets alone — then the room's notice
-`{"type": "changed", "version": N, "seq": S}`: the room's version, and the `seq` of the
-last event in its log, so a client catches up with `events?after=` the last seq it has
-read. `?views=0` asks for the notices alone (a client that fetches over HTTP).
+(games/view_push.py) and routed to that person's sockets alone — or, where no view
+came (a socket opening, `?views=0`, a change the server could not push), the room's
+notice `{"type": "changed", "version": N, "seq": S}`: the room's version, and the `seq`
+of the last event in its log, so a client catches up with `events?after=` the last seq
+it has read. A view carries the same two, and stands for its change's notice.
 
 A client may also send `{"type": "ping"}` at any
 time; the answer, `{"type": "pong", "version": N, "seq": S}`, is where the room stands
@@ -253,11 +254,14 @@ class RoomConsumer(NoticeConsumer):
         if getattr(self, "pushes_views", False):
             # The message's text as games/view_push.py made it: nothing to decode or encode here.
             await self.send(text_data=event["frame"])
+            self.viewed = RoomPosition(event["version"], event["seq"])
 
     async def room_changed(self, event: dict[str, Any]) -> None:
         position = RoomPosition(event["version"], event["seq"])
         if getattr(self, "listening", False):
             self.versions.heard(self.code, position, sent_at=event.get("at"))
+        if getattr(self, "viewed", None) == position:
+            return  # the view of this change said as much: one frame a change, not two
         await self.send_json({"type": "changed", **position._asdict()})
 
 

@@ -164,6 +164,12 @@ def match_over_after_commit(user_id: int, code: str) -> None:
     transaction.on_commit(lambda: _send(user_group_name(user_id), {"type": "user.notice", "notice": notice}))
 
 
+# A field of a message sent with others (`announce`): groups whose members it skips,
+# honoured where the layer sends a change's messages together (api/channel_layer.py);
+# elsewhere the receiving socket skips it itself.
+EXCEPT_GROUPS = "__except_groups__"
+
+
 def viewer_group_name(code: str, user_id: int) -> str:
     """One person's sockets of one room: where their own view of it is pushed."""
     return f"room.{code}.user.{user_id}"

@@ -31,15 +31,23 @@ def views_to_push(sender: object, table: Table, **kwargs: Any) -> list[tuple[str
     carry each viewer's view of `table` as it committed."""
     room = table.room
     position = {"version": room.version, "seq": room.event_seq, "after": table.seq_read}
+    mark = {"version": room.version, "seq": room.event_seq}
     notices: list[tuple[str, dict[str, Any]]] = []
     seated: list[int] = []
     for seat in table.seats:
         if seat.user_id is None:
             continue
         seated.append(seat.user_id)
-        message = {"type": "seat.view", "frame": _frame(table, seat, position)}
+        message = {"type": "seat.view", **mark, "frame": _frame(table, seat, position)}
         notices.append((live.viewer_group_name(room.code, seat.user_id), message))
-    public = {"type": "room.view", "frame": _frame(table, None, position), "seated": seated}
+    public = {
+        "type": "room.view",
+        **mark,
+        "frame": _frame(table, None, position),
+        "seated": seated,
+        # The seated people's sockets have their own: the layer sends them none of this.
+        live.EXCEPT_GROUPS: [group for group, _ in notices],
+    }
     notices.append((live.group_name(room.code), public))
     return notices
 

@@ -47,6 +47,11 @@ def hearts_of_four(make_user) -> tuple[str, dict[int, Any], Any, dict[int, str],
 
 
 @database_sync_to_async
+def room_position(code: str) -> selectors.RoomPosition:
+    return selectors.room_positions(codes=[code])[code]
+
+
+@database_sync_to_async
 def read_over_http(code: str, user: Any, after: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """What `GET state` and `GET events?after=` answer `user` now."""
     room = Room.objects.get(code=code)
@@ -54,11 +59,12 @@ def read_over_http(code: str, user: Any, after: int) -> tuple[dict[str, Any], li
     return selectors.view_by_code(code=code, user=user), selectors.events_for(room=room, seat=seat, after=after)
 
 
-async def heard_until_changed(ws) -> list[dict[str, Any]]:
-    """Everything the socket is sent up to and including the next `changed`."""
+async def heard_of_a_change(ws) -> list[dict[str, Any]]:
+    """What the socket is sent of the next change: its view, or its `changed` alone; and
+    nothing more of it."""
     heard = [await ws.receive_json_from(timeout=5)]
-    while heard[-1]["type"] != "changed":
-        heard.append(await ws.receive_json_from(timeout=5))
+    assert heard[0]["type"] in ("view", "changed"), heard
+    assert await ws.receive_nothing(timeout=0.05)
     return heard
 
 
@@ -78,15 +84,13 @@ async def test_each_viewer_is_pushed_what_http_answers_them_and_nothing_more(mak
     rng, moves, pushed = random.Random(7), 0, 0
     while moves < 60 and await database_sync_to_async(move_by_whoever_acts)(code, players, rng):
         moves += 1
-        heard = {who: await heard_until_changed(ws) for who, ws in sockets.items()}
+        heard = {who: await heard_of_a_change(ws) for who, ws in sockets.items()}
         public_cards: set[str] = set()
         for who, messages in heard.items():
-            views = [m for m in messages if m["type"] == "view"]
-            # One view per change, before its notice, at the notice's position.
-            assert [m["type"] for m in messages] == ["view", "changed"], messages
-            (view,) = views
-            changed = messages[-1]
-            assert (view["version"], view["seq"]) == (changed["version"], changed["seq"])
+            # One view per change, which stands for its notice.
+            assert [m["type"] for m in messages] == ["view"], messages
+            (view,) = messages
+            assert (view["version"], view["seq"]) == tuple(await room_position(code))
             assert view["after"] < view["seq"]
             state, events = await read_over_http(code, viewers[who], view["after"])
             assert view["view"] == state
@@ -141,15 +145,15 @@ async def test_a_person_who_takes_a_seat_is_pushed_their_own_view_from_then_on(m
     await ws.receive_json_from(timeout=5)
     # Not seated: the spectators' view.
     await database_sync_to_async(lobby.room_add_bot)(code=room.code, user=host)
-    view, changed = await heard_until_changed(ws)
-    assert "you" not in view["view"] and changed["version"] == view["version"]
+    (view,) = await heard_of_a_change(ws)
+    assert "you" not in view["view"]
     # Seated: their own, and only that (the spectators' view is not theirs any more).
     await database_sync_to_async(lobby.room_join)(code=room.code, user=guest)
-    view, changed = await heard_until_changed(ws)
+    (view,) = await heard_of_a_change(ws)
     assert view["view"]["you"]["seat"] == 2
     # Gone again: the spectators' view once more.
     await database_sync_to_async(lobby.room_leave)(code=room.code, user=guest)
-    view, changed = await heard_until_changed(ws)
+    (view,) = await heard_of_a_change(ws)
     assert "you" not in view["view"]
     await ws.disconnect()
 
@@ -205,7 +209,7 @@ async def test_a_funky_pass_made_in_memory_is_pushed_as_http_writes_it(make_user
     funky = None
     while funky is None:
         assert await database_sync_to_async(move_by_whoever_acts)(code, {0: person}, rng)
-        heard = await heard_until_changed(ws)
+        heard = await heard_of_a_change(ws)
         view = heard[0]
         assert view["type"] == "view"
         state, events = await read_over_http(code, person, view["after"])

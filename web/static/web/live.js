@@ -1,6 +1,6 @@
 // A room's live link: the WebSocket pushes each change as the reader's own view and the
-// events it logged (`{"type":"view",...}`, handed to `onView`), then announces it
-// (`{"type":"changed","version":N,"seq":S}`, handed to `onChange`). A change the server
+// events it logged (`{"type":"view",...}`, handed to `onView`), which stands for its
+// notice (`{"type":"changed","version":N,"seq":S}`, handed to `onChange`). A change the server
 // could not push comes as the notice alone, and so does the room's position when the
 // socket opens: the page fetches what it lacks then. While the socket is down the client
 // polls (`onChange(null)`: the page fetches), and reconnects with a growing delay.

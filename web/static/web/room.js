@@ -183,7 +183,7 @@ export class RoomPage {
       return;
     }
     if (seq !== undefined) this.log.heard(seq);
-    // A change pushed with its view needs no fetch: its notice comes after it.
+    // A change pushed with its view needs no fetch (the view stands for its notice).
     if (version > Math.max(this.view?.version ?? -1, this.pushedVersion)) this.wantState = Math.max(this.wantState, version);
     this.sync();
   }
