@@ -16,6 +16,7 @@ from channels.db import database_sync_to_async
 from rest_framework.authtoken.models import Token
 
 from games import selectors
+from games.live import EXCEPT_GROUPS
 from games.models import Room
 from games.services import lobby
 from tests.api.helpers import move_by_whoever_acts
@@ -177,6 +178,10 @@ async def test_a_changes_notices_go_out_in_order_and_past_capacity_are_dropped_a
     assert await layer.connection(0).zcard(layer.prefix + layer.non_local_name(channel)) == 2
     assert [(await layer.receive(channel))["i"] for _ in range(4)] == [0, 1, 2, 3]
     assert [(await layer.receive(other))["i"] for _ in range(2)] == [1, 3]
+    # A message that skips a group's members (the spectators' view, skipping the seated).
+    await layer.group_send_many([(b, {"type": "n", "i": 4, EXCEPT_GROUPS: [a]}), (a, {"type": "n", "i": 5})])
+    assert await layer.receive(other) == {"type": "n", "i": 4}
+    assert (await layer.receive(channel))["i"] == 5
     # A process's Redis queue holds `capacity` messages: the five beyond are dropped, and said so.
     with caplog.at_level("INFO", logger="channels_redis.core"):
         for i in range(layer.capacity + 5):
