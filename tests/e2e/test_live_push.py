@@ -118,9 +118,9 @@ def test_every_other_page_draws_the_pushed_move_without_fetching(open_page, live
 
 
 class Relay:
-    """Between a page and its room socket: passes everything, drops the pushed views
-    (`no views`), drops everything while keeping the socket open (`silent`), or refuses
-    every connection (`down`)."""
+    """Between a page and its room socket: passes everything, turns each pushed view into
+    the notice a server that cannot push sends instead (`no views`), drops everything
+    while keeping the socket open (`silent`), or refuses every connection (`down`)."""
 
     def __init__(self) -> None:
         self.mode = "pass"
@@ -138,8 +138,10 @@ class Relay:
     def forward(self, ws: Any, message: str | bytes) -> None:
         if self.mode == "silent":
             return
-        if self.mode == "no views" and json.loads(message).get("type") == "view":
-            return
+        if self.mode == "no views":
+            data = json.loads(message)
+            if data.get("type") == "view":
+                message = json.dumps({"type": "changed", "version": data["version"], "seq": data["seq"]})
         ws.send(message)
 
     def cut(self) -> None:
