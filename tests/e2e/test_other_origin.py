@@ -33,7 +33,8 @@ pytestmark = pytest.mark.usefixtures("transactional_db")
 
 # The third-party frontend: one page, no build step. Where the API is, the player's token
 # and the room come in the fragment. It reads the room's view, opens the room socket (no
-# trailing slash), reads the view again on every notice, and can post an action with an
+# trailing slash), shows each view it pushes (and reads the view again on a notice alone),
+# and can post an action with an
 # Idempotency-Key — each request across origins, with a preflight for its headers.
 FRONTEND_PAGE = """<!doctype html>
 <meta charset="utf-8">
@@ -45,12 +46,14 @@ const api = params.get("api"), token = params.get("token"), code = params.get("c
 const headers = { Authorization: `Token ${token}` };
 const seen = (window.seen = { notices: [], views: [], closed: null, opened: false });
 
+function show(view, how) {
+  seen.views.push({ version: view.version, phase: view.phase, how });
+  document.getElementById("version").textContent = String(view.version);
+}
+
 async function readView() {
   const answer = await fetch(`${api}/api/v1/rooms/${code}/state`, { headers });
-  const view = await answer.json();
-  seen.views.push({ version: view.version, phase: view.phase });
-  document.getElementById("version").textContent = String(view.version);
-  return view;
+  show(await answer.json(), "fetched");
 }
 
 let keys = 0;
@@ -68,8 +71,11 @@ await readView();
 const socket = new WebSocket(`${api.replace(/^http/, "ws")}/ws/rooms/${code}?token=${token}`);
 socket.onopen = () => { seen.opened = true; };
 socket.onmessage = async (message) => {
-  seen.notices.push(JSON.parse(message.data));
-  await readView();
+  const data = JSON.parse(message.data);
+  seen.notices.push(data);
+  // A change pushed with this reader's view needs no fetch; a notice alone does.
+  if (data.type === "view") show(data.view, "pushed");
+  else await readView();
 };
 socket.onclose = (event) => { seen.closed = event.code; };
 </script>
@@ -165,14 +171,18 @@ def test_a_native_client_without_origin_follows_a_room_and_its_turns(deployment)
             ):
                 assert await _next_json(room) == {"type": "changed", "version": 2, "seq": 3}
                 await asyncio.to_thread(call, deployment.api, token, "POST", f"rooms/{code}/bots")
-                assert await _next_json(room) == {"type": "changed", "version": 3, "seq": 4}
+                # Each change with the player's own view, which is what GET state answers.
+                added = await _next_json(room)
+                assert (added["type"], added["version"], added["seq"]) == ("view", 3, 4)
+                state = await asyncio.to_thread(call, deployment.api, token, "GET", f"rooms/{code}/state")
+                assert added["view"] == state
                 await asyncio.to_thread(call, deployment.api, token, "POST", f"rooms/{code}/start")
-                assert (await _next_json(room))["type"] == "changed"
+                assert (await _next_json(room))["type"] == "view"
                 turn = await _next_json(me)
                 assert (turn["type"], turn["room"]) == ("your_turn", code)
                 await room.send_json({"type": "ping"})
                 pong = await _next_json(room)
-                while pong["type"] == "changed":  # the computer players' passes, if they came apart
+                while pong["type"] == "view":  # the computer players' passes, if they came apart
                     pong = await _next_json(room)
                 assert pong["type"] == "pong" and pong["version"] > 3
             assert await _close_code(http, f"{ws_base}/ws/rooms/{code}/?token=not-a-token") == 4401
@@ -217,8 +227,10 @@ def test_a_frontend_on_another_origin_follows_a_move_live(deployment):
             page.locator("#version", has_text=str(moved)).wait_for()
             seen = page.evaluate("window.seen")
             assert seen["closed"] is None, seen
-            assert [n["type"] for n in seen["notices"]] == ["changed"] * len(seen["notices"])
+            # Every change after the first notice came with the page's own view, across origins.
+            assert [n["type"] for n in seen["notices"]] == ["changed"] + ["view"] * (len(seen["notices"]) - 1)
             assert seen["notices"][-1]["version"] == moved
+            assert seen["views"][-1] == {"version": moved, "phase": answer["body"]["phase"], "how": "pushed"}
         finally:
             browser.close()
     assert not errors, f"script errors in the page: {errors}"
