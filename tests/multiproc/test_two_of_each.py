@@ -71,11 +71,12 @@ def match_over_in(code: str):
 
 
 def changed_to(version: int):
-    return lambda heard: any(n["type"] == "changed" and n["version"] == version for n in heard)
+    """A change to `version` heard: its notice, or its view, which stands for it."""
+    return lambda heard: any(n["type"] in ("changed", "view") and n["version"] == version for n in heard)
 
 
 def changed_past(version: int):
-    return lambda heard: any(n["type"] == "changed" and n["version"] > version for n in heard)
+    return lambda heard: any(n["type"] in ("changed", "view") and n["version"] > version for n in heard)
 
 
 class Player:
