@@ -71,11 +71,12 @@ MIDDLEWARE = [
     "corsheaders.middleware.CorsMiddleware",
     # Inside CORS, so its headers reach the error answers this makes too.
     "api.middleware.ApiErrorsMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's own, except that API calls carrying a token pass them (api/token_calls.py).
+    "api.token_calls.TokenCallsPassSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "api.token_calls.TokenCallsPassAuthenticationMiddleware",
+    "api.token_calls.TokenCallsPassMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 

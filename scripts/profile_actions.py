@@ -5,7 +5,8 @@ without HTTP, processes or other clients in the way.
     .venv/bin/python scripts/profile_actions.py --profile    # plus the top of cProfile
 
 It plays Hearts hands between four guest players through Django's test client on a
-fresh PostgreSQL database (`gameserver_profile`, dropped afterwards) and prints the
+fresh PostgreSQL database (`gameserver_profile` unless `--database` names another,
+dropped afterwards) and prints the
 median and p90 time per request and the queries each one runs. The benchmark
 (scripts/bench.py) measures the whole server; this one says which part to make faster.
 """
@@ -27,21 +28,23 @@ import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
-DB = "gameserver_profile"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--moves", type=int, default=600)
     parser.add_argument("--profile", action="store_true", help="print the top functions by cumulative time")
+    # Two runs at once on one server need a database each.
+    parser.add_argument("--database", default="gameserver_profile", help="the scratch database's name")
     args = parser.parse_args()
+    db = args.database
 
     with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DB}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{DB}"')
+        conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{db}"')
     os.environ.update(
         DJANGO_SETTINGS_MODULE="config.settings",
-        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB}",
+        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{db}",
         DB_CONN_MAX_AGE="600",
         GAME_TASKS_ENABLED="0",
         THROTTLE_USER="100000000/min",
@@ -63,7 +66,7 @@ def main() -> None:
 
         connections.close_all()
         with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{DB}" WITH (FORCE)')
+            conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
 
 
 def run(moves: int, profile: bool) -> None:
