@@ -15,11 +15,12 @@ oauth_urlpatterns = [
 ]
 
 urlpatterns = [
+    # The API first: it has most of the calls, and Django tries the patterns in order.
+    path("api/v1/", include("api.urls")),
     # The admin's sign-in under the limits of every sign-in (api/sign_in.py), before the
     # admin's own URLs, which would answer it unlimited.
     path("admin/login/", admin_login, name="admin-login"),
     path("admin/", admin.site.urls),
-    path("api/v1/", include("api.urls")),
     path("oauth/", include((oauth_urlpatterns, "oauth2_provider"))),
     path("oauth/login/", SignInView.as_view(), name="oauth-login"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
