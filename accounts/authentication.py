@@ -11,6 +11,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
+from rest_framework.request import Request
 
 from .models import User
 from .selectors import ban_of_token, user_for_token
@@ -31,10 +32,26 @@ def banned(reason: str, user_id: int) -> Banned:
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
-    """`Authorization: Token <key>`, as DRF's, answered by one prepared statement."""
+    """`Authorization: Token <key>`, as DRF's, answered by one prepared statement.
+
+    A view that reads the token's account itself, in the statement of what it reads
+    anyway, says so with a method `token_user_with_read(key)` (api/table_auth.py); its
+    account is taken when it is an active one. Any other answer is looked up here again,
+    so that every refusal is the one below.
+    """
+
+    # The view of the request being authenticated (DRF makes an instance per request).
+    view: Any = None
+
+    def authenticate(self, request: Request) -> tuple[User, Any] | None:
+        self.view = (request.parser_context or {}).get("view")
+        return super().authenticate(request)
 
     def authenticate_credentials(self, key: str) -> tuple[User, Any]:
-        user = user_for_token(key=key)
+        with_read = getattr(self.view, "token_user_with_read", None)
+        user = with_read(key) if with_read is not None else None
+        if user is None or not user.is_active:
+            user = user_for_token(key=key)
         if user is None:
             # Only a failed lookup pays for this one: a token revoked by a ban says why.
             ban = ban_of_token(key=key)

@@ -46,6 +46,7 @@ from .serializers import (
     invite_url,
 )
 from .serializers_replay import ReplaySerializer
+from .table_auth import ReadsTable
 from .throttling import ClientSeedThrottle
 
 # What the lobby's services refuse before anything else: a room no longer open, a game
@@ -249,7 +250,7 @@ _NOT_MODIFIED = OpenApiResponse(description="Not modified: the answer is still t
 
 
 @scopes(GET=READ)
-class StateView(APIView):
+class StateView(ReadsTable, APIView):
     @extend_schema(
         parameters=[_IF_NONE_MATCH, _ETAG],
         responses={200: GAME_VIEW_REF, 304: _NOT_MODIFIED},
@@ -266,7 +267,7 @@ class StateView(APIView):
             digest = view_tags.state_tag(code=code, user=user, variant=variant)
             if digest is not None and conditional.holds(request, digest):  # None: no such room, read on to 404
                 return conditional.not_modified(digest)
-        table = selectors.table_of(code=code)
+        table = self.table_of(code)
         view = selectors.table_view(table=table, user=user)
         return conditional.tagged(Response(view), view_tags.state_tag_of(table=table, user=user, variant=variant))
 

@@ -56,6 +56,13 @@ def table_of(*, code: str) -> Table:
     return found
 
 
+def table_and_token_user(*, code: str, key: str) -> tuple[Table | None, User | None]:
+    """The room's table (None: no such room) and the account whose token `key` is (None:
+    no such token; active or not), read together: an API call that reads the table
+    signs in with the same read (api/table_auth.py)."""
+    return store.table_and_token_user(code, key)
+
+
 def view_by_code(*, code: str, user: User | None) -> dict[str, Any]:
     """The caller's view of a room, read in one query (the hottest read there is)."""
     return table_view(table=table_of(code=code), user=user)

@@ -34,6 +34,7 @@ from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
 
+from accounts import selectors as accounts
 from accounts.models import User
 from core import prepared
 from core.write_batch import WriteBatch
@@ -246,6 +247,18 @@ def table(code: str) -> Table | None:
     return _load(code, lock=False, writes=None)
 
 
+def table_and_token_user(code: str, key: str) -> tuple[Table | None, User | None]:
+    """The table as it stands, for reading, and the account whose token `key` is (active
+    or not; None for an unknown token): on PostgreSQL in one statement, so that an API
+    call that reads the table signs in on the same round trip."""
+    if not is_room_code(code) or _portable():
+        return _load(code, lock=False, writes=None), accounts.user_for_token(key=key)
+    row = prepared.fetch_one(_TOKEN_TABLE_SQL, [key, code])
+    found: dict[str, Any] = orjson.loads(row[0]) if row else {}
+    user = accounts.user_from_json(found["user"]) if found.get("user") else None
+    return (_built(found["table"], None) if found.get("table") else None), user
+
+
 @contextmanager
 def locked(code: str) -> Iterator[Table]:
     """The table with its room locked until the transaction ends; the changes made to it
@@ -300,12 +313,22 @@ def _load(code: str, *, lock: bool, writes: WriteBatch | None) -> Table | None:
             outages_until = Outage.objects.aggregate(until=Max("ended_at"))["until"]
     else:
         found = _fetch(code, lock=lock)
-        if found is None:
-            return None
-        room = _model_from(Room, found["room"])
-        seats = [_seat_from(data) for data in found["seats"]]
-        round_ = _model_from(Round, found["round"]) if found["round"] else None
-        outages_until = datetime.fromisoformat(found["outages_until"]) if found["outages_until"] else None
+        return None if found is None else _built(found, writes)
+    return _assembled(room, seats, round_, writes, outages_until)
+
+
+def _built(found: dict[str, Any], writes: WriteBatch | None) -> Table:
+    """The table from the statement's JSON document."""
+    room = _model_from(Room, found["room"])
+    seats = [_seat_from(data) for data in found["seats"]]
+    round_ = _model_from(Round, found["round"]) if found["round"] else None
+    outages_until = datetime.fromisoformat(found["outages_until"]) if found["outages_until"] else None
+    return _assembled(room, seats, round_, writes, outages_until)
+
+
+def _assembled(
+    room: Room, seats: list[Seat], round_: Round | None, writes: WriteBatch | None, outages_until: datetime | None
+) -> Table:
     for seat in seats:
         _SEAT_ROOM_FIELD.set_cached_value(seat, room)
     if round_ is not None:
@@ -336,24 +359,35 @@ def _seat_columns() -> str:
 
 def _table_sql(lock: bool) -> str:
     # One JSON document, so the statement's result has one column whatever migrations
-    # add later: it stays valid as a prepared statement (core/prepared.py). Locking, it
-    # also gives the room row's version (xmin) as locked and as the statement's snapshot
-    # saw it: they differ when it waited for the lock (see _fetch).
+    # add later: it stays valid as a prepared statement (core/prepared.py).
+    return f'SELECT {_table_json(lock)}::text FROM "{Room._meta.db_table}" r WHERE r.code = %s' + (
+        " FOR UPDATE OF r" if lock else ""
+    )
+
+
+def _table_json(lock: bool) -> str:
+    # The table of the room row `r`. Locking, it also gives the room row's version (xmin)
+    # as locked and as the statement's snapshot saw it: they differ when it waited for
+    # the lock (see _fetch).
     room, seat, round_, user, outage = (m._meta.db_table for m in (Room, Seat, Round, User, Outage))
     latest = next(f'"{f.column}" DESC' for f in Round._meta.concrete_fields if f.name == _ROUND_ORDER)
     versions = f"'locked', r.xmin::text, 'seen', (SELECT xmin::text FROM \"{room}\" WHERE id = r.id), " if lock else ""
     return (
-        f"SELECT json_build_object({versions}'room', row_to_json(r), "
+        f"json_build_object({versions}'room', row_to_json(r), "
         f"'seats', (SELECT coalesce(json_agg(json_build_object({_seat_columns()}) ORDER BY s.\"index\"), '[]') "
         f'FROM "{seat}" s LEFT JOIN "{user}" u ON u.id = s.user_id WHERE s.room_id = r.id), '
         f"'round', (SELECT row_to_json(x) FROM (SELECT * FROM \"{round_}\" WHERE room_id = r.id "
         f"ORDER BY {latest} LIMIT 1) x), "
-        f"'outages_until', (SELECT max(ended_at) FROM \"{outage}\"))::text "
-        f'FROM "{room}" r WHERE r.code = %s' + (" FOR UPDATE OF r" if lock else "")
+        f"'outages_until', (SELECT max(ended_at) FROM \"{outage}\"))"
     )
 
 
 _TABLE_SQL = {lock: _table_sql(lock) for lock in (False, True)}
+# Always one row: the token's account (or null), the table (or null). Params: key, code.
+_TOKEN_TABLE_SQL = (
+    f"SELECT json_build_object('user', {accounts.TOKEN_USER_JSON}, 'table', "
+    f'(SELECT {_table_json(False)} FROM "{Room._meta.db_table}" r WHERE r.code = %s))::text'
+)
 
 
 def _columns(model: type[models.Model]) -> tuple[list[str], list[tuple[str, str, bool]]]:

@@ -9,8 +9,8 @@ pytestmark = pytest.mark.django_db
 # token, the table (room locked, seats, round: one query), the move's writes (one
 # statement, games.store's flush), plus the savepoint pair of the test's transaction.
 ACTION_QUERIES = 5
-# token, the table.
-STATE_QUERIES = 2
+# the token and the table, in one statement (api/table_auth.py).
+STATE_QUERIES = 1
 # token, the tag's statement (games/view_tags.py): a poll answered 304 reads no table.
 STATE_NOT_MODIFIED_QUERIES = 2
 # token, the tag's statement, the table: a poll that finds a change reads it as well.
