@@ -30,8 +30,9 @@ from typing import Any
 
 import orjson
 from django.conf import settings
-from django.db import IntegrityError, connection, models, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, models, transaction
 from django.db.models import Max, QuerySet
+from django.db.models.base import ModelState
 from django.utils import timezone
 
 from accounts import selectors as accounts
@@ -412,12 +413,31 @@ def _model_from(model: type[Any], data: dict[str, Any]) -> Any:
             # ISO 8601 with the offset (the connection's time zone is UTC).
             value = datetime.fromisoformat(value)
         values.append(value)
-    return model.from_db(connection.alias, names, values)
+    return _loaded(model, names, values)
 
 
 def _seat_from(row: dict[str, Any]) -> Seat:
     seat: Seat = _model_from(Seat, row)
     if seat.user_id is not None:
         values = [row[f"u_{f}"] for f in _USER_FIELDS]
-        _SEAT_USER_FIELD.set_cached_value(seat, User.from_db(connection.alias, list(_USER_FIELDS), values))
+        _SEAT_USER_FIELD.set_cached_value(seat, _loaded(User, _USER_FIELD_NAMES, values))
     return seat
+
+
+_USER_FIELD_NAMES = list(_USER_FIELDS)
+
+
+def _loaded(model: type[models.Model], names: list[str], values: list[Any]) -> Any:
+    """The instance `model.from_db` would make of these values (read from the database,
+    any field not in `names` deferred), made without running `Model.__init__`, whose
+    signals and loop over every field were half of a table read's Python time (ten
+    instances a read). Nothing listens to these models' init signals, and no field of
+    theirs needs `__init__` (a file field would); tests/test_table_store.py holds the
+    instances to the ORM's own."""
+    obj = model.__new__(model)
+    state = ModelState()
+    # The store reads through `connection`, the default database's.
+    state.adding, state.db = False, DEFAULT_DB_ALIAS
+    obj.__dict__["_state"] = state
+    obj.__dict__.update(zip(names, values, strict=True))
+    return obj

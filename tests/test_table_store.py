@@ -15,6 +15,7 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from accounts.models import User
 from core.errors import ServiceError
 from games import rules, selectors, store
 from games.models import Action, Event, Room, Round, Seat
@@ -62,6 +63,46 @@ def test_the_read_matches_the_orm_field_by_field(make_user, path):
     assert table.round.room is table.room and all(s.room is table.room for s in table.seats)
     # The pass: the people at once (the computers passed as the hand began).
     assert table.rules.key == "hearts" and table.to_act == [0, 1]
+    # Instances as the ORM's own: read from the database, the seats' accounts (on the
+    # batched path) with the fields the read leaves out deferred.
+    only = store._USER_FIELDS if path == "batched" else [f.attname for f in User._meta.concrete_fields]
+    orm_users = [s.user for s in Seat.objects.filter(room=room, user__isnull=False).select_related("user")]
+    orm_users = [User.objects.only(*only).get(pk=u.pk) for u in orm_users]
+    users = [s.user for s in table.seats if s.user_id is not None]
+    assert [fields(u, leave_out=tuple(u.get_deferred_fields())) for u in users] == [
+        fields(u, leave_out=tuple(u.get_deferred_fields())) for u in orm_users
+    ]
+    assert [u.get_deferred_fields() for u in users] == [u.get_deferred_fields() for u in orm_users]
+    for instance in [table.room, table.round, *table.seats, *users]:
+        assert instance._state.adding is False and instance._state.db == "default"
+    assert not any(i.get_deferred_fields() for i in [table.room, table.round, *table.seats])
+    assert table.room == Room.objects.get(pk=room.pk) and hash(table.room) == hash(room)
+
+
+def test_the_token_and_the_table_read_together_as_each_alone(make_user, path):
+    from rest_framework.authtoken.models import Token
+
+    host, other = make_user(), make_user()
+    host.last_login = timezone.now()
+    host.save()
+    key = Token.objects.create(user=host).key
+    room = lobby.room_create(host=host, game="hearts", options={})
+    lobby.room_join(code=room.code, user=other)
+
+    table, user = store.table_and_token_user(room.code, key)
+    alone = store.table(room.code)
+    assert table is not None and alone is not None
+    assert fields(table.room) == fields(alone.room)
+    assert [fields(s) for s in table.seats] == [fields(s) for s in alone.seats]
+    assert user is not None and fields(user) == fields(User.objects.get(pk=host.pk))
+    assert user.last_login is not None and user.last_login.tzinfo is not None
+    # Either may be missing; an inactive account is given as it is, for the caller to refuse.
+    assert store.table_and_token_user(room.code, "0" * 40)[1] is None
+    assert store.table_and_token_user("ZZZZZZ", key)[0] is None
+    assert store.table_and_token_user("no such room; --", key) == (None, user)
+    User.objects.filter(pk=host.pk).update(is_active=False)
+    found = store.table_and_token_user(room.code, key)[1]
+    assert found is not None and found.is_active is False
 
 
 def test_a_lobby_no_room_and_a_code_that_cannot_exist(make_user, path, django_assert_num_queries):
