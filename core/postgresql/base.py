@@ -1,6 +1,6 @@
 """Django's PostgreSQL backend, with a cursor that binds on the server for the hot
-path's statements (core/prepared.py), and the health check skipped for a connection
-that was in use a moment ago.
+path's statements (core/prepared.py), the health check skipped for a connection that
+was in use a moment ago, and JSON values written by orjson (operations.py).
 
 With CONN_HEALTH_CHECKS Django pings a kept connection (`SELECT 1`, a round trip) before
 each request uses it, so that a connection the database dropped while it sat idle is
@@ -19,10 +19,14 @@ from typing import Any
 from django.db.backends.postgresql import base
 from django.utils.asyncio import async_unsafe
 
+from .operations import DatabaseOperations
+
 FRESH_SECONDS = 1.0
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    # JSON values written by orjson (operations.py).
+    ops_class = DatabaseOperations
     # When a request last began to use this connection (checked or not).
     _last_used = float("-inf")
     # Django sets the health check's flags in __init__; django-stubs leave them out.
