@@ -26,7 +26,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from . import prepared
 
@@ -90,7 +91,11 @@ class WriteBatch:
             for obj, fields in updates:
                 obj.save(update_fields=None if fields is None else sorted(fields))
             return
-        parts = [*_insert_statements(inserts), *(_update_statement(o, f) for o, f in updates)]
+        # The connection itself, looked up once: each field prepares its value with it, and
+        # `django.db.connection` would look it up again for every value (prepared.py runs
+        # the statement on the same one, the default database's).
+        db = connections[DEFAULT_DB_ALIAS]
+        parts = [*_insert_statements(inserts, db), *(_update_statement(o, f, db) for o, f in updates)]
         # A failure aborts the transaction the caller holds. PostgreSQL takes at most
         # 65,535 values a statement: a long run of computer players' moves may need more
         # than one.
@@ -120,16 +125,16 @@ def _by_model(objs: list[models.Model]) -> dict[type[models.Model], list[models.
     return by_model
 
 
-def _insert_statements(objs: list[models.Model]) -> Iterator[tuple[str, list[Any]]]:
+def _insert_statements(objs: list[models.Model], db: BaseDatabaseWrapper) -> Iterator[tuple[str, list[Any]]]:
     for model, rows in _by_model(objs).items():
         fields = [f for f in model._meta.concrete_fields if not (f.primary_key and getattr(rows[0], f.attname) is None)]
         columns = ", ".join(f'"{f.column}"' for f in fields)
         row_marks = "(" + ", ".join(["%s"] * len(fields)) + ")"
         sql = f'INSERT INTO "{model._meta.db_table}" ({columns}) VALUES ' + ", ".join([row_marks] * len(rows))
-        yield sql, [f.get_db_prep_save(getattr(row, f.attname), connection) for row in rows for f in fields]
+        yield sql, [f.get_db_prep_save(getattr(row, f.attname), db) for row in rows for f in fields]
 
 
-def _update_statement(obj: models.Model, names: set[str] | None) -> tuple[str, list[Any]]:
+def _update_statement(obj: models.Model, names: set[str] | None, db: BaseDatabaseWrapper) -> tuple[str, list[Any]]:
     meta = obj._meta
     fields = [
         f
@@ -139,7 +144,7 @@ def _update_statement(obj: models.Model, names: set[str] | None) -> tuple[str, l
     values = []
     for field in fields:
         value = field.pre_save(obj, add=False)  # auto_now fields take the time here
-        values.append(field.get_db_prep_save(value, connection))
+        values.append(field.get_db_prep_save(value, db))
     assignments = ", ".join(f'"{f.column}" = %s' for f in fields)
     sql = f'UPDATE "{meta.db_table}" SET {assignments} WHERE "{meta.pk.column}" = %s'
-    return sql, [*values, meta.pk.get_db_prep_save(obj.pk, connection)]
+    return sql, [*values, meta.pk.get_db_prep_save(obj.pk, db)]
