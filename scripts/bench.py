@@ -28,9 +28,9 @@ Each bare or game run prints accepted moves per second and the latency of both r
 (p50/p90/p99/max); a live run prints its moves per second, the time from each POST being
 sent to the last of the four clients caught up (p50/p90/p99/max), the latency of the
 POSTs and of the clients' fetches, and how the views and events reached the clients
-(pushed or fetched: the server pushes views only once it can; until then every client
-fetches, and the run says so). Every run prints the client's own CPU (on a 2-core
-machine it shares the cores with the server), the server's CPU per move, read from
+(pushed or fetched, counted: a run against a server that pushes nothing says so).
+Every run prints the client's own CPU (on a 2-core machine it shares the cores with
+the server), the server's CPU per move, read from
 /proc: gunicorn's master and workers and the PostgreSQL backends of the target's
 database, and in a live run daphne and the Celery worker too, and the Redis server
 apart, since other work on the machine may use it; and how busy the cores were with
