@@ -202,9 +202,20 @@ export class RoomPage {
         this.setView(pushed.view);
       }
     } else if (added) {
-      this.render();
+      this.renderLog();
     }
     this.sync();
+  }
+
+  // A change's events that come after its view was drawn (the mover's own answer comes
+  // before its push): only the log is drawn again, so that a tap under way on the table
+  // (a card pressed and not yet released) is not lost to a table drawn anew under it.
+  // A hand's end is drawn whole: its result reads the events.
+  renderLog() {
+    const view = this.view;
+    const partial = view && !this.destroyed && view.status === "playing" && view.phase !== "round_over";
+    if (partial && this.table.renderLog(this.root, view, this.log.events)) return;
+    this.render();
   }
 
   // Whether drawing `view` takes a fetch first: the room's own facts, or the score sheet.

@@ -92,6 +92,24 @@ export class TableView {
     announce(this, view, ended ?? (idle && turn ? `${turn} If you do not act, ${idle.what} before this turn's time runs out.` : turn));
   }
 
+  /**
+   * Draws the event log alone, in the table drawn at `view`'s version; false where there is
+   * no such table (the caller draws it whole).
+   * @param {HTMLElement} root
+   * @param {any} view
+   * @param {any[]} events
+   */
+  renderLog(root, view, events) {
+    const section = root.querySelector("section.table");
+    if (!(section instanceof HTMLElement) || section.dataset.version !== String(view.version)) return false;
+    const log = eventLog(this, events, seatNames(view, view.you?.seat ?? null));
+    const old = section.querySelector(":scope > details.log");
+    if (old && log) old.replaceWith(log);
+    else if (log) section.append(log);
+    else old?.remove();
+    return true;
+  }
+
   // The countdowns are redrawn every second without rebuilding the table. They are not in
   // a live region: a screen reader would read out every second.
   tick(root, view) {
