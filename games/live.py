@@ -103,10 +103,6 @@ def _announcer_for(layer: Any) -> _Announcer:
         return _announcer
 
 
-def room_changed(code: str, version: int, seq: int) -> None:
-    _send(group_name(code), room_changed_message(version, seq))
-
-
 def room_changed_message(version: int, seq: int) -> dict[str, Any]:
     """The layer's message for a room's sockets (api/consumers.py), which they pass on
     as `{"type": "changed", "version": …, "seq": …}`.
