@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
-from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 
 from .models import User
-from .selectors import ban_of_token, user_for_token
+from .selectors import SignInRef, ban_of_token, sign_in_of, user_for_token
+from .services import sign_in_used
 
 
 class Banned(exceptions.AuthenticationFailed):
@@ -47,7 +48,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
         self.view = (request.parser_context or {}).get("view")
         return super().authenticate(request)
 
-    def authenticate_credentials(self, key: str) -> tuple[User, Any]:
+    def authenticate_credentials(self, key: str) -> tuple[User, SignInRef | None]:
         with_read = getattr(self.view, "token_user_with_read", None)
         user = with_read(key) if with_read is not None else None
         if user is None or not user.is_active:
@@ -62,5 +63,8 @@ class TokenAuthentication(authentication.TokenAuthentication):
             if user.banned_at is not None:
                 raise banned(user.ban_reason, user.pk)
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
-        # `request.auth` is the token; nothing reads its creation time, so no second query.
-        return user, Token(key=key, user=user)
+        # `request.auth` is the sign-in the token is (the sign-ins list marks it as the caller's).
+        ref = sign_in_of(user)
+        if ref is not None:
+            sign_in_used(ref=ref, now=timezone.now())
+        return user, ref

@@ -103,3 +103,60 @@ class BannedToken(models.Model):
     @staticmethod
     def digest_of(key: str) -> str:
         return hashlib.sha256(key.encode()).hexdigest()
+
+
+class SignIn(models.Model):
+    """One device's sign-in: the token that a sign-in, a sign-up, a guest's invite or a
+    password reset gave one client, so that a person can see where they are signed in
+    and end any of it (accounts.services).
+
+    Only a digest of the token is kept, as for personal tokens: a copy of the database
+    signs nobody in. The device and the address are what the person reads in the list
+    (the browser and system the client said it was, the address's network), nothing
+    finer.
+    """
+
+    class How(models.TextChoices):
+        PASSWORD = "password", "password"
+        SIGN_UP = "sign_up", "sign-up"
+        GUEST = "guest", "guest invite"
+        RESET = "reset", "password reset"
+        PASSWORD_CHANGE = "password_change", "password change"
+        # A token from before sign-ins were told apart (migration 0007).
+        EARLIER = "earlier", "an earlier sign-in"
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="sign_ins")
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    how = models.CharField(max_length=20, choices=How.choices)
+    device = models.CharField(max_length=300, blank=True)
+    address = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Written at most once a minute (accounts.services.sign_in_used).
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.how}:{self.digest[:8]}"
+
+    @staticmethod
+    def digest_of(key: str) -> str:
+        return hashlib.sha256(key.encode()).hexdigest()
+
+
+class NameChange(models.Model):
+    """A change of a person's display name. Moderators read the names a person went by
+    in the admin; the latest change is what holds the next one back a week."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="name_changes")
+    before = models.CharField(max_length=40, blank=True)
+    after = models.CharField(max_length=40)
+    changed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("-changed_at", "-id")
+        indexes = (models.Index(fields=("user", "-changed_at")),)
+
+    def __str__(self) -> str:
+        return f"{self.before} → {self.after}"

@@ -8,52 +8,94 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, models
-from rest_framework.authtoken.models import Token
 
 from core import prepared
 
 from . import usernames
-from .models import BannedToken, User
+from .models import BannedToken, SignIn, User
 
 # Named columns, never `u.*`: a prepared statement must keep its result's shape when a
 # migration adds a column while a server process holds it.
 _COLUMNS: list[str] = [str(f.column) for f in User._meta.concrete_fields]
 _ATTNAMES = [f.attname for f in User._meta.concrete_fields]
 _COLUMN_LIST = ", ".join(f'u."{c}"' for c in _COLUMNS)
+_SIGN_IN = SignIn._meta.db_table
+# The account's columns, then the sign-in's id and when it was last used.
 _TOKEN_SQL = (
-    f'SELECT {_COLUMN_LIST} FROM "{User._meta.db_table}" u '
-    f'JOIN "{Token._meta.db_table}" t ON t.user_id = u.id WHERE t.key = %s'
+    f'SELECT {_COLUMN_LIST}, t."id", t."last_used_at" FROM "{User._meta.db_table}" u '
+    f'JOIN "{_SIGN_IN}" t ON t.user_id = u.id WHERE t.digest = %s'
 )
 
 
 # The same account as one JSON object (NULL for an unknown token), for a statement that
 # reads it beside something else: games.store reads a room's table with it, so that a
-# table call's authentication and its read are one round trip. One `%s`: the key.
+# table call's authentication and its read are one round trip. One `%s`: the token's
+# digest (`token_digest`).
 TOKEN_USER_JSON = (
-    "(SELECT json_build_object(" + ", ".join(f"'{c}', u.\"{c}\"" for c in _COLUMNS) + ") "
-    f'FROM "{User._meta.db_table}" u JOIN "{Token._meta.db_table}" t ON t.user_id = u.id WHERE t.key = %s)'
+    "(SELECT json_build_object("
+    + ", ".join(f"'{c}', u.\"{c}\"" for c in _COLUMNS)
+    + ", '.sign_in', t.\"id\", '.sign_in_used', t.\"last_used_at\") "
+    f'FROM "{User._meta.db_table}" u JOIN "{_SIGN_IN}" t ON t.user_id = u.id WHERE t.digest = %s)'
 )
 _TIMES = frozenset(f.column for f in User._meta.concrete_fields if isinstance(f, models.DateTimeField))
+
+
+def token_digest(key: str) -> str:
+    """What is kept of an account token (accounts.models.SignIn)."""
+    return SignIn.digest_of(key)
+
+
+@dataclass(frozen=True)
+class SignInRef:
+    """Which of the account's sign-ins a token is (`request.auth` of a call made with
+    one): the sign-ins list marks it as the caller's own, and its last use is noted at
+    most once a minute."""
+
+    id: int
+    last_used_at: datetime | None
+
+
+def _sign_in_of(user: User, sign_in_id: int, last_used: datetime | str | None) -> User:
+    if isinstance(last_used, str):
+        last_used = datetime.fromisoformat(last_used)
+    user.sign_in = SignInRef(sign_in_id, last_used)  # type: ignore[attr-defined]
+    return user
+
+
+def sign_in_of(user: User) -> SignInRef | None:
+    """The sign-in a token-authenticated account was read for (None otherwise)."""
+    found: SignInRef | None = getattr(user, "sign_in", None)
+    return found
 
 
 def user_from_json(data: dict[str, Any]) -> User:
     """The account as `TOKEN_USER_JSON` wrote it (its times are ISO 8601 text there)."""
     values = [datetime.fromisoformat(data[c]) if c in _TIMES and data[c] is not None else data[c] for c in _COLUMNS]
-    return User.from_db(connection.alias, _ATTNAMES, values)
+    return _sign_in_of(User.from_db(connection.alias, _ATTNAMES, values), data[".sign_in"], data[".sign_in_used"])
 
 
 def user_for_token(*, key: str) -> User | None:
-    """The account a token belongs to, active or not; None for an unknown token.
+    """The account a token belongs to, active or not; None for an unknown token. The
+    account carries which sign-in the token is (`sign_in_of`).
 
     Every API call and socket asks this, so on PostgreSQL it is one prepared statement
     (DRF's own lookup compiles an ORM query each time, which costs more than running it).
     Nothing is cached: a revoked token or a ban takes effect on the very next request.
     """
+    digest = token_digest(key)
     if connection.vendor == "postgresql":
-        row = prepared.fetch_one(_TOKEN_SQL, [key])
-        return None if row is None else User.from_db(connection.alias, _ATTNAMES, row)
+        row = prepared.fetch_one(_TOKEN_SQL, [digest])
+        if row is None:
+            return None
+        return _sign_in_of(User.from_db(connection.alias, _ATTNAMES, row[:-2]), row[-2], row[-1])
     # SQLite (the one-process start) returns dates as text: the ORM converts them.
-    return next(iter(User.objects.raw(_TOKEN_SQL, [key])), None)
+    found = SignIn.objects.select_related("user").filter(digest=digest).first()
+    return None if found is None else _sign_in_of(found.user, found.pk, found.last_used_at)
+
+
+def sign_ins_of(*, user: User) -> models.QuerySet[SignIn]:
+    """Where the account is signed in, the latest first."""
+    return SignIn.objects.filter(user=user)
 
 
 @dataclass(frozen=True)

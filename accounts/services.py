@@ -1,24 +1,68 @@
-"""Writes for accounts: registration, guests, tokens."""
+"""Writes for accounts: registration, guests, sign-ins and their tokens."""
 
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from core.errors import ServiceError
 
-from .models import BannedToken, User
-from .selectors import TAKEN
+from .devices import Device
+from .models import BannedToken, SignIn, User
+from .selectors import TAKEN, SignInRef
+
+# How often a sign-in's last use is written: the list shows it to the minute.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+def sign_in_create(*, user: User, how: str, device: Device | None = None) -> str:
+    """A new sign-in of the account, from the client `device` describes; its token,
+    which is given this once (only its digest is kept)."""
+    key = secrets.token_hex(20)
+    SignIn.objects.create(
+        user=user,
+        digest=SignIn.digest_of(key),
+        how=how,
+        device=device.name if device else "",
+        address=device.network if device else "",
+    )
+    return key
+
+
+def sign_in_used(*, ref: SignInRef, now: datetime) -> None:
+    """Note a use of a sign-in, unless one was noted within the last minute."""
+    if ref.last_used_at is not None and now - ref.last_used_at < LAST_USED_RESOLUTION:
+        return
+    SignIn.objects.filter(pk=ref.id).update(last_used_at=now)
+
+
+def sign_in_end(*, user: User, sign_in_id: int) -> None:
+    """End one of the account's sign-ins: its token answers 401 from the next call.
+    Anyone else's reads as not found."""
+    deleted, _ = SignIn.objects.filter(user=user, pk=sign_in_id).delete()
+    if not deleted:
+        raise ServiceError("not_found", "You have no such sign-in.", 404)
+
+
+def sign_ins_end(*, user: User, keep: int | None = None) -> int:
+    """End every sign-in of the account but `keep` (the caller's own, when it is one);
+    how many ended."""
+    sign_ins = SignIn.objects.filter(user=user)
+    if keep is not None:
+        sign_ins = sign_ins.exclude(pk=keep)
+    ended, _ = sign_ins.delete()
+    return ended
 
 
 @transaction.atomic
-def user_register(*, username: str, password: str, display_name: str = "") -> tuple[User, str]:
+def user_register(
+    *, username: str, password: str, display_name: str = "", device: Device | None = None
+) -> tuple[User, str]:
     """Create an account and its token.
 
     Raises ServiceError: `weak_password` with one detail per reason the password
@@ -39,39 +83,33 @@ def user_register(*, username: str, password: str, display_name: str = "") -> tu
     except IntegrityError:
         # Two sign-ups of one name (or of lookalikes) at once: the unique keys let one in.
         raise ServiceError(TAKEN.code, TAKEN.detail, 400, "username") from None
-    return user, Token.objects.create(user=user).key
+    return user, sign_in_create(user=user, how=SignIn.How.SIGN_UP, device=device)
 
 
 @transaction.atomic
-def guest_create(*, display_name: str) -> tuple[User, str]:
+def guest_create(*, display_name: str, device: Device | None = None) -> tuple[User, str]:
     # A guest's username is random and never typed; the display name is what others see.
     user = User(username=f"guest-{secrets.token_hex(6)}", display_name=display_name, is_guest=True)
     user.set_unusable_password()
     user.save()
-    return user, Token.objects.create(user=user).key
+    return user, sign_in_create(user=user, how=SignIn.How.GUEST, device=device)
 
 
-def user_sign_in(*, user: User, now: datetime) -> str:
-    """The account's token for a sign-in with its password, which counts as its last
-    login (the admin shows it, as it does for sign-ins to the admin itself)."""
+def user_sign_in(*, user: User, now: datetime, device: Device | None = None) -> str:
+    """A new sign-in of the account with its password, which counts as its last login
+    (the admin shows it, as it does for sign-ins to the admin itself); its token."""
     User.objects.filter(pk=user.pk).update(last_login=now)
-    token, _ = Token.objects.get_or_create(user=user)
-    key: str = token.key  # the stubs leave Token's fields untyped
-    return key
-
-
-def token_revoke(*, user: User) -> None:
-    Token.objects.filter(user=user).delete()
+    return sign_in_create(user=user, how=SignIn.How.PASSWORD, device=device)
 
 
 @transaction.atomic
 def tokens_revoke_for_ban(*, user: User) -> None:
-    """Revoke the account's tokens, keeping only digests of them (see BannedToken)."""
-    keys = list(Token.objects.filter(user=user).values_list("key", flat=True))
+    """End the account's sign-ins, keeping only their digests (see BannedToken)."""
+    digests = list(SignIn.objects.filter(user=user).values_list("digest", flat=True))
     BannedToken.objects.bulk_create(
-        [BannedToken(digest=BannedToken.digest_of(key), user=user) for key in keys], ignore_conflicts=True
+        [BannedToken(digest=digest, user=user) for digest in digests], ignore_conflicts=True
     )
-    token_revoke(user=user)
+    sign_ins_end(user=user)
 
 
 def banned_tokens_forget(*, user: User) -> None:

@@ -1,10 +1,13 @@
-"""The account a request is signed in as, typed as the project's User."""
+"""The account a request is signed in as, typed as the project's User, and the device it
+comes from."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest
 from rest_framework.exceptions import NotAuthenticated
+from rest_framework.throttling import BaseThrottle
 
+from accounts.devices import Device, device_of
 from accounts.models import User
 
 
@@ -20,3 +23,10 @@ def signed_in_user(request: HttpRequest) -> User:
     if not isinstance(user, User):
         raise NotAuthenticated
     return user
+
+
+def request_device(request: HttpRequest) -> Device:
+    """The client making `request`, as the person's list of sign-ins shows it: its
+    User-Agent and its address (DRF's, through the trusted proxies: NUM_PROXIES)."""
+    address = BaseThrottle().get_ident(request)  # type: ignore[arg-type]
+    return device_of(user_agent=request.META.get("HTTP_USER_AGENT", ""), address=address)

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from . import views_auth, views_me, views_notifications, views_players, views_rooms, views_tokens
+from . import views_auth, views_me, views_notifications, views_players, views_rooms, views_sign_ins, views_tokens
 from .inputs import RoomCodeConverter
 
 register_converter(RoomCodeConverter, "room_code")
@@ -17,6 +17,8 @@ urlpatterns = [
     path("auth/logout", views_auth.LogoutView.as_view(), name="logout"),
     path("me", views_auth.MeView.as_view(), name="me"),
     path("me/turns", views_me.TurnsView.as_view(), name="me-turns"),
+    path("me/sign-ins", views_sign_ins.SignInsView.as_view(), name="me-sign-ins"),
+    path("me/sign-ins/<int:sign_in_id>", views_sign_ins.SignInView.as_view(), name="me-sign-in"),
     path("me/tokens", views_tokens.PersonalTokensView.as_view(), name="me-tokens"),
     path("me/tokens/<int:token_id>", views_tokens.PersonalTokenView.as_view(), name="me-token"),
     path("me/apps", views_tokens.AllowedAppsView.as_view(), name="me-apps"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import logout
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, status
@@ -13,10 +14,11 @@ from rest_framework.views import APIView
 
 from accounts import banned_browser, selectors, services
 from accounts.authentication import banned
+from accounts.selectors import SignInRef
 from games.services import play
 from grants.scopes import READ, scopes
 
-from .auth import signed_in_user
+from .auth import request_device, signed_in_user
 from .created import created, creates
 from .schema import answers
 from .serializers import (
@@ -50,7 +52,7 @@ class RegisterView(_AuthThrottled):
     def post(self, request: Request) -> Response:
         data = RegisterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user, token = services.user_register(**data.validated_data)
+        user, token = services.user_register(**data.validated_data, device=request_device(request))
         signed_up(request, user.username)
         return created(request, {"user": UserSerializer(user).data, "token": token}, "me")
 
@@ -79,7 +81,8 @@ class TokenView(_AuthThrottled):
         if found.user is None:
             raise exceptions.AuthenticationFailed("Wrong username or password.")
         limits.succeeded()
-        return Response({"token": services.user_sign_in(user=found.user, now=timezone.now())})
+        token = services.user_sign_in(user=found.user, now=timezone.now(), device=request_device(request))
+        return Response({"token": token})
 
 
 class GuestView(_AuthThrottled):
@@ -100,15 +103,29 @@ class GuestView(_AuthThrottled):
         marked = banned_browser.marked_user_id(request)
         if marked is not None and (reason := selectors.ban_reason_of(user_id=marked)) is not None:
             raise banned(reason, marked)
-        user, token = services.guest_create(display_name=data.validated_data["display_name"])
+        user, token = services.guest_create(
+            display_name=data.validated_data["display_name"], device=request_device(request)
+        )
         return created(request, {"user": UserSerializer(user).data, "token": token}, "me")
 
 
 @scopes(POST=None)
 class LogoutView(APIView):
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(
+        request=None,
+        responses={204: None},
+        description=(
+            "Ends the sign-in whose token made the call; the account's other sign-ins (other devices) stay "
+            "(`me/sign-ins` ends those). Called with the site's session (the admin's, an authorize page's), it "
+            "ends that session."
+        ),
+    )
     def post(self, request: Request) -> Response:
-        services.token_revoke(user=signed_in_user(request))
+        user = signed_in_user(request)
+        if isinstance(request.auth, SignInRef):
+            services.sign_in_end(user=user, sign_in_id=request.auth.id)
+        else:
+            logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

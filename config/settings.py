@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "channels",
     "rest_framework",
+    # Only for migration 0008 of accounts, which moved its tokens to sign-ins of their own.
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",

@@ -254,7 +254,7 @@ def table_and_token_user(code: str, key: str) -> tuple[Table | None, User | None
     call that reads the table signs in on the same round trip."""
     if not is_room_code(code) or _portable():
         return _load(code, lock=False, writes=None), accounts.user_for_token(key=key)
-    row = prepared.fetch_one(_TOKEN_TABLE_SQL, [key, code])
+    row = prepared.fetch_one(_TOKEN_TABLE_SQL, [accounts.token_digest(key), code])
     found: dict[str, Any] = orjson.loads(row[0]) if row else {}
     user = accounts.user_from_json(found["user"]) if found.get("user") else None
     return (_built(found["table"], None) if found.get("table") else None), user
@@ -384,7 +384,7 @@ def _table_json(lock: bool) -> str:
 
 
 _TABLE_SQL = {lock: _table_sql(lock) for lock in (False, True)}
-# Always one row: the token's account (or null), the table (or null). Params: key, code.
+# Always one row: the token's account (or null), the table (or null). Params: the token's digest, the code.
 _TOKEN_TABLE_SQL = (
     f"SELECT json_build_object('user', {accounts.TOKEN_USER_JSON}, 'table', "
     f'(SELECT {_table_json(False)} FROM "{Room._meta.db_table}" r WHERE r.code = %s))::text'

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 
 from accounts.authentication import TokenAuthentication, banned
 from accounts.models import User
+from accounts.selectors import SignInRef
 
 from . import scopes, selectors, services
 
@@ -28,7 +29,7 @@ class InsufficientScope(exceptions.APIException):
 class BearerAuthentication(authentication.BaseAuthentication):
     keyword = "Bearer"
 
-    def authenticate(self, request: Request) -> tuple[User, selectors.Grant] | None:
+    def authenticate(self, request: Request) -> tuple[User, selectors.Grant | SignInRef | None] | None:
         header = authentication.get_authorization_header(request).split()
         if not header or header[0].lower() != self.keyword.lower().encode():
             return None

@@ -100,16 +100,16 @@ def main() -> None:
 
 def seed(listeners: int) -> tuple[str, str, list[str]]:
     """A Hearts room, the flooder's token and the listeners' tokens."""
-    from rest_framework.authtoken.models import Token
 
-    from accounts.models import User
+    from accounts.models import SignIn, User
+    from accounts.services import sign_in_create
     from games.services import lobby
 
     def user(name: str) -> Any:
         return User.objects.create_user(username=f"{name}-{secrets.token_hex(3)}", password="flood-9-secret")
 
     code = lobby.room_create(host=user("host"), game="hearts", options={}).code
-    tokens = [Token.objects.create(user=user(f"p{n}")).key for n in range(listeners + 1)]
+    tokens = [sign_in_create(user=user(f"p{n}"), how=SignIn.How.PASSWORD) for n in range(listeners + 1)]
     return code, tokens[0], tokens[1:]
 
 

@@ -80,14 +80,14 @@ def make_user(db: Any) -> Callable[..., Any]:
 @pytest.fixture
 def api_client() -> Callable[..., Any]:
     """A DRF test client, authenticated with the given user's token when one is given."""
-    from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
+
+    from tests.tokens import account_token
 
     def make(user: Any = None) -> APIClient:
         client = APIClient()
         if user is not None:
-            token, _ = Token.objects.get_or_create(user=user)
-            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+            client.credentials(HTTP_AUTHORIZATION=f"Token {account_token(user)}")
         return client
 
     return make

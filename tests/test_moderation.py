@@ -10,9 +10,8 @@ import re
 import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 
-from accounts.models import BannedToken
+from accounts.models import BannedToken, SignIn
 from games import selectors
 from games.models import Room, Round
 from games.services import lobby, play
@@ -125,7 +124,7 @@ def test_a_ban_answers_the_banned_person_with_the_reason_and_unban_restores(clie
     client.post(reverse("admin:accounts_user_ban", args=[player.pk]), {"reason": "abusive chat"})
     player.refresh_from_db()
     assert not player.is_active and player.ban_reason == "abusive chat"
-    assert not Token.objects.filter(user=player).exists()
+    assert not SignIn.objects.filter(user=player).exists()
     # The revoked token: not "Invalid token", but the ban and its reason.
     res = api.get("/api/v1/me")
     assert res.status_code == 401

@@ -80,12 +80,12 @@ def test_the_read_matches_the_orm_field_by_field(make_user, path):
 
 
 def test_the_token_and_the_table_read_together_as_each_alone(make_user, path):
-    from rest_framework.authtoken.models import Token
+    from tests.tokens import new_token
 
     host, other = make_user(), make_user()
     host.last_login = timezone.now()
     host.save()
-    key = Token.objects.create(user=host).key
+    key = new_token(host)
     room = lobby.room_create(host=host, game="hearts", options={})
     lobby.room_join(code=room.code, user=other)
 
@@ -395,7 +395,7 @@ def test_the_token_lookup_the_table_read_and_the_flush_become_prepared_statement
         with store.locked(code) as table:
             table.touch()
     prepared = _prepared_statements()
-    assert any('JOIN "authtoken_token"' in sql for sql in prepared)
+    assert any('JOIN "accounts_signin"' in sql for sql in prepared)
     assert any("json_build_object('room'" in sql for sql in prepared)
     assert any(sql.startswith("WITH w0 AS (UPDATE") for sql in prepared)
     assert not any(sql.startswith(("INSERT", "UPDATE")) for sql in prepared)
@@ -405,15 +405,15 @@ def test_the_token_lookup_the_table_read_and_the_flush_become_prepared_statement
 
 
 def test_the_token_lookup_gives_the_user_as_the_orm_does(make_user):
-    from rest_framework.authtoken.models import Token
-
     from accounts.authentication import TokenAuthentication
-    from accounts.models import User
+    from accounts.models import SignIn, User
+    from tests.tokens import new_token
 
     user = make_user()
     user.last_login = timezone.now()
     user.save()
-    token = Token.objects.create(user=user)
-    found, auth = TokenAuthentication().authenticate_credentials(token.key)
+    token = new_token(user)
+    found, auth = TokenAuthentication().authenticate_credentials(token)
     assert fields(found) == fields(User.objects.get(pk=user.pk))
-    assert found.date_joined.tzinfo is not None and auth.key == token.key
+    assert found.date_joined.tzinfo is not None
+    assert auth is not None and auth.id == SignIn.objects.get(digest=SignIn.digest_of(token)).pk

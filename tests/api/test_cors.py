@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 from django.test import override_settings
-from rest_framework.authtoken.models import Token
 
 from games.services import lobby
+from tests.tokens import new_token
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +46,7 @@ def test_a_preflight_from_an_allowed_origin_allows_the_apis_headers(client, make
 
 @ALLOW
 def test_answers_to_an_allowed_origin_name_it_and_expose_what_clients_act_on(client, make_user):
-    token = Token.objects.create(user=make_user()).key
+    token = new_token(make_user())
     answer = client.post(
         "/api/v1/rooms/",
         {"game": "hearts"},
@@ -89,7 +89,7 @@ def test_the_web_clients_pages_are_not_shared(client):
 @ALLOW
 def test_a_poll_from_an_allowed_origin_may_name_its_tag_and_read_the_new_one(client, make_user):
     user = make_user()
-    token = Token.objects.create(user=user).key
+    token = new_token(user)
     room = lobby.room_create(host=user, game="hearts", options={})
     path = f"/api/v1/rooms/{room.code}/state"
     allowed = client.options(

@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import UserRateThrottle
+
+from tests.tokens import account_token
 
 from .helpers import act, error_code, state
 
@@ -38,7 +39,7 @@ def test_a_token_state_call_is_one_statement(hearts_table, django_assert_num_que
 def test_every_way_in_sees_the_same_view(hearts_table):
     code, clients, users = hearts_table()
     by_token = clients[1].get(f"/api/v1/rooms/{code}/state")
-    by_bearer = _bearer(Token.objects.get(user=users[1]).key).get(f"/api/v1/rooms/{code}/state")
+    by_bearer = _bearer(account_token(users[1])).get(f"/api/v1/rooms/{code}/state")
     session = APIClient()
     session.force_login(users[1])
     by_session = session.get(f"/api/v1/rooms/{code}/state")

@@ -23,10 +23,9 @@ class Table:
 
 
 def token_client(url: str, user: Any) -> httpx.Client:
-    from rest_framework.authtoken.models import Token
+    from tests.tokens import account_token
 
-    token, _ = Token.objects.get_or_create(user=user)
-    return httpx.Client(base_url=url, headers={"Authorization": f"Token {token.key}"}, timeout=30)
+    return httpx.Client(base_url=url, headers={"Authorization": f"Token {account_token(user)}"}, timeout=30)
 
 
 def snapshot(code: str) -> dict[str, Any]:

@@ -168,11 +168,11 @@ def test_control_characters_in_a_query_parameter(table: Table, value: str) -> No
     ],
 )
 def test_control_characters_in_headers(table: Table, header: bytes) -> None:
-    from rest_framework.authtoken.models import Token
+    from tests.tokens import account_token
 
     view = my_view(table)
     body = json.dumps({"version": view["version"], "action": legal_pass(view)}).encode()
-    token = Token.objects.get(user=table.users[0]).key
+    token = account_token(table.users[0])
     host = urlsplit(table.url).netloc.encode()
     lines = [
         f"POST {table.path('actions')} HTTP/1.1".encode(),
@@ -206,10 +206,11 @@ def test_control_characters_in_headers_reaching_the_app(table: Table, meta: dict
     """Through Django's whole middleware stack, as a server that passes such headers on
     (daphne, the development server) would deliver them."""
     from django.test import Client
-    from rest_framework.authtoken.models import Token
+
+    from tests.tokens import account_token
 
     view = my_view(table)
-    token = Token.objects.get(user=table.users[0]).key
+    token = account_token(table.users[0])
     body = json.dumps({"version": view["version"], "action": legal_pass(view)})
     headers = {"HTTP_AUTHORIZATION": f"Token {token}", "CONTENT_TYPE": "application/json", **meta}
     before = snapshot(table.code)
@@ -301,12 +302,12 @@ def test_nesting_within_the_bound_is_parsed(table: Table) -> None:
 
 
 def test_big_bodies_answer_413(table: Table) -> None:
-    from rest_framework.authtoken.models import Token
+    from tests.tokens import account_token
 
     view = my_view(table)
     # Over Django's own cap (2.5 MB): refused from the declared length, before anything
     # reads the body (so the client need not even send it all).
-    token = Token.objects.get(user=table.users[0]).key
+    token = account_token(table.users[0])
     head = (
         f"POST {table.path('actions')} HTTP/1.1\r\nHost: {urlsplit(table.url).netloc}\r\n"
         f"Authorization: Token {token}\r\nContent-Type: application/json\r\nContent-Length: 3000000"

@@ -14,7 +14,6 @@ from typing import Any
 import jsonschema
 import pytest
 from channels.db import database_sync_to_async
-from rest_framework.authtoken.models import Token
 
 from api import consumers
 from games import selectors
@@ -23,6 +22,7 @@ from games.services import lobby
 from tests.api.helpers import move_by_whoever_acts
 from tests.sockets import refused_with, room_socket, socket_client, user_socket
 from tests.strict_answers import check_component
+from tests.tokens import new_token
 
 from .asyncapi import DOCUMENT_PATH, SPECIFICATION_SCHEMA, Contract, load
 
@@ -134,8 +134,8 @@ def short_match(make_user) -> tuple[str, dict[int, Any], str, list[str]]:
     lobby.room_join(code=room.code, user=guest)
     lobby.room_start(code=room.code, user=host)
     players = {seat.index: seat.user for seat in selectors.table_of(code=room.code).seats}
-    tokens = [Token.objects.create(user=user).key for user in (host, guest)]
-    return room.code, players, Token.objects.create(user=spectator).key, tokens
+    tokens = [new_token(user) for user in (host, guest)]
+    return room.code, players, new_token(spectator), tokens
 
 
 # One move by whoever is to act; False once the match is over.
@@ -277,14 +277,15 @@ async def test_every_refusal_is_a_documented_close_of_its_channel(make_user, set
 
 @database_sync_to_async
 def spectator_banned_later(make_user) -> str:
-    return Token.objects.create(user=make_user()).key
+    return new_token(make_user())
 
 
 @database_sync_to_async
 def ban_the_token_holder(token: str, make_user) -> None:
+    from accounts.models import SignIn
     from moderation.services import user_ban
 
-    holder = Token.objects.get(key=token).user
+    holder = SignIn.objects.get(digest=SignIn.digest_of(token)).user
     user_ban(moderator=make_user(is_staff=True, is_superuser=True), user=holder, reason="Abuse")
 
 

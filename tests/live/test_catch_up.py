@@ -12,7 +12,6 @@ from urllib.parse import urlsplit
 
 import pytest
 from channels.db import database_sync_to_async
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import selectors
@@ -20,6 +19,7 @@ from games.services import lobby, play
 from tests.api.helpers import concrete
 from tests.rules.support import without_claim
 from tests.sockets import room_socket
+from tests.tokens import new_token
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -42,7 +42,7 @@ def hearts_room(make_user) -> tuple[str, dict[int, Any], dict[str, Any]]:
         lobby.room_add_bot(code=room.code, user=host)
     lobby.room_start(code=room.code, user=host)
     people = {seat.index: seat.user for seat in selectors.table_of(code=room.code).seats if not seat.is_bot}
-    tokens = {who: Token.objects.create(user=user).key for who, user in (("host", host), ("spectator", spectator))}
+    tokens = {who: new_token(user) for who, user in (("host", host), ("spectator", spectator))}
     return room.code, people, tokens
 
 

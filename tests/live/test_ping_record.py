@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from rest_framework.authtoken.models import Token
 
 from api import room_versions
 from games.services import lobby
 from tests.sockets import room_socket
+from tests.tokens import new_token
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -24,7 +24,7 @@ pytestmark = [
 def make_room(make_user):
     host = make_user()
     room = lobby.room_create(host=host, game="hearts", options={})
-    tokens = [Token.objects.create(user=make_user()).key for _ in range(3)]
+    tokens = [new_token(make_user()) for _ in range(3)]
     return room.code, host, tokens
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
-from rest_framework.authtoken.models import Token
 
 from games.services import lobby
 from tests.sockets import refused_with, room_socket
+from tests.tokens import new_token
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -22,7 +22,7 @@ def make_room(make_user):
     host, other = make_user(), make_user()
     room = lobby.room_create(host=host, game="hearts", options={})
     other_room = lobby.room_create(host=other, game="hearts", options={})
-    return room, other_room, host, other, Token.objects.create(user=host).key, Token.objects.create(user=other).key
+    return room, other_room, host, other, new_token(host), new_token(other)
 
 
 async def test_listener_hears_each_change_of_its_room_only(make_user):

@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client, override_settings
-from rest_framework.authtoken.models import Token
 
 from games.services import lobby
 from tests.sockets import SITE_ORIGIN, refused_with, socket_client
+from tests.tokens import new_token
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -31,7 +31,7 @@ def room_of_host(make_user):
     room = lobby.room_create(host=host, game="hearts", options={})
     client = Client()
     client.force_login(host)
-    return room.code, host, Token.objects.create(user=host).key, client.session.session_key
+    return room.code, host, new_token(host), client.session.session_key
 
 
 @database_sync_to_async

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 from prometheus_client import REGISTRY
-from rest_framework.authtoken.models import Token
 
 from games.services import lobby
 from tests.sockets import socket_client
+from tests.tokens import new_token
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -30,7 +30,7 @@ def open_sockets() -> dict[str, float]:
 @database_sync_to_async
 def room_and_token(make_user) -> tuple[str, str]:
     host = make_user()
-    return lobby.room_create(host=host, game="hearts", options={}).code, Token.objects.create(user=host).key
+    return lobby.room_create(host=host, game="hearts", options={}).code, new_token(host)
 
 
 async def test_open_sockets_pings_and_rate_limited_closes_are_counted(make_user, settings):

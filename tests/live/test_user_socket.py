@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 from django.test import override_settings
-from rest_framework.authtoken.models import Token
 
 from games import selectors
 from games.services import lobby, play, table_moderation
 from tests.api.helpers import concrete
 from tests.sockets import room_socket, socket_client, user_socket
+from tests.tokens import new_token
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -29,7 +29,7 @@ def two_player_room(make_user):
     lobby.room_join(code=room.code, user=guest)
     for _ in range(2):
         lobby.room_add_bot(code=room.code, user=host)
-    return room.code, host, guest, Token.objects.create(user=host).key, Token.objects.create(user=guest).key
+    return room.code, host, guest, new_token(host), new_token(guest)
 
 
 @database_sync_to_async

@@ -10,12 +10,12 @@ import time
 import pytest
 from channels.db import database_sync_to_async
 from django.test import override_settings
-from rest_framework.authtoken.models import Token
 
 from games.services import lobby
 from tests.elsewhere import add_bot_elsewhere
 from tests.servers import database_url
 from tests.sockets import room_socket
+from tests.tokens import new_token
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -41,7 +41,7 @@ def add_bot_in_another_process(code: str, username: str) -> None:
 def make_room(make_user):
     host = make_user()
     room = lobby.room_create(host=host, game="hearts", options={})
-    return room, host, Token.objects.create(user=host).key
+    return room, host, new_token(host)
 
 
 async def test_a_change_made_by_another_process_is_announced_within_the_interval(make_user):

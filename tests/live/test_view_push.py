@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from rest_framework.authtoken.models import Token
 
 from games import selectors
 from games.live import EXCEPT_GROUPS
@@ -22,6 +21,7 @@ from games.services import lobby
 from tests.api.helpers import move_by_whoever_acts
 from tests.sockets import room_socket
 from tests.strict_answers import check_component
+from tests.tokens import new_token
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -43,8 +43,8 @@ def hearts_of_four(make_user) -> tuple[str, dict[int, Any], Any, dict[int, str],
     lobby.room_start(code=room.code, user=people[0])
     players = {seat.index: seat.user for seat in selectors.table_of(code=room.code).seats}
     spectator = make_user()
-    tokens = {seat: Token.objects.create(user=user).key for seat, user in players.items()}
-    return room.code, players, spectator, tokens, Token.objects.create(user=spectator).key
+    tokens = {seat: new_token(user) for seat, user in players.items()}
+    return room.code, players, spectator, tokens, new_token(spectator)
 
 
 @database_sync_to_async
@@ -140,7 +140,7 @@ async def test_a_socket_that_asks_for_notices_alone_is_sent_no_view(make_user):
 async def test_a_person_who_takes_a_seat_is_pushed_their_own_view_from_then_on(make_user):
     host, guest = await database_sync_to_async(make_user)(), await database_sync_to_async(make_user)()
     room = await database_sync_to_async(lobby.room_create)(host=host, game="hearts", options={})
-    token = await database_sync_to_async(lambda: Token.objects.create(user=guest).key)()
+    token = await database_sync_to_async(lambda: new_token(guest))()
     ws = room_socket(room.code, token, views=True)
     assert (await ws.connect())[0]
     await ws.receive_json_from(timeout=5)
@@ -200,7 +200,7 @@ def hearts_against_computers(make_user, options) -> tuple[str, Any, str]:
     for _ in range(3):
         lobby.room_add_bot(code=room.code, user=person)
     lobby.room_start(code=room.code, user=person)
-    return room.code, person, Token.objects.create(user=person).key
+    return room.code, person, new_token(person)
 
 
 async def test_a_funky_pass_made_in_memory_is_pushed_as_http_writes_it(make_user):

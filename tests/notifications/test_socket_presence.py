@@ -7,11 +7,11 @@ import asyncio
 
 import pytest
 from channels.db import database_sync_to_async
-from rest_framework.authtoken.models import Token
 
 from notifications.models import SocketPresence, TurnNotice
 from notifications.services import turns
 from tests.sockets import user_socket
+from tests.tokens import new_token
 
 from .conftest import after_wait, start_room, subscribe
 
@@ -27,7 +27,7 @@ def waiting_player(make_user, push_service):
     player = make_user()
     start_room(player)
     subscribe(player, push_service, "/push/socket")
-    return player, Token.objects.create(user=player).key
+    return player, new_token(player)
 
 
 @database_sync_to_async

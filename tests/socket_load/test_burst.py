@@ -13,11 +13,11 @@ import aiohttp
 import pytest
 import redis
 from django.conf import settings
-from rest_framework.authtoken.models import Token
 
 from games import live
 from games.services import lobby
 from notifications.models import SocketPresence
+from tests.tokens import new_token
 
 from .conftest import Daphne, closing_connections
 from .flood import socket_url
@@ -31,7 +31,7 @@ ROOMS = 10
 
 def test_300_sockets_open_and_close_at_once_and_leave_nothing_behind(daphne: Daphne, make_user):
     players = [make_user() for _ in range(PLAYERS)]
-    tokens = [Token.objects.create(user=user).key for user in players]
+    tokens = [new_token(user) for user in players]
     codes = [lobby.room_create(host=players[n], game="hearts", options={}).code for n in range(ROOMS)]
     paths = [(f"/ws/rooms/{codes[n % ROOMS]}/", "/ws/me/") for n in range(PLAYERS)]
     log_from = daphne.log_size()

@@ -19,12 +19,12 @@ from django.conf import settings
 from django.test import Client, override_settings
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
-from rest_framework.authtoken.models import Token
 
 from api.channel_layer import SizedRedisChannelLayer
 from games import live, selectors
 from games.services import lobby
 from tests.api.helpers import move_by_whoever_acts
+from tests.tokens import new_token
 
 from .conftest import FRESH_SECONDS, Daphne, closing_connections
 from .flood import PING, socket_url
@@ -81,7 +81,7 @@ def started_match(make_user) -> tuple[str, dict[int, object], str]:
     lobby.room_join(code=room.code, user=guest)
     lobby.room_start(code=room.code, user=host)
     players = {seat.index: seat.user for seat in selectors.table_of(code=room.code).seats}
-    return room.code, players, Token.objects.create(user=host).key
+    return room.code, players, new_token(host)
 
 
 def play_moves(code: str, players: dict[int, object], moves: int, rng: random.Random) -> int:

@@ -9,9 +9,9 @@ import asyncio
 
 import pytest
 from django.conf import settings
-from rest_framework.authtoken.models import Token
 
 from games.services import lobby
+from tests.tokens import new_token
 
 from .conftest import Daphne
 from .flood import flood_sockets, ping_steadily
@@ -25,7 +25,7 @@ LOOSE_MEDIAN_SECONDS = 1.0
 
 
 def tokens_of(users) -> list[str]:
-    return [Token.objects.create(user=user).key for user in users]
+    return [new_token(user) for user in users]
 
 
 def test_a_flooding_account_is_closed_with_4429_and_others_pings_stay_quick(daphne: Daphne, make_user):

@@ -1,0 +1,39 @@
+"""Request and answer shapes of what a person does with their own account: where they
+are signed in (`me/sign-ins`), their password, their display name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from accounts.models import SignIn
+from accounts.selectors import SignInRef
+
+
+class SignInSerializer(serializers.ModelSerializer[SignIn]):
+    current = serializers.SerializerMethodField(help_text="Whether this is the sign-in that made this call")
+
+    class Meta:
+        model = SignIn
+        fields: tuple[str, ...] = ("id", "how", "device", "address", "created_at", "last_used_at", "current")
+        read_only_fields: tuple[str, ...] = fields
+        extra_kwargs = {
+            "id": {"help_text": "For `DELETE me/sign-ins/{id}`"},
+            "how": {"help_text": "How it began"},
+            "device": {
+                "help_text": "The browser and system its client named (`Firefox on Android`), or the client's own "
+                "name; empty when it sent none"
+            },
+            "address": {"help_text": "The network of the address it began from (a /24 of IPv4, a /48 of IPv6)"},
+            "created_at": {"help_text": "When it began"},
+            "last_used_at": {"help_text": "Its latest call, to the minute; null before its first"},
+        }
+
+    def get_current(self, sign_in: SignIn) -> bool:
+        ref: Any = self.context.get("current")
+        return isinstance(ref, SignInRef) and ref.id == sign_in.pk
+
+
+class SignInsEndedSerializer(serializers.Serializer[Any]):
+    ended = serializers.IntegerField(help_text="How many sign-ins ended")
