@@ -1,4 +1,5 @@
-"""The codes accounts answer: a username or password refused, a banned account."""
+"""The codes accounts answer: a username or password refused, a banned account, a
+password change or reset refused, a display name changed too soon."""
 
 from __future__ import annotations
 
@@ -15,6 +16,18 @@ CODES = Catalogue(
         ),
         "bidi_control": (400, "The name holds a bidirectional control character (such as U+202E)."),
         "weak_password": (400, "The password is too short, too common or too like the username."),
+        "wrong_password": (400, "The current password given to change it is not the account's."),
+        "bad_reset_token": (
+            400,
+            "The password-reset link does not work: mistyped, used already, too old, or the account's password "
+            "or sign-in changed since it was sent.",
+        ),
+        "no_password": (409, "The account has no password to change: a guest's (it can become an account)."),
+        "display_name_too_soon": (
+            409,
+            "The display name was changed less than a week ago; `me` says when it can change again "
+            "(`display_name_changeable_at`).",
+        ),
         "banned": (
             401,
             "The account is banned: it cannot sign in and its tokens were revoked (both answer this); "

@@ -4,15 +4,16 @@ be told."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, models
 
 from core import prepared
 
-from . import usernames
-from .models import BannedToken, SignIn, User
+from . import passwords, usernames
+from .models import BannedToken, NameChange, SignIn, User
 
 # Named columns, never `u.*`: a prepared statement must keep its result's shape when a
 # migration adds a column while a server process holds it.
@@ -160,3 +161,34 @@ def credentials_check(*, username: str, password: str) -> Credentials:
     if not user.is_active:
         return Credentials()
     return Credentials(user=user)
+
+
+def user_of_reset_token(*, token: str) -> User | None:
+    """The active account with a password that `token` resets the password of, while the
+    token works (accounts.passwords); else None."""
+    user_id = passwords.reset_token_account(token)
+    if user_id is None:
+        return None
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if user is None or not user.has_usable_password():
+        return None
+    return user if passwords.reset_token_valid(user, token) else None
+
+
+def display_name_changeable_at(*, user: User, now: datetime) -> datetime | None:
+    """When the account's display name may change again; None when it may now (a change
+    at most once per DISPLAY_NAME_CHANGE_DAYS; choosing it at sign-up is not one)."""
+    last = NameChange.objects.filter(user=user).values_list("changed_at", flat=True).first()
+    if last is None:
+        return None
+    allowed = last + timedelta(days=settings.DISPLAY_NAME_CHANGE_DAYS)
+    return allowed if allowed > now else None
+
+
+def name_clash(*, name: str, user: User) -> Clash | None:
+    """Why `name` cannot be `user`'s display name: it reads as another account's
+    username (the same, or a lookalike); None when it can."""
+    others = User.objects.exclude(pk=user.pk)
+    if others.filter(username_skeleton=usernames.skeleton(name)).exists():
+        return CONFUSABLE
+    return None

@@ -13,8 +13,8 @@ from django.utils import timezone
 from core.errors import ServiceError
 
 from .devices import Device
-from .models import BannedToken, SignIn, User
-from .selectors import TAKEN, SignInRef
+from .models import BannedToken, NameChange, SignIn, User
+from .selectors import TAKEN, SignInRef, display_name_changeable_at, name_clash
 
 # How often a sign-in's last use is written: the list shows it to the minute.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
@@ -110,6 +110,72 @@ def tokens_revoke_for_ban(*, user: User) -> None:
         [BannedToken(digest=digest, user=user) for digest in digests], ignore_conflicts=True
     )
     sign_ins_end(user=user)
+
+
+def _password_set(user: User, password: str) -> None:
+    """Set a new password after the validators (`weak_password`, attr `new_password`)."""
+    try:
+        validate_password(password, user)
+    except ValidationError as err:
+        raise ServiceError.several("weak_password", err.messages, attr="new_password") from None
+    user.set_password(password)
+    user.save(update_fields=["password"])
+
+
+@transaction.atomic
+def password_change(
+    *, user: User, current_password: str, new_password: str, sign_out_others: bool, keep: int | None
+) -> int:
+    """Change the account's password, asking for the current one; unless the person
+    keeps them, every sign-in but `keep` (the one that asked) ends. How many ended.
+    (Tokens that act for the person besides sign-ins are grants': the API ends those in
+    the same transaction.)"""
+    user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
+    if not user.has_usable_password():
+        raise ServiceError("no_password", "This account has no password to change (a guest's).", 409)
+    if not user.check_password(current_password):
+        raise ServiceError("wrong_password", "That is not your current password.", 400, "current_password")
+    _password_set(user, new_password)
+    return sign_ins_end(user=user, keep=keep) if sign_out_others else 0
+
+
+@transaction.atomic
+def password_reset(*, user: User, new_password: str, device: Device | None = None) -> str:
+    """Set the password of the account a reset link was for: every sign-in ends, and the
+    device that reset it signs in anew; its token. The link stops working with the new
+    password (accounts.passwords)."""
+    user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
+    _password_set(user, new_password)
+    sign_ins_end(user=user)
+    user.last_login = timezone.now()
+    user.save(update_fields=["last_login"])
+    return sign_in_create(user=user, how=SignIn.How.RESET, device=device)
+
+
+@transaction.atomic
+def display_name_change(*, user: User, display_name: str, now: datetime) -> User:
+    """Change the name other players read, at most once a week (`display_name_too_soon`),
+    not to another account's username or a lookalike of it (`username_confusable`); the
+    name it had is kept for moderators (NameChange). The same name again changes
+    nothing."""
+    user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
+    if display_name == user.display_name:
+        return user
+    allowed = display_name_changeable_at(user=user, now=now)
+    if allowed is not None:
+        raise ServiceError(
+            "display_name_too_soon",
+            f"Your display name changed less than a week ago; it can change again from {allowed.isoformat()}.",
+            409,
+            "display_name",
+        )
+    clash = name_clash(name=display_name, user=user)
+    if clash is not None:
+        raise ServiceError(clash.code, "That name looks like another player's username.", 400, "display_name")
+    NameChange.objects.create(user=user, before=user.display_name, after=display_name, changed_at=now)
+    user.display_name = display_name
+    user.save(update_fields=["display_name"])
+    return user
 
 
 def banned_tokens_forget(*, user: User) -> None:

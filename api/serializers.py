@@ -5,11 +5,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
 from django.http import HttpRequest
+from django.utils import timezone
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -127,9 +129,25 @@ class QueryFlagField(serializers.Field[bool, str, bool, Any]):
 
 
 class UserSerializer(serializers.ModelSerializer[User]):
+    has_password = serializers.SerializerMethodField(
+        help_text="Whether the account signs in with a password (a guest's does not): only such an account "
+        "changes or resets one"
+    )
+    display_name_changeable_at = serializers.SerializerMethodField(
+        help_text="When the display name may change again (at most once a week); null when it may now"
+    )
+
     class Meta:
         model = User
-        fields = ["id", "username", "display_name", "is_guest", "auto_play_forced"]
+        fields = [
+            "id",
+            "username",
+            "display_name",
+            "is_guest",
+            "auto_play_forced",
+            "has_password",
+            "display_name_changeable_at",
+        ]
         # An answer only (me/ changes through MeUpdateSerializer): every field is always sent.
         read_only_fields = fields
         extra_kwargs = {
@@ -139,14 +157,11 @@ class UserSerializer(serializers.ModelSerializer[User]):
             }
         }
 
+    def get_has_password(self, user: User) -> bool:
+        return user.has_usable_password()
 
-class MeUpdateSerializer(StrictSerializer):
-    # Optional, as a PATCH changes what it names: `{}` changes nothing.
-    auto_play_forced = StrictBooleanField(
-        required=False,
-        help_text="Have the server make your play when it is your only legal action; others see it was forced. "
-        "Turned on, it also makes at once any such play that waits for you now.",
-    )
+    def get_display_name_changeable_at(self, user: User) -> datetime | None:
+        return account_selectors.display_name_changeable_at(user=user, now=timezone.now())
 
 
 def _refuse_misleading(value: str) -> None:
@@ -174,6 +189,22 @@ class DisplayNameField(StrictCharField):
         if value:
             _refuse_misleading(value)
         return value
+
+
+class MeUpdateSerializer(StrictSerializer):
+    # Optional, as a PATCH changes what it names: `{}` changes nothing.
+    display_name = DisplayNameField(
+        min_length=1,
+        max_length=40,
+        required=False,
+        help_text="The name other players read (the same rules as at sign-up); it changes at most once a week, "
+        "and moderators see the names you had",
+    )
+    auto_play_forced = StrictBooleanField(
+        required=False,
+        help_text="Have the server make your play when it is your only legal action; others see it was forced. "
+        "Turned on, it also makes at once any such play that waits for you now.",
+    )
 
 
 class GameKeyField(StrictCharField):

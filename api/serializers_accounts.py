@@ -10,6 +10,8 @@ from rest_framework import serializers
 from accounts.models import SignIn
 from accounts.selectors import SignInRef
 
+from .serializers import StrictBooleanField, StrictCharField, StrictSerializer
+
 
 class SignInSerializer(serializers.ModelSerializer[SignIn]):
     current = serializers.SerializerMethodField(help_text="Whether this is the sign-in that made this call")
@@ -36,4 +38,28 @@ class SignInSerializer(serializers.ModelSerializer[SignIn]):
 
 
 class SignInsEndedSerializer(serializers.Serializer[Any]):
-    ended = serializers.IntegerField(help_text="How many sign-ins ended")
+    ended = serializers.IntegerField(help_text="How many sign-ins (or, for a new password, tokens too) ended")
+
+
+class PasswordChangeSerializer(StrictSerializer):
+    current_password = StrictCharField(max_length=128, write_only=True, allow_blank=True)
+    new_password = StrictCharField(max_length=128, write_only=True)
+    sign_out_others = StrictBooleanField(
+        required=False,
+        default=True,
+        help_text="End every other sign-in of yours, and every personal token and app's access (the default); "
+        "false keeps them",
+    )
+
+
+class PasswordResetRequestSerializer(StrictSerializer):
+    email = StrictCharField(max_length=254, help_text="The account's confirmed e-mail address")
+
+
+class PasswordResetSerializer(StrictSerializer):
+    token = StrictCharField(max_length=200, help_text="The token of the mailed link (after `#`)")
+    new_password = StrictCharField(max_length=128, write_only=True)
+
+
+class DetailSerializer(serializers.Serializer[Any]):
+    detail = serializers.CharField(help_text="What happens next, for the person to read")

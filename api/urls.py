@@ -1,6 +1,15 @@
 from django.urls import path, register_converter
 
-from . import views_auth, views_me, views_notifications, views_players, views_rooms, views_sign_ins, views_tokens
+from . import (
+    views_auth,
+    views_me,
+    views_notifications,
+    views_password,
+    views_players,
+    views_rooms,
+    views_sign_ins,
+    views_tokens,
+)
 from .inputs import RoomCodeConverter
 
 register_converter(RoomCodeConverter, "room_code")
@@ -15,6 +24,9 @@ urlpatterns = [
     path("auth/token", views_auth.TokenView.as_view(), name="token"),
     path("auth/guest", views_auth.GuestView.as_view(), name="guest"),
     path("auth/logout", views_auth.LogoutView.as_view(), name="logout"),
+    path("auth/password-reset", views_password.PasswordResetRequestView.as_view(), name="password-reset"),
+    path("auth/password-reset/confirm", views_password.PasswordResetView.as_view(), name="password-reset-confirm"),
+    path("me/password", views_password.PasswordChangeView.as_view(), name="me-password"),
     path("me", views_auth.MeView.as_view(), name="me"),
     path("me/turns", views_me.TurnsView.as_view(), name="me-turns"),
     path("me/sign-ins", views_sign_ins.SignInsView.as_view(), name="me-sign-ins"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import logout
+from django.db import transaction
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, status
@@ -34,7 +35,7 @@ from .sign_in_limits import SignInLimits, signed_up
 from .throttling import ScopedRateThrottle
 
 
-class _AuthThrottled(APIView):
+class SignInThrottledView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list[type[BaseAuthentication]] = []
     throttle_classes = [ScopedRateThrottle]
@@ -45,19 +46,35 @@ class _AuthThrottled(APIView):
         return "Token"
 
 
-class RegisterView(_AuthThrottled):
-    @extend_schema(request=RegisterSerializer, responses={201: AuthAnswerSerializer})
-    @answers("username_taken", "username_confusable", "reserved_name", "bidi_control", "weak_password")
+def _refuse_banned_browser(request: Request) -> None:
+    """A browser a banned account used makes no new account, guest or not, while the ban
+    lasts: it is answered `banned` with the ban's reason (accounts.banned_browser)."""
+    marked = banned_browser.marked_user_id(request)
+    if marked is not None and (reason := selectors.ban_reason_of(user_id=marked)) is not None:
+        raise banned(reason, marked)
+
+
+class RegisterView(SignInThrottledView):
+    @extend_schema(
+        request=RegisterSerializer,
+        responses={201: AuthAnswerSerializer},
+        description=(
+            "A new account and its first sign-in's token. A browser a banned account used (the `banned` answer "
+            "marks it with an HTTP-only cookie) is answered `banned` while the ban lasts."
+        ),
+    )
+    @answers("username_taken", "username_confusable", "reserved_name", "bidi_control", "weak_password", "banned")
     @creates("the new account (`me`)")
     def post(self, request: Request) -> Response:
         data = RegisterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        _refuse_banned_browser(request)
         user, token = services.user_register(**data.validated_data, device=request_device(request))
         signed_up(request, user.username)
         return created(request, {"user": UserSerializer(user).data, "token": token}, "me")
 
 
-class TokenView(_AuthThrottled):
+class TokenView(SignInThrottledView):
     @extend_schema(
         request=LoginSerializer,
         responses={200: TokenAnswerSerializer},
@@ -85,7 +102,7 @@ class TokenView(_AuthThrottled):
         return Response({"token": token})
 
 
-class GuestView(_AuthThrottled):
+class GuestView(SignInThrottledView):
     @extend_schema(
         request=GuestSerializer,
         responses={201: AuthAnswerSerializer},
@@ -99,10 +116,7 @@ class GuestView(_AuthThrottled):
     def post(self, request: Request) -> Response:
         data = GuestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        # A browser a banned account used does not come back as a guest while the ban lasts.
-        marked = banned_browser.marked_user_id(request)
-        if marked is not None and (reason := selectors.ban_reason_of(user_id=marked)) is not None:
-            raise banned(reason, marked)
+        _refuse_banned_browser(request)
         user, token = services.guest_create(
             display_name=data.validated_data["display_name"], device=request_device(request)
         )
@@ -136,14 +150,19 @@ class MeView(APIView):
         return Response(UserSerializer(signed_in_user(request)).data)
 
     @extend_schema(request=MeUpdateSerializer, responses=UserSerializer, summary="Change your own settings")
+    @answers("display_name_too_soon", "username_confusable", "reserved_name", "bidi_control")
     def patch(self, request: Request) -> Response:
         data = MeUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = signed_in_user(request)
-        if "auto_play_forced" not in data.validated_data:
-            return Response(UserSerializer(user).data)  # `{}` names nothing to change
-        user = services.user_settings_update(user=user, auto_play_forced=data.validated_data["auto_play_forced"])
-        if user.auto_play_forced:
+        changes = data.validated_data
+        # Both or neither: a refused name leaves the other setting as it was.
+        with transaction.atomic():
+            if "display_name" in changes:
+                user = services.display_name_change(user=user, display_name=changes["display_name"], now=timezone.now())
+            if "auto_play_forced" in changes:
+                user = services.user_settings_update(user=user, auto_play_forced=changes["auto_play_forced"])
+        if changes.get("auto_play_forced"):
             # A forced play already waiting is made now, not at its room's next change.
             play.forced_plays_make(user=user)
         return Response(UserSerializer(user).data)

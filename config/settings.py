@@ -279,6 +279,11 @@ REST_FRAMEWORK: dict[str, Any] = {
         "auth_account_address": env_str("THROTTLE_AUTH_ACCOUNT_ADDRESS", "5/min"),
         # `PUT client_seed` per seat.
         "client_seed": env_str("THROTTLE_CLIENT_SEED", "10/min"),
+        # Asking for a password-reset link, per address (the cap per e-mail address is
+        # PASSWORD_RESET_ADDRESS_MAX); changing one's password, per account: a stolen
+        # token cannot try current passwords quickly.
+        "password_reset": env_str("THROTTLE_PASSWORD_RESET", "5/hour"),
+        "password": env_str("THROTTLE_PASSWORD", "10/hour"),
     },
     # How many proxies of ours append to X-Forwarded-For. DRF's default (None) would take
     # the header as the client sends it, so anyone could pick a new identity per request
@@ -537,3 +542,12 @@ LOGGING = {
         "channels_redis.core": {"level": "INFO", "filters": ["dropped_notices"]},
     },
 }
+
+# A password-reset link works once, for this long (accounts/passwords.py). Requests for
+# one are limited per requester (the `password_reset` throttle) and per address: at most
+# PASSWORD_RESET_ADDRESS_MAX per PASSWORD_RESET_ADDRESS_SECONDS, from everyone together.
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_SECONDS", 3600)
+PASSWORD_RESET_ADDRESS_MAX = env_int("PASSWORD_RESET_ADDRESS_MAX", 3)
+PASSWORD_RESET_ADDRESS_SECONDS = env_int("PASSWORD_RESET_ADDRESS_SECONDS", 3600)
+# A display name changes at most once per this many days (accounts.services).
+DISPLAY_NAME_CHANGE_DAYS = env_int("DISPLAY_NAME_CHANGE_DAYS", 7)

@@ -11,10 +11,11 @@ os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
 # The apps of the OAuth2 tests are served on loopback, over http.
 os.environ.setdefault("OAUTH_REDIRECT_SCHEMES", "http,https")
 # Whole matches over HTTP send thousands of requests a minute; throttling has its own test.
-for scope in ("USER", "ANON", "AUTH", "AUTH_ACCOUNT", "AUTH_ACCOUNT_ADDRESS", "CLIENT_SEED"):
+for scope in ("USER", "ANON", "AUTH", "AUTH_ACCOUNT", "AUTH_ACCOUNT_ADDRESS", "CLIENT_SEED", "PASSWORD_RESET", "PASSWORD"):
     os.environ.setdefault(f"THROTTLE_{scope}", "1000000/min")
 # Tests mail one address from many accounts; the cap on one address has its own tests.
 os.environ.setdefault("EMAIL_CONFIRMATION_ADDRESS_MAX", "1000000")
+os.environ.setdefault("PASSWORD_RESET_ADDRESS_MAX", "1000000")
 
 # One Redis database per xdist worker, so parallel test processes never share a queue.
 _worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")

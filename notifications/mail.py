@@ -75,6 +75,34 @@ def confirmation_send(*, address: str, path: str, max_age_seconds: int) -> bool:
     return _sent("Confirm your e-mail address", text, address, "a confirmation link")
 
 
+def password_reset_send(*, address: str, username: str, path: str, max_age_seconds: int) -> bool:
+    """Mail `address` the link that resets the password of `username`'s account; False
+    when there is no mailer or public address to link to, or the mail failed."""
+    link = _link(path)
+    if not configured() or not link:
+        logger.warning("no password-reset link mailed: no mailer, or no PUBLIC_BASE_URL to link to")
+        return False
+    text = (
+        f"Someone asked to reset the password of the account {username} of the game server.\n\n"
+        f"If it was you, open this link to choose a new password:\n\n{link}\n\n"
+        f"The link works once, for {_lifetime(max_age_seconds)}. Choosing a new password signs the account out "
+        "everywhere. If it was not you, ignore this e-mail: your password stays as it is.\n"
+    )
+    return _sent("Reset your password", text, address, "a password-reset link")
+
+
+def password_changed_send(*, address: str, username: str) -> bool:
+    """Tell `address` that the password of `username`'s account changed."""
+    if not configured():
+        return False
+    text = (
+        f"The password of the account {username} of the game server was just changed.\n\n"
+        "If it was you, there is nothing to do. If it was not, reset your password now from the sign-in page "
+        '("Forgot your password?"): that signs the account out everywhere.\n'
+    )
+    return _sent("Your password was changed", text, address, "a password-change notice")
+
+
 def mail_send(*, address: str, notice: Notice) -> bool:
     """Send the notice to `address`; False when the mail server refused it or failed
     (the next turn tries again)."""

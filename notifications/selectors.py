@@ -195,3 +195,16 @@ def is_present(*, user_id: int, present_after: datetime) -> bool:
 def user_of(*, user_id: int) -> User | None:
     """The account, while it is active (a banned player hears nothing)."""
     return User.objects.filter(id=user_id, is_active=True).first()
+
+
+def accounts_confirmed_at(*, address: str) -> list[User]:
+    """The active accounts with a password whose confirmed address, still their address,
+    is `address` (ignoring case)."""
+    rows = NotificationSettings.objects.filter(email_confirmed_address__iexact=address, user__is_active=True)
+    found = []
+    for row in rows.select_related("user"):
+        user = row.user
+        confirmed = same_address(row.email_confirmed_address, address)
+        if confirmed and user.has_usable_password() and same_address(address_of(user, row), address):
+            found.append(user)
+    return found

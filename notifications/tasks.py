@@ -8,7 +8,7 @@ from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
 
-from .services import confirmation, turns
+from .services import confirmation, password_changed, password_reset, turns
 
 
 @shared_task(name="notifications.notify_waiting_turns", ignore_result=True)
@@ -35,3 +35,16 @@ def send_email_confirmation(user_id: int, address: str | None = None) -> bool:
     counted when the link was queued (after commit, by a change of address or a request
     for the link again); whether a mail went."""
     return confirmation.confirmation_mail_send(user_id=user_id, address=address)
+
+
+@shared_task(name=password_reset.SEND_PASSWORD_RESET, ignore_result=True)
+def send_password_reset(address: str) -> int:
+    """Mail the password-reset link to each account confirmed at `address`; how many
+    went (none for an address no account confirmed)."""
+    return password_reset.reset_mail_send(address=address)
+
+
+@shared_task(name=password_changed.SEND_PASSWORD_CHANGED, ignore_result=True)
+def send_password_changed(user_id: int) -> bool:
+    """Tell the account's confirmed address that its password changed."""
+    return password_changed.changed_mail_send(user_id=user_id)

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
-from accounts.models import BannedToken, SignIn
+from accounts.models import BannedToken, SignIn, User
 from games import selectors
 from games.models import Room, Round
 from games.services import lobby, play
@@ -149,7 +149,7 @@ def test_a_ban_answers_the_banned_person_with_the_reason_and_unban_restores(clie
     assert list(ModerationEntry.objects.values_list("kind", flat=True)) == ["unban", "ban"]
 
 
-def test_a_browser_the_banned_person_used_cannot_start_a_guest_session_until_the_unban(
+def test_a_browser_the_banned_person_used_cannot_start_a_guest_session_or_sign_up_until_the_unban(
     client, api_client, moderator, make_user
 ):
     player = make_user("cheater")
@@ -170,6 +170,11 @@ def test_a_browser_the_banned_person_used_cannot_start_a_guest_session_until_the
     login_answer = fresh.post("/api/v1/auth/token", {"username": "cheater", "password": PASSWORD}, format="json")
     assert error(login_answer)["code"] == "banned" and "banned" in login_answer.cookies
     assert error(fresh.post("/api/v1/auth/guest", guest, format="json"))["code"] == "banned"
+    # Nor does it sign up anew: the same answer, with the reason, and no account made.
+    sign_up = {"username": "not-a-cheater", "password": "s3cret-enough"}
+    res = api.post("/api/v1/auth/register", sign_up, format="json")
+    assert res.status_code == 401 and "abusive chat" in error(res)["detail"]
+    assert not User.objects.filter(username="not-a-cheater").exists()
     # A forged or foreign marker counts for nothing; neither does an unmarked browser.
     forged = api_client()
     forged.cookies["banned"] = "1:forged"
@@ -178,6 +183,7 @@ def test_a_browser_the_banned_person_used_cannot_start_a_guest_session_until_the
     # Unbanned: the marked browser may play as a guest again.
     client.post(reverse("admin:accounts_user_unban", args=[player.pk]), {"reason": "appeal accepted"})
     assert api.post("/api/v1/auth/guest", guest, format="json").status_code == 201
+    assert api.post("/api/v1/auth/register", sign_up, format="json").status_code == 201
 
 
 def test_the_banned_error_code_is_documented(api_client):

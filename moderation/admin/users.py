@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html_join
 
-from accounts.models import User
+from accounts.models import NameChange, User
 from games import selectors as game_selectors
 from games.models import Action, Room
 
@@ -39,15 +39,18 @@ class UserAdmin(BaseUserAdmin):
         ("Personal info", {"fields": ("first_name", "last_name", "email")}),
         ("Permissions", {"fields": ("active", "is_staff", "is_superuser", "groups", "user_permissions")}),
         ("Important dates", {"fields": ("last_login", "date_joined")}),
-        ("Player", {"fields": ("display_name", "is_guest", "banned_at", "ban_reason")}),
+        ("Player", {"fields": ("display_name", "earlier_names", "is_guest", "banned_at", "ban_reason")}),
         ("Play", {"fields": ("rooms", "recent_actions")}),
     )
     moderator_fieldsets = (
-        (None, {"fields": ("username", "display_name", "is_guest", "active", "banned_at", "ban_reason")}),
+        (
+            None,
+            {"fields": ("username", "display_name", "earlier_names", "is_guest", "active", "banned_at", "ban_reason")},
+        ),
         ("Dates", {"fields": ("date_joined", "last_login")}),
         ("Play", {"fields": ("rooms", "recent_actions")}),
     )
-    readonly_fields = ("active", "banned_at", "ban_reason", "rooms", "recent_actions")
+    readonly_fields = ("active", "earlier_names", "banned_at", "ban_reason", "rooms", "recent_actions")
 
     class Media:
         css = {"all": ["moderation/admin.css"]}
@@ -87,6 +90,19 @@ class UserAdmin(BaseUserAdmin):
     @admin.display(description="Active", boolean=True)
     def active(self, user: User) -> bool:
         return user.is_active
+
+    @admin.display(description="Earlier display names")
+    def earlier_names(self, user: User) -> str:
+        # A player who misbehaved under one name is still known by it after a change.
+        changes = NameChange.objects.filter(user=user)
+        return (
+            format_html_join(
+                "",
+                "<div>{} → {} ({} UTC)</div>",
+                ((c.before or "(none)", c.after, f"{c.changed_at:%Y-%m-%d %H:%M}") for c in changes),
+            )
+            or "None"
+        )
 
     @admin.display(description="Rooms")
     def rooms(self, user: User) -> str:

@@ -1,0 +1,179 @@
+"""A person's password: reset by a link mailed to their confirmed address (once, for a
+short while, the same answer for any address, limited per address and per requester),
+and changed when they know it (their other sign-ins and tokens end unless kept). Either
+tells their confirmed address.
+
+Tasks a request queues run at once here, as a worker would (the `queued` fixture)."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+import time_machine
+from django.core import mail
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+import notifications.tasks  # noqa: F401  (registers the tasks, as the worker does)
+from accounts.models import SignIn
+from accounts.passwords import reset_token
+from grants.models import PersonalToken
+from notifications.services import preferences
+from tests.api.helpers import errors
+
+from .conftest import BASE_URL, confirm_email
+
+pytestmark = pytest.mark.django_db
+
+RESET = "/api/v1/auth/password-reset"
+CONFIRM = "/api/v1/auth/password-reset/confirm"
+CHANGE = "/api/v1/me/password"
+LINK = re.compile(re.escape(f"{BASE_URL}/reset-password#") + r"(\S+)")
+
+
+@pytest.fixture
+def mailing(settings: Any, queued: Any) -> list[Any]:
+    settings.PUBLIC_BASE_URL = BASE_URL
+    return queued
+
+
+def confirmed(make_user: Any, name: str, address: str) -> Any:
+    user = make_user(name)
+    preferences.preferences_update(user=user, changes={"email_address": address})
+    confirm_email(user)
+    mail.outbox.clear()
+    return user
+
+
+def signed_in(user: Any, password: str = "correct-horse-9") -> APIClient:
+    client = APIClient()
+    answer = client.post("/api/v1/auth/token", {"username": user.username, "password": password}, format="json")
+    assert answer.status_code == 200, answer.content
+    client.credentials(HTTP_AUTHORIZATION=f"Token {answer.json()['token']}")
+    return client
+
+
+def test_a_forgotten_password_is_reset_from_the_mailed_link_once(
+    make_user, mailing, django_capture_on_commit_callbacks
+):
+    ana = confirmed(make_user, "ana", "Ana@Example.org")
+    phone = signed_in(ana)
+    bot = phone.post("/api/v1/me/tokens", {"name": "bot", "scopes": ["read"]}, format="json").json()["token"]
+    with django_capture_on_commit_callbacks(execute=True):
+        asked = APIClient().post(RESET, {"email": "ana@example.ORG"}, format="json")
+    assert asked.status_code == 202
+    (message,) = mail.outbox
+    assert message.to == ["ana@example.ORG"] and "ana" in message.body
+    token = LINK.search(message.body).group(1)
+    with django_capture_on_commit_callbacks(execute=True):
+        reset = APIClient().post(CONFIRM, {"token": token, "new_password": "a-new-horse-42"}, format="json")
+    assert reset.status_code == 200, reset.content
+    assert reset.json()["user"]["username"] == "ana"
+    # This device is signed in anew; every other sign-in and token ended; the address is told.
+    fresh = APIClient()
+    fresh.credentials(HTTP_AUTHORIZATION=f"Token {reset.json()['token']}")
+    assert fresh.get("/api/v1/me").status_code == 200
+    assert phone.get("/api/v1/me").status_code == 401
+    assert APIClient().get("/api/v1/me", HTTP_AUTHORIZATION=f"Bearer {bot}").status_code == 401
+    assert list(SignIn.objects.filter(user=ana).values_list("how", flat=True)) == ["reset"]
+    assert mail.outbox[-1].subject == "Your password was changed"
+    # The new password signs in, the old one does not; the link does not work twice.
+    signed_in(ana, "a-new-horse-42")
+    old = {"username": "ana", "password": "correct-horse-9"}
+    assert APIClient().post("/api/v1/auth/token", old, format="json").status_code == 401
+    again = APIClient().post(CONFIRM, {"token": token, "new_password": "third-horse-77"}, format="json")
+    assert again.status_code == 400 and errors(again) == [("bad_reset_token", "token")]
+
+
+def test_the_answer_is_the_same_for_any_address_and_only_a_confirmed_one_gets_mail(make_user, mailing):
+    confirmed(make_user, "ana", "ana@example.org")
+    unconfirmed = make_user("bo")
+    preferences.preferences_update(user=unconfirmed, changes={"email_address": "bo@example.org"})
+    mail.outbox.clear()
+    answers = [
+        APIClient().post(RESET, {"email": address}, format="json")
+        for address in ("ana@example.org", "bo@example.org", "nobody@example.org", "not an address")
+    ]
+    assert {a.status_code for a in answers} == {202}
+    assert len({a.content for a in answers}) == 1
+    assert [m.to for m in mail.outbox] == [["ana@example.org"]]
+
+
+def test_bad_reset_tokens_and_weak_passwords_change_nothing(make_user, mailing):
+    ana = confirmed(make_user, "ana", "ana@example.org")
+    token = reset_token(ana)
+    for bad in ("", "zz", "1-abc", f"{token}x", "9" * 99 + "-x", token.replace(token[0], "0", 1)):
+        answer = APIClient().post(CONFIRM, {"token": bad, "new_password": "a-new-horse-42"}, format="json")
+        assert answer.status_code == 400, bad
+        assert errors(answer)[0][1] == "token", bad
+    weak = APIClient().post(CONFIRM, {"token": token, "new_password": "ana"}, format="json")
+    assert weak.status_code == 400 and {code for code, _ in errors(weak)} == {"weak_password"}
+    ana.refresh_from_db()
+    assert ana.check_password("correct-horse-9")
+    # Too old: the link works for PASSWORD_RESET_TIMEOUT seconds.
+    with time_machine.travel(timezone.now() + timedelta(hours=2)):
+        late = APIClient().post(CONFIRM, {"token": token, "new_password": "a-new-horse-42"}, format="json")
+    assert late.status_code == 400 and errors(late) == [("bad_reset_token", "token")]
+    # A sign-in since the link was sent retires it too.
+    signed_in(ana)
+    used = APIClient().post(CONFIRM, {"token": token, "new_password": "a-new-horse-42"}, format="json")
+    assert used.status_code == 400
+
+
+def test_links_to_one_address_are_capped_whoever_asks(make_user, mailing, settings):
+    settings.PASSWORD_RESET_ADDRESS_MAX = 2
+    confirmed(make_user, "ana", "capped@example.org")
+    codes = [APIClient().post(RESET, {"email": "Capped@example.org"}, format="json").status_code for _ in range(3)]
+    assert codes == [202, 202, 429]
+    assert len(mail.outbox) == 2
+
+
+def test_changing_the_password_ends_the_other_sign_ins_and_tokens_unless_kept(
+    make_user, mailing, django_capture_on_commit_callbacks
+):
+    ana = confirmed(make_user, "ana", "ana@example.org")
+    here, there = signed_in(ana), signed_in(ana)
+    here.post("/api/v1/me/tokens", {"name": "bot", "scopes": ["read"]}, format="json")
+    wrong = here.post(CHANGE, {"current_password": "nope", "new_password": "a-new-horse-42"}, format="json")
+    assert wrong.status_code == 400 and errors(wrong) == [("wrong_password", "current_password")]
+    weak = here.post(CHANGE, {"current_password": "correct-horse-9", "new_password": "12345678"}, format="json")
+    assert weak.status_code == 400 and {code for code, _ in errors(weak)} == {"weak_password"}
+    assert there.get("/api/v1/me").status_code == 200 and PersonalToken.objects.filter(user=ana).exists()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        done = here.post(
+            CHANGE, {"current_password": "correct-horse-9", "new_password": "a-new-horse-42"}, format="json"
+        )
+    assert done.status_code == 200 and done.json() == {"ended": 2}
+    assert here.get("/api/v1/me").status_code == 200 and there.get("/api/v1/me").status_code == 401
+    assert not PersonalToken.objects.filter(user=ana).exists()
+    assert mail.outbox[-1].to == ["ana@example.org"] and mail.outbox[-1].subject == "Your password was changed"
+
+    elsewhere = signed_in(ana, "a-new-horse-42")
+    kept = here.post(
+        CHANGE,
+        {"current_password": "a-new-horse-42", "new_password": "third-horse-77", "sign_out_others": False},
+        format="json",
+    )
+    assert kept.status_code == 200 and kept.json() == {"ended": 0}
+    assert elsewhere.get("/api/v1/me").status_code == 200
+
+
+def test_a_guest_has_no_password_to_change_and_an_app_cannot_change_one(api_client, make_user):
+    guest = APIClient()
+    token = guest.post("/api/v1/auth/guest", {"display_name": "Visitor"}, format="json").json()["token"]
+    guest.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert guest.get("/api/v1/me").json()["has_password"] is False
+    answer = guest.post(CHANGE, {"current_password": "", "new_password": "a-new-horse-42"}, format="json")
+    assert answer.status_code == 409 and errors(answer) == [("no_password", None)]
+    ana = make_user("ana")
+    secret = api_client(ana).post("/api/v1/me/tokens", {"name": "b", "scopes": ["read", "play"]}, format="json")
+    app = APIClient()
+    app.credentials(HTTP_AUTHORIZATION=f"Bearer {secret.json()['token']}")
+    refused = app.post(CHANGE, {"current_password": "correct-horse-9", "new_password": "a-new-horse-42"}, format="json")
+    assert refused.status_code == 403
+    ana.refresh_from_db()
+    assert ana.check_password("correct-horse-9")
