@@ -82,10 +82,11 @@ class PasswordResetRequestView(SignInThrottledView):
         summary="Ask for a link to reset a forgotten password",
         description=(
             "Mails a link (`/reset-password#<token>`) to each account whose confirmed e-mail address this is. The "
-            "answer is the same whether or not any account has it. Limited per requester and per address "
-            "(429 `throttled`)."
+            "answer is the same whether or not any account has it. Limited per requester (429 `throttled`) and "
+            "per address (429 `reset_sent_recently`)."
         ),
     )
+    @answers("reset_sent_recently")
     def post(self, request: Request) -> Response:
         data = PasswordResetRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -52,5 +52,11 @@ CODES = Catalogue(
             "EMAIL_CONFIRMATION_ADDRESS_MAX links went to the address (from any account) within "
             "EMAIL_CONFIRMATION_ADDRESS_SECONDS; ask again after the Retry-After header's seconds.",
         ),
+        "reset_sent_recently": (
+            429,
+            "PASSWORD_RESET_ADDRESS_MAX password-reset links were asked for this address (by anyone, whether or not "
+            "an account has it) within PASSWORD_RESET_ADDRESS_SECONDS; ask again after the Retry-After header's "
+            "seconds.",
+        ),
     },
 )

@@ -33,8 +33,8 @@ SEND_PASSWORD_RESET = "notifications.send_password_reset"
 
 
 def reset_request(*, address: str) -> None:
-    """Queue the links for `address`, unless it was asked for too often (`throttled`,
-    whether any account has it or not)."""
+    """Queue the links for `address`, unless it was asked for too often
+    (`reset_sent_recently`, whether any account has it or not)."""
     address = address.strip()
     if not address or len(address) > EMAIL_MAX:
         return
@@ -47,7 +47,7 @@ def reset_request(*, address: str) -> None:
     )
     if wait is not None:
         detail = "Links went to this address recently; look for them, or ask again later."
-        raise ServiceError("throttled", detail, 429, retry_after=wait)
+        raise ServiceError("reset_sent_recently", detail, 429, retry_after=wait)
     try:
         current_app.send_task(SEND_PASSWORD_RESET, args=(address,))
     except Exception:  # the broker is down: the person can ask again

@@ -155,6 +155,8 @@ def test_operations_that_read_no_credentials_ask_for_none(api_client):
         ("/api/v1/auth/register", "post"),
         ("/api/v1/auth/token", "post"),
         ("/api/v1/auth/guest", "post"),
+        ("/api/v1/auth/password-reset", "post"),
+        ("/api/v1/auth/password-reset/confirm", "post"),
     }
     # Not `[{}]` (sign-in optional), which generators read as needing a signed-in client.
     assert set(map(str, anonymous.values())) == {"None"}
