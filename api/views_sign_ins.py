@@ -37,7 +37,7 @@ class SignInsView(APIView):
 
     @extend_schema(
         request=None,
-        responses=SignInsEndedSerializer,
+        responses={200: SignInsEndedSerializer},
         summary="Sign out everywhere else",
         operation_id="me_sign_ins_end_others",
         description="Ends every sign-in of your account but the one making this call: their tokens answer 401 "

@@ -11,7 +11,8 @@ os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
 # The apps of the OAuth2 tests are served on loopback, over http.
 os.environ.setdefault("OAUTH_REDIRECT_SCHEMES", "http,https")
 # Whole matches over HTTP send thousands of requests a minute; throttling has its own test.
-for scope in ("USER", "ANON", "AUTH", "AUTH_ACCOUNT", "AUTH_ACCOUNT_ADDRESS", "CLIENT_SEED", "PASSWORD_RESET", "PASSWORD"):
+_SCOPES = ("USER", "ANON", "AUTH", "AUTH_ACCOUNT", "AUTH_ACCOUNT_ADDRESS", "CLIENT_SEED", "PASSWORD_RESET", "PASSWORD")
+for scope in _SCOPES:
     os.environ.setdefault(f"THROTTLE_{scope}", "1000000/min")
 # Tests mail one address from many accounts; the cap on one address has its own tests.
 os.environ.setdefault("EMAIL_CONFIRMATION_ADDRESS_MAX", "1000000")

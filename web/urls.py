@@ -11,6 +11,8 @@ urlpatterns = [
     path("notifications", views.shell, name="web-notifications"),
     # The link mailed to confirm an e-mail address; its token follows the "#".
     path("confirm-email", views.shell, name="web-confirm-email"),
+    # The link mailed to reset a forgotten password; its token, too, follows the "#".
+    path("reset-password", views.shell, name="web-reset-password"),
     # A finished match's replay (web/static/web/replay.js).
     path("replay/<str:code>", views.shell, name="web-replay"),
     path("players/<str:username>", views.shell, name="web-player"),

@@ -15,6 +15,7 @@ pytestmark = pytest.mark.django_db
 
 MODULES = [
     "app.js",
+    "account.js",
     "api.js",
     "auth.js",
     "backoff.js",
@@ -68,6 +69,7 @@ RENDERERS = ["games/hearts.js", "games/moon.js", "games/kali_tidi.js"]
         "/rooms/ABC123",
         "/notifications",
         "/confirm-email",
+        "/reset-password",
         "/replay/ABC123",
         "/players/ann",
         "/leaderboard",

@@ -2,6 +2,7 @@
 // the rooms waiting for the player (their count in the document's title on every page).
 // Everything goes through the public API (api.js); nothing here is private to the server.
 
+import { ResetPasswordPage } from "./account.js";
 import { ApiError, api, auth } from "./api.js";
 import { ConfirmEmailPage } from "./confirm.js";
 import { h, replace } from "./dom.js";
@@ -23,7 +24,7 @@ const account = /** @type {HTMLElement} */ (document.getElementById("account"));
 const toasts = /** @type {HTMLElement} */ (document.getElementById("toasts"));
 
 const app = {
-  /** @type {{ username: string, display_name?: string, is_guest: boolean } | null} */
+  /** @type {{ username: string, display_name?: string, is_guest: boolean, has_password?: boolean, display_name_changeable_at?: string | null } | null} */
   user: null,
   catalogue: [],
   turns: new TurnsWatch(),
@@ -33,6 +34,12 @@ const app = {
   title(text = SITE_TITLE, room = null) {
     title = { text, room };
     showTitle();
+  },
+  // The account as the server answered a change of it (a new display name): the top bar
+  // names it so at once.
+  setUser(user) {
+    app.user = user;
+    renderAccount();
   },
   navigate(path) {
     if (path !== location.pathname) history.pushState({}, "", path);
@@ -95,6 +102,15 @@ function renderAccount() {
       "Log out",
     ),
   );
+  markCurrentLink();
+}
+
+// The top bar's link to the page on screen says so.
+function markCurrentLink() {
+  for (const link of account.querySelectorAll("a[href]")) {
+    if (link.getAttribute("href") === location.pathname) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
 }
 
 async function route() {
@@ -105,11 +121,7 @@ async function route() {
   const match = location.pathname.match(/^\/join\/([^/]+)\/?$/);
   const code = match ? decodeURIComponent(match[1]) : null;
   app.title(code ? `Table ${code} · ${SITE_TITLE}` : SITE_TITLE, code);
-  // The top bar's link to the page on screen says so.
-  for (const link of account.querySelectorAll("a[href]")) {
-    if (link.getAttribute("href") === location.pathname) link.setAttribute("aria-current", "page");
-    else link.removeAttribute("aria-current");
-  }
+  markCurrentLink();
   const replay = location.pathname.match(/^\/replay\/([^/]+)\/?$/);
   const player = location.pathname.match(/^\/players\/([^/]+)\/?$/);
   if (code) page = new RoomPage(main, code, app);
@@ -118,6 +130,7 @@ async function route() {
   else if (/^\/leaderboard\/?$/.test(location.pathname)) page = new LeaderboardPage(main, app);
   else if (/^\/notifications\/?$/.test(location.pathname)) page = new NotificationsPage(main, app);
   else if (/^\/confirm-email\/?$/.test(location.pathname)) page = new ConfirmEmailPage(main, app);
+  else if (/^\/reset-password\/?$/.test(location.pathname)) page = new ResetPasswordPage(main, app);
   else page = new HomePage(main, app);
   try {
     await page.start();

@@ -7,7 +7,14 @@ function field(label, input, hint) {
   return h("label", { class: "field" }, h("span", { class: "field-label" }, label), input, hint && h("small", {}, hint));
 }
 
-function form(title, fields, submitLabel, submit) {
+/**
+ * @param {string} title
+ * @param {unknown[]} fields
+ * @param {string} submitLabel
+ * @param {(data: FormData) => Promise<void>} submit
+ * @param {HTMLElement | null} [after] What follows the button (a way elsewhere, such as a forgotten password).
+ */
+function form(title, fields, submitLabel, submit, after = null) {
   const error = h("p", { class: "form-error", role: "alert" });
   const button = h("button", { type: "submit", class: "primary" }, submitLabel);
   const el = h(
@@ -31,12 +38,40 @@ function form(title, fields, submitLabel, submit) {
     fields,
     error,
     button,
+    after,
   );
   return el;
 }
 
 async function signIn(token) {
   auth.set(token);
+}
+
+/**
+ * Asks for the link that resets a forgotten password (`auth/password-reset`), then shows
+ * the server's answer in its place: the same answer whether or not the address is an
+ * account's, so that the form tells nobody which addresses are.
+ * @param {HTMLElement | null} [back] Shown below the form, and below the answer.
+ */
+export function resetRequestForm(back = null) {
+  const box = h("div", { class: "reset-request stack" });
+  const email = h("input", { name: "email", type: "email", required: true, maxlength: 254, autocomplete: "email", inputmode: "email" });
+  const el = form(
+    "Reset your password",
+    [
+      h("p", { class: "meta" }, "A link to choose a new password is e-mailed to the address you confirmed in your settings for notices."),
+      field("E-mail address", email),
+    ],
+    "E-mail me a link",
+    async (data) => {
+      const answer = await api("auth/password-reset", { method: "POST", body: { email: String(data.get("email") ?? "").trim() } });
+      const said = h("p", { class: "reset-sent", role: "status", tabindex: "-1" }, answer?.detail ?? "");
+      replace(box, said, back);
+      said.focus();
+    },
+    back,
+  );
+  return replace(box, el);
 }
 
 export function authPanel({ guestFirst = false, intro = null } = {}) {
@@ -75,6 +110,15 @@ export function authPanel({ guestFirst = false, intro = null } = {}) {
           });
           await signIn(answer.token);
         },
+        h("p", {}, h("button", { type: "button", class: "link forgot", onclick: () => show("forgot") }, "Forgot your password?")),
+      ),
+    // Not a tab: reached from the log-in form, and back to it.
+    forgot: () =>
+      h(
+        "div",
+        { class: "stack" },
+        h("h2", { class: "forgot-title" }, "Forgot your password?"),
+        resetRequestForm(h("p", {}, h("button", { type: "button", class: "link", onclick: () => show("login") }, "Back to log in"))),
       ),
     register: () =>
       form(

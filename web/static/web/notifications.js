@@ -1,14 +1,15 @@
 // The notifications page (`/notifications`): what the server may send and when, push
 // notices on this device (an explicit opt-in, see push.js), and the account's settings
 // (`GET/PATCH me/notifications`): channels, e-mail address (mailed only once confirmed,
-// by the link sent to it: see confirm.js), quiet hours.
+// by the link sent to it: see confirm.js), quiet hours. Around them, the account itself
+// and where it is signed in (account.js).
 
+import { accountSection, securitySection } from "./account.js";
 import { api } from "./api.js";
 import { signedOutPage } from "./auth.js";
 import { h, replace } from "./dom.js";
 import { iosBrowserTab } from "./platform.js";
 import { claimSubscription, pushUnsupported, turnOff, turnOn } from "./push.js";
-import { allowedApps, personalTokens } from "./tokens.js";
 
 const DEFAULT_QUIET = { start: "22:00", end: "08:00" };
 
@@ -94,18 +95,19 @@ export class NotificationsPage {
     this.publicKey = key?.public_key ?? null;
     this.form = this.settingsForm();
     this.device = h("section", { class: "panel device", "aria-labelledby": "device-title" });
+    const security = securitySection(this.app);
     replace(
       this.root,
       h(
         "div",
         { class: "settings" },
         h("h1", {}, "Settings"),
+        accountSection(this.app, { passwordChanged: security.reload }),
         this.about(),
         this.device,
         this.form.el,
         this.atTheTable(),
-        allowedApps(this.app),
-        personalTokens(this.app),
+        security.el,
       ),
     );
     this.form.fill(this.settings);

@@ -74,7 +74,7 @@ export function allowedApps(app) {
   return h(
     "section",
     { class: "panel apps", "aria-labelledby": "apps-title" },
-    h("h2", { id: "apps-title" }, "Apps acting for you"),
+    h("h3", { id: "apps-title" }, "Apps acting for you"),
     h("p", {}, "Apps you allowed on their sign-in page. Taking one's access back stops all of its tokens at once."),
     list,
   );
@@ -176,7 +176,7 @@ export function personalTokens(app) {
   return h(
     "section",
     { class: "panel tokens", "aria-labelledby": "tokens-title" },
-    h("h2", { id: "tokens-title" }, "Personal access tokens"),
+    h("h3", { id: "tokens-title" }, "Personal access tokens"),
     h(
       "p",
       {},

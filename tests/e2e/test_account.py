@@ -1,0 +1,375 @@
+"""The account in the browser, at a phone's size and on a desktop: where it is signed in
+(this device and the others, each ended from the settings page, or all but this one),
+its display name, its password changed, and a forgotten password reset by the mailed
+link's page (`/reset-password#<token>`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from .axe import violations
+from .conftest import PASSWORD, orm, sign_up, token_of
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+SIZES = pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["phone", "desktop"])
+
+FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
+NEW_PASSWORD = "another-long-secret-7"
+
+
+def api_sign_in(live_url: str, username: str, password: str = PASSWORD, user_agent: str = FIREFOX) -> httpx.Response:
+    return httpx.post(
+        f"{live_url}/api/v1/auth/token",
+        json={"username": username, "password": password},
+        headers={"User-Agent": user_agent},
+    )
+
+
+def sign_in_token(live_url: str, username: str, user_agent: str = FIREFOX) -> str:
+    res = api_sign_in(live_url, username, user_agent=user_agent)
+    assert res.status_code == 200, res.text
+    return res.json()["token"]
+
+
+def me(live_url: str, token: str) -> httpx.Response:
+    return httpx.get(f"{live_url}/api/v1/me", headers={"Authorization": f"Token {token}"})
+
+
+def fits(page: Any, size: dict[str, int]) -> None:
+    """Nothing sticks out sideways, and axe finds nothing serious."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    found = violations(page)
+    assert not found, found
+
+
+def settings(page: Any) -> None:
+    page.goto("/notifications")
+    page.locator(".settings").wait_for()
+
+
+def field_error(page: Any, label: str) -> Any:
+    """The error line of the field labelled `label`: in the field, tied to its input."""
+    return page.locator(".field", has=page.get_by_label(label, exact=True)).locator(".field-error")
+
+
+@SIZES
+def test_sign_ins_are_listed_and_ended_one_by_one_or_all_but_this_one(
+    open_page: Callable[..., Any], live_url: str, shots: Any, size: dict[str, int]
+) -> None:
+    page = open_page(**size)
+    name = f"sig{size['width']}"
+    sign_up(page, name)
+    own = token_of(page)
+    firefox = sign_in_token(live_url, name)
+    unnamed = sign_in_token(live_url, name, user_agent="")
+
+    settings(page)
+    expect(page.get_by_role("heading", name="Security", level=2)).to_be_visible()
+    section = page.locator("section.sign-ins")
+    expect(section.get_by_role("heading", name="Where you're signed in", level=3)).to_be_visible()
+    items = section.locator(".sign-in")
+    expect(items).to_have_count(3)
+    # This device: how it began, no button to end it (Log out does).
+    here = section.locator(".sign-in.current")
+    expect(here).to_have_count(1)
+    expect(here).to_contain_text("This device")
+    expect(here).to_contain_text("Signed up")
+    expect(here.get_by_role("button")).to_have_count(0)
+    # The others: the browser the API was told of, its network, and the one that named none.
+    other = items.filter(has_text="Firefox on Linux")
+    expect(other).to_contain_text("Logged in with the password from 127.0.0.0/24")
+    expect(other).to_contain_text("last used not yet")
+    expect(items.filter(has_text="Unknown device")).to_have_count(1)
+    # The apps and tokens acting for the account are in the same section.
+    security = page.locator("section.security")
+    expect(security.get_by_role("heading", name="Apps acting for you", level=3)).to_be_visible()
+    expect(security.get_by_role("heading", name="Personal access tokens", level=3)).to_be_visible()
+    shots(page, "sign-ins")
+    fits(page, size)
+
+    # Ending one: its token stops working, the others go on.
+    other.get_by_role("button", name=re.compile(r"^End the sign-in on Firefox on Linux, started ")).click()
+    expect(section.get_by_role("status")).to_have_text("Signed out on Firefox on Linux.")
+    expect(items).to_have_count(2)
+    expect(section.get_by_role("heading", name="Where you're signed in")).to_be_focused()
+    assert me(live_url, firefox).status_code == 401
+    assert me(live_url, unnamed).status_code == 200
+    assert me(live_url, own).status_code == 200
+
+    # Everywhere else: only this one is left, and no button to end others.
+    section.get_by_role("button", name="Sign out everywhere else").click()
+    expect(section.get_by_role("status")).to_have_text("Signed out on 1 other device.")
+    expect(items).to_have_count(1)
+    expect(items.first).to_contain_text("This device")
+    expect(section.get_by_role("button", name="Sign out everywhere else")).to_be_hidden()
+    assert me(live_url, unnamed).status_code == 401
+    assert me(live_url, own).status_code == 200
+    shots(page, "signed-out-elsewhere")
+
+    # Logging out here ends this one too.
+    page.get_by_role("navigation", name="Account").get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("tab", name="Log in")).to_be_visible()
+    assert me(live_url, own).status_code == 401
+
+
+@SIZES
+def test_the_display_name_changes_then_waits_a_week(
+    open_page: Callable[..., Any], live_url: str, shots: Any, size: dict[str, int]
+) -> None:
+    page = open_page(**size)
+    name = f"dn{size['width']}"
+    sign_up(page, name)
+    settings(page)
+    account = page.locator("section.account")
+    expect(account.get_by_role("heading", name="Account", level=2)).to_be_visible()
+    expect(account.locator(".current-name")).to_have_text(name)
+    expect(account.get_by_label("New display name")).to_be_enabled()
+    expect(account).to_contain_text("You can change it once a week.")
+    # Another tab, opened before the change, for the server's refusal after it.
+    later = page.context.new_page()
+    later.goto("/notifications")
+    later.get_by_label("New display name").wait_for()
+
+    # Refused by the server: its words under the field.
+    account.get_by_label("New display name").fill("ab\u202ecd")
+    account.get_by_role("button", name="Change my name").click()
+    expect(field_error(page, "New display name")).not_to_have_text("")
+    expect(account.get_by_label("New display name")).to_have_attribute("aria-invalid", "true")
+    expect(account.get_by_label("New display name")).to_be_focused()
+    shots(page, "name-refused")
+
+    account.get_by_label("New display name").fill("Nadia B")
+    account.get_by_role("button", name="Change my name").click()
+    expect(account.get_by_role("status").filter(has_text="Saved")).to_have_text(
+        "Saved: other players now see you as Nadia B."
+    )
+    expect(account.locator(".current-name")).to_have_text("Nadia B")
+    # The top bar says so at once; the next change waits, and the page says until when.
+    expect(page.get_by_role("navigation", name="Account").locator(".who")).to_have_text("Nadia B")
+    expect(account).to_contain_text("you can change it again from")
+    expect(account.get_by_label("New display name")).to_be_disabled()
+    expect(account.get_by_role("button", name="Change my name")).to_be_disabled()
+    assert me(live_url, token_of(page)).json()["display_name"] == "Nadia B"
+    shots(page, "name-changed")
+    fits(page, size)
+
+    # The tab that still offers the change is told by the server when it may be.
+    later.get_by_label("New display name").fill("Nadia C")
+    later.get_by_role("button", name="Change my name").click()
+    expect(later.locator(".display-name .form-error:not(:empty)").first).to_be_visible()
+    assert me(live_url, token_of(page)).json()["display_name"] == "Nadia B"
+    page.reload()
+    expect(page.locator("section.account .current-name")).to_have_text("Nadia B")
+    expect(page.get_by_label("New display name")).to_be_disabled()
+
+
+@SIZES
+def test_the_password_is_changed_with_the_current_one(
+    open_page: Callable[..., Any], live_url: str, shots: Any, size: dict[str, int]
+) -> None:
+    page = open_page(**size)
+    name = f"pw{size['width']}"
+    sign_up(page, name)
+    own = token_of(page)
+    elsewhere = sign_in_token(live_url, name)
+    made = httpx.post(
+        f"{live_url}/api/v1/me/tokens",
+        json={"name": "my script", "scopes": ["read"]},
+        headers={"Authorization": f"Token {own}"},
+    )
+    assert made.status_code == 201, made.text
+    script = {"Authorization": f"Bearer {made.json()['token']}"}
+    assert httpx.get(f"{live_url}/api/v1/me", headers=script).status_code == 200
+    settings(page)
+    expect(page.locator(".token-list .token")).to_have_count(1)
+    password = page.locator("section.password")
+    expect(password.get_by_role("heading", name="Password", level=3)).to_be_visible()
+    expect(password.get_by_role("checkbox", name="Sign out my other devices")).to_be_checked()
+
+    # A wrong current password: said under it, and nothing changes.
+    password.get_by_label("Current password").fill("not-the-password-1")
+    password.get_by_label("New password").fill(NEW_PASSWORD)
+    password.get_by_role("button", name="Change my password").click()
+    expect(field_error(page, "Current password")).not_to_have_text("")
+    expect(password.get_by_label("Current password")).to_have_attribute("aria-invalid", "true")
+    expect(password.get_by_label("Current password")).to_be_focused()
+    described = password.get_by_label("Current password").get_attribute("aria-describedby") or ""
+    assert "current-password-error" in described.split()
+    shots(page, "wrong-password")
+    assert api_sign_in(live_url, name).status_code == 200
+
+    # A password the server finds weak: said under the new one.
+    password.get_by_label("Current password").fill(PASSWORD)
+    password.get_by_label("New password").fill("password")
+    password.get_by_role("button", name="Change my password").click()
+    expect(field_error(page, "New password")).not_to_have_text("")
+    expect(field_error(page, "Current password")).to_have_text("")
+    expect(password.get_by_label("New password")).to_be_focused()
+
+    # The right one: changed, the other devices signed out, this one kept.
+    password.get_by_label("New password").fill(NEW_PASSWORD)
+    password.get_by_role("button", name="Change my password").click()
+    expect(password.get_by_role("status")).to_contain_text("Your password is changed.")
+    expect(password.get_by_label("Current password")).to_have_value("")
+    expect(page.locator(".field-error:not(:empty)")).to_have_count(0)
+    # What acted for the account elsewhere is gone from the page as from the server.
+    expect(page.locator("section.sign-ins .sign-in")).to_have_count(1)
+    expect(page.locator(".token-list")).to_have_text("You have no personal tokens.")
+    shots(page, "password-changed")
+    fits(page, size)
+    assert me(live_url, elsewhere).status_code == 401
+    assert httpx.get(f"{live_url}/api/v1/me", headers=script).status_code == 401
+    assert me(live_url, own).status_code == 200
+    assert api_sign_in(live_url, name).status_code != 200
+    assert api_sign_in(live_url, name, password=NEW_PASSWORD).status_code == 200
+
+
+def test_a_guest_is_offered_no_password_form(open_page: Callable[..., Any], live_url: str) -> None:
+    res = httpx.post(f"{live_url}/api/v1/auth/guest", json={"display_name": "Gus"})
+    assert res.status_code == 201, res.text
+    page = open_page()
+    page.goto("/")
+    page.evaluate("token => localStorage.setItem('tt.token', token)", res.json()["token"])
+    settings(page)
+    password = page.locator("section.password")
+    expect(password).to_contain_text("A guest account has no password")
+    expect(password.get_by_label("Current password")).to_have_count(0)
+    expect(page.locator("section.account .current-name")).to_have_text("Gus")
+
+
+def confirmed_address(username: str, address: str) -> None:
+    """`address` confirmed as the account's own, as its mailed link would (test_notifications)."""
+    from accounts.models import User
+    from notifications.models import NotificationSettings
+
+    def work() -> None:
+        user = User.objects.get(username=username)
+        NotificationSettings.objects.update_or_create(
+            user=user, defaults={"email_address": address, "email_confirmed_address": address}
+        )
+
+    orm(work)
+
+
+@SIZES
+def test_a_forgotten_password_asks_for_a_link_and_says_the_same_for_any_address(
+    open_page: Callable[..., Any], live_url: str, shots: Any, size: dict[str, int]
+) -> None:
+    owner = open_page(**size)
+    name = f"fp{size['width']}"
+    sign_up(owner, name)
+    confirmed_address(name, f"{name}@example.org")
+
+    said = []
+    for address in (f"{name}@example.org", f"nobody{size['width']}@example.org"):
+        page = open_page(**size)
+        page.goto("/")
+        page.get_by_role("tab", name="Log in").click()
+        page.get_by_role("button", name="Forgot your password?").click()
+        expect(page.get_by_role("heading", name="Forgot your password?")).to_be_visible()
+        expect(page.get_by_label("E-mail address")).to_be_focused()
+        fits(page, size)
+        page.get_by_label("E-mail address").fill(address)
+        with page.expect_response(lambda r: r.url.endswith("/api/v1/auth/password-reset")) as answer:
+            page.get_by_role("button", name="E-mail me a link").click()
+        assert answer.value.status == 202
+        status = page.locator(".reset-sent")
+        expect(status).to_have_text(answer.value.json()["detail"])
+        expect(status).to_have_attribute("role", "status")
+        said.append(status.text_content())
+        shots(page, "link-asked")
+        # And back to the log-in form.
+        page.get_by_role("button", name="Back to log in").click()
+        expect(page.get_by_role("button", name="Log in", exact=True)).to_be_visible()
+    assert said[0] and said[0] == said[1]
+
+
+@SIZES
+def test_the_reset_page_checks_the_two_passwords_and_says_when_its_link_does_not_work(
+    open_page: Callable[..., Any], live_url: str, shots: Any, size: dict[str, int]
+) -> None:
+    page = open_page(**size)
+    page.goto("/reset-password#1-not-a-real-token")
+    expect(page.get_by_role("heading", name="Choose a new password", level=1)).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/reset-password$"))  # the token leaves the address bar
+    expect(page).to_have_title("Choose a new password · Trick-taking tables")
+    fits(page, size)
+
+    # Two different passwords: said in the browser, nothing sent.
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "password-reset" in r.url else None)
+    page.get_by_label("New password", exact=True).fill(NEW_PASSWORD)
+    page.get_by_label("New password again").fill(NEW_PASSWORD + "x")
+    page.get_by_role("button", name="Save my new password").click()
+    expect(field_error(page, "New password again")).to_have_text("The two passwords are not the same.")
+    expect(page.get_by_label("New password again")).to_be_focused()
+    assert asked == []
+
+    # The same twice: the server refuses the token, and the page offers a new link.
+    page.get_by_label("New password again").fill(NEW_PASSWORD)
+    page.get_by_role("button", name="Save my new password").click()
+    expect(page.get_by_role("heading", name="This link does not work", level=1)).to_be_visible()
+    expect(page.get_by_role("alert").filter(has_text=re.compile(r"\S"))).to_have_count(1)
+    expect(page.get_by_role("heading", name="Ask for a new link")).to_be_visible()
+    expect(page.get_by_role("button", name="E-mail me a link")).to_be_visible()
+    shots(page, "bad-link")
+    fits(page, size)
+    assert auth_token(page) is None
+
+    # A link without its token says so too.
+    page.goto("/reset-password")
+    expect(page.get_by_role("heading", name="This link has no reset code")).to_be_visible()
+    expect(page.get_by_label("E-mail address")).to_be_visible()
+
+
+def auth_token(page: Any) -> str | None:
+    return page.evaluate("localStorage.getItem('tt.token')")
+
+
+@SIZES
+def test_a_good_reset_link_sets_the_password_signs_in_here_and_out_everywhere_else(
+    open_page: Callable[..., Any], live_url: str, shots: Any, size: dict[str, int]
+) -> None:
+    from accounts.models import User
+    from accounts.passwords import reset_token
+
+    first = open_page(**size)
+    name = f"rs{size['width']}"
+    sign_up(first, name)
+    before = token_of(first)
+    elsewhere = sign_in_token(live_url, name)
+    token = orm(lambda: reset_token(User.objects.get(username=name)))
+
+    page = open_page(**size)
+    page.goto(f"/reset-password#{token}")
+    page.get_by_label("New password", exact=True).fill(NEW_PASSWORD)
+    page.get_by_label("New password again").fill(NEW_PASSWORD)
+    page.get_by_role("button", name="Save my new password").click()
+    # Home, signed in with the new sign-in.
+    expect(page.get_by_role("button", name="Create the room")).to_be_visible()
+    expect(page).to_have_url(f"{live_url}/")
+    expect(page.get_by_role("navigation", name="Account").locator(".who")).to_have_text(name)
+    expect(page.locator(".toast")).to_contain_text("Your password is changed")
+    shots(page, "reset-done")
+    now = auth_token(page)
+    assert now and now != before
+    assert me(live_url, now).status_code == 200
+    assert me(live_url, before).status_code == 401
+    assert me(live_url, elsewhere).status_code == 401
+    assert api_sign_in(live_url, name).status_code != 200
+    assert api_sign_in(live_url, name, password=NEW_PASSWORD).status_code == 200
+
+    # The link worked once.
+    again = open_page(**size)
+    again.goto(f"/reset-password#{token}")
+    again.get_by_label("New password", exact=True).fill(NEW_PASSWORD + "2")
+    again.get_by_label("New password again").fill(NEW_PASSWORD + "2")
+    again.get_by_role("button", name="Save my new password").click()
+    expect(again.get_by_role("heading", name="This link does not work")).to_be_visible()
