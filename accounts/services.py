@@ -140,16 +140,16 @@ def password_change(
 
 
 @transaction.atomic
-def password_reset(*, user: User, new_password: str, device: Device | None = None) -> str:
+def password_reset(*, user: User, new_password: str, device: Device | None = None) -> tuple[User, str]:
     """Set the password of the account a reset link was for: every sign-in ends, and the
-    device that reset it signs in anew; its token. The link stops working with the new
-    password (accounts.passwords)."""
+    device that reset it signs in anew; the account and that token. The link stops
+    working with the new password (accounts.passwords)."""
     user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
     _password_set(user, new_password)
     sign_ins_end(user=user)
     user.last_login = timezone.now()
     user.save(update_fields=["last_login"])
-    return sign_in_create(user=user, how=SignIn.How.RESET, device=device)
+    return user, sign_in_create(user=user, how=SignIn.How.RESET, device=device)
 
 
 @transaction.atomic

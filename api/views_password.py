@@ -117,10 +117,9 @@ class PasswordResetView(SignInThrottledView):
                 "token",
             )
         with transaction.atomic():
-            token = services.password_reset(
+            user, token = services.password_reset(
                 user=user, new_password=data.validated_data["new_password"], device=request_device(request)
             )
             grants.grants_revoke_all(user=user)
             password_changed.changed_after_commit(user_id=user.pk)
-        user.refresh_from_db()
         return Response({"user": UserSerializer(user).data, "token": token})

@@ -90,14 +90,14 @@ def app_access_revoke(*, user: User, app_id: int) -> None:
 @transaction.atomic
 def grants_revoke_all(*, user: User) -> int:
     """Take back everything that acts for the player besides their sign-ins: every
-    personal token, and every app's token and code (as `app_access_revoke` does per app).
-    What a new password ends unless the player keeps it. How many were revoked."""
+    personal token, and every app's access (as `app_access_revoke` does per app). What a
+    new password ends unless the player keeps it. How many tokens and apps that was."""
     personal, _ = PersonalToken.objects.filter(user=user).delete()
     refresh = get_refresh_token_model().objects.filter(user=user, revoked__isnull=True)
-    revoked = 0
+    access = get_access_token_model().objects.filter(user=user)
+    apps = set(refresh.values_list("application_id", flat=True)) | set(access.values_list("application_id", flat=True))
     for token in refresh:
-        token.revoke()
-        revoked += 1
-    access, _ = get_access_token_model().objects.filter(user=user).delete()
+        token.revoke()  # the toolkit's way: its access token goes too, the refresh token is kept revoked
+    access.delete()
     get_grant_model().objects.filter(user=user).delete()
-    return personal + max(revoked, access)
+    return personal + len(apps)

@@ -2,8 +2,8 @@
 `winner` and `trick` are given both; other games' are left as they are."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrations import migrated_to, schema_back_to_the_latest  # noqa: F401 (the fixture)
 
 # Events of its own making, in a Room made bare: not a game's, so not checked as one.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.made_up_events]
@@ -12,21 +12,8 @@ BEFORE = [("games", "0006_rematch")]
 AFTER = [("games", "0007_kali_tidi_trick_won_winner")]
 
 
-def _migrate(target):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(target)
-    return executor.loader.project_state(target).apps
-
-
-@pytest.fixture(autouse=True)
-def schema_back_to_the_latest():
-    yield
-    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
-
-
 def test_old_kali_tidi_tricks_name_their_winner_and_number():
-    apps = _migrate(BEFORE)
+    apps = migrated_to(BEFORE)
     room_model, event_model = apps.get_model("games", "Room"), apps.get_model("games", "Event")
     from accounts.models import User  # (its table is today's: only games' migrations go back)
 
@@ -42,7 +29,7 @@ def test_old_kali_tidi_tricks_name_their_winner_and_number():
     ]
     for room, seq, round_number, data in logged:
         event_model.objects.create(room=room, seq=seq, round_number=round_number, version=seq, data=data)
-    _migrate(AFTER)
+    migrated_to(AFTER)
 
     from games.models import Event
 

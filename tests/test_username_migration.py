@@ -1,8 +1,8 @@
 """Migration 0004 on accounts made before usernames compared alike: nothing breaks."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrations import latest, migrated_to, schema_back_to_the_latest  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -10,34 +10,16 @@ BEFORE = [("accounts", "0003_banned_tokens")]
 AFTER = [("accounts", "0005_username_keys_unique")]
 
 
-def _migrate(target):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(target)
-    return executor.loader.project_state(target).apps
-
-
-def _latest():
-    return MigrationExecutor(connection).loader.graph.leaf_nodes()
-
-
-@pytest.fixture(autouse=True)
-def schema_back_to_the_latest():
-    # Later tests in this process expect every migration applied, whatever happens here.
-    yield
-    _migrate(_latest())
-
-
 def test_colliding_old_accounts_keep_their_names_and_sign_in(api_client):
     from django.contrib.auth.hashers import make_password
 
-    old = _migrate(BEFORE).get_model("accounts", "User")
+    old = migrated_to(BEFORE).get_model("accounts", "User")
     password = make_password("correct-horse-9")
     for name in ("Bob", "bob", "\u0430dmin", "admin"):  # the second of each pair collides
         old.objects.create(username=name, password=password)
-    _migrate(AFTER)
+    migrated_to(AFTER)
     # The code of today reads the accounts with every later migration applied too.
-    _migrate(_latest())
+    migrated_to(latest())
 
     from accounts.models import User
 

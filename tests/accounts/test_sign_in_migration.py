@@ -4,35 +4,22 @@ sign-in of its own, and nothing of the token itself is kept."""
 import hashlib
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrations import latest, migrated_to, schema_back_to_the_latest  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("accounts", "0007_sign_ins_name_changes"), ("authtoken", "0004_alter_tokenproxy_options")]
 
 
-def _migrate(target):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(target)
-    return executor.loader.project_state(target).apps
-
-
-@pytest.fixture(autouse=True)
-def schema_back_to_the_latest():
-    yield
-    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
-
-
 def test_tokens_of_before_keep_signing_in(api_client):
-    old = _migrate(BEFORE)
+    old = migrated_to(BEFORE)
     User, Token = old.get_model("accounts", "User"), old.get_model("authtoken", "Token")
     keys = {}
     for name in ("ana", "bo"):
         user = User.objects.create(username=name, username_key=name, username_skeleton=name)
         keys[name] = Token.objects.create(user=user, key=hashlib.sha1(name.encode()).hexdigest()).key
-    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    migrated_to(latest())
 
     from accounts.models import SignIn
 
