@@ -22,6 +22,7 @@ CODES = Catalogue(
             "The password-reset link does not work: mistyped, used already, too old, or the account's password "
             "or sign-in changed since it was sent.",
         ),
+        "not_a_guest": (409, "Only a guest's account becomes an account with a username and password."),
         "no_password": (409, "The account has no password to change: a guest's (it can become an account)."),
         "display_name_too_soon": (
             409,

@@ -112,14 +112,37 @@ def tokens_revoke_for_ban(*, user: User) -> None:
     sign_ins_end(user=user)
 
 
-def _password_set(user: User, password: str) -> None:
-    """Set a new password after the validators (`weak_password`, attr `new_password`)."""
+def _password_set(user: User, password: str, attr: str = "new_password") -> None:
+    """Set a new password after the validators (`weak_password`, attr `attr`)."""
     try:
         validate_password(password, user)
     except ValidationError as err:
-        raise ServiceError.several("weak_password", err.messages, attr="new_password") from None
+        raise ServiceError.several("weak_password", err.messages, attr=attr) from None
     user.set_password(password)
     user.save(update_fields=["password"])
+
+
+@transaction.atomic
+def guest_keep(*, user: User, username: str, password: str, display_name: str | None, now: datetime) -> User:
+    """A guest becomes an account with `username` and `password`: the same account, so
+    its seats, matches, ratings, notices and sign-ins stay its own. The display name
+    changes when one is given (a change as `display_name_change` counts it). Only a
+    guest's account does this (`not_a_guest`)."""
+    user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
+    if not user.is_guest:
+        raise ServiceError("not_a_guest", "This account is not a guest's: it has a username and password already.", 409)
+    user.username = username
+    user.is_guest = False
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["username", "is_guest"])
+    except IntegrityError:
+        # The name (or a lookalike) was taken since the serializer looked.
+        raise ServiceError(TAKEN.code, TAKEN.detail, 400, "username") from None
+    _password_set(user, password, attr="password")
+    if display_name is not None:
+        user = display_name_change(user=user, display_name=display_name, now=now)
+    return user
 
 
 @transaction.atomic

@@ -10,7 +10,7 @@ from rest_framework import serializers
 from accounts.models import SignIn
 from accounts.selectors import SignInRef
 
-from .serializers import StrictBooleanField, StrictCharField, StrictSerializer
+from .serializers import DisplayNameField, RegisterSerializer, StrictBooleanField, StrictCharField, StrictSerializer
 
 
 class SignInSerializer(serializers.ModelSerializer[SignIn]):
@@ -63,3 +63,17 @@ class PasswordResetSerializer(StrictSerializer):
 
 class DetailSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField(help_text="What happens next, for the person to read")
+
+
+class GuestKeepSerializer(RegisterSerializer):
+    """A guest's username, password and, optionally, a display name and the address for
+    notices (and password resets, once confirmed)."""
+
+    display_name = DisplayNameField(
+        min_length=1, max_length=40, required=False, help_text="The name other players read; unchanged without it"
+    )
+    email_address = StrictCharField(
+        required=False,
+        max_length=254,
+        help_text="Where notices and password-reset links go, once confirmed by the link mailed to it",
+    )

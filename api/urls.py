@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 
 from . import (
     views_auth,
+    views_guest_keep,
     views_me,
     views_notifications,
     views_password,
@@ -26,6 +27,7 @@ urlpatterns = [
     path("auth/logout", views_auth.LogoutView.as_view(), name="logout"),
     path("auth/password-reset", views_password.PasswordResetRequestView.as_view(), name="password-reset"),
     path("auth/password-reset/confirm", views_password.PasswordResetView.as_view(), name="password-reset-confirm"),
+    path("me/account", views_guest_keep.GuestKeepView.as_view(), name="me-account"),
     path("me/password", views_password.PasswordChangeView.as_view(), name="me-password"),
     path("me", views_auth.MeView.as_view(), name="me"),
     path("me/turns", views_me.TurnsView.as_view(), name="me-turns"),

@@ -231,17 +231,38 @@ def test_the_password_is_changed_with_the_current_one(
     assert api_sign_in(live_url, name, password=NEW_PASSWORD).status_code == 200
 
 
-def test_a_guest_is_offered_no_password_form(open_page: Callable[..., Any], live_url: str) -> None:
+@SIZES
+def test_a_guest_keeps_the_account_with_a_username_and_password(
+    open_page: Callable[..., Any], live_url: str, shots: Any, size: dict[str, int]
+) -> None:
     res = httpx.post(f"{live_url}/api/v1/auth/guest", json={"display_name": "Gus"})
     assert res.status_code == 201, res.text
-    page = open_page()
+    guest_token = res.json()["token"]
+    page = open_page(**size)
     page.goto("/")
-    page.evaluate("token => localStorage.setItem('tt.token', token)", res.json()["token"])
+    page.evaluate("token => localStorage.setItem('tt.token', token)", guest_token)
     settings(page)
-    password = page.locator("section.password")
-    expect(password).to_contain_text("A guest account has no password")
-    expect(password.get_by_label("Current password")).to_have_count(0)
+    box = page.locator("section.password")
+    expect(box).to_contain_text("A guest account has no password")
+    expect(box.get_by_label("Current password")).to_have_count(0)
     expect(page.locator("section.account .current-name")).to_have_text("Gus")
+    fits(page, size)
+    name = f"gus{size['width']}"
+    # A common password is refused under its field, and nothing changes.
+    box.get_by_label("Username").fill(name)
+    box.get_by_label("Password").fill("password1")  # among the common ones
+    box.get_by_role("button", name="Keep my account").click()
+    expect(field_error(page, "Password")).not_to_be_empty()
+    assert me(live_url, guest_token).json()["is_guest"] is True
+    box.get_by_label("Password").fill(NEW_PASSWORD)
+    box.get_by_role("button", name="Keep my account").click()
+    expect(page.locator(".toast")).to_contain_text(f"log in as {name}")
+    shots(page, "guest-kept")
+    # The same sign-in goes on, now an account's; the password signs in elsewhere.
+    kept = me(live_url, guest_token).json()
+    assert (kept["username"], kept["is_guest"], kept["id"]) == (name, False, res.json()["user"]["id"])
+    assert api_sign_in(live_url, name, password=NEW_PASSWORD).status_code == 200
+    expect(page.locator("section.password").get_by_label("Current password")).to_be_visible()
 
 
 def confirmed_address(username: str, address: str) -> None:

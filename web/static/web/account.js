@@ -83,7 +83,8 @@ export function accountSection(app, { passwordChanged } = {}) {
   const passwordBox = h("section", { class: "panel password", "aria-labelledby": "password-title" });
   const render = (user) => {
     displayName(nameBox, app, user, render);
-    changePassword(passwordBox, user, passwordChanged);
+    if (user.is_guest) keepAccount(passwordBox, app, render);
+    else changePassword(passwordBox, user, passwordChanged);
   };
   render(app.user);
   api("me")
@@ -156,17 +157,56 @@ function displayName(box, app, user, render) {
   );
 }
 
+// A guest keeps what they played: the same account gains a username and a password (and
+// an address for notices and password resets, once confirmed), `POST me/account`.
+function keepAccount(box, app, render) {
+  const username = field("keep-username", "Username", /** @type {HTMLInputElement} */ (h("input", { name: "username", required: true, minlength: 3, maxlength: 40, autocomplete: "username" })), "3 to 40 letters, digits or . @ + - _");
+  const secret = field("keep-password", "Password", password("password", "new-password"), "At least 8 characters.");
+  secret.input.minLength = 8;
+  const address = field("keep-email", "E-mail address (optional)", /** @type {HTMLInputElement} */ (h("input", { name: "email_address", type: "email", maxlength: 254, autocomplete: "email" })), "For notices, and to reset a forgotten password once you confirm it.");
+  const general = h("p", { class: "form-error", role: "alert" });
+  const submit = h("button", { type: "submit", class: "primary" }, "Keep my account");
+  const errors = errorPlaces({ username, password: secret, email_address: address }, general);
+  const form = h(
+    "form",
+    {
+      class: "stack",
+      "aria-labelledby": "password-title",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        errors.clear();
+        submit.disabled = true;
+        const body = { username: username.input.value.trim(), password: secret.input.value };
+        if (address.input.value.trim()) body.email_address = address.input.value.trim();
+        let kept;
+        try {
+          kept = await api("me/account", { method: "POST", body });
+        } catch (err) {
+          submit.disabled = false;
+          (errors.show(err) ?? submit).focus();
+          return;
+        }
+        app.setUser(kept);
+        render(kept);
+        app.toast(`Your account is kept: log in as ${kept.username} on any device.`);
+      },
+    },
+    username.el,
+    secret.el,
+    address.el,
+    general,
+    submit,
+  );
+  replace(
+    box,
+    h("h3", { id: "password-title" }, "Keep this account"),
+    h("p", { class: "no-password" }, "A guest account has no password: it lives in this browser only. Give it a username and a password to keep your seats, matches and ratings and to play from any device."),
+    form,
+  );
+}
+
 function changePassword(box, user, passwordChanged) {
   const title = h("h3", { id: "password-title" }, "Password");
-  // Until the server says, an account other than a guest's has one.
-  if (!(user.has_password ?? !user.is_guest)) {
-    replace(
-      box,
-      title,
-      h("p", { class: "no-password" }, "A guest account has no password: it lives in this browser only, so there is none to change or to reset."),
-    );
-    return;
-  }
   const current = field("current-password", "Current password", password("current_password", "current-password"));
   const fresh = field("new-password", "New password", password("new_password", "new-password"), "At least 8 characters.");
   fresh.input.minLength = 8;
