@@ -16,7 +16,7 @@ from accounts.selectors import SignInRef
 from core.errors import ServiceError
 from grants import services as grants
 from grants.scopes import scopes
-from notifications.services import password_changed, password_reset
+from notifications.services import account_notices, password_reset
 
 from .auth import request_device, signed_in_user
 from .schema import answers
@@ -69,7 +69,7 @@ class PasswordChangeView(APIView):
             )
             if sign_out:
                 ended += grants.grants_revoke_all(user=user)
-            password_changed.changed_after_commit(user_id=user.pk)
+            account_notices.password_changed_after_commit(user_id=user.pk)
         return Response({"ended": ended})
 
 
@@ -121,5 +121,5 @@ class PasswordResetView(SignInThrottledView):
                 user=user, new_password=data.validated_data["new_password"], device=request_device(request)
             )
             grants.grants_revoke_all(user=user)
-            password_changed.changed_after_commit(user_id=user.pk)
+            account_notices.password_changed_after_commit(user_id=user.pk)
         return Response({"user": UserSerializer(user).data, "token": token})

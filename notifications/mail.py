@@ -103,6 +103,20 @@ def password_changed_send(*, address: str, username: str) -> bool:
     return _sent("Your password was changed", text, address, "a password-change notice")
 
 
+def address_changed_send(*, address: str, username: str) -> bool:
+    """Tell `address` that `username`'s account goes by another address now. The new
+    address is not named: whoever changed it may not be the owner."""
+    if not configured():
+        return False
+    text = (
+        f"The e-mail address of the account {username} of the game server was just changed: notices and "
+        "password-reset links no longer come to this address.\n\n"
+        "If it was you, there is nothing to do. If it was not, someone can sign in to your account: sign in, "
+        "change your password (that signs everyone else out) and set your address back in Settings.\n"
+    )
+    return _sent("Your e-mail address was changed", text, address, "an address-change notice")
+
+
 def mail_send(*, address: str, notice: Notice) -> bool:
     """Send the notice to `address`; False when the mail server refused it or failed
     (the next turn tries again)."""

@@ -8,7 +8,7 @@ from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
 
-from .services import confirmation, password_changed, password_reset, turns
+from .services import account_notices, confirmation, password_reset, turns
 
 
 @shared_task(name="notifications.notify_waiting_turns", ignore_result=True)
@@ -44,7 +44,13 @@ def send_password_reset(address: str) -> int:
     return password_reset.reset_mail_send(address=address)
 
 
-@shared_task(name=password_changed.SEND_PASSWORD_CHANGED, ignore_result=True)
+@shared_task(name=account_notices.SEND_PASSWORD_CHANGED, ignore_result=True)
 def send_password_changed(user_id: int) -> bool:
     """Tell the account's confirmed address that its password changed."""
-    return password_changed.changed_mail_send(user_id=user_id)
+    return account_notices.password_changed_mail_send(user_id=user_id)
+
+
+@shared_task(name=account_notices.SEND_ADDRESS_CHANGED, ignore_result=True)
+def send_address_changed(user_id: int, before: str) -> bool:
+    """Tell the confirmed address an account had that it has another now."""
+    return account_notices.address_changed_mail_send(user_id=user_id, before=before)

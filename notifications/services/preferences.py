@@ -11,10 +11,10 @@ from accounts.models import User
 from core.errors import ServiceError
 
 from .. import selectors
-from ..addresses import address_checked
+from ..addresses import address_checked, same_address
 from ..models import NotificationSettings
 from ..quiet import time_of, zone_check
-from . import confirmation
+from . import account_notices, confirmation
 
 FIELDS = frozenset({"push", "email", "email_address", "quiet"})
 
@@ -65,10 +65,14 @@ def preferences_update(*, user: User, changes: dict[str, Any]) -> selectors.Pref
         return selectors.preferences_of(user=user)
     row, _ = NotificationSettings.objects.select_for_update().get_or_create(user=user)
     before = selectors.address_of(user, row)
+    was_confirmed = bool(before) and same_address(before, row.email_confirmed_address)
     for name, value in fields.items():
         setattr(row, name, value)
     row.save(update_fields=list(fields))
     if "email_address" in fields:
         # A new address is not mailed any notice until its owner opens the link sent to it.
         confirmation.confirmation_after_change(user=user, row=row, before=before, now=timezone.now())
+        if was_confirmed and not same_address(selectors.address_of(user, row), before):
+            # The address the account had is told, in case the change was not its owner's.
+            account_notices.address_changed_after_commit(user_id=user.pk, before=before)
     return selectors.preferences_of(user=user)

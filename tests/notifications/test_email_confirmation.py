@@ -22,7 +22,7 @@ from django.utils import timezone
 
 import notifications.tasks
 from notifications.models import NotificationSettings
-from notifications.services import confirmation, preferences, turns
+from notifications.services import account_notices, confirmation, preferences, turns
 from tests.api.helpers import errors
 
 from .conftest import BASE_URL, after_wait, confirm_email, start_room
@@ -196,7 +196,9 @@ def test_the_link_again_and_no_more_than_one_per_window(
     patch(client, django_capture_on_commit_callbacks, {"email_address": ""})
     res = resend(client, django_capture_on_commit_callbacks)
     assert res.status_code == 409 and errors(res) == [("no_email_address", None)]
-    assert len(mail.outbox) == 2 and len(queued) == 2
+    # No link more: only the notice to the confirmed address that was taken away.
+    assert len(mail.outbox) == 3 and len(queued) == 3
+    assert mail.outbox[-1].to == ["new@example.org"] and mail.outbox[-1].subject == "Your e-mail address was changed"
 
 
 def test_the_link_again_needs_a_sign_in_and_an_empty_body(api_client, make_user):
@@ -217,15 +219,19 @@ def test_a_new_address_is_unconfirmed_and_gets_one_link(
 
     res = patch(client, django_capture_on_commit_callbacks, {"email_address": "second@example.org", "push": False})
     assert res.json()["email_confirmed"] is False
-    assert queued == [(confirmation.SEND_EMAIL_CONFIRMATION, (player.pk, "second@example.org"))]
-    assert [m.to for m in mail.outbox] == [["second@example.org"]]
+    # The link to the new address, and a notice to the confirmed one it replaced.
+    assert queued == [
+        (confirmation.SEND_EMAIL_CONFIRMATION, (player.pk, "second@example.org")),
+        (account_notices.SEND_ADDRESS_CHANGED, (player.pk, "first@example.org")),
+    ]
+    assert [m.to for m in mail.outbox] == [["second@example.org"], ["first@example.org"]]
     # Saving the same address again, or other settings, sends nothing more.
     patch(client, django_capture_on_commit_callbacks, {"email_address": "second@example.org", "email": True})
     patch(client, django_capture_on_commit_callbacks, {"push": True})
     # Back to the address confirmed before: confirmed at once, no link needed.
     res = patch(client, django_capture_on_commit_callbacks, {"email_address": "first@example.org"})
     assert res.json()["email_confirmed"] is True
-    assert len(queued) == 1 and len(mail.outbox) == 1
+    assert len(queued) == 2 and len(mail.outbox) == 2
 
 
 def test_a_task_queued_before_a_change_links_the_address_of_now(api_client, make_user, push_on):

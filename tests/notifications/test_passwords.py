@@ -177,3 +177,28 @@ def test_a_guest_has_no_password_to_change_and_an_app_cannot_change_one(api_clie
     assert refused.status_code == 403
     ana.refresh_from_db()
     assert ana.check_password("correct-horse-9")
+
+
+def test_a_confirmed_address_is_told_when_the_account_goes_by_another(
+    make_user, api_client, mailing, settings, django_capture_on_commit_callbacks
+):
+    settings.EMAIL_CONFIRMATION_RESEND_SECONDS = 0
+    ana = confirmed(make_user, "ana", "old@example.org")
+    client = api_client(ana)
+    with django_capture_on_commit_callbacks(execute=True):
+        changed = client.patch("/api/v1/me/notifications", {"email_address": "new@example.org"}, format="json")
+    assert changed.status_code == 200
+    told = [m for m in mail.outbox if m.to == ["old@example.org"]]
+    assert [m.subject for m in told] == ["Your e-mail address was changed"]
+    assert "new@example.org" not in told[0].body
+    # The new address gets its confirmation link, and no reset until it is confirmed.
+    assert [m.subject for m in mail.outbox if m.to == ["new@example.org"]] == ["Confirm your e-mail address"]
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        APIClient().post(RESET, {"email": "new@example.org"}, format="json")
+        APIClient().post(RESET, {"email": "old@example.org"}, format="json")
+    assert mail.outbox == []
+    # An address never confirmed is not told when it changes.
+    with django_capture_on_commit_callbacks(execute=True):
+        client.patch("/api/v1/me/notifications", {"email_address": "third@example.org"}, format="json")
+    assert not [m for m in mail.outbox if m.to == ["new@example.org"]]

@@ -1,0 +1,61 @@
+"""Mails that tell a person something changed in their account, sent after the change
+commits, so that a change they did not make is not a silent one: their password changed
+(by them, or by a reset), told to their confirmed address; their address changed, told
+to the address it changed from, when that one was confirmed."""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import Any
+
+from celery import current_app
+from django.db import transaction
+
+from .. import mail, selectors
+
+logger = logging.getLogger(__name__)
+
+SEND_PASSWORD_CHANGED = "notifications.send_password_changed"
+SEND_ADDRESS_CHANGED = "notifications.send_address_changed"
+
+
+def _queue(task: str, *args: Any) -> None:
+    try:
+        current_app.send_task(task, args=args)
+    except Exception:  # the broker is down: the change stands, unannounced
+        logger.exception("could not queue %s", task)
+
+
+def password_changed_after_commit(*, user_id: int) -> None:
+    """Queue the password notice once the change is committed."""
+    transaction.on_commit(partial(_queue, SEND_PASSWORD_CHANGED, user_id))
+
+
+def address_changed_after_commit(*, user_id: int, before: str) -> None:
+    """Queue the notice to `before`, the confirmed address the account had, once the
+    change is committed."""
+    transaction.on_commit(partial(_queue, SEND_ADDRESS_CHANGED, user_id, before))
+
+
+def password_changed_mail_send(*, user_id: int) -> bool:
+    """Mail the notice to the account's confirmed address; whether it went."""
+    user = selectors.user_of(user_id=user_id)
+    if user is None:
+        return False
+    wanted = selectors.preferences_of(user=user)
+    if not wanted.email_address or not wanted.email_confirmed:
+        return False
+    return mail.password_changed_send(address=wanted.email_address, username=user.username)
+
+
+def address_changed_mail_send(*, user_id: int, before: str) -> bool:
+    """Tell `before` that the account's address is another now (or none); whether it
+    went. Nothing goes when the address is `before` again by now."""
+    user = selectors.user_of(user_id=user_id)
+    if user is None:
+        return False
+    now = selectors.preferences_of(user=user).email_address
+    if now.casefold() == before.casefold():
+        return False
+    return mail.address_changed_send(address=before, username=user.username)
