@@ -22,6 +22,19 @@ CODES = Catalogue(
             "The password-reset link does not work: mistyped, used already, too old, or the account's password "
             "or sign-in changed since it was sent.",
         ),
+        "wrong_code": (400, "The code is not the authenticator app's code of now (or it was used already)."),
+        "no_totp_setup": (409, "No authenticator app is being set up: start with `POST me/factors/totp`."),
+        "totp_on_already": (409, "Two-step sign-in is on already: turn it off to set up another app."),
+        "totp_off": (409, "Two-step sign-in is off: there are no recovery codes."),
+        "second_factor_required": (
+            401,
+            "The account signs in with a second step: send `code` (the authenticator app's 6 digits, or a "
+            "recovery code) with the username and password.",
+        ),
+        "wrong_second_factor": (
+            401,
+            "The `code` is neither the authenticator app's code of now nor an unused recovery code.",
+        ),
         "not_a_guest": (409, "Only a guest's account becomes an account with a username and password."),
         "no_password": (409, "The account has no password to change: a guest's (it can become an account)."),
         "display_name_too_soon": (

@@ -160,3 +160,29 @@ class NameChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.before} → {self.after}"
+
+
+class SecondFactor(models.Model):
+    """What signs an account in besides its password (accounts.factors): an
+    authenticator app's TOTP secret, and the recovery codes that stand in for it when
+    the phone is lost. One of each kind per account."""
+
+    class Kind(models.TextChoices):
+        TOTP = "totp", "authenticator app"
+        RECOVERY_CODES = "recovery_codes", "recovery codes"
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="second_factors")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    # TOTP: {"secret": base32, "step": the last time step accepted, so no code is used
+    # twice}; recovery codes: {"digests": [SHA-256 of each unused code]}.
+    data = models.JSONField(default=dict)
+    # A TOTP secret shown but not yet confirmed with a code from the app: not in force.
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=("user", "kind"), name="one_second_factor_of_a_kind"),)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.kind}"

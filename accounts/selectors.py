@@ -13,7 +13,7 @@ from django.db import connection, models
 from core import prepared
 
 from . import passwords, usernames
-from .models import BannedToken, NameChange, SignIn, User
+from .models import BannedToken, NameChange, SecondFactor, SignIn, User
 
 # Named columns, never `u.*`: a prepared statement must keep its result's shape when a
 # migration adds a column while a server process holds it.
@@ -192,3 +192,24 @@ def name_clash(*, name: str, user: User) -> Clash | None:
     if others.filter(username_skeleton=usernames.skeleton(name)).exists():
         return CONFUSABLE
     return None
+
+
+@dataclass(frozen=True)
+class Factors:
+    """What signs the account in besides its password."""
+
+    totp: bool
+    recovery_codes_left: int
+
+
+def factors_of(*, user: User) -> Factors:
+    rows = {f.kind: f for f in SecondFactor.objects.filter(user=user)}
+    totp = rows.get(SecondFactor.Kind.TOTP)
+    codes = rows.get(SecondFactor.Kind.RECOVERY_CODES)
+    on = totp is not None and totp.confirmed_at is not None
+    return Factors(totp=on, recovery_codes_left=len(codes.data.get("digests", [])) if on and codes else 0)
+
+
+def second_factor_on(*, user: User) -> bool:
+    """Whether signing in takes a code besides the password."""
+    return SecondFactor.objects.filter(user=user, kind=SecondFactor.Kind.TOTP, confirmed_at__isnull=False).exists()

@@ -4,9 +4,11 @@ comes from."""
 from __future__ import annotations
 
 from django.http import HttpRequest
-from rest_framework.exceptions import NotAuthenticated
+from django.utils import timezone
+from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated
 from rest_framework.throttling import BaseThrottle
 
+from accounts import selectors, services
 from accounts.devices import Device, device_of
 from accounts.models import User
 
@@ -30,3 +32,21 @@ def request_device(request: HttpRequest) -> Device:
     User-Agent and its address (DRF's, through the trusted proxies: NUM_PROXIES)."""
     address = BaseThrottle().get_ident(request)  # type: ignore[arg-type]
     return device_of(user_agent=request.META.get("HTTP_USER_AGENT", ""), address=address)
+
+
+def second_step(user: User, code: str | None) -> None:
+    """The second step of signing in `user`, whose password was right: nothing for an
+    account without two-step sign-in, else `code` must pass (the app's code of now, or an
+    unused recovery code): 401 `second_factor_required` or `wrong_second_factor`."""
+    if not selectors.second_factor_on(user=user):
+        return
+    if not code:
+        raise AuthenticationFailed(
+            "This account signs in in two steps: send the code of your authenticator app (or a recovery code).",
+            code="second_factor_required",
+        )
+    if not services.second_factor_pass(user=user, code=code, now=timezone.now()):
+        raise AuthenticationFailed(
+            "That code is neither your authenticator app's code of now nor an unused recovery code.",
+            code="wrong_second_factor",
+        )

@@ -239,6 +239,12 @@ class RegisterSerializer(StrictSerializer):
 class LoginSerializer(StrictSerializer):
     username = StrictCharField(max_length=150)
     password = StrictCharField(max_length=128, write_only=True)
+    code = StrictCharField(
+        max_length=20,
+        required=False,
+        write_only=True,
+        help_text="For an account with two-step sign-in: the authenticator app's 6 digits, or a recovery code",
+    )
 
 
 class GuestSerializer(StrictSerializer):

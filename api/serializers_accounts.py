@@ -77,3 +77,29 @@ class GuestKeepSerializer(RegisterSerializer):
         max_length=254,
         help_text="Where notices and password-reset links go, once confirmed by the link mailed to it",
     )
+
+
+class PasswordSerializer(StrictSerializer):
+    password = StrictCharField(max_length=128, write_only=True, allow_blank=True, help_text="Your current password")
+
+
+class CodeSerializer(StrictSerializer):
+    code = StrictCharField(max_length=20, help_text="The 6 digits the authenticator app shows now")
+
+
+class FactorsSerializer(serializers.Serializer[Any]):
+    totp = serializers.BooleanField(help_text="Whether signing in takes a code from an authenticator app")
+    recovery_codes_left = serializers.IntegerField(help_text="Unused recovery codes")
+
+
+class TotpSetupSerializer(serializers.Serializer[Any]):
+    secret = serializers.CharField(help_text="The key, in base 32, for an app that cannot read the QR code")
+    otpauth_uri = serializers.CharField(help_text="The `otpauth://` URI the QR code holds")
+    qr_svg_data_uri = serializers.CharField(help_text="The QR code as an SVG `data:` URI, for an `<img>`")
+
+
+class RecoveryCodesSerializer(serializers.Serializer[Any]):
+    recovery_codes = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Each signs in once in place of the app's code; shown this once, only their digests are kept",
+    )

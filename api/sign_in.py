@@ -13,14 +13,21 @@ from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
+from django import forms
+from django.conf import settings
 from django.contrib import admin
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
+from rest_framework.exceptions import AuthenticationFailed
 
-from accounts import usernames
+from accounts import selectors, usernames
 
+from .auth import second_step
 from .sign_in_limits import SignInLimits
 from .throttling import ScopedRateThrottle
 
@@ -62,8 +69,45 @@ def _refused(response: HttpResponse, wait: int) -> HttpResponse:
     return response
 
 
+class SecondStepForm(AuthenticationForm):
+    """A form sign-in with its second step: the code of the account's authenticator app
+    (or a recovery code) when it has two-step sign-in, as `auth/token` asks it. With
+    ADMIN_SECOND_FACTOR_REQUIRED, a staff account without two-step sign-in is refused
+    here: a form's sign-in is a session the admin accepts."""
+
+    code = forms.CharField(
+        required=False,
+        max_length=20,
+        label="Code from your authenticator app",
+        help_text="Only if your account signs in in two steps; a recovery code works too.",
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
+    )
+
+    def confirm_login_allowed(self, user: Any) -> None:
+        super().confirm_login_allowed(user)
+        if settings.ADMIN_SECOND_FACTOR_REQUIRED and user.is_staff and not selectors.second_factor_on(user=user):
+            raise ValidationError(
+                "Staff accounts sign in in two steps: turn on two-step sign-in in the site's Settings first."
+            )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        user = self.get_user()
+        if user is not None:
+            try:
+                second_step(user, self.cleaned_data.get("code") or None)
+            except AuthenticationFailed as err:
+                raise ValidationError(str(err.detail), code=str(err.get_codes())) from None
+        return cleaned
+
+
+class AdminSignInForm(SecondStepForm, AdminAuthenticationForm):
+    """The admin's sign-in (staff only, as Django's), with the second step."""
+
+
 class SignInView(LoginView):
     template_name = "web/sign_in.html"
+    authentication_form = SecondStepForm
     # Back to the page that asked (the authorize page); Django refuses other sites.
     redirect_authenticated_user = True
 

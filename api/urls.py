@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 
 from . import (
     views_auth,
+    views_factors,
     views_guest_keep,
     views_me,
     views_notifications,
@@ -27,6 +28,11 @@ urlpatterns = [
     path("auth/logout", views_auth.LogoutView.as_view(), name="logout"),
     path("auth/password-reset", views_password.PasswordResetRequestView.as_view(), name="password-reset"),
     path("auth/password-reset/confirm", views_password.PasswordResetView.as_view(), name="password-reset-confirm"),
+    path("me/factors", views_factors.FactorsView.as_view(), name="me-factors"),
+    path("me/factors/totp", views_factors.TotpBeginView.as_view(), name="me-factors-totp"),
+    path("me/factors/totp/confirm", views_factors.TotpConfirmView.as_view(), name="me-factors-totp-confirm"),
+    path("me/factors/totp/off", views_factors.TotpOffView.as_view(), name="me-factors-totp-off"),
+    path("me/factors/recovery-codes", views_factors.RecoveryCodesView.as_view(), name="me-factors-recovery-codes"),
     path("me/account", views_guest_keep.GuestKeepView.as_view(), name="me-account"),
     path("me/password", views_password.PasswordChangeView.as_view(), name="me-password"),
     path("me", views_auth.MeView.as_view(), name="me"),

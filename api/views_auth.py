@@ -19,7 +19,7 @@ from accounts.selectors import SignInRef
 from games.services import play
 from grants.scopes import READ, scopes
 
-from .auth import request_device, signed_in_user
+from .auth import request_device, second_step, signed_in_user
 from .created import created, creates
 from .schema import answers
 from .serializers import (
@@ -81,10 +81,12 @@ class TokenView(SignInThrottledView):
         description=(
             "Besides the per-address limit, failed sign-ins count per account name and address, and per account "
             "name from addresses that never signed in to it (429 `throttled`, README: Rates): an address that "
-            "signed in before is not kept out by an attack from others."
+            "signed in before is not kept out by an attack from others. An account with two-step sign-in also "
+            "takes `code` (401 `second_factor_required` without it, `wrong_second_factor` with a wrong one; "
+            "each counts as a failed sign-in)."
         ),
     )
-    @answers("authentication_failed", "banned")
+    @answers("authentication_failed", "banned", "second_factor_required", "wrong_second_factor")
     def post(self, request: Request) -> Response:
         data = LoginSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -92,11 +94,13 @@ class TokenView(SignInThrottledView):
         wait = limits.refused()
         if wait is not None:
             raise exceptions.Throttled(wait)
-        found = selectors.credentials_check(**data.validated_data)
+        wanted = data.validated_data
+        found = selectors.credentials_check(username=wanted["username"], password=wanted["password"])
         if found.ban is not None:
             raise banned(*found.ban)
         if found.user is None:
             raise exceptions.AuthenticationFailed("Wrong username or password.")
+        second_step(found.user, wanted.get("code"))
         limits.succeeded()
         token = services.user_sign_in(user=found.user, now=timezone.now(), device=request_device(request))
         return Response({"token": token})

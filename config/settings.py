@@ -551,3 +551,5 @@ PASSWORD_RESET_ADDRESS_MAX = env_int("PASSWORD_RESET_ADDRESS_MAX", 3)
 PASSWORD_RESET_ADDRESS_SECONDS = env_int("PASSWORD_RESET_ADDRESS_SECONDS", 3600)
 # A display name changes at most once per this many days (accounts.services).
 DISPLAY_NAME_CHANGE_DAYS = env_int("DISPLAY_NAME_CHANGE_DAYS", 7)
+# Staff sign in to the admin (and any form sign-in) only with two-step sign-in turned on.
+ADMIN_SECOND_FACTOR_REQUIRED = env_bool("ADMIN_SECOND_FACTOR_REQUIRED", False)

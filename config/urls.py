@@ -3,7 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from oauth2_provider import views as oauth_views
 
-from api.sign_in import SignInView, admin_login
+from api.sign_in import AdminSignInForm, SignInView, admin_login
 from api.views_asyncapi import asyncapi_document
 
 # OAuth2 for third-party apps (README "Third-party apps"): the authorize page, the token
@@ -13,6 +13,10 @@ oauth_urlpatterns = [
     path("token/", oauth_views.TokenView.as_view(), name="token"),
     path("revoke_token/", oauth_views.RevokeTokenView.as_view(), name="revoke-token"),
 ]
+
+# The admin's sign-in asks for the second step of an account that has one.
+admin.site.login_form = AdminSignInForm
+admin.site.login_template = "admin/moderation/login.html"
 
 urlpatterns = [
     # The API first: it has most of the calls, and Django tries the patterns in order.

@@ -103,6 +103,19 @@ def password_changed_send(*, address: str, username: str) -> bool:
     return _sent("Your password was changed", text, address, "a password-change notice")
 
 
+def second_factor_changed_send(*, address: str, username: str, on: bool) -> bool:
+    """Tell `address` that two-step sign-in of `username`'s account was turned on or off."""
+    if not configured():
+        return False
+    what = "turned on: signing in now takes a code from an authenticator app" if on else "turned off"
+    text = (
+        f"Two-step sign-in of the account {username} of the game server was just {what}.\n\n"
+        "If it was you, there is nothing to do. If it was not, someone can sign in to your account: reset your "
+        'password from the sign-in page ("Forgot your password?"), which signs everyone else out.\n'
+    )
+    return _sent("Two-step sign-in was turned " + ("on" if on else "off"), text, address, "a second-factor notice")
+
+
 def address_changed_send(*, address: str, username: str) -> bool:
     """Tell `address` that `username`'s account goes by another address now. The new
     address is not named: whoever changed it may not be the owner."""

@@ -54,3 +54,9 @@ def send_password_changed(user_id: int) -> bool:
 def send_address_changed(user_id: int, before: str) -> bool:
     """Tell the confirmed address an account had that it has another now."""
     return account_notices.address_changed_mail_send(user_id=user_id, before=before)
+
+
+@shared_task(name=account_notices.SEND_SECOND_FACTOR_CHANGED, ignore_result=True)
+def send_second_factor_changed(user_id: int, on: bool) -> bool:
+    """Tell the account's confirmed address that two-step sign-in was turned on or off."""
+    return account_notices.second_factor_changed_mail_send(user_id=user_id, on=on)

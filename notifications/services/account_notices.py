@@ -1,7 +1,8 @@
 """Mails that tell a person something changed in their account, sent after the change
 commits, so that a change they did not make is not a silent one: their password changed
 (by them, or by a reset), told to their confirmed address; their address changed, told
-to the address it changed from, when that one was confirmed."""
+to the address it changed from, when that one was confirmed; two-step sign-in turned on
+or off, told to the confirmed address."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ logger = logging.getLogger(__name__)
 
 SEND_PASSWORD_CHANGED = "notifications.send_password_changed"
 SEND_ADDRESS_CHANGED = "notifications.send_address_changed"
+SEND_SECOND_FACTOR_CHANGED = "notifications.send_second_factor_changed"
 
 
 def _queue(task: str, *args: Any) -> None:
@@ -38,15 +40,31 @@ def address_changed_after_commit(*, user_id: int, before: str) -> None:
     transaction.on_commit(partial(_queue, SEND_ADDRESS_CHANGED, user_id, before))
 
 
-def password_changed_mail_send(*, user_id: int) -> bool:
-    """Mail the notice to the account's confirmed address; whether it went."""
+def second_factor_changed_after_commit(*, user_id: int, on: bool) -> None:
+    """Queue the notice that two-step sign-in was turned on or off."""
+    transaction.on_commit(partial(_queue, SEND_SECOND_FACTOR_CHANGED, user_id, on))
+
+
+def _confirmed_address(user_id: int) -> tuple[str, str] | None:
+    """The account's username and confirmed address, while it is active and has one."""
     user = selectors.user_of(user_id=user_id)
     if user is None:
-        return False
+        return None
     wanted = selectors.preferences_of(user=user)
     if not wanted.email_address or not wanted.email_confirmed:
-        return False
-    return mail.password_changed_send(address=wanted.email_address, username=user.username)
+        return None
+    return user.username, wanted.email_address
+
+
+def second_factor_changed_mail_send(*, user_id: int, on: bool) -> bool:
+    found = _confirmed_address(user_id)
+    return found is not None and mail.second_factor_changed_send(address=found[1], username=found[0], on=on)
+
+
+def password_changed_mail_send(*, user_id: int) -> bool:
+    """Mail the notice to the account's confirmed address; whether it went."""
+    found = _confirmed_address(user_id)
+    return found is not None and mail.password_changed_send(address=found[1], username=found[0])
 
 
 def address_changed_mail_send(*, user_id: int, before: str) -> bool:

@@ -81,7 +81,12 @@ def test_every_error_answer_lists_its_codes_each_under_its_own_status(api_client
 def test_the_statuses_the_issue_found_undocumented_are_documented(api_client):
     doc = _document(api_client)
     ops = dict(_operations(doc))
-    assert _error_codes(doc, ops["POST /api/v1/auth/token"], "401") == {"authentication_failed", "banned"}
+    assert _error_codes(doc, ops["POST /api/v1/auth/token"], "401") == {
+        "authentication_failed",
+        "banned",
+        "second_factor_required",
+        "wrong_second_factor",
+    }
     actions = ops["POST /api/v1/rooms/{code}/actions"]
     assert {"not_seated", "permission_denied", "insufficient_scope"} == _error_codes(doc, actions, "403")
     assert {
