@@ -63,9 +63,12 @@ def test_names_sign_up_refuses_are_refused(api_client, make_user, name, code):
     assert not NameChange.objects.exists()
 
 
-def test_moderators_see_the_names_a_player_had(client, api_client, make_user):
+@pytest.mark.parametrize("superuser", [False, True], ids=["moderator", "superuser"])
+def test_moderators_see_the_names_a_player_had(client, api_client, make_user, moderators_group, superuser):
     ana = make_user("ana")
     api_client(ana).patch("/api/v1/me", {"display_name": "Trouble"}, format="json")
-    client.force_login(make_user("mod", is_staff=True, is_superuser=True))
+    staff = make_user("mod", is_staff=True, is_superuser=superuser)
+    staff.groups.add(moderators_group)
+    client.force_login(staff)
     page = client.get(reverse("admin:accounts_user_change", args=[ana.pk])).content.decode()
     assert "Earlier display names" in page and "Ana → Trouble" in page
