@@ -41,6 +41,11 @@ class User(AbstractUser):
     # The server plays for them when their only legal action is one play (a card, a
     # tile); others can see such a play was forced (games.services.forced).
     auto_play_forced = models.BooleanField(default=False)
+    # Closed by its owner (which also clears is_active): signing in with the password
+    # within ACCOUNT_CLOSURE_GRACE_DAYS restores it; after that its personal data is
+    # erased for good (privacy.closure) and `erased_at` says when.
+    closed_at = models.DateTimeField(null=True, blank=True)
+    erased_at = models.DateTimeField(null=True, blank=True)
     # Derived from the username (accounts.usernames) whenever it is set, and unique, so
     # the database itself refuses a second `Alice` or a lookalike (a Cyrillic A). Null only
     # for accounts older than these rules whose name collided with an earlier account's

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, models
+from django.utils import timezone
 
 from core import prepared
 
@@ -139,6 +140,8 @@ class Credentials:
 
     user: User | None = None
     ban: tuple[str, int] | None = None
+    # The account was closed by its owner within the grace period: signing in restores it.
+    closed: bool = False
 
 
 def credentials_check(*, username: str, password: str) -> Credentials:
@@ -158,9 +161,29 @@ def credentials_check(*, username: str, password: str) -> Credentials:
         return Credentials()
     if user.banned_at is not None:
         return Credentials(ban=(user.ban_reason, user.pk))
+    if user.closed_at is not None and user.erased_at is None and restorable(user=user, now=timezone.now()):
+        return Credentials(user=user, closed=True)
     if not user.is_active:
         return Credentials()
     return Credentials(user=user)
+
+
+def restorable_until(*, user: User) -> datetime | None:
+    """Until when signing in restores the closed account; None for an open one."""
+    if user.closed_at is None:
+        return None
+    return user.closed_at + timedelta(days=settings.ACCOUNT_CLOSURE_GRACE_DAYS)
+
+
+def restorable(*, user: User, now: datetime) -> bool:
+    until = restorable_until(user=user)
+    return until is not None and user.erased_at is None and now < until
+
+
+def closed_accounts_due(*, now: datetime) -> list[User]:
+    """Closed accounts whose grace period is over and that are not erased yet."""
+    before = now - timedelta(days=settings.ACCOUNT_CLOSURE_GRACE_DAYS)
+    return list(User.objects.filter(closed_at__lte=before, erased_at__isnull=True))
 
 
 def user_of_reset_token(*, token: str) -> User | None:

@@ -103,3 +103,11 @@ class RecoveryCodesSerializer(serializers.Serializer[Any]):
         child=serializers.CharField(),
         help_text="Each signs in once in place of the app's code; shown this once, only their digests are kept",
     )
+
+
+class ClosedSerializer(serializers.Serializer[Any]):
+    closed_at = serializers.DateTimeField()
+    restorable_until = serializers.DateTimeField(
+        help_text="Signing in with the password before this restores the account; after it, its personal data is "
+        "erased for good"
+    )

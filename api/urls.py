@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 
 from . import (
     views_auth,
+    views_close,
     views_factors,
     views_guest_keep,
     views_me,
@@ -33,6 +34,7 @@ urlpatterns = [
     path("me/factors/totp/confirm", views_factors.TotpConfirmView.as_view(), name="me-factors-totp-confirm"),
     path("me/factors/totp/off", views_factors.TotpOffView.as_view(), name="me-factors-totp-off"),
     path("me/factors/recovery-codes", views_factors.RecoveryCodesView.as_view(), name="me-factors-recovery-codes"),
+    path("me/close", views_close.CloseView.as_view(), name="me-close"),
     path("me/account", views_guest_keep.GuestKeepView.as_view(), name="me-account"),
     path("me/password", views_password.PasswordChangeView.as_view(), name="me-password"),
     path("me", views_auth.MeView.as_view(), name="me"),

@@ -83,7 +83,8 @@ class TokenView(SignInThrottledView):
             "name from addresses that never signed in to it (429 `throttled`, README: Rates): an address that "
             "signed in before is not kept out by an attack from others. An account with two-step sign-in also "
             "takes `code` (401 `second_factor_required` without it, `wrong_second_factor` with a wrong one; "
-            "each counts as a failed sign-in)."
+            "each counts as a failed sign-in). Signing in to an account its owner closed, within its grace period, "
+            "restores it."
         ),
     )
     @answers("authentication_failed", "banned", "second_factor_required", "wrong_second_factor")
@@ -102,6 +103,9 @@ class TokenView(SignInThrottledView):
             raise exceptions.AuthenticationFailed("Wrong username or password.")
         second_step(found.user, wanted.get("code"))
         limits.succeeded()
+        if found.closed:
+            # Its owner is back within the grace period: the account is theirs again.
+            services.account_restore(user=found.user)
         token = services.user_sign_in(user=found.user, now=timezone.now(), device=request_device(request))
         return Response({"token": token})
 

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "web",
     "uptime",
     "operations",
+    "privacy",
     "grants",
     # After `web`, whose templates (the authorize page) take the place of its own.
     "oauth2_provider",
@@ -417,6 +418,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(env_str("SWEEP_SECONDS", "5")),
         "options": {"expires": 30},
     },
+    "erase-closed-accounts": {
+        "task": "privacy.erase_closed_accounts",
+        "schedule": float(env_str("ERASE_CLOSED_SECONDS", "3600")),
+        "options": {"expires": 600},
+    },
     "notify-waiting-turns": {
         "task": "notifications.notify_waiting_turns",
         "schedule": float(env_str("NOTIFY_SCAN_SECONDS", "30")),
@@ -553,3 +559,6 @@ PASSWORD_RESET_ADDRESS_SECONDS = env_int("PASSWORD_RESET_ADDRESS_SECONDS", 3600)
 DISPLAY_NAME_CHANGE_DAYS = env_int("DISPLAY_NAME_CHANGE_DAYS", 7)
 # Staff sign in to the admin (and any form sign-in) only with two-step sign-in turned on.
 ADMIN_SECOND_FACTOR_REQUIRED = env_bool("ADMIN_SECOND_FACTOR_REQUIRED", False)
+# A closed account is restored by signing in within this many days; after that its
+# personal data is erased for good (privacy.closure, checked hourly).
+ACCOUNT_CLOSURE_GRACE_DAYS = env_int("ACCOUNT_CLOSURE_GRACE_DAYS", 7)

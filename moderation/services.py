@@ -59,7 +59,7 @@ def user_ban(*, moderator: User, user: User, reason: str) -> ModerationEntry:
     user.save(update_fields=["is_active", "banned_at", "ban_reason"])
     tokens_revoke_for_ban(user=user)
     live.sockets_close_after_commit(user.pk)
-    done = [_leave_for_ban(seat.room, seat.index, user, reason) for seat in game_selectors.open_seats_of(user=user)]
+    done = user_leave_open_rooms(user=user, reason=reason, banned=True)
     return ModerationEntry.objects.create(
         moderator=moderator,
         kind=ModerationEntry.Kind.BAN,
@@ -69,20 +69,27 @@ def user_ban(*, moderator: User, user: User, reason: str) -> ModerationEntry:
     )
 
 
-def _leave_for_ban(room: Room, index: int, user: User, reason: str) -> str:
-    """Take the banned user out of one open room; what happened, for the log's detail."""
+def user_leave_open_rooms(*, user: User, reason: str, banned: bool) -> list[str]:
+    """Take a banned or closed account out of every room still open: a game in play
+    gives its seat to a computer player, a lobby frees it, a room where nobody else sits
+    closes; each table's log reads `reason`. What happened in each, for a log."""
+    return [_leave(seat.room, seat.index, user, reason, banned) for seat in game_selectors.open_seats_of(user=user)]
+
+
+def _leave(room: Room, index: int, user: User, reason: str, banned: bool) -> str:
+    """Take the user out of one open room; what happened, for the log's detail."""
     where = f"{room.code} seat {index + 1}"
     try:
         if not game_selectors.room_has_other_players(room=room, user=user):
             table_moderation.room_close(code=room.code, reason=reason)
             return f"{room.code} closed (nobody else was seated)"
         if room.status == RoomStatus.PLAYING:
-            table_moderation.seat_give_to_bot(code=room.code, index=index, reason=reason, banned=True)
+            table_moderation.seat_give_to_bot(code=room.code, index=index, reason=reason, banned=banned)
             return f"{where} given to a computer player"
-        table_moderation.seat_remove(code=room.code, user=user, reason=reason, banned=True)
+        table_moderation.seat_remove(code=room.code, user=user, reason=reason, banned=banned)
         return f"{where} freed"
     except ServiceError as err:
-        # The room moved on since it was listed (it finished, say); the ban stands.
+        # The room moved on since it was listed (it finished, say); the ban or closure stands.
         return f"{where} left as it was: {err.detail}"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from django.conf import settings
 from django.core.mail import mailers, send_mail
@@ -101,6 +102,18 @@ def password_changed_send(*, address: str, username: str) -> bool:
         '("Forgot your password?"): that signs the account out everywhere.\n'
     )
     return _sent("Your password was changed", text, address, "a password-change notice")
+
+
+def account_closed_send(*, address: str, username: str, until: datetime) -> bool:
+    """Tell `address` that `username`'s account is closed, and how to take it back."""
+    if not configured():
+        return False
+    text = (
+        f"The account {username} of the game server was closed at its owner's request.\n\n"
+        f"Signing in with its password before {until:%Y-%m-%d %H:%M} UTC restores it. After that its personal data "
+        '(names, this address, settings) is erased for good; finished matches stay, under "closed account".\n'
+    )
+    return _sent("Your account is closed", text, address, "a closure notice")
 
 
 def second_factor_changed_send(*, address: str, username: str, on: bool) -> bool:

@@ -60,3 +60,10 @@ def send_address_changed(user_id: int, before: str) -> bool:
 def send_second_factor_changed(user_id: int, on: bool) -> bool:
     """Tell the account's confirmed address that two-step sign-in was turned on or off."""
     return account_notices.second_factor_changed_mail_send(user_id=user_id, on=on)
+
+
+@shared_task(name=account_notices.SEND_ACCOUNT_CLOSED, ignore_result=True)
+def send_account_closed(address: str, username: str, until: str) -> bool:
+    """Tell the address a closed account had confirmed that it is closed, and until when
+    signing in restores it."""
+    return account_notices.account_closed_mail_send(address=address, username=username, until=until)

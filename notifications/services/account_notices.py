@@ -2,11 +2,13 @@
 commits, so that a change they did not make is not a silent one: their password changed
 (by them, or by a reset), told to their confirmed address; their address changed, told
 to the address it changed from, when that one was confirmed; two-step sign-in turned on
-or off, told to the confirmed address."""
+or off, told to the confirmed address; the account closed, told to the address it had
+confirmed."""
 
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -20,6 +22,7 @@ logger = logging.getLogger(__name__)
 SEND_PASSWORD_CHANGED = "notifications.send_password_changed"
 SEND_ADDRESS_CHANGED = "notifications.send_address_changed"
 SEND_SECOND_FACTOR_CHANGED = "notifications.send_second_factor_changed"
+SEND_ACCOUNT_CLOSED = "notifications.send_account_closed"
 
 
 def _queue(task: str, *args: Any) -> None:
@@ -38,6 +41,16 @@ def address_changed_after_commit(*, user_id: int, before: str) -> None:
     """Queue the notice to `before`, the confirmed address the account had, once the
     change is committed."""
     transaction.on_commit(partial(_queue, SEND_ADDRESS_CHANGED, user_id, before))
+
+
+def account_closed_after_commit(*, address: str, username: str, until: datetime) -> None:
+    """Queue the closure notice to the address the account had confirmed (read before
+    the closure: a closed account is mailed nothing else)."""
+    transaction.on_commit(partial(_queue, SEND_ACCOUNT_CLOSED, address, username, until.isoformat()))
+
+
+def account_closed_mail_send(*, address: str, username: str, until: str) -> bool:
+    return mail.account_closed_send(address=address, username=username, until=datetime.fromisoformat(until))
 
 
 def second_factor_changed_after_commit(*, user_id: int, on: bool) -> None:
