@@ -8,12 +8,21 @@ from core.errors import SHARED_CODES, Catalogue
 from games.error_codes import CODES as GAMES_CODES
 from grants.error_codes import CODES as GRANTS_CODES
 from notifications.error_codes import CODES as NOTIFICATIONS_CODES
+from privacy.error_codes import CODES as PRIVACY_CODES
 
 from .error_codes import CODES as API_CODES
 
 # Ratings and moderation answer only shared codes. The games' come first: within a
 # status, the document lists the codes in this order.
-CATALOGUES = (GAMES_CODES, SHARED_CODES, API_CODES, ACCOUNTS_CODES, NOTIFICATIONS_CODES, GRANTS_CODES)
+CATALOGUES = (
+    GAMES_CODES,
+    SHARED_CODES,
+    API_CODES,
+    ACCOUNTS_CODES,
+    NOTIFICATIONS_CODES,
+    GRANTS_CODES,
+    PRIVACY_CODES,
+)
 
 # code -> (status, meaning), ordered by status.
 ERROR_CODES = Catalogue.combined("api", CATALOGUES)

@@ -3,6 +3,7 @@ from django.urls import path, register_converter
 from . import (
     views_auth,
     views_close,
+    views_export,
     views_factors,
     views_guest_keep,
     views_me,
@@ -34,6 +35,8 @@ urlpatterns = [
     path("me/factors/totp/confirm", views_factors.TotpConfirmView.as_view(), name="me-factors-totp-confirm"),
     path("me/factors/totp/off", views_factors.TotpOffView.as_view(), name="me-factors-totp-off"),
     path("me/factors/recovery-codes", views_factors.RecoveryCodesView.as_view(), name="me-factors-recovery-codes"),
+    path("me/export", views_export.ExportRequestView.as_view(), name="me-export"),
+    path("exports/<str:token>", views_export.ExportDownloadView.as_view(), name="export-download"),
     path("me/close", views_close.CloseView.as_view(), name="me-close"),
     path("me/account", views_guest_keep.GuestKeepView.as_view(), name="me-account"),
     path("me/password", views_password.PasswordChangeView.as_view(), name="me-password"),

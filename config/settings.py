@@ -562,3 +562,7 @@ ADMIN_SECOND_FACTOR_REQUIRED = env_bool("ADMIN_SECOND_FACTOR_REQUIRED", False)
 # A closed account is restored by signing in within this many days; after that its
 # personal data is erased for good (privacy.closure, checked hourly).
 ACCOUNT_CLOSURE_GRACE_DAYS = env_int("ACCOUNT_CLOSURE_GRACE_DAYS", 7)
+# Download my data (privacy/exports.py): at most one request per interval; the mailed
+# link works once, for this many days.
+EXPORT_INTERVAL_SECONDS = env_int("EXPORT_INTERVAL_SECONDS", 3600)
+EXPORT_LINK_DAYS = env_int("EXPORT_LINK_DAYS", 7)

@@ -104,6 +104,21 @@ def password_changed_send(*, address: str, username: str) -> bool:
     return _sent("Your password was changed", text, address, "a password-change notice")
 
 
+def export_ready_send(*, address: str, username: str, path: str, days: int) -> bool:
+    """Mail `address` the link to the archive of `username`'s data."""
+    link = _link(path)
+    if not configured() or not link:
+        logger.warning("no export link mailed: no mailer, or no PUBLIC_BASE_URL to link to")
+        return False
+    text = (
+        f"The archive of everything the game server holds about the account {username} is ready.\n\n"
+        f"Download it from this link:\n\n{link}\n\n"
+        f"The link works once, for {days} days. If you did not ask for it, change your password: someone signed "
+        "in to your account.\n"
+    )
+    return _sent("Your data is ready to download", text, address, "an export link")
+
+
 def account_closed_send(*, address: str, username: str, until: datetime) -> bool:
     """Tell `address` that `username`'s account is closed, and how to take it back."""
     if not configured():

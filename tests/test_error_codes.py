@@ -18,6 +18,7 @@ from games.error_codes import CODES as GAMES_CODES
 from games.error_codes import RULE_CODES
 from games.rules.errors import SHARED_RULE_CODES
 from notifications.error_codes import CODES as NOTIFICATIONS_CODES
+from privacy.error_codes import CODES as PRIVACY_CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = ROOT / "games" / "rules"
@@ -30,6 +31,7 @@ OWN_CODES: dict[str, Catalogue] = {
     "games": GAMES_CODES,
     "moderation": Catalogue("moderation", {}),
     "notifications": NOTIFICATIONS_CODES,
+    "privacy": PRIVACY_CODES,
     "ratings": Catalogue("ratings", {}),
 }
 ERROR_BUILDERS = {"ServiceError", "several", "Clash"}
