@@ -27,6 +27,7 @@ MODULES = [
     "fair.js",
     "fairness.js",
     "format.js",
+    "games/index.js",
     "home.js",
     "leaderboard.js",
     "live.js",
@@ -52,7 +53,7 @@ MODULES = [
     "table/status.js",
     "tokens.js",
     "turns.js",
-    "games/index.js",
+    "two_factor.js",
     "wording.js",
     "worker.js",
 ]

@@ -8,6 +8,7 @@ import { api, auth } from "./api.js";
 import { resetRequestForm } from "./auth.js";
 import { h, replace } from "./dom.js";
 import { allowedApps, personalTokens } from "./tokens.js";
+import { twoFactorPanel } from "./two_factor.js";
 
 const SITE_TITLE = "Trick-taking tables";
 
@@ -23,7 +24,7 @@ function when(iso) {
  * @param {HTMLInputElement} input
  * @param {string | null} [hint]
  */
-function field(id, label, input, hint = null) {
+export function field(id, label, input, hint = null) {
   const error = h("p", { class: "form-error field-error", id: `${id}-error`, role: "alert" });
   const small = h("small", { id: `${id}-hint` }, hint ?? "");
   small.hidden = !hint;
@@ -38,7 +39,7 @@ function field(id, label, input, hint = null) {
  * @param {Record<string, { input: HTMLInputElement, error: HTMLElement }>} fields
  * @param {HTMLElement} general
  */
-function errorPlaces(fields, general) {
+export function errorPlaces(fields, general) {
   return {
     clear() {
       general.textContent = "";
@@ -76,14 +77,15 @@ function password(name, autocomplete) {
  * The account's section: its name at the table, and its password (a guest has none).
  * Loads the account afresh (`GET me`), for when the name may change next.
  * @param {{ user: any, setUser: (user: any) => void, toast: (message: string, kind?: string) => void }} app
- * @param {{ passwordChanged?: () => void }} [hooks] `passwordChanged`: other sign-ins may have ended.
+ * @param {{ passwordChanged?: () => void, accountKept?: () => void }} [hooks] `passwordChanged`:
+ * other sign-ins may have ended; `accountKept`: a guest's account now has a password.
  */
-export function accountSection(app, { passwordChanged } = {}) {
+export function accountSection(app, { passwordChanged, accountKept } = {}) {
   const nameBox = h("section", { class: "panel display-name", "aria-labelledby": "display-name-title" });
   const passwordBox = h("section", { class: "panel password", "aria-labelledby": "password-title" });
   const render = (user) => {
     displayName(nameBox, app, user, render);
-    if (user.is_guest) keepAccount(passwordBox, app, render);
+    if (user.is_guest) keepAccount(passwordBox, app, render, accountKept);
     else changePassword(passwordBox, user, passwordChanged);
   };
   render(app.user);
@@ -159,7 +161,7 @@ function displayName(box, app, user, render) {
 
 // A guest keeps what they played: the same account gains a username and a password (and
 // an address for notices and password resets, once confirmed), `POST me/account`.
-function keepAccount(box, app, render) {
+function keepAccount(box, app, render, accountKept) {
   const username = field("keep-username", "Username", /** @type {HTMLInputElement} */ (h("input", { name: "username", required: true, minlength: 3, maxlength: 40, autocomplete: "username" })), "3 to 40 letters, digits or . @ + - _");
   const secret = field("keep-password", "Password", password("password", "new-password"), "At least 8 characters.");
   secret.input.minLength = 8;
@@ -188,6 +190,7 @@ function keepAccount(box, app, render) {
         }
         app.setUser(kept);
         render(kept);
+        accountKept?.();
         app.toast(`Your account is kept: log in as ${kept.username} on any device.`);
       },
     },
@@ -273,10 +276,11 @@ const HOW = {
 };
 
 /**
- * The security section: where the account is signed in, each other device's sign-in with a
- * button to end it, and one to end them all; then the apps and personal tokens acting for
- * it. `reload()` reads them all again (after a password change ended some).
- * @param {{ toast: (message: string, kind?: string) => void }} app
+ * The security section: two-step sign-in (two_factor.js); where the account is signed in,
+ * each other device's sign-in with a button to end it, and one to end them all; then the
+ * apps and personal tokens acting for it. `reload()` reads them all again (after a
+ * password change ended some, or a guest's account gained a password).
+ * @param {{ user: any, toast: (message: string, kind?: string) => void }} app
  */
 export function securitySection(app) {
   const heading = h("h3", { id: "sign-ins-title", tabindex: "-1" }, "Where you're signed in");
@@ -356,11 +360,13 @@ export function securitySection(app) {
   });
 
   load();
+  const twoFactor = twoFactorPanel(app);
   let apps = allowedApps(app);
   let tokens = personalTokens(app);
   // A new password may have ended the tokens and apps' access along with the sign-ins.
   const reload = () => {
     load();
+    twoFactor.load();
     const freshApps = allowedApps(app);
     const freshTokens = personalTokens(app);
     apps.replaceWith(freshApps);
@@ -372,6 +378,7 @@ export function securitySection(app) {
     "section",
     { class: "settings-group security", "aria-labelledby": "security-title" },
     h("h2", { id: "security-title" }, "Security"),
+    twoFactor.el,
     h(
       "section",
       { class: "panel sign-ins", "aria-labelledby": "sign-ins-title" },

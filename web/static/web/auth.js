@@ -74,6 +74,102 @@ export function resetRequestForm(back = null) {
   return replace(box, el);
 }
 
+/**
+ * The log-in form. An account with two-step sign-in answers the password alone with
+ * `second_factor_required`: the form then asks for a code as well, keeping what was typed,
+ * and sends the three together.
+ * @param {() => void} forgot Shows the form that resets a forgotten password.
+ */
+function loginForm(forgot) {
+  const APP = {
+    label: "Code from your authenticator app",
+    hint: "The 6 digits the app shows now. Lost your phone? One of your recovery codes works too.",
+    other: "Use a recovery code",
+  };
+  // A phone's numeric keypad has no letters: a recovery code (abcd-efgh) gets a text one.
+  const RECOVERY = {
+    label: "Recovery code",
+    hint: "One of the codes you kept when you turned two-step sign-in on. Each works once.",
+    other: "Use the code from the app",
+  };
+  const code = /** @type {HTMLInputElement} */ (
+    h("input", {
+      id: "login-code",
+      name: "code",
+      disabled: true,
+      autocomplete: "one-time-code",
+      inputmode: "numeric",
+      maxlength: 20,
+      autocapitalize: "off",
+      spellcheck: "false",
+      "aria-describedby": "login-code-hint login-code-error",
+    })
+  );
+  const label = h("label", { for: "login-code", class: "field-label" });
+  const hint = h("small", { id: "login-code-hint" });
+  const codeError = h("p", { class: "form-error field-error", id: "login-code-error", role: "alert" });
+  let recovery = false;
+  const switchKind = h("button", { type: "button", class: "link code-kind" });
+  const kind = () => {
+    const words = recovery ? RECOVERY : APP;
+    label.textContent = words.label;
+    hint.textContent = words.hint;
+    switchKind.textContent = words.other;
+    code.inputMode = recovery ? "text" : "numeric";
+    code.autocomplete = recovery ? "off" : "one-time-code";
+  };
+  switchKind.addEventListener("click", () => {
+    recovery = !recovery;
+    kind();
+    code.focus();
+  });
+  kind();
+  const codeField = h("div", { class: "field second-factor", hidden: true }, label, code, hint, codeError, h("p", { class: "code-kind-row" }, switchKind));
+  const clearCode = () => {
+    codeError.textContent = "";
+    code.removeAttribute("aria-invalid");
+  };
+  const askCode = () => {
+    codeField.hidden = false;
+    code.disabled = false;
+    code.required = true;
+    code.focus();
+  };
+  return form(
+    "Log in",
+    [
+      field("Username", h("input", { name: "username", required: true, autocomplete: "username" })),
+      field("Password", h("input", { name: "password", type: "password", required: true, autocomplete: "current-password" })),
+      codeField,
+    ],
+    "Log in",
+    async (data) => {
+      const body = { username: data.get("username"), password: data.get("password") };
+      if (!code.disabled) body.code = String(data.get("code") ?? "").replace(/\s+/g, "");
+      clearCode();
+      let answer;
+      try {
+        answer = await api("auth/token", { method: "POST", body });
+      } catch (err) {
+        if (err.code === "second_factor_required") {
+          askCode();
+          return;
+        }
+        if (err.code === "wrong_second_factor") {
+          codeError.textContent = err.message;
+          code.setAttribute("aria-invalid", "true");
+          code.focus();
+          code.select();
+          return;
+        }
+        throw err;
+      }
+      await signIn(answer.token);
+    },
+    h("p", {}, h("button", { type: "button", class: "link forgot", onclick: forgot }, "Forgot your password?")),
+  );
+}
+
 export function authPanel({ guestFirst = false, intro = null } = {}) {
   const forms = {
     guest: () =>
@@ -92,26 +188,7 @@ export function authPanel({ guestFirst = false, intro = null } = {}) {
           await signIn(answer.token);
         },
       ),
-    login: () =>
-      form(
-        "Log in",
-        [
-          field("Username", h("input", { name: "username", required: true, autocomplete: "username" })),
-          field(
-            "Password",
-            h("input", { name: "password", type: "password", required: true, autocomplete: "current-password" }),
-          ),
-        ],
-        "Log in",
-        async (data) => {
-          const answer = await api("auth/token", {
-            method: "POST",
-            body: { username: data.get("username"), password: data.get("password") },
-          });
-          await signIn(answer.token);
-        },
-        h("p", {}, h("button", { type: "button", class: "link forgot", onclick: () => show("forgot") }, "Forgot your password?")),
-      ),
+    login: () => loginForm(() => show("forgot")),
     // Not a tab: reached from the log-in form, and back to it.
     forgot: () =>
       h(

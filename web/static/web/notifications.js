@@ -102,7 +102,7 @@ export class NotificationsPage {
         "div",
         { class: "settings" },
         h("h1", {}, "Settings"),
-        accountSection(this.app, { passwordChanged: security.reload }),
+        accountSection(this.app, { passwordChanged: security.reload, accountKept: security.reload }),
         this.about(),
         this.device,
         this.form.el,

@@ -1,0 +1,308 @@
+// Two-step sign-in, on the settings page: after the password, logging in asks for a code
+// from an authenticator app (TOTP), or one of the recovery codes kept for a lost phone
+// (`me/factors`). Turning it on, making new recovery codes and turning it off each ask
+// for the password again: a sign-in left open on a shared computer is not enough.
+
+import { errorPlaces, field } from "./account.js";
+import { api } from "./api.js";
+import { h, replace } from "./dom.js";
+
+// So few recovery codes left that the panel says to make new ones.
+const FEW_LEFT = 2;
+
+function passwordInput() {
+  return /** @type {HTMLInputElement} */ (h("input", { type: "password", name: "password", required: true, autocomplete: "current-password", maxlength: 128 }));
+}
+
+/** @param {string} secret Shown in groups of four, as apps' key fields take it (spaces are ignored). */
+function grouped(secret) {
+  return secret.replace(/\s+/g, "").replace(/(.{4})(?=.)/g, "$1 ");
+}
+
+/** @param {number} left */
+function codesLeft(left) {
+  return left === 1 ? "1 recovery code left." : `${left} recovery codes left.`;
+}
+
+/**
+ * The panel, which loads its state itself; `load()` reads it again (the account may have
+ * gained a password, or the factors changed in another tab).
+ * @param {{ user: { is_guest: boolean, has_password?: boolean } | null }} app
+ * @returns {{ el: HTMLElement, load: () => Promise<void> }}
+ */
+export function twoFactorPanel(app) {
+  const title = h("h3", { id: "two-factor-title", tabindex: "-1" }, "Two-step sign-in");
+  // Outside the part drawn anew at each step, so that what they say is announced.
+  const status = h("p", { class: "saved", role: "status" });
+  const alert = h("p", { class: "form-error", role: "alert" });
+  const body = h("div", { class: "two-factor-body" });
+  const el = h("section", { class: "panel two-factor", "aria-labelledby": "two-factor-title" }, title, status, alert, body);
+  // Only the latest read is drawn: a slower earlier one must not undo a step taken since.
+  let reads = 0;
+
+  function say(text = "", error = "") {
+    status.textContent = text;
+    alert.textContent = error;
+  }
+
+  // From a step back to the panel's state, with the keyboard at its top.
+  async function back(text = "", error = "") {
+    await load();
+    say(text, error);
+    title.focus();
+  }
+
+  async function load() {
+    const read = ++reads;
+    const user = app.user;
+    if (!user || user.is_guest || user.has_password === false) {
+      replace(
+        body,
+        h(
+          "p",
+          { class: "no-password" },
+          user?.is_guest
+            ? "A guest account has no password to add a second step to: keep your account first (Keep this account, above), then turn two-step sign-in on here."
+            : "Your account has no password to add a second step to.",
+        ),
+      );
+      return;
+    }
+    let factors;
+    try {
+      factors = await api("me/factors");
+    } catch (err) {
+      if (read !== reads) return;
+      replace(body, h("p", { class: "form-error" }, `Two-step sign-in could not be loaded: ${err.message}`));
+      return;
+    }
+    if (read !== reads) return;
+    draw(factors);
+  }
+
+  /** @param {{ totp: boolean, recovery_codes_left: number }} factors */
+  function draw(factors) {
+    if (!factors.totp) {
+      replace(
+        body,
+        h("p", { class: "two-factor-state" }, h("strong", {}, "Off."), " Logging in asks for your password only."),
+        h(
+          "p",
+          {},
+          "Turn it on to be asked, after your password, for a code that an authenticator app on your phone makes anew every 30 seconds: someone who learns your password still cannot log in.",
+        ),
+        h("div", { class: "button-row" }, h("button", { type: "button", class: "primary", onclick: turnOn }, "Turn on")),
+      );
+      return;
+    }
+    const left = factors.recovery_codes_left;
+    replace(
+      body,
+      h("p", { class: "two-factor-state" }, h("strong", {}, "On."), " Logging in asks for a code from your authenticator app after your password."),
+      h(
+        "p",
+        { class: left <= FEW_LEFT ? "recovery-left few" : "recovery-left" },
+        codesLeft(left),
+        left <= FEW_LEFT ? " Make new ones before you run out: without the app or a recovery code you cannot log in." : "",
+      ),
+      h(
+        "div",
+        { class: "button-row" },
+        h("button", { type: "button", onclick: newCodes }, "New recovery codes"),
+        h("button", { type: "button", onclick: turnOff }, "Turn off"),
+      ),
+    );
+  }
+
+  /**
+   * A step that asks for the password, then `POST path` with it; `done` gets the answer.
+   * A 409 means the account changed meanwhile (another tab): the panel shows it as it is.
+   * @param {{ name: string, intro: string, submitLabel: string, path: string, done: (answer: any) => void }} step
+   */
+  function askPassword({ name, intro, submitLabel, path, done }) {
+    reads++;
+    say();
+    const secret = field("two-factor-password", "Your password", passwordInput());
+    const general = h("p", { class: "form-error", role: "alert" });
+    const submit = h("button", { type: "submit", class: "primary" }, submitLabel);
+    const errors = errorPlaces({ password: secret }, general);
+    const form = h(
+      "form",
+      {
+        class: "stack",
+        "aria-label": name,
+        onsubmit: async (event) => {
+          event.preventDefault();
+          errors.clear();
+          submit.disabled = true;
+          let answer;
+          try {
+            answer = await api(path, { method: "POST", body: { password: secret.input.value } });
+          } catch (err) {
+            submit.disabled = false;
+            if (err.status === 409) {
+              await back("", err.message);
+              return;
+            }
+            (errors.show(err) ?? secret.input).focus();
+            return;
+          }
+          done(answer);
+        },
+      },
+      h("p", {}, intro),
+      secret.el,
+      general,
+      h("div", { class: "button-row" }, submit, h("button", { type: "button", onclick: () => back() }, "Cancel")),
+    );
+    replace(body, form);
+    secret.input.focus();
+  }
+
+  function turnOn() {
+    askPassword({
+      name: "Turn on two-step sign-in",
+      intro: "Your password first, to be sure it is you.",
+      submitLabel: "Continue",
+      path: "me/factors/totp",
+      done: setUp,
+    });
+  }
+
+  function newCodes() {
+    askPassword({
+      name: "Make new recovery codes",
+      intro: "New recovery codes replace the ones you have: those stop working at once.",
+      submitLabel: "Make new codes",
+      path: "me/factors/recovery-codes",
+      done: (answer) => showCodes(answer.recovery_codes, "Your new recovery codes. The old ones no longer work."),
+    });
+  }
+
+  function turnOff() {
+    askPassword({
+      name: "Turn off two-step sign-in",
+      intro: "Logging in will ask for your password only, and your recovery codes stop working.",
+      submitLabel: "Turn off two-step sign-in",
+      path: "me/factors/totp/off",
+      done: (answer) => {
+        reads++;
+        draw(answer);
+        say("Turned off: your recovery codes no longer work either.");
+        title.focus();
+      },
+    });
+  }
+
+  /**
+   * The app is given the secret (by the QR code, the otpauth: link on a phone, or typed),
+   * then one of its codes proves it has it; only then is the second step asked at log-in.
+   * @param {{ secret: string, otpauth_uri: string, qr_svg_data_uri: string }} setup
+   */
+  function setUp(setup) {
+    reads++;
+    const heading = h("h4", { tabindex: "-1" }, "Add this site to your authenticator app");
+    const input = /** @type {HTMLInputElement} */ (
+      h("input", { name: "code", required: true, autocomplete: "one-time-code", inputmode: "numeric", maxlength: 10, spellcheck: "false" })
+    );
+    const code = field("two-factor-code", "Code from the app", input, "The 6 digits the app shows for this site now.");
+    const general = h("p", { class: "form-error", role: "alert" });
+    const submit = h("button", { type: "submit", class: "primary" }, "Confirm and turn on");
+    const errors = errorPlaces({ code }, general);
+    const form = h(
+      "form",
+      {
+        class: "stack",
+        "aria-label": "Confirm your authenticator app",
+        onsubmit: async (event) => {
+          event.preventDefault();
+          errors.clear();
+          submit.disabled = true;
+          let answer;
+          try {
+            answer = await api("me/factors/totp/confirm", { method: "POST", body: { code: input.value.replace(/\s+/g, "") } });
+          } catch (err) {
+            submit.disabled = false;
+            if (err.status === 409) {
+              await back("", err.message);
+              return;
+            }
+            (errors.show(err) ?? input).focus();
+            input.select();
+            return;
+          }
+          showCodes(answer.recovery_codes, "Two-step sign-in is on: logging in now asks for a code from the app.");
+        },
+      },
+      code.el,
+      general,
+      h("div", { class: "button-row" }, submit, h("button", { type: "button", onclick: () => back() }, "Cancel")),
+    );
+    replace(
+      body,
+      heading,
+      h(
+        "ol",
+        { class: "setup-steps" },
+        h(
+          "li",
+          {},
+          h("p", {}, "Scan this QR code with an authenticator app on your phone:"),
+          h("img", { class: "totp-qr", src: setup.qr_svg_data_uri, alt: "QR code that adds this site to an authenticator app", width: 192, height: 192 }),
+          h("p", {}, "On that phone already? ", h("a", { href: setup.otpauth_uri }, "Open it in the authenticator app"), "."),
+          h("p", {}, "Or type this key into the app:"),
+          h("p", {}, h("code", { class: "totp-secret" }, grouped(setup.secret))),
+        ),
+        h("li", {}, h("p", {}, "Then type the code it shows:"), form),
+      ),
+    );
+    heading.focus();
+  }
+
+  /**
+   * Recovery codes are shown once, as made: the server keeps only their digests.
+   * @param {string[]} codes
+   * @param {string} said
+   */
+  function showCodes(codes, said) {
+    reads++;
+    say();
+    const heading = h("h4", { tabindex: "-1" }, "Your recovery codes");
+    const copied = h("p", { class: "saved copied-codes", role: "status" });
+    const copy =
+      navigator.clipboard &&
+      h(
+        "button",
+        {
+          type: "button",
+          onclick: async () => {
+            try {
+              await navigator.clipboard.writeText(codes.join("\n"));
+              copied.textContent = "Copied.";
+            } catch {
+              copied.textContent = "They could not be copied: select them and copy them yourself.";
+            }
+          },
+        },
+        "Copy",
+      );
+    replace(
+      body,
+      heading,
+      h("p", {}, said),
+      h(
+        "p",
+        { class: "keep-safe" },
+        h("strong", {}, "Keep them somewhere safe, such as a password manager or on paper."),
+        " Each logs you in once in place of a code from the app, if you lose your phone. They are shown only now.",
+      ),
+      h("ul", { class: "recovery-codes", "aria-label": "Recovery codes" }, codes.map((one) => h("li", {}, h("code", {}, one)))),
+      h("div", { class: "button-row" }, copy, h("button", { type: "button", class: "primary", onclick: () => back() }, "Done")),
+      copied,
+    );
+    heading.focus();
+  }
+
+  load();
+  return { el, load };
+}
