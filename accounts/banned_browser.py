@@ -1,5 +1,11 @@
 """A browser that a banned account used is marked, so that its person cannot come back
-at once as a guest.
+at once as a guest or a new account.
+
+Two cookies, both signed and HTTP-only. `banned` is set by the answer `401 banned`.
+`browser` is set by every sign-up and guest start, a random mark stored on the account
+made (`User.browser_mark`): a moderator sees, on a player's page, the other accounts made
+from the same browser, and a sign-up from a browser that a banned account was made from
+is refused too, whether or not that person ever met the `banned` answer.
 
 The answer `401 banned` (a banned account's token, or its sign-in with the right
 password) sets a signed, HTTP-only cookie naming the account; `POST auth/guest` from a
@@ -14,12 +20,16 @@ would lock out people who did nothing.
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.core import signing
 from django.http import HttpRequest, HttpResponseBase
 
 COOKIE = "banned"
 SALT = "accounts.banned-browser"
+MARK_COOKIE = "browser"
+MARK_SALT = "accounts.browser-mark"
 # As long as a ban may last: until a moderator lifts it.
 MAX_AGE_SECONDS = 10 * 365 * 24 * 3600
 
@@ -46,3 +56,31 @@ def marked_user_id(request: HttpRequest) -> int | None:
     except signing.BadSignature:
         return None
     return user_id if isinstance(user_id, int) else None
+
+
+def browser_mark_of(request: HttpRequest) -> str | None:
+    """The mark the browser making `request` carries, if it carries a good one."""
+    raw = request.COOKIES.get(MARK_COOKIE)
+    if not raw:
+        return None
+    try:
+        mark = signing.loads(raw, salt=MARK_SALT)
+    except signing.BadSignature:
+        return None
+    return mark if isinstance(mark, str) and len(mark) == 32 else None
+
+
+def browser_mark_new() -> str:
+    return secrets.token_hex(16)
+
+
+def browser_mark_set(response: HttpResponseBase, mark: str) -> None:
+    """Give the browser that receives `response` its mark (again: the cookie lasts)."""
+    response.set_cookie(
+        MARK_COOKIE,
+        signing.dumps(mark, salt=MARK_SALT),
+        max_age=MAX_AGE_SECONDS,
+        httponly=True,
+        secure=settings.SESSION_COOKIE_SECURE,
+        samesite="Lax",
+    )

@@ -46,6 +46,10 @@ class User(AbstractUser):
     # erased for good (privacy.closure) and `erased_at` says when.
     closed_at = models.DateTimeField(null=True, blank=True)
     erased_at = models.DateTimeField(null=True, blank=True)
+    # The mark of the browser the account was made from (accounts.banned_browser): a
+    # moderator sees the other accounts made from it, and a sign-up from a browser a
+    # banned account was made from is refused. Empty for an app that keeps no cookies.
+    browser_mark = models.CharField(max_length=32, blank=True, db_index=True)
     # Derived from the username (accounts.usernames) whenever it is set, and unique, so
     # the database itself refuses a second `Alice` or a lookalike (a Cyrillic A). Null only
     # for accounts older than these rules whose name collided with an earlier account's

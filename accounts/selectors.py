@@ -236,3 +236,16 @@ def factors_of(*, user: User) -> Factors:
 def second_factor_on(*, user: User) -> bool:
     """Whether signing in takes a code besides the password."""
     return SecondFactor.objects.filter(user=user, kind=SecondFactor.Kind.TOTP, confirmed_at__isnull=False).exists()
+
+
+def ban_of_browser_mark(*, mark: str) -> tuple[str, int] | None:
+    """The ban reason and account of a banned account made from the browser `mark`."""
+    found = User.objects.filter(browser_mark=mark, banned_at__isnull=False).order_by("-banned_at")
+    return found.values_list("ban_reason", "pk").first()
+
+
+def accounts_of_browser(*, user: User) -> list[User]:
+    """The other accounts made from the browser `user` was made from."""
+    if not user.browser_mark:
+        return []
+    return list(User.objects.filter(browser_mark=user.browser_mark).exclude(pk=user.pk).order_by("date_joined"))

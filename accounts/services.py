@@ -62,7 +62,7 @@ def sign_ins_end(*, user: User, keep: int | None = None) -> int:
 
 @transaction.atomic
 def user_register(
-    *, username: str, password: str, display_name: str = "", device: Device | None = None
+    *, username: str, password: str, display_name: str = "", device: Device | None = None, browser_mark: str = ""
 ) -> tuple[User, str]:
     """Create an account and its token.
 
@@ -70,7 +70,7 @@ def user_register(
     validators give, `username_taken` when the name was taken meanwhile (the serializer
     checked it before).
     """
-    user = User(username=username, display_name=display_name or username)
+    user = User(username=username, display_name=display_name or username, browser_mark=browser_mark)
     try:
         validate_password(password, user)
     except ValidationError as err:
@@ -88,9 +88,11 @@ def user_register(
 
 
 @transaction.atomic
-def guest_create(*, display_name: str, device: Device | None = None) -> tuple[User, str]:
+def guest_create(*, display_name: str, device: Device | None = None, browser_mark: str = "") -> tuple[User, str]:
     # A guest's username is random and never typed; the display name is what others see.
-    user = User(username=f"guest-{secrets.token_hex(6)}", display_name=display_name, is_guest=True)
+    user = User(
+        username=f"guest-{secrets.token_hex(6)}", display_name=display_name, is_guest=True, browser_mark=browser_mark
+    )
     user.set_unusable_password()
     user.save()
     return user, sign_in_create(user=user, how=SignIn.How.GUEST, device=device)

@@ -46,12 +46,24 @@ class SignInThrottledView(APIView):
         return "Token"
 
 
-def _refuse_banned_browser(request: Request) -> None:
-    """A browser a banned account used makes no new account, guest or not, while the ban
-    lasts: it is answered `banned` with the ban's reason (accounts.banned_browser)."""
+def _browser_for_new_account(request: Request) -> str:
+    """The mark of the browser making a new account (a new one for a browser without).
+    A browser a banned account used, or was made from, makes no new account, guest or
+    not, while the ban lasts: it is answered `banned` with the ban's reason
+    (accounts.banned_browser)."""
     marked = banned_browser.marked_user_id(request)
     if marked is not None and (reason := selectors.ban_reason_of(user_id=marked)) is not None:
         raise banned(reason, marked)
+    mark = banned_browser.browser_mark_of(request)
+    if mark is not None and (ban := selectors.ban_of_browser_mark(mark=mark)) is not None:
+        raise banned(*ban)
+    return mark or banned_browser.browser_mark_new()
+
+
+def _created_in(request: Request, mark: str, data: dict[str, object]) -> Response:
+    answer = created(request, data, "me")
+    banned_browser.browser_mark_set(answer, mark)
+    return answer
 
 
 class RegisterView(SignInThrottledView):
@@ -68,10 +80,10 @@ class RegisterView(SignInThrottledView):
     def post(self, request: Request) -> Response:
         data = RegisterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        _refuse_banned_browser(request)
-        user, token = services.user_register(**data.validated_data, device=request_device(request))
+        mark = _browser_for_new_account(request)
+        user, token = services.user_register(**data.validated_data, device=request_device(request), browser_mark=mark)
         signed_up(request, user.username)
-        return created(request, {"user": UserSerializer(user).data, "token": token}, "me")
+        return _created_in(request, mark, {"user": UserSerializer(user).data, "token": token})
 
 
 class TokenView(SignInThrottledView):
@@ -124,11 +136,11 @@ class GuestView(SignInThrottledView):
     def post(self, request: Request) -> Response:
         data = GuestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        _refuse_banned_browser(request)
+        mark = _browser_for_new_account(request)
         user, token = services.guest_create(
-            display_name=data.validated_data["display_name"], device=request_device(request)
+            display_name=data.validated_data["display_name"], device=request_device(request), browser_mark=mark
         )
-        return created(request, {"user": UserSerializer(user).data, "token": token}, "me")
+        return _created_in(request, mark, {"user": UserSerializer(user).data, "token": token})
 
 
 @scopes(POST=None)

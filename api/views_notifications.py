@@ -160,7 +160,7 @@ class EmailConfirmationView(APIView):
             "whatever is wrong with it."
         ),
     )
-    @answers("bad_confirmation_token")
+    @answers("bad_confirmation_token", "address_of_banned_account")
     def post(self, request: Request) -> Response:
         data = EmailConfirmationTokenSerializer(data=request.data)
         data.is_valid(raise_exception=True)

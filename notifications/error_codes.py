@@ -52,6 +52,10 @@ CODES = Catalogue(
             "EMAIL_CONFIRMATION_ADDRESS_MAX links went to the address (from any account) within "
             "EMAIL_CONFIRMATION_ADDRESS_SECONDS; ask again after the Retry-After header's seconds.",
         ),
+        "address_of_banned_account": (
+            403,
+            "The address is the confirmed address of a banned account: another account cannot confirm it.",
+        ),
         "reset_sent_recently": (
             429,
             "PASSWORD_RESET_ADDRESS_MAX password-reset links were asked for this address (by anyone, whether or not "

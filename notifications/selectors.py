@@ -208,3 +208,11 @@ def accounts_confirmed_at(*, address: str) -> list[User]:
         if confirmed and user.has_usable_password() and same_address(address_of(user, row), address):
             found.append(user)
     return found
+
+
+def address_of_banned_account(*, address: str, user: User) -> bool:
+    """Whether another account, a banned one, confirmed `address` (ignoring case)."""
+    rows = NotificationSettings.objects.filter(
+        email_confirmed_address__iexact=address, user__banned_at__isnull=False
+    ).exclude(user=user)
+    return any(same_address(row.email_confirmed_address, address) for row in rows)

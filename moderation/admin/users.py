@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html_join
 
+from accounts import selectors as account_selectors
 from accounts.models import NameChange, User
 from games import selectors as game_selectors
 from games.models import Action, Room
@@ -39,7 +40,10 @@ class UserAdmin(BaseUserAdmin):
         ("Personal info", {"fields": ("first_name", "last_name", "email")}),
         ("Permissions", {"fields": ("active", "is_staff", "is_superuser", "groups", "user_permissions")}),
         ("Important dates", {"fields": ("last_login", "date_joined")}),
-        ("Player", {"fields": ("display_name", "earlier_names", "is_guest", "banned_at", "ban_reason")}),
+        (
+            "Player",
+            {"fields": ("display_name", "earlier_names", "is_guest", "banned_at", "ban_reason", "same_browser")},
+        ),
         ("Play", {"fields": ("rooms", "recent_actions")}),
     )
     moderator_fieldsets = (
@@ -47,10 +51,11 @@ class UserAdmin(BaseUserAdmin):
             None,
             {"fields": ("username", "display_name", "earlier_names", "is_guest", "active", "banned_at", "ban_reason")},
         ),
+        ("Ban evasion", {"fields": ("same_browser",)}),
         ("Dates", {"fields": ("date_joined", "last_login")}),
         ("Play", {"fields": ("rooms", "recent_actions")}),
     )
-    readonly_fields = ("active", "earlier_names", "banned_at", "ban_reason", "rooms", "recent_actions")
+    readonly_fields = ("active", "earlier_names", "same_browser", "banned_at", "ban_reason", "rooms", "recent_actions")
 
     class Media:
         css = {"all": ["moderation/admin.css"]}
@@ -100,6 +105,26 @@ class UserAdmin(BaseUserAdmin):
                 "",
                 "<div>{} → {} ({} UTC)</div>",
                 ((c.before or "(none)", c.after, f"{c.changed_at:%Y-%m-%d %H:%M}") for c in changes),
+            )
+            or "None"
+        )
+
+    @admin.display(description="Accounts made from the same browser")
+    def same_browser(self, user: User) -> str:
+        # A banned person's new account shows here, when it was made in the same browser.
+        others = account_selectors.accounts_of_browser(user=user)
+        return (
+            format_html_join(
+                ", ",
+                '<a href="{}">{}</a>{}',
+                (
+                    (
+                        reverse("admin:accounts_user_change", args=[o.pk]),
+                        o.username,
+                        " (banned)" if o.banned_at else "",
+                    )
+                    for o in others
+                ),
             )
             or "None"
         )

@@ -174,6 +174,11 @@ def email_confirm(*, token: str) -> str:
     row, _ = NotificationSettings.objects.select_for_update().get_or_create(user=user)
     if not same_address(selectors.address_of(user, row), address):
         raise _bad_token()  # the row made above is rolled back with the error
+    if selectors.address_of_banned_account(address=address, user=user):
+        # A banned person does not come back with a new account under their address.
+        raise ServiceError(
+            "address_of_banned_account", "This address is a banned account's; it cannot be confirmed.", 403, "token"
+        )
     if row.email_confirmed_address != address:
         row.email_confirmed_address = address
         row.save(update_fields=["email_confirmed_address"])
