@@ -81,6 +81,10 @@ class SignInLimits:
             self.counted.append(throttle)
         return math.ceil(wait) if wait else None
 
+    def known(self) -> bool:
+        """Whether this address signed in to this account within THROTTLE_AUTH_KNOWN_DAYS."""
+        return cache.get(self.known_key) is not None
+
     def succeeded(self) -> None:
         """The password was right: this attempt was no failure, and the address is known."""
         for throttle in self.counted:

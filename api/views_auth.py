@@ -18,6 +18,7 @@ from accounts.authentication import banned
 from accounts.selectors import SignInRef
 from games.services import play
 from grants.scopes import READ, scopes
+from notifications.services import account_notices
 
 from .auth import request_device, second_step, signed_in_user
 from .created import created, creates
@@ -114,11 +115,16 @@ class TokenView(SignInThrottledView):
         if found.user is None:
             raise exceptions.AuthenticationFailed("Wrong username or password.")
         second_step(found.user, wanted.get("code"))
+        from_a_new_place = not limits.known()
         limits.succeeded()
         if found.closed:
             # Its owner is back within the grace period: the account is theirs again.
             services.account_restore(user=found.user)
-        token = services.user_sign_in(user=found.user, now=timezone.now(), device=request_device(request))
+        device = request_device(request)
+        token = services.user_sign_in(user=found.user, now=timezone.now(), device=device)
+        if from_a_new_place:
+            # Told to the confirmed address: a sign-in its owner did not make is not a silent one.
+            account_notices.new_sign_in_after_commit(user_id=found.user.pk, device=device.name, network=device.network)
         return Response({"token": token})
 
 

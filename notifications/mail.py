@@ -104,6 +104,20 @@ def password_changed_send(*, address: str, username: str) -> bool:
     return _sent("Your password was changed", text, address, "a password-change notice")
 
 
+def new_sign_in_send(*, address: str, username: str, device: str, network: str) -> bool:
+    """Tell `address` that `username`'s account was signed in to from a new place."""
+    if not configured():
+        return False
+    where = ", ".join(part for part in (device, f"network {network}" if network else "") if part) or "an unknown device"
+    text = (
+        f"The account {username} of the game server was just signed in to from a place it was not signed in "
+        f"from lately: {where}.\n\n"
+        "If it was you, there is nothing to do. If it was not, change your password in Settings (that signs "
+        "everyone else out), or reset it from the sign-in page.\n"
+    )
+    return _sent("A new sign-in to your account", text, address, "a new sign-in notice")
+
+
 def export_ready_send(*, address: str, username: str, path: str, days: int) -> bool:
     """Mail `address` the link to the archive of `username`'s data."""
     link = _link(path)

@@ -67,3 +67,9 @@ def send_account_closed(address: str, username: str, until: str) -> bool:
     """Tell the address a closed account had confirmed that it is closed, and until when
     signing in restores it."""
     return account_notices.account_closed_mail_send(address=address, username=username, until=until)
+
+
+@shared_task(name=account_notices.SEND_NEW_SIGN_IN, ignore_result=True)
+def send_new_sign_in(user_id: int, device: str, network: str) -> bool:
+    """Tell the account's confirmed address of a sign-in from a new place."""
+    return account_notices.new_sign_in_mail_send(user_id=user_id, device=device, network=network)

@@ -2,8 +2,8 @@
 commits, so that a change they did not make is not a silent one: their password changed
 (by them, or by a reset), told to their confirmed address; their address changed, told
 to the address it changed from, when that one was confirmed; two-step sign-in turned on
-or off, told to the confirmed address; the account closed, told to the address it had
-confirmed."""
+or off, a sign-in from a new place, told to the confirmed address; the account closed,
+told to the address it had confirmed."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ SEND_PASSWORD_CHANGED = "notifications.send_password_changed"
 SEND_ADDRESS_CHANGED = "notifications.send_address_changed"
 SEND_SECOND_FACTOR_CHANGED = "notifications.send_second_factor_changed"
 SEND_ACCOUNT_CLOSED = "notifications.send_account_closed"
+SEND_NEW_SIGN_IN = "notifications.send_new_sign_in"
 
 
 def _queue(task: str, *args: Any) -> None:
@@ -41,6 +42,19 @@ def address_changed_after_commit(*, user_id: int, before: str) -> None:
     """Queue the notice to `before`, the confirmed address the account had, once the
     change is committed."""
     transaction.on_commit(partial(_queue, SEND_ADDRESS_CHANGED, user_id, before))
+
+
+def new_sign_in_after_commit(*, user_id: int, device: str, network: str) -> None:
+    """Queue the notice of a sign-in from an address that never signed in to the account
+    (within THROTTLE_AUTH_KNOWN_DAYS)."""
+    transaction.on_commit(partial(_queue, SEND_NEW_SIGN_IN, user_id, device, network))
+
+
+def new_sign_in_mail_send(*, user_id: int, device: str, network: str) -> bool:
+    found = _confirmed_address(user_id)
+    return found is not None and mail.new_sign_in_send(
+        address=found[1], username=found[0], device=device, network=network
+    )
 
 
 def account_closed_after_commit(*, address: str, username: str, until: datetime) -> None:

@@ -202,3 +202,24 @@ def test_a_confirmed_address_is_told_when_the_account_goes_by_another(
     with django_capture_on_commit_callbacks(execute=True):
         client.patch("/api/v1/me/notifications", {"email_address": "third@example.org"}, format="json")
     assert not [m for m in mail.outbox if m.to == ["new@example.org"]]
+
+
+def test_a_sign_in_from_a_new_place_is_told_to_the_confirmed_address(
+    make_user, mailing, django_capture_on_commit_callbacks
+):
+    import secrets
+
+    name = f"traveller-{secrets.token_hex(3)}"  # the addresses an account signed in from are remembered for days
+    confirmed(make_user, name, "traveller@example.org")
+
+    def from_(address: str) -> int:
+        body = {"username": name, "password": "correct-horse-9"}
+        with django_capture_on_commit_callbacks(execute=True):
+            answer = APIClient().post("/api/v1/auth/token", body, format="json", REMOTE_ADDR=address)
+        assert answer.status_code == 200
+        return len([m for m in mail.outbox if m.subject == "A new sign-in to your account"])
+
+    assert from_("203.0.113.5") == 1
+    assert from_("203.0.113.5") == 1  # known now
+    assert from_("198.51.100.9") == 2
+    assert "network 198.51.100.0/24" in mail.outbox[-1].body
