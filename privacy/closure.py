@@ -42,9 +42,8 @@ def account_close(*, user: User, password: str, now: datetime) -> User:
     erasure.delivery_stop(user=user)
     moderation.user_leave_open_rooms(user=user, reason=CLOSED_REASON, banned=False)
     live.sockets_close_after_commit(user.pk)
-    if address:
-        until = accounts.restorable_until(user=user)
-        assert until is not None
+    until = accounts.restorable_until(user=user)
+    if address and until is not None:
         account_notices.account_closed_after_commit(address=address, username=user.username, until=until)
     return user
 
