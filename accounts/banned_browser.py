@@ -34,16 +34,20 @@ MARK_SALT = "accounts.browser-mark"
 MAX_AGE_SECONDS = 10 * 365 * 24 * 3600
 
 
-def mark(response: HttpResponseBase, user_id: int) -> None:
-    """Mark the browser that receives `response` as a banned account's."""
+def _cookie_set(response: HttpResponseBase, name: str, value: object, salt: str) -> None:
     response.set_cookie(
-        COOKIE,
-        signing.dumps(user_id, salt=SALT),
+        name,
+        signing.dumps(value, salt=salt),
         max_age=MAX_AGE_SECONDS,
         httponly=True,
         secure=settings.SESSION_COOKIE_SECURE,
         samesite="Lax",
     )
+
+
+def mark(response: HttpResponseBase, user_id: int) -> None:
+    """Mark the browser that receives `response` as a banned account's."""
+    _cookie_set(response, COOKIE, user_id, SALT)
 
 
 def marked_user_id(request: HttpRequest) -> int | None:
@@ -76,11 +80,4 @@ def browser_mark_new() -> str:
 
 def browser_mark_set(response: HttpResponseBase, mark: str) -> None:
     """Give the browser that receives `response` its mark (again: the cookie lasts)."""
-    response.set_cookie(
-        MARK_COOKIE,
-        signing.dumps(mark, salt=MARK_SALT),
-        max_age=MAX_AGE_SECONDS,
-        httponly=True,
-        secure=settings.SESSION_COOKIE_SECURE,
-        samesite="Lax",
-    )
+    _cookie_set(response, MARK_COOKIE, mark, MARK_SALT)
