@@ -10,53 +10,21 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-import pytest
 from playwright.sync_api import expect
 
-from .axe import violations
+from .account_pages import (
+    NEW_PASSWORD,
+    SIZES,
+    api_sign_in,
+    confirmed_address,
+    field_error,
+    fits,
+    guest_in,
+    me,
+    settings,
+    sign_in_token,
+)
 from .conftest import PASSWORD, orm, sign_up, token_of
-
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
-SIZES = pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["phone", "desktop"])
-
-FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
-NEW_PASSWORD = "another-long-secret-7"
-
-
-def api_sign_in(live_url: str, username: str, password: str = PASSWORD, user_agent: str = FIREFOX) -> httpx.Response:
-    return httpx.post(
-        f"{live_url}/api/v1/auth/token",
-        json={"username": username, "password": password},
-        headers={"User-Agent": user_agent},
-    )
-
-
-def sign_in_token(live_url: str, username: str, user_agent: str = FIREFOX) -> str:
-    res = api_sign_in(live_url, username, user_agent=user_agent)
-    assert res.status_code == 200, res.text
-    return res.json()["token"]
-
-
-def me(live_url: str, token: str) -> httpx.Response:
-    return httpx.get(f"{live_url}/api/v1/me", headers={"Authorization": f"Token {token}"})
-
-
-def fits(page: Any, size: dict[str, int]) -> None:
-    """Nothing sticks out sideways, and axe finds nothing serious."""
-    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
-    found = violations(page)
-    assert not found, found
-
-
-def settings(page: Any) -> None:
-    page.goto("/notifications")
-    page.locator(".settings").wait_for()
-
-
-def field_error(page: Any, label: str) -> Any:
-    """The error line of the field labelled `label`: in the field, tied to its input."""
-    return page.locator(".field", has=page.get_by_label(label, exact=True)).locator(".field-error")
 
 
 @SIZES
@@ -235,13 +203,8 @@ def test_the_password_is_changed_with_the_current_one(
 def test_a_guest_keeps_the_account_with_a_username_and_password(
     open_page: Callable[..., Any], live_url: str, shots: Any, size: dict[str, int]
 ) -> None:
-    res = httpx.post(f"{live_url}/api/v1/auth/guest", json={"display_name": "Gus"})
-    assert res.status_code == 201, res.text
-    guest_token = res.json()["token"]
-    page = open_page(**size)
-    page.goto("/")
-    page.evaluate("token => localStorage.setItem('tt.token', token)", guest_token)
-    settings(page)
+    page, guest_token = guest_in(open_page, live_url, size)
+    guest_id = me(live_url, guest_token).json()["id"]
     box = page.locator("section.password")
     expect(box).to_contain_text("A guest account has no password")
     expect(box.get_by_label("Current password")).to_have_count(0)
@@ -260,23 +223,9 @@ def test_a_guest_keeps_the_account_with_a_username_and_password(
     shots(page, "guest-kept")
     # The same sign-in goes on, now an account's; the password signs in elsewhere.
     kept = me(live_url, guest_token).json()
-    assert (kept["username"], kept["is_guest"], kept["id"]) == (name, False, res.json()["user"]["id"])
+    assert (kept["username"], kept["is_guest"], kept["id"]) == (name, False, guest_id)
     assert api_sign_in(live_url, name, password=NEW_PASSWORD).status_code == 200
     expect(page.locator("section.password").get_by_label("Current password")).to_be_visible()
-
-
-def confirmed_address(username: str, address: str) -> None:
-    """`address` confirmed as the account's own, as its mailed link would (test_notifications)."""
-    from accounts.models import User
-    from notifications.models import NotificationSettings
-
-    def work() -> None:
-        user = User.objects.get(username=username)
-        NotificationSettings.objects.update_or_create(
-            user=user, defaults={"email_address": address, "email_confirmed_address": address}
-        )
-
-    orm(work)
 
 
 @SIZES

@@ -14,8 +14,8 @@ import httpx
 import pyotp
 from playwright.sync_api import expect
 
+from .account_pages import SIZES, field_error, fits, guest_in, settings
 from .conftest import PASSWORD, sign_up, token_of
-from .test_account import SIZES, field_error, fits, settings
 
 APP_CODE = "Code from your authenticator app"
 
@@ -211,12 +211,7 @@ def test_two_step_sign_in_is_turned_on_asked_at_log_in_and_turned_off(
 def test_a_guest_is_told_to_keep_the_account_first(
     open_page: Callable[..., Any], live_url: str, shots: Any, size: dict[str, int]
 ) -> None:
-    res = httpx.post(f"{live_url}/api/v1/auth/guest", json={"display_name": "Gus"})
-    assert res.status_code == 201, res.text
-    page = open_page(**size)
-    page.goto("/")
-    page.evaluate("token => localStorage.setItem('tt.token', token)", res.json()["token"])
-    settings(page)
+    page, _ = guest_in(open_page, live_url, size)
     panel = page.locator("section.two-factor")
     expect(panel).to_contain_text("keep your account first")
     expect(panel.get_by_role("button")).to_have_count(0)

@@ -36,6 +36,7 @@ MODULES = [
     "options.js",
     "platform.js",
     "players.js",
+    "privacy.js",
     "push.js",
     "replay.js",
     "room.js",

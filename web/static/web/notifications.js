@@ -2,13 +2,14 @@
 // notices on this device (an explicit opt-in, see push.js), and the account's settings
 // (`GET/PATCH me/notifications`): channels, e-mail address (mailed only once confirmed,
 // by the link sent to it: see confirm.js), quiet hours. Around them, the account itself
-// and where it is signed in (account.js).
+// and where it is signed in (account.js), and last, its data and its closing (privacy.js).
 
 import { accountSection, securitySection } from "./account.js";
 import { api } from "./api.js";
 import { signedOutPage } from "./auth.js";
 import { h, replace } from "./dom.js";
 import { iosBrowserTab } from "./platform.js";
+import { closedAccountPage, privacySection } from "./privacy.js";
 import { claimSubscription, pushUnsupported, turnOff, turnOn } from "./push.js";
 
 const DEFAULT_QUIET = { start: "22:00", end: "08:00" };
@@ -79,6 +80,8 @@ export class NotificationsPage {
   async start() {
     this.app.title("Settings · Trick-taking tables");
     if (!this.app.user) {
+      // Just closed from this page, which its sign-out draws anew.
+      if (closedAccountPage(this.root, this.app)) return;
       signedOutPage(this.root, "Settings", "Log in to choose how the tables reach you and how you play.");
       return;
     }
@@ -108,6 +111,7 @@ export class NotificationsPage {
         this.form.el,
         this.atTheTable(),
         security.el,
+        privacySection(this.app),
       ),
     );
     this.form.fill(this.settings);
