@@ -15,7 +15,7 @@ from rest_framework.request import Request
 
 from .models import User
 from .selectors import SignInRef, ban_of_token, sign_in_of, user_for_token
-from .services import sign_in_used
+from .services.sign_ins import sign_in_used
 
 
 class Banned(exceptions.AuthenticationFailed):

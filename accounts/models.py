@@ -117,7 +117,7 @@ class BannedToken(models.Model):
 class SignIn(models.Model):
     """One device's sign-in: the token that a sign-in, a sign-up, a guest's invite or a
     password reset gave one client, so that a person can see where they are signed in
-    and end any of it (accounts.services).
+    and end any of it (accounts.services.sign_ins).
 
     Only a digest of the token is kept, as for personal tokens: a copy of the database
     signs nobody in. The device and the address are what the person reads in the list
@@ -140,7 +140,7 @@ class SignIn(models.Model):
     device = models.CharField(max_length=300, blank=True)
     address = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    # Written at most once a minute (accounts.services.sign_in_used).
+    # Written at most once a minute (accounts.services.sign_ins.sign_in_used).
     last_used_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -8,9 +8,10 @@ from django.utils import timezone
 from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated
 from rest_framework.throttling import BaseThrottle
 
-from accounts import selectors, services
+from accounts import selectors
 from accounts.devices import Device, device_of
 from accounts.models import User
+from accounts.services import second_factors
 
 
 def signed_in_user(request: HttpRequest) -> User:
@@ -45,7 +46,7 @@ def second_step(user: User, code: str | None) -> None:
             "This account signs in in two steps: send the code of your authenticator app (or a recovery code).",
             code="second_factor_required",
         )
-    if not services.second_factor_pass(user=user, code=code, now=timezone.now()):
+    if not second_factors.second_factor_pass(user=user, code=code, now=timezone.now()):
         raise AuthenticationFailed(
             "That code is neither your authenticator app's code of now nor an unused recovery code.",
             code="wrong_second_factor",

@@ -13,9 +13,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import banned_browser, selectors, services
+from accounts import banned_browser, selectors
 from accounts.authentication import banned
 from accounts.selectors import SignInRef
+from accounts.services import closure, registration, sign_ins
 from games.services import play
 from grants.scopes import READ, scopes
 from notifications.services import account_notices
@@ -82,7 +83,9 @@ class RegisterView(SignInThrottledView):
         data = RegisterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         mark = _browser_for_new_account(request)
-        user, token = services.user_register(**data.validated_data, device=request_device(request), browser_mark=mark)
+        user, token = registration.user_register(
+            **data.validated_data, device=request_device(request), browser_mark=mark
+        )
         signed_up(request, user.username)
         return _created_in(request, mark, {"user": UserSerializer(user).data, "token": token})
 
@@ -119,9 +122,9 @@ class TokenView(SignInThrottledView):
         limits.succeeded()
         if found.closed:
             # Its owner is back within the grace period: the account is theirs again.
-            services.account_restore(user=found.user)
+            closure.account_restore(user=found.user)
         device = request_device(request)
-        token = services.user_sign_in(user=found.user, now=timezone.now(), device=device)
+        token = sign_ins.user_sign_in(user=found.user, now=timezone.now(), device=device)
         if from_a_new_place:
             # Told to the confirmed address: a sign-in its owner did not make is not a silent one.
             account_notices.new_sign_in_after_commit(user_id=found.user.pk, device=device.name, network=device.network)
@@ -143,7 +146,7 @@ class GuestView(SignInThrottledView):
         data = GuestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         mark = _browser_for_new_account(request)
-        user, token = services.guest_create(
+        user, token = registration.guest_create(
             display_name=data.validated_data["display_name"], device=request_device(request), browser_mark=mark
         )
         return _created_in(request, mark, {"user": UserSerializer(user).data, "token": token})
@@ -163,7 +166,7 @@ class LogoutView(APIView):
     def post(self, request: Request) -> Response:
         user = signed_in_user(request)
         if isinstance(request.auth, SignInRef):
-            services.sign_in_end(user=user, sign_in_id=request.auth.id)
+            sign_ins.sign_in_end(user=user, sign_in_id=request.auth.id)
         else:
             logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -185,9 +188,11 @@ class MeView(APIView):
         # Both or neither: a refused name leaves the other setting as it was.
         with transaction.atomic():
             if "display_name" in changes:
-                user = services.display_name_change(user=user, display_name=changes["display_name"], now=timezone.now())
+                user = registration.display_name_change(
+                    user=user, display_name=changes["display_name"], now=timezone.now()
+                )
             if "auto_play_forced" in changes:
-                user = services.user_settings_update(user=user, auto_play_forced=changes["auto_play_forced"])
+                user = registration.user_settings_update(user=user, auto_play_forced=changes["auto_play_forced"])
         if changes.get("auto_play_forced"):
             # A forced play already waiting is made now, not at its room's next change.
             play.forced_plays_make(user=user)

@@ -12,7 +12,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import factors, selectors, services
+from accounts import factors, selectors
+from accounts.services import second_factors
 from grants.scopes import scopes
 from notifications.services import account_notices
 
@@ -54,7 +55,7 @@ class TotpBeginView(_FactorView):
         data = PasswordSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = signed_in_user(request)
-        secret = services.totp_begin(user=user, password=data.validated_data["password"])
+        secret = second_factors.totp_begin(user=user, password=data.validated_data["password"])
         uri = factors.otpauth_uri(secret, user.username)
         return Response({"secret": secret, "otpauth_uri": uri, "qr_svg_data_uri": factors.qr_data_uri(uri)})
 
@@ -74,7 +75,7 @@ class TotpConfirmView(_FactorView):
         data.is_valid(raise_exception=True)
         user = signed_in_user(request)
         with transaction.atomic():
-            codes = services.totp_confirm(user=user, code=data.validated_data["code"], now=timezone.now())
+            codes = second_factors.totp_confirm(user=user, code=data.validated_data["code"], now=timezone.now())
             account_notices.second_factor_changed_after_commit(user_id=user.pk, on=True)
         return Response({"recovery_codes": codes})
 
@@ -94,7 +95,7 @@ class TotpOffView(_FactorView):
         data.is_valid(raise_exception=True)
         user = signed_in_user(request)
         with transaction.atomic():
-            services.totp_off(user=user, password=data.validated_data["password"])
+            second_factors.totp_off(user=user, password=data.validated_data["password"])
             account_notices.second_factor_changed_after_commit(user_id=user.pk, on=False)
         return Response(FactorsSerializer(selectors.factors_of(user=user)).data)
 
@@ -111,5 +112,7 @@ class RecoveryCodesView(_FactorView):
     def post(self, request: Request) -> Response:
         data = PasswordSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        codes = services.recovery_codes_renew(user=signed_in_user(request), password=data.validated_data["password"])
+        codes = second_factors.recovery_codes_renew(
+            user=signed_in_user(request), password=data.validated_data["password"]
+        )
         return Response({"recovery_codes": codes})

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import services
+from accounts.services import registration
 from grants.scopes import scopes
 from notifications.services import preferences
 
@@ -51,7 +51,7 @@ class GuestKeepView(APIView):
         data.is_valid(raise_exception=True)
         wanted = data.validated_data
         with transaction.atomic():
-            user = services.guest_keep(
+            user = registration.guest_keep(
                 user=signed_in_user(request),
                 username=wanted["username"],
                 password=wanted["password"],

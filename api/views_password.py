@@ -11,8 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import selectors, services
+from accounts import selectors
 from accounts.selectors import SignInRef
+from accounts.services import passwords
 from core.errors import ServiceError
 from grants import services as grants
 from grants.scopes import scopes
@@ -60,7 +61,7 @@ class PasswordChangeView(APIView):
         current = request.auth.id if isinstance(request.auth, SignInRef) else None
         sign_out = data.validated_data["sign_out_others"]
         with transaction.atomic():
-            ended = services.password_change(
+            ended = passwords.password_change(
                 user=user,
                 current_password=data.validated_data["current_password"],
                 new_password=data.validated_data["new_password"],
@@ -117,7 +118,7 @@ class PasswordResetView(SignInThrottledView):
                 "token",
             )
         with transaction.atomic():
-            user, token = services.password_reset(
+            user, token = passwords.password_reset(
                 user=user, new_password=data.validated_data["new_password"], device=request_device(request)
             )
             grants.grants_revoke_all(user=user)

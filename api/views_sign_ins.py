@@ -11,8 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import selectors, services
+from accounts import selectors
 from accounts.selectors import SignInRef
+from accounts.services import sign_ins
 from grants.scopes import scopes
 
 from .auth import signed_in_user
@@ -45,7 +46,7 @@ class SignInsView(APIView):
     )
     def delete(self, request: Request) -> Response:
         current = _current(request)
-        ended = services.sign_ins_end(user=signed_in_user(request), keep=current.id if current else None)
+        ended = sign_ins.sign_ins_end(user=signed_in_user(request), keep=current.id if current else None)
         return Response({"ended": ended})
 
 
@@ -58,5 +59,5 @@ class SignInView(APIView):
         description="Its token answers 401 from its next call. Ending your own is signing out (`auth/logout`).",
     )
     def delete(self, request: Request, sign_in_id: int) -> Response:
-        services.sign_in_end(user=signed_in_user(request), sign_in_id=sign_in_id)
+        sign_ins.sign_in_end(user=signed_in_user(request), sign_in_id=sign_in_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

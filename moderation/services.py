@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from accounts.services import banned_tokens_forget, tokens_revoke_for_ban
+from accounts.services.sign_ins import banned_tokens_forget, tokens_revoke_for_ban
 from core.errors import ServiceError
 from games import live
 from games import selectors as game_selectors

@@ -20,8 +20,8 @@ from datetime import datetime
 from django.db import transaction
 
 from accounts import selectors as accounts
-from accounts import services as account_services
 from accounts.models import User
+from accounts.services import closure as account_closure
 from games import live
 from grants import services as grants
 from moderation import services as moderation
@@ -37,7 +37,7 @@ def account_close(*, user: User, password: str, now: datetime) -> User:
     signing in restores it)."""
     wanted = notices.preferences_of(user=user)
     address = wanted.email_address if wanted.email_confirmed else ""
-    user = account_services.account_close(user=user, password=password, now=now)
+    user = account_closure.account_close(user=user, password=password, now=now)
     grants.grants_revoke_all(user=user)
     erasure.delivery_stop(user=user)
     moderation.user_leave_open_rooms(user=user, reason=CLOSED_REASON, banned=False)
@@ -55,5 +55,5 @@ def closed_accounts_erase(*, now: datetime) -> int:
         with transaction.atomic():
             erasure.personal_data_erase(user=user)
             grants.grants_revoke_all(user=user)
-            account_services.account_erase(user=user, now=now)
+            account_closure.account_erase(user=user, now=now)
     return len(due)

@@ -102,7 +102,7 @@ def seed(listeners: int) -> tuple[str, str, list[str]]:
     """A Hearts room, the flooder's token and the listeners' tokens."""
 
     from accounts.models import SignIn, User
-    from accounts.services import sign_in_create
+    from accounts.services.sign_ins import sign_in_create
     from games.services import lobby
 
     def user(name: str) -> Any:

@@ -1,4 +1,4 @@
-"""Account tokens for tests: a sign-in of the account (accounts.services.sign_in_create),
+"""Account tokens for tests: a sign-in of the account (accounts.services.sign_ins.sign_in_create),
 the same one each time it is asked for while it still works, as a client that signed in
 once keeps its token."""
 
@@ -13,7 +13,7 @@ def account_token(user: Any) -> str:
     """A working token of `user`'s: the one this process gave before, if it still works
     (the database may have been emptied since), else a new sign-in's."""
     from accounts.models import SignIn
-    from accounts.services import sign_in_create
+    from accounts.services.sign_ins import sign_in_create
 
     key = _KEYS.get(user.pk)
     if key is not None and SignIn.objects.filter(user=user, digest=SignIn.digest_of(key)).exists():
@@ -26,6 +26,6 @@ def account_token(user: Any) -> str:
 def new_token(user: Any) -> str:
     """A token of a new sign-in of `user`'s."""
     from accounts.models import SignIn
-    from accounts.services import sign_in_create
+    from accounts.services.sign_ins import sign_in_create
 
     return sign_in_create(user=user, how=SignIn.How.PASSWORD)

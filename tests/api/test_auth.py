@@ -163,12 +163,12 @@ def test_a_guest_may_not_pose_as_a_computer_player_or_reverse_text(api_client):
 
 def test_two_sign_ups_of_one_name_at_once_cannot_both_win(make_user):
     # The serializer's check passed for both; the unique key refuses the second row.
-    from accounts import services
+    from accounts.services import registration
     from core.errors import ServiceError
 
     make_user("dora")
     with pytest.raises(ServiceError) as refused:
-        services.user_register(username="DORA", password="s3cret-enough")
+        registration.user_register(username="DORA", password="s3cret-enough")
     assert (refused.value.code, refused.value.attr, refused.value.status) == ("username_taken", "username", 400)
 
 

@@ -38,7 +38,7 @@ def _sign_in(client, username, password, hashes):
 
 
 def test_every_failed_sign_in_costs_one_hash(api_client, make_user, hashes):
-    from accounts.services import guest_create
+    from accounts.services.registration import guest_create
 
     make_user("plain")
     make_user("outcast", banned_at=timezone.now(), ban_reason="Cheating.", is_active=False)

@@ -138,14 +138,14 @@ def test_matches_page_reads_in_a_fixed_number_of_queries(api_client, history, ma
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    import accounts.services
+    from accounts.services import sign_ins
 
     a, b, c, d = history["users"]
     client = api_client(a)
     # A sign-in's use is noted once a minute, a write of its own: noted now, and not again
     # during this test however long the match below takes.
     assert client.get("/api/v1/me").status_code == 200
-    monkeypatch.setattr(accounts.services, "LAST_USED_RESOLUTION", timedelta(days=1))
+    monkeypatch.setattr(sign_ins, "LAST_USED_RESOLUTION", timedelta(days=1))
 
     def queries() -> int:
         with CaptureQueriesContext(connection) as ctx:

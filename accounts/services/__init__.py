@@ -1,0 +1,2 @@
+"""Writes for accounts, a module per idea: registration, sign-ins, passwords, second
+factors, closure."""
