@@ -13,7 +13,10 @@ CODES = Catalogue(
             "The archive's link is mailed to the account's confirmed address, and there is none (set one in "
             "`me/notifications` and open the link mailed to it).",
         ),
-        "export_gone": (410, "The archive's link was used already, is older than EXPORT_LINK_DAYS, or is mistyped."),
+        "export_gone": (
+            404,
+            "No archive at this link (any more): it was used already, is older than EXPORT_LINK_DAYS, or is mistyped.",
+        ),
         "export_requested_recently": (
             429,
             "An archive was asked for less than EXPORT_INTERVAL_SECONDS ago; ask again after the Retry-After "

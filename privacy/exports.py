@@ -96,7 +96,7 @@ def _gone() -> ServiceError:
     return ServiceError(
         "export_gone",
         "This link does not work (used already, too old or mistyped); ask for a new archive in Settings.",
-        410,
+        404,
     )
 
 

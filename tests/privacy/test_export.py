@@ -79,7 +79,7 @@ def test_the_archive_holds_what_the_person_may_see_and_the_link_works_once(
 
     # Once only.
     again = APIClient().get(f"/api/v1/exports/{token}")
-    assert again.status_code == 410 and errors(again) == [("export_gone", None)]
+    assert again.status_code == 404 and errors(again) == [("export_gone", None)]
     assert DataExport.objects.get(user=ana).archive is None
 
 
@@ -93,12 +93,12 @@ def test_an_archive_needs_a_confirmed_address_and_waits_between_requests(ana, ma
     assert soon.status_code == 429 and errors(soon) == [("export_requested_recently", None)]
     assert int(soon["Retry-After"]) > 0
     for bad in ("x", "0" * 43, "a" * 101):
-        assert APIClient().get(f"/api/v1/exports/{bad}").status_code == 410
+        assert APIClient().get(f"/api/v1/exports/{bad}").status_code == 404
 
 
 def test_an_old_link_no_longer_works(ana, settings, queued):
     export = exports.export_request(user=ana, now=timezone.now())
     exports.export_build(export_id=export.pk, now=timezone.now() - timezone.timedelta(days=8))
     token = LINK.search(mail.outbox[-1].body).group(1)
-    assert APIClient().get(f"/api/v1/exports/{token}").status_code == 410
+    assert APIClient().get(f"/api/v1/exports/{token}").status_code == 404
     assert DataExport.objects.get(pk=export.pk).archive is None

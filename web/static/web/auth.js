@@ -124,13 +124,16 @@ function loginForm(forgot) {
     code.focus();
   });
   kind();
-  const codeField = h("div", { class: "field second-factor", hidden: true }, label, code, hint, codeError, h("p", { class: "code-kind-row" }, switchKind));
+  const codeField = h("div", { class: "field second-factor" }, label, code, hint, codeError, h("p", { class: "code-kind-row" }, switchKind));
+  // In the form only once the server asks for it: an account without two-step sign-in
+  // sees the form as it always was.
+  const codeSlot = h("div", { class: "second-factor-slot" });
   const clearCode = () => {
     codeError.textContent = "";
     code.removeAttribute("aria-invalid");
   };
   const askCode = () => {
-    codeField.hidden = false;
+    codeSlot.replaceChildren(codeField);
     code.disabled = false;
     code.required = true;
     code.focus();
@@ -140,7 +143,7 @@ function loginForm(forgot) {
     [
       field("Username", h("input", { name: "username", required: true, autocomplete: "username" })),
       field("Password", h("input", { name: "password", type: "password", required: true, autocomplete: "current-password" })),
-      codeField,
+      codeSlot,
     ],
     "Log in",
     async (data) => {
