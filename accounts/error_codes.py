@@ -29,11 +29,23 @@ CODES = Catalogue(
         "second_factor_required": (
             401,
             "The account signs in with a second step: send `code` (the authenticator app's 6 digits, or a "
-            "recovery code) with the username and password.",
+            "recovery code) or `passkey` (an answer to `auth/passkey/options`) with the username and password.",
         ),
         "wrong_second_factor": (
             401,
-            "The `code` is neither the authenticator app's code of now nor an unused recovery code.",
+            "The `code` is neither the authenticator app's code of now nor an unused recovery code; or the "
+            "`passkey` answer is not the account's own passkey's answer to a ceremony under way.",
+        ),
+        "bad_passkey_answer": (
+            400,
+            "The authenticator's answer does not hold (its shape, challenge, origin, site or signature), or its "
+            "ceremony is used already, too old or another account's: start again from the options.",
+        ),
+        "passkey_added_already": (409, "That passkey is an account's already."),
+        "passkey_refused": (
+            401,
+            "The passkey's answer signs in nobody: no account has that passkey, its signature or its person's "
+            "verification does not hold, or its ceremony is used already or too old.",
         ),
         "not_a_guest": (409, "Only a guest's account becomes an account with a username and password."),
         "no_password": (409, "The account has no password to change: a guest's (it can become an account)."),

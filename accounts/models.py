@@ -131,6 +131,7 @@ class SignIn(models.Model):
         GUEST = "guest", "guest invite"
         RESET = "reset", "password reset"
         PASSWORD_CHANGE = "password_change", "password change"
+        PASSKEY = "passkey", "passkey"
         # A token from before sign-ins were told apart (migration 0007).
         EARLIER = "earlier", "an earlier sign-in"
 
@@ -195,3 +196,54 @@ class SecondFactor(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.kind}"
+
+
+class Passkey(models.Model):
+    """A passkey (WebAuthn credential, accounts.passkeys) of an account: it signs in
+    with no password, or is the second step after one. Only its public key is kept."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="passkeys")
+    name = models.CharField(max_length=60)
+    credential_id = models.BinaryField(max_length=1023, unique=True)
+    public_key = models.BinaryField()
+    # The authenticator's signature counter (0 for those that keep none, as synced
+    # passkeys): one that does not grow is a cloned key.
+    sign_count = models.BigIntegerField(default=0)
+    # The account's WebAuthn user handle (random, the same for each of its passkeys), so
+    # an authenticator keeps one passkey per account and site.
+    user_handle = models.BinaryField(max_length=64)
+    # Hints for the browser ("usb", "internal", "hybrid"…) and what made it (its AAGUID).
+    transports = models.JSONField(default=list)
+    aaguid = models.CharField(max_length=36, blank=True)
+    # Whether it is synced between the person's devices (a "multi-device" passkey).
+    backed_up = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.name}"
+
+
+class PasskeyCeremony(models.Model):
+    """A challenge handed out for one passkey ceremony (adding one, signing in, the
+    second step), found again by its digest in the answer's client data and taken once:
+    a replayed answer finds nothing. WEBAUTHN_CEREMONY_SECONDS long."""
+
+    class Purpose(models.TextChoices):
+        ADD = "add", "adding a passkey"
+        SIGN_IN = "sign_in", "signing in"
+        SECOND_STEP = "second_step", "the second step of signing in"
+
+    digest = models.CharField(max_length=64, primary_key=True)
+    challenge = models.BinaryField(max_length=64)
+    purpose = models.CharField(max_length=12, choices=Purpose.choices)
+    # The account adding a passkey; none for signing in (the passkey names its account).
+    user = models.ForeignKey(User, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    # The WebAuthn user handle the options for a new passkey named.
+    user_handle = models.BinaryField(max_length=64, default=b"")
+    rp_id = models.CharField(max_length=253)
+    origins = models.JSONField(default=list)
+    created_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.purpose}:{self.digest[:8]}"

@@ -14,7 +14,7 @@ from django.utils import timezone
 from core import prepared
 
 from . import passwords, usernames
-from .models import BannedToken, NameChange, SecondFactor, SignIn, User
+from .models import BannedToken, NameChange, Passkey, SecondFactor, SignIn, User
 
 # Named columns, never `u.*`: a prepared statement must keep its result's shape when a
 # migration adds a column while a server process holds it.
@@ -159,6 +159,11 @@ def credentials_check(*, username: str, password: str) -> Credentials:
     # Django hashes once here even for an unusable password (a guest's).
     if not user.check_password(password):
         return Credentials()
+    return standing_of(user=user)
+
+
+def standing_of(*, user: User) -> Credentials:
+    """What proving to be `user` (its password, its passkey) signs in to."""
     if user.banned_at is not None:
         return Credentials(ban=(user.ban_reason, user.pk))
     if user.closed_at is not None and user.erased_at is None and restorable(user=user, now=timezone.now()):
@@ -222,6 +227,7 @@ class Factors:
     """What signs the account in besides its password."""
 
     totp: bool
+    passkeys: int
     recovery_codes_left: int
 
 
@@ -229,13 +235,21 @@ def factors_of(*, user: User) -> Factors:
     rows = {f.kind: f for f in SecondFactor.objects.filter(user=user)}
     totp = rows.get(SecondFactor.Kind.TOTP)
     codes = rows.get(SecondFactor.Kind.RECOVERY_CODES)
-    on = totp is not None and totp.confirmed_at is not None
-    return Factors(totp=on, recovery_codes_left=len(codes.data.get("digests", [])) if on and codes else 0)
+    totp_on = totp is not None and totp.confirmed_at is not None
+    passkeys = Passkey.objects.filter(user=user).count()
+    left = len(codes.data.get("digests", [])) if codes and (totp_on or passkeys) else 0
+    return Factors(totp=totp_on, passkeys=passkeys, recovery_codes_left=left)
 
 
 def second_factor_on(*, user: User) -> bool:
-    """Whether signing in takes a code besides the password."""
-    return SecondFactor.objects.filter(user=user, kind=SecondFactor.Kind.TOTP, confirmed_at__isnull=False).exists()
+    """Whether signing in with the password takes a second step: a code of the
+    authenticator app, or a passkey."""
+    totp = SecondFactor.objects.filter(user=user, kind=SecondFactor.Kind.TOTP, confirmed_at__isnull=False)
+    return totp.exists() or Passkey.objects.filter(user=user).exists()
+
+
+def passkeys_of(*, user: User) -> list[Passkey]:
+    return list(Passkey.objects.filter(user=user).order_by("created_at", "pk"))
 
 
 def ban_of_browser_mark(*, mark: str) -> tuple[str, int] | None:

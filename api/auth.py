@@ -3,14 +3,19 @@ comes from."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated
 from rest_framework.throttling import BaseThrottle
 
-from accounts import selectors
+from accounts import passkeys, selectors
 from accounts.devices import Device, device_of
 from accounts.models import User
+from accounts.passkeys import RelyingParty
+from accounts.services import passkeys as passkeys_service
 from accounts.services import second_factors
 
 
@@ -35,19 +40,38 @@ def request_device(request: HttpRequest) -> Device:
     return device_of(user_agent=request.META.get("HTTP_USER_AGENT", ""), address=address)
 
 
-def second_step(user: User, code: str | None) -> None:
+def request_relying_party(request: HttpRequest) -> RelyingParty:
+    """The relying party of passkeys asked for through `request` (accounts.passkeys)."""
+    return passkeys.relying_party(
+        host=request.get_host(),
+        secure=request.is_secure(),
+        rp_id=settings.WEBAUTHN_RP_ID,
+        origins=[*settings.CORS_ALLOWED_ORIGINS, *settings.WEBAUTHN_ORIGINS],
+    )
+
+
+def second_step(user: User, code: str | None, passkey: dict[str, Any] | None = None) -> None:
     """The second step of signing in `user`, whose password was right: nothing for an
     account without two-step sign-in, else `code` must pass (the app's code of now, or an
-    unused recovery code): 401 `second_factor_required` or `wrong_second_factor`."""
+    unused recovery code), or `passkey` (the account's own passkey's answer to
+    `auth/passkey/options`): 401 `second_factor_required` or `wrong_second_factor`."""
     if not selectors.second_factor_on(user=user):
         return
-    if not code:
+    if not code and not passkey:
         raise AuthenticationFailed(
-            "This account signs in in two steps: send the code of your authenticator app (or a recovery code).",
+            "This account signs in in two steps: send the code of your authenticator app (or a recovery code), "
+            "or use your passkey.",
             code="second_factor_required",
         )
-    if not second_factors.second_factor_pass(user=user, code=code, now=timezone.now()):
+    now = timezone.now()
+    passed = (
+        passkeys_service.passkey_second_step(user=user, credential=passkey, now=now)
+        if passkey
+        else second_factors.second_factor_pass(user=user, code=code or "", now=now)
+    )
+    if not passed:
         raise AuthenticationFailed(
-            "That code is neither your authenticator app's code of now nor an unused recovery code.",
+            "That is neither your authenticator app's code of now, nor an unused recovery code, nor your "
+            "passkey's answer.",
             code="wrong_second_factor",
         )

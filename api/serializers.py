@@ -24,6 +24,8 @@ from games import rules, selectors
 from games.models import Room
 from games.rules.fairness import ALGORITHMS, CLIENT_SEED_CHARACTER, CLIENT_SEED_MAX
 
+from .serializers_webauthn import PasskeyAssertionSerializer
+
 # The largest value of the integer columns that versions and sequence numbers live in.
 POSITIVE_INT_MAX = 2**31 - 1
 
@@ -244,6 +246,11 @@ class LoginSerializer(StrictSerializer):
         required=False,
         write_only=True,
         help_text="For an account with two-step sign-in: the authenticator app's 6 digits, or a recovery code",
+    )
+    passkey = PasskeyAssertionSerializer(
+        required=False,
+        help_text="For an account with two-step sign-in, in place of `code`: its passkey's answer to "
+        "`auth/passkey/options` begun with `second_step`",
     )
 
 

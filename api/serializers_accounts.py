@@ -89,6 +89,7 @@ class CodeSerializer(StrictSerializer):
 
 class FactorsSerializer(serializers.Serializer[Any]):
     totp = serializers.BooleanField(help_text="Whether signing in takes a code from an authenticator app")
+    passkeys = serializers.IntegerField(help_text="How many passkeys you have (`me/passkeys`)")
     recovery_codes_left = serializers.IntegerField(help_text="Unused recovery codes")
 
 

@@ -8,6 +8,7 @@ address, and per account name from addresses that never signed in to it.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable
 from types import SimpleNamespace
@@ -28,6 +29,7 @@ from rest_framework.exceptions import AuthenticationFailed
 from accounts import selectors, usernames
 
 from .auth import second_step
+from .serializers_webauthn import PasskeyAssertionSerializer
 from .sign_in_limits import SignInLimits
 from .throttling import ScopedRateThrottle
 
@@ -71,7 +73,8 @@ def _refused(response: HttpResponse, wait: int) -> HttpResponse:
 
 class SecondStepForm(AuthenticationForm):
     """A form sign-in with its second step: the code of the account's authenticator app
-    (or a recovery code) when it has two-step sign-in, as `auth/token` asks it. With
+    (or a recovery code), or its passkey, when it has two-step sign-in, as `auth/token`
+    asks it. With
     ADMIN_SECOND_FACTOR_REQUIRED, a staff account without two-step sign-in is refused
     here: a form's sign-in is a session the admin accepts."""
 
@@ -82,6 +85,9 @@ class SecondStepForm(AuthenticationForm):
         help_text="Only if your account signs in in two steps; a recovery code works too.",
         widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
     )
+
+    # Filled by web/static/web/passkey_step.js: the passkey's answer, as JSON.
+    passkey = forms.CharField(required=False, max_length=20000, widget=forms.HiddenInput)
 
     def confirm_login_allowed(self, user: Any) -> None:
         super().confirm_login_allowed(user)
@@ -95,10 +101,20 @@ class SecondStepForm(AuthenticationForm):
         user = self.get_user()
         if user is not None:
             try:
-                second_step(user, self.cleaned_data.get("code") or None)
+                second_step(user, self.cleaned_data.get("code") or None, _passkey_answer(self.cleaned_data))
             except AuthenticationFailed as err:
                 raise ValidationError(str(err.detail), code=str(err.get_codes())) from None
         return cleaned
+
+
+def _passkey_answer(cleaned: dict[str, Any]) -> dict[str, Any] | None:
+    """The passkey's answer the form carries, when it is one in WebAuthn's JSON."""
+    try:
+        answer = json.loads(cleaned.get("passkey") or "null")
+    except ValueError:
+        return None
+    shape = PasskeyAssertionSerializer(data=answer)
+    return dict(shape.validated_data) if answer is not None and shape.is_valid() else None
 
 
 class AdminSignInForm(SecondStepForm, AdminAuthenticationForm):

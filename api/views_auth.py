@@ -15,7 +15,8 @@ from rest_framework.views import APIView
 
 from accounts import banned_browser, selectors
 from accounts.authentication import banned
-from accounts.selectors import SignInRef
+from accounts.models import SignIn
+from accounts.selectors import Credentials, SignInRef
 from accounts.services import closure, registration, sign_ins
 from games.services import play
 from grants.scopes import READ, scopes
@@ -98,9 +99,9 @@ class TokenView(SignInThrottledView):
             "Besides the per-address limit, failed sign-ins count per account name and address, and per account "
             "name from addresses that never signed in to it (429 `throttled`, README: Rates): an address that "
             "signed in before is not kept out by an attack from others. An account with two-step sign-in also "
-            "takes `code` (401 `second_factor_required` without it, `wrong_second_factor` with a wrong one; "
-            "each counts as a failed sign-in). Signing in to an account its owner closed, within its grace period, "
-            "restores it."
+            "takes `code` or `passkey` (401 `second_factor_required` without either, `wrong_second_factor` with a "
+            "wrong one; each counts as a failed sign-in). Signing in to an account its owner closed, within its "
+            "grace period, restores it."
         ),
     )
     @answers("authentication_failed", "banned", "second_factor_required", "wrong_second_factor")
@@ -117,18 +118,26 @@ class TokenView(SignInThrottledView):
             raise banned(*found.ban)
         if found.user is None:
             raise exceptions.AuthenticationFailed("Wrong username or password.")
-        second_step(found.user, wanted.get("code"))
-        from_a_new_place = not limits.known()
-        limits.succeeded()
-        if found.closed:
-            # Its owner is back within the grace period: the account is theirs again.
-            closure.account_restore(user=found.user)
-        device = request_device(request)
-        token = sign_ins.user_sign_in(user=found.user, now=timezone.now(), device=device)
-        if from_a_new_place:
-            # Told to the confirmed address: a sign-in its owner did not make is not a silent one.
-            account_notices.new_sign_in_after_commit(user_id=found.user.pk, device=device.name, network=device.network)
-        return Response({"token": token})
+        second_step(found.user, wanted.get("code"), wanted.get("passkey"))
+        return signed_in(request, found, limits, SignIn.How.PASSWORD)
+
+
+def signed_in(request: Request, found: Credentials, limits: SignInLimits, how: str) -> Response:
+    """The answer to a sign-in that proved its account (`found`, not banned): a new
+    sign-in's token. An account closed within its grace period is restored; a sign-in
+    from an address new to the account is told to its confirmed address."""
+    assert found.user is not None, "a sign-in that proved no account"
+    from_a_new_place = not limits.known()
+    limits.succeeded()
+    if found.closed:
+        # Its owner is back within the grace period: the account is theirs again.
+        closure.account_restore(user=found.user)
+    device = request_device(request)
+    token = sign_ins.user_sign_in(user=found.user, now=timezone.now(), device=device, how=how)
+    if from_a_new_place:
+        # Told to the confirmed address: a sign-in its owner did not make is not a silent one.
+        account_notices.new_sign_in_after_commit(user_id=found.user.pk, device=device.name, network=device.network)
+    return Response({"token": token})
 
 
 class GuestView(SignInThrottledView):

@@ -29,8 +29,10 @@ from .serializers_accounts import (
 from .throttling import ScopedRateThrottle
 
 
-class _FactorView(APIView):
-    # Each call checks the password or a code: limited as a password change is.
+class FactorView(APIView):
+    """A change to how the account signs in. Each call checks the password or a code (or
+    a passkey): limited as a password change is."""
+
     throttle_classes = [*APIView.throttle_classes, ScopedRateThrottle]
     throttle_scope = "password"
 
@@ -43,7 +45,7 @@ class FactorsView(APIView):
 
 
 @scopes(POST=None)
-class TotpBeginView(_FactorView):
+class TotpBeginView(FactorView):
     @extend_schema(
         request=PasswordSerializer,
         responses=TotpSetupSerializer,
@@ -61,7 +63,7 @@ class TotpBeginView(_FactorView):
 
 
 @scopes(POST=None)
-class TotpConfirmView(_FactorView):
+class TotpConfirmView(FactorView):
     @extend_schema(
         request=CodeSerializer,
         responses=RecoveryCodesSerializer,
@@ -76,12 +78,12 @@ class TotpConfirmView(_FactorView):
         user = signed_in_user(request)
         with transaction.atomic():
             codes = second_factors.totp_confirm(user=user, code=data.validated_data["code"], now=timezone.now())
-            account_notices.second_factor_changed_after_commit(user_id=user.pk, on=True)
+            account_notices.second_factor_changed_after_commit(user_id=user.pk, change="totp_on")
         return Response({"recovery_codes": codes})
 
 
 @scopes(POST=None)
-class TotpOffView(_FactorView):
+class TotpOffView(FactorView):
     @extend_schema(
         request=PasswordSerializer,
         responses=FactorsSerializer,
@@ -96,12 +98,12 @@ class TotpOffView(_FactorView):
         user = signed_in_user(request)
         with transaction.atomic():
             second_factors.totp_off(user=user, password=data.validated_data["password"])
-            account_notices.second_factor_changed_after_commit(user_id=user.pk, on=False)
+            account_notices.second_factor_changed_after_commit(user_id=user.pk, change="totp_off")
         return Response(FactorsSerializer(selectors.factors_of(user=user)).data)
 
 
 @scopes(POST=None)
-class RecoveryCodesView(_FactorView):
+class RecoveryCodesView(FactorView):
     @extend_schema(
         request=PasswordSerializer,
         responses=RecoveryCodesSerializer,

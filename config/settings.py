@@ -333,6 +333,7 @@ SPECTACULAR_SETTINGS = {
         "ErrorTypeEnum": ["client_error", "validation_error"],
         "ClientErrorTypeEnum": ["client_error"],
         "ServerErrorTypeEnum": ["server_error"],
+        "PublicKeyCredentialTypeEnum": ["public-key"],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -559,6 +560,14 @@ PASSWORD_RESET_ADDRESS_SECONDS = env_int("PASSWORD_RESET_ADDRESS_SECONDS", 3600)
 DISPLAY_NAME_CHANGE_DAYS = env_int("DISPLAY_NAME_CHANGE_DAYS", 7)
 # Staff sign in to the admin (and any form sign-in) only with two-step sign-in turned on.
 ADMIN_SECOND_FACTOR_REQUIRED = env_bool("ADMIN_SECOND_FACTOR_REQUIRED", False)
+# Passkeys (accounts/passkeys.py): the relying party is WEBAUTHN_RP_ID (the site's domain,
+# `example.com`, when the API is served from a subdomain of it), else the host a request
+# names; answers may come from that host's own origin, the CORS origins, and
+# WEBAUTHN_ORIGINS (a native app's, `android:apk-key-hash:…`). A ceremony's challenge
+# works once, for WEBAUTHN_CEREMONY_SECONDS.
+WEBAUTHN_RP_ID = env_str("WEBAUTHN_RP_ID", "")
+WEBAUTHN_ORIGINS = env_list("WEBAUTHN_ORIGINS", [])
+WEBAUTHN_CEREMONY_SECONDS = env_int("WEBAUTHN_CEREMONY_SECONDS", 300)
 # A closed account is restored by signing in within this many days; after that its
 # personal data is erased for good (privacy.closure, checked hourly).
 ACCOUNT_CLOSURE_GRACE_DAYS = env_int("ACCOUNT_CLOSURE_GRACE_DAYS", 7)

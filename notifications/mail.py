@@ -145,17 +145,34 @@ def account_closed_send(*, address: str, username: str, until: datetime) -> bool
     return _sent("Your account is closed", text, address, "a closure notice")
 
 
-def second_factor_changed_send(*, address: str, username: str, on: bool) -> bool:
-    """Tell `address` that two-step sign-in of `username`'s account was turned on or off."""
+# What each change to two-step sign-in is called in its notice: the subject, and what
+# the text says happened.
+SECOND_FACTOR_CHANGES = {
+    "totp_on": (
+        "Two-step sign-in was turned on",
+        "turned on: signing in with the password now takes a code from an authenticator app",
+    ),
+    "totp_off": ("Two-step sign-in was turned off", "turned off for the authenticator app"),
+    "passkey_added": (
+        "A passkey was added",
+        "given a new passkey: it signs in with no password, and signing in with the password takes a second step",
+    ),
+    "passkey_removed": ("A passkey was removed", "left with one passkey less"),
+}
+
+
+def second_factor_changed_send(*, address: str, username: str, change: str) -> bool:
+    """Tell `address` of a change to two-step sign-in of `username`'s account (one of
+    SECOND_FACTOR_CHANGES)."""
     if not configured():
         return False
-    what = "turned on: signing in now takes a code from an authenticator app" if on else "turned off"
+    subject, what = SECOND_FACTOR_CHANGES[change]
     text = (
         f"Two-step sign-in of the account {username} of the game server was just {what}.\n\n"
         "If it was you, there is nothing to do. If it was not, someone can sign in to your account: reset your "
         'password from the sign-in page ("Forgot your password?"), which signs everyone else out.\n'
     )
-    return _sent("Two-step sign-in was turned " + ("on" if on else "off"), text, address, "a second-factor notice")
+    return _sent(subject, text, address, "a second-factor notice")
 
 
 def address_changed_send(*, address: str, username: str) -> bool:

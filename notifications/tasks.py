@@ -57,9 +57,12 @@ def send_address_changed(user_id: int, before: str) -> bool:
 
 
 @shared_task(name=account_notices.SEND_SECOND_FACTOR_CHANGED, ignore_result=True)
-def send_second_factor_changed(user_id: int, on: bool) -> bool:
-    """Tell the account's confirmed address that two-step sign-in was turned on or off."""
-    return account_notices.second_factor_changed_mail_send(user_id=user_id, on=on)
+def send_second_factor_changed(user_id: int, change: str | bool) -> bool:
+    """Tell the account's confirmed address of a change to its two-step sign-in. A
+    message queued before passkeys says only on (True) or off (False)."""
+    if isinstance(change, bool):
+        change = "totp_on" if change else "totp_off"
+    return account_notices.second_factor_changed_mail_send(user_id=user_id, change=change)
 
 
 @shared_task(name=account_notices.SEND_ACCOUNT_CLOSED, ignore_result=True)

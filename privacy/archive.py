@@ -18,7 +18,7 @@ from typing import Any
 from django.db.models import Q
 
 from accounts import selectors as accounts
-from accounts.models import NameChange, SecondFactor, SignIn, User
+from accounts.models import NameChange, Passkey, SecondFactor, SignIn, User
 from games import replay
 from games import selectors as games
 from games.models import Action, Room, RoomStatus, Seat
@@ -93,6 +93,10 @@ def _access(user: User) -> dict[str, Any]:
         "second_factors": [
             {"kind": f.kind, "created_at": _when(f.created_at), "last_used_at": _when(f.last_used_at)}
             for f in SecondFactor.objects.filter(user=user, confirmed_at__isnull=False)
+        ],
+        "passkeys": [
+            {"name": p.name, "created_at": _when(p.created_at), "last_used_at": _when(p.last_used_at)}
+            for p in Passkey.objects.filter(user=user).order_by("created_at")
         ],
     }
 

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from django.db import transaction
 
-from ..models import NameChange, SecondFactor, User
+from ..models import NameChange, Passkey, SecondFactor, User
 from .passwords import password_confirm
 from .sign_ins import sign_ins_end
 
@@ -39,7 +39,7 @@ def account_restore(*, user: User) -> User:
 @transaction.atomic
 def account_erase(*, user: User, now: datetime) -> None:
     """Erase for good what the account itself holds of its person: its names become
-    "closed account N", its address, password, sign-ins, second factors and earlier
+    "closed account N", its address, password, sign-ins, second factors, passkeys and earlier
     names go. The row stays, so that matches, ratings and others' logs keep their
     player (and moderation entries their account id)."""
     user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
@@ -52,4 +52,5 @@ def account_erase(*, user: User, now: datetime) -> None:
     user.save()
     sign_ins_end(user=user)
     SecondFactor.objects.filter(user=user).delete()
+    Passkey.objects.filter(user=user).delete()
     NameChange.objects.filter(user=user).delete()

@@ -10,7 +10,7 @@ from django.utils import timezone
 from core.errors import ServiceError
 
 from .. import factors
-from ..models import SecondFactor, User
+from ..models import Passkey, SecondFactor, User
 from .passwords import password_confirm
 
 
@@ -18,7 +18,8 @@ def _factor(user: User, kind: str) -> SecondFactor | None:
     return SecondFactor.objects.select_for_update().filter(user=user, kind=kind).first()
 
 
-def _recovery_codes_new(user: User) -> list[str]:
+def recovery_codes_new(user: User) -> list[str]:
+    """New recovery codes in place of any the account had; shown this once."""
     codes = factors.recovery_codes()
     SecondFactor.objects.update_or_create(
         user=user,
@@ -56,14 +57,18 @@ def totp_confirm(*, user: User, code: str, now: datetime) -> list[str]:
     found.data = {**found.data, "step": step}
     found.confirmed_at = found.last_used_at = now
     found.save(update_fields=["data", "confirmed_at", "last_used_at"])
-    return _recovery_codes_new(user)
+    return recovery_codes_new(user)
 
 
 @transaction.atomic
 def totp_off(*, user: User, password: str) -> None:
-    """Turn two-step sign-in off: the password alone signs in again."""
+    """Turn the authenticator app off: the password alone signs in again, unless a
+    passkey stays (the recovery codes stay with it)."""
     password_confirm(user, password, attr="password")
-    SecondFactor.objects.filter(user=user).delete()
+    gone = SecondFactor.objects.filter(user=user)
+    if Passkey.objects.filter(user=user).exists():
+        gone = gone.filter(kind=SecondFactor.Kind.TOTP)
+    gone.delete()
 
 
 @transaction.atomic
@@ -71,9 +76,9 @@ def recovery_codes_renew(*, user: User, password: str) -> list[str]:
     """A new set of recovery codes; the old ones stop working."""
     password_confirm(user, password, attr="password")
     found = _factor(user, SecondFactor.Kind.TOTP)
-    if found is None or found.confirmed_at is None:
+    if (found is None or found.confirmed_at is None) and not Passkey.objects.filter(user=user).exists():
         raise ServiceError("totp_off", "Two-step sign-in is off: there are no recovery codes to renew.", 409)
-    return _recovery_codes_new(user)
+    return recovery_codes_new(user)
 
 
 @transaction.atomic

@@ -57,11 +57,12 @@ def sign_ins_end(*, user: User, keep: int | None = None) -> int:
     return ended
 
 
-def user_sign_in(*, user: User, now: datetime, device: Device | None = None) -> str:
-    """A new sign-in of the account with its password, which counts as its last login
-    (the admin shows it, as it does for sign-ins to the admin itself); its token."""
+def user_sign_in(*, user: User, now: datetime, device: Device | None = None, how: str = SignIn.How.PASSWORD) -> str:
+    """A new sign-in of the account with its password (or its passkey), which counts as
+    its last login (the admin shows it, as it does for sign-ins to the admin itself); its
+    token."""
     User.objects.filter(pk=user.pk).update(last_login=now)
-    return sign_in_create(user=user, how=SignIn.How.PASSWORD, device=device)
+    return sign_in_create(user=user, how=how, device=device)
 
 
 @transaction.atomic

@@ -67,9 +67,9 @@ def account_closed_mail_send(*, address: str, username: str, until: str) -> bool
     return mail.account_closed_send(address=address, username=username, until=datetime.fromisoformat(until))
 
 
-def second_factor_changed_after_commit(*, user_id: int, on: bool) -> None:
-    """Queue the notice that two-step sign-in was turned on or off."""
-    transaction.on_commit(partial(_queue, SEND_SECOND_FACTOR_CHANGED, user_id, on))
+def second_factor_changed_after_commit(*, user_id: int, change: str) -> None:
+    """Queue the notice of a change to two-step sign-in (mail.SECOND_FACTOR_CHANGES)."""
+    transaction.on_commit(partial(_queue, SEND_SECOND_FACTOR_CHANGED, user_id, change))
 
 
 def _confirmed_address(user_id: int) -> tuple[str, str] | None:
@@ -83,9 +83,9 @@ def _confirmed_address(user_id: int) -> tuple[str, str] | None:
     return user.username, wanted.email_address
 
 
-def second_factor_changed_mail_send(*, user_id: int, on: bool) -> bool:
+def second_factor_changed_mail_send(*, user_id: int, change: str) -> bool:
     found = _confirmed_address(user_id)
-    return found is not None and mail.second_factor_changed_send(address=found[1], username=found[0], on=on)
+    return found is not None and mail.second_factor_changed_send(address=found[1], username=found[0], change=change)
 
 
 def password_changed_mail_send(*, user_id: int) -> bool:

@@ -42,7 +42,7 @@ def test_signing_in_takes_the_apps_code_of_now_once(make_user, api_client):
     client = api_client(make_user("bo"))
     secret, codes = turned_on(client)
     assert len(codes) == len(set(codes)) == 10
-    assert client.get("/api/v1/me/factors").json() == {"totp": True, "recovery_codes_left": 10}
+    assert client.get("/api/v1/me/factors").json() == {"totp": True, "passkeys": 0, "recovery_codes_left": 10}
     # The password alone no longer signs in; a wrong code neither; each counts as a failure.
     missing = sign_in("bo")
     assert missing.status_code == 401 and errors(missing) == [("second_factor_required", None)]
@@ -88,7 +88,7 @@ def test_turning_it_on_asks_the_password_and_a_right_code(make_user, api_client)
     again = client.post("/api/v1/me/factors/totp", {"password": PASSWORD}, format="json")
     assert again.status_code == 409 and errors(again) == [("totp_on_already", None)]
     off = client.post("/api/v1/me/factors/totp/off", {"password": PASSWORD}, format="json")
-    assert off.status_code == 200 and off.json() == {"totp": False, "recovery_codes_left": 0}
+    assert off.status_code == 200 and off.json() == {"totp": False, "passkeys": 0, "recovery_codes_left": 0}
     assert sign_in("bo").status_code == 200
     renew = client.post("/api/v1/me/factors/recovery-codes", {"password": PASSWORD}, format="json")
     assert renew.status_code == 409 and errors(renew) == [("totp_off", None)]

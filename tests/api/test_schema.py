@@ -162,6 +162,8 @@ def test_operations_that_read_no_credentials_ask_for_none(api_client):
         ("/api/v1/auth/guest", "post"),
         ("/api/v1/auth/password-reset", "post"),
         ("/api/v1/auth/password-reset/confirm", "post"),
+        ("/api/v1/auth/passkey/options", "post"),
+        ("/api/v1/auth/passkey", "post"),
         # A mailed link's token is its only credential.
         ("/api/v1/exports/{token}", "get"),
     }

@@ -223,3 +223,23 @@ def test_a_sign_in_from_a_new_place_is_told_to_the_confirmed_address(
     assert from_("203.0.113.5") == 1  # known now
     assert from_("198.51.100.9") == 2
     assert "network 198.51.100.0/24" in mail.outbox[-1].body
+
+
+def test_a_passkey_added_and_removed_is_told_to_the_confirmed_address(
+    make_user, api_client, mailing, django_capture_on_commit_callbacks
+):
+    from tests.accounts.soft_authenticator import SoftAuthenticator
+    from tests.accounts.test_passkeys import added
+
+    ana = confirmed(make_user, "ana", "ana@example.org")
+    client = api_client(ana)
+    with django_capture_on_commit_callbacks(execute=True):
+        passkey = added(client, SoftAuthenticator()).json()["passkey"]
+    with django_capture_on_commit_callbacks(execute=True):
+        removed = client.post(
+            f"/api/v1/me/passkeys/{passkey['id']}/remove", {"password": "correct-horse-9"}, format="json"
+        )
+    assert removed.status_code == 204
+    told = [m.subject for m in mail.outbox if m.to == ["ana@example.org"]]
+    assert told == ["A passkey was added", "A passkey was removed"]
+    assert "signs in with no password" in mail.outbox[0].body
