@@ -12,7 +12,7 @@ from rest_framework import serializers
 
 from accounts.models import Passkey
 
-from .serializers import StrictCharField, StrictSerializer
+from .serializers import StrictBooleanField, StrictCharField, StrictSerializer
 from .serializers_webauthn import PasskeyAssertionSerializer, PasskeyAttestationSerializer
 
 
@@ -41,7 +41,7 @@ class PasskeyRenameSerializer(StrictSerializer):
 
 
 class PasskeySignInOptionsSerializer(StrictSerializer):
-    second_step = serializers.BooleanField(
+    second_step = StrictBooleanField(
         required=False,
         default=False,
         help_text="For the second step after a password (`auth/token` with `passkey`): presence is enough. "

@@ -13,14 +13,8 @@ from rest_framework import serializers
 BASE64URL = r"^[A-Za-z0-9_-]*={0,2}$"
 
 
-class _Base64UrlField(serializers.CharField):
-    """Bytes as WebAuthn's JSON writes them: a base64url string (not a number made text,
-    as DRF's CharField would)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("max_length", 16384)
-        super().__init__(**kwargs)
-        self.validators.append(RegexValidator(BASE64URL, "Not base64url."))
+class _String(serializers.CharField):
+    """A JSON string only (not a number made text, as DRF's CharField would)."""
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
@@ -28,11 +22,20 @@ class _Base64UrlField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+class _Base64UrlField(_String):
+    """Bytes as WebAuthn's JSON writes them: base64url."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 16384)
+        super().__init__(**kwargs)
+        self.validators.append(RegexValidator(BASE64URL, "Not base64url."))
+
+
 class _CredentialSerializer(serializers.Serializer[Any]):
     id = _Base64UrlField(help_text="The credential's id, base64url")
     rawId = _Base64UrlField(help_text="The same id")
     type = serializers.ChoiceField(choices=["public-key"])
-    authenticatorAttachment = serializers.CharField(
+    authenticatorAttachment = _String(
         required=False, allow_null=True, max_length=40, help_text="`platform` or `cross-platform`, when known"
     )
     clientExtensionResults = serializers.DictField(required=False, help_text="Ignored")
@@ -42,7 +45,7 @@ class _AttestationResponseSerializer(serializers.Serializer[Any]):
     clientDataJSON = _Base64UrlField()
     attestationObject = _Base64UrlField()
     transports = serializers.ListField(
-        child=serializers.CharField(max_length=20), required=False, max_length=10, help_text="Hints for later use"
+        child=_String(max_length=20), required=False, max_length=10, help_text="Hints for later use"
     )
 
 

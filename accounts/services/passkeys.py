@@ -97,7 +97,9 @@ def passkey_add(*, user: User, credential: dict[str, Any], name: str, now: datet
         ceremony = _ceremony_take(credential=credential, purposes=(Purpose.ADD,), now=now)
         if ceremony is None or ceremony.user_id != user.pk:
             raise _bad_answer("This passkey was made for no passkey being added now: used, too old or another's.")
-        made = passkeys.registration_check(credential=credential, rp=_rp_of(ceremony), challenge=bytes(ceremony.challenge))
+        made = passkeys.registration_check(
+            credential=credential, rp=_rp_of(ceremony), challenge=bytes(ceremony.challenge)
+        )
     except BadPasskeyAnswer as err:
         raise _bad_answer(f"The authenticator's answer does not hold: {err}") from None
     first_factor = not _factors_left(user)

@@ -81,7 +81,7 @@ def test_a_passkey_added_with_the_password_signs_in_alone_once_per_challenge(mak
     signed = passkey_sign_in(assertion)
     assert signed.status_code == 200, signed.content
     assert me_with(signed.json()["token"]).json()["username"] == "bo"
-    assert [s["how"] for s in client.get("/api/v1/me/sign-ins").json()][0] == "passkey"
+    assert next(s["how"] for s in client.get("/api/v1/me/sign-ins").json()) == "passkey"
     assert client.get("/api/v1/me/passkeys").json()[0]["last_used_at"] is not None
     # The same answer again finds its challenge spent.
     replayed = passkey_sign_in(assertion)
@@ -180,7 +180,9 @@ def test_renamed_and_removed_with_the_password(make_user, api_client):
     wrong = client.post(f"/api/v1/me/passkeys/{passkey_id}/remove", {"password": "nope"}, format="json")
     assert wrong.status_code == 400 and errors(wrong) == [("wrong_password", "password")]
     other = api_client(make_user("cy"))
-    assert other.post(f"/api/v1/me/passkeys/{passkey_id}/remove", {"password": PASSWORD}, format="json").status_code == 404
+    assert (
+        other.post(f"/api/v1/me/passkeys/{passkey_id}/remove", {"password": PASSWORD}, format="json").status_code == 404
+    )
     assert other.patch(f"/api/v1/me/passkeys/{passkey_id}", {"name": "x"}, format="json").status_code == 404
     gone = client.post(f"/api/v1/me/passkeys/{passkey_id}/remove", {"password": PASSWORD}, format="json")
     assert gone.status_code == 204
@@ -294,9 +296,9 @@ def test_the_authenticator_app_goes_the_passkeys_recovery_codes_stay(make_user, 
     client = api_client(make_user("bo"))
     added(client, SoftAuthenticator())
     secret = client.post("/api/v1/me/factors/totp", {"password": PASSWORD}, format="json").json()["secret"]
-    codes = client.post(
-        "/api/v1/me/factors/totp/confirm", {"code": pyotp.TOTP(secret).now()}, format="json"
-    ).json()["recovery_codes"]
+    codes = client.post("/api/v1/me/factors/totp/confirm", {"code": pyotp.TOTP(secret).now()}, format="json").json()[
+        "recovery_codes"
+    ]
     off = client.post("/api/v1/me/factors/totp/off", {"password": PASSWORD}, format="json")
     assert off.json() == {"totp": False, "passkeys": 1, "recovery_codes_left": 10}
     assert password_sign_in("bo").status_code == 401
