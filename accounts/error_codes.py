@@ -14,7 +14,11 @@ CODES = Catalogue(
             400,
             "Reserved: the name starts with guest- or reads as a seat label (Computer 2, Seat 3, You).",
         ),
-        "bidi_control": (400, "The name holds a bidirectional control character (such as U+202E)."),
+        "bidi_control": (
+            400,
+            "The name (or table-talk line) holds a bidirectional control character (such as U+202E), which could "
+            "make it read otherwise than it is written.",
+        ),
         "weak_password": (400, "The password is too short, too common or too like the username."),
         "wrong_password": (400, "The current password given to change it is not the account's."),
         "bad_reset_token": (

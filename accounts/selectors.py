@@ -12,6 +12,7 @@ from django.db import connection, models
 from django.utils import timezone
 
 from core import prepared
+from core.errors import ServiceError
 
 from . import passwords, usernames
 from .models import BannedToken, NameChange, Passkey, SecondFactor, SignIn, User
@@ -93,6 +94,17 @@ def user_for_token(*, key: str) -> User | None:
     # SQLite (the one-process start) returns dates as text: the ORM converts them.
     found = SignIn.objects.select_related("user").filter(digest=digest).first()
     return None if found is None else _sign_in_of(found.user, found.pk, found.last_used_at)
+
+
+def user_named(*, username: str) -> User:
+    """The account by name, compared as sign-in compares names; 404 `not_found`."""
+    # PostgreSQL refuses NUL in text, and no name holds it or runs longer.
+    if "\x00" in username or len(username) > (User._meta.get_field("username").max_length or 150):
+        raise ServiceError("not_found", "No such player.", 404)
+    try:
+        return User.objects.get_by_natural_key(username)
+    except User.DoesNotExist:
+        raise ServiceError("not_found", "No such player.", 404) from None
 
 
 def sign_ins_of(*, user: User) -> models.QuerySet[SignIn]:

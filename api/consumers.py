@@ -10,7 +10,9 @@ may read, made once per viewer per version where the change committed
 came (a socket opening, `?views=0`, a change the server could not push), the room's
 notice `{"type": "changed", "version": N, "seq": S}`: the room's version, and the `seq`
 of the last event in its log, so a client catches up with `events?after=` the last seq
-it has read. A view carries the same two, and stands for its change's notice.
+it has read. A view carries the same two, and stands for its change's notice. A line
+said at the table comes as `{"type": "chat", "line": {...}}` to the sockets of those
+who read it (talk/selectors.py); `chat?after=` catches up with the lines.
 
 A client may also send `{"type": "ping"}` at any
 time; the answer, `{"type": "pong", "version": N, "seq": S}`, is where the room stands
@@ -51,6 +53,7 @@ from accounts.models import User
 from games import live, live_watch, selectors
 from games.selectors import RoomPosition
 from notifications.services import presence
+from talk import live as talk_live
 
 from . import socket_metrics as metrics
 from .db_async import database_sync_to_async
@@ -266,6 +269,12 @@ class RoomConsumer(NoticeConsumer):
             # The message's text as games/view_push.py made it: nothing to decode or encode here.
             await self.send(text_data=event["frame"])
             self.viewed = RoomPosition(event["version"], event["seq"])
+
+    async def chat_line(self, event: dict[str, Any]) -> None:
+        """A line said at the table (talk/live.py), passed on when this socket's person
+        reads it."""
+        if talk_live.reads(event, self.user_id):
+            await self.send(text_data=event["frame"])
 
     async def room_changed(self, event: dict[str, Any]) -> None:
         position = RoomPosition(event["version"], event["seq"])

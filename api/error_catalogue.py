@@ -9,6 +9,7 @@ from games.error_codes import CODES as GAMES_CODES
 from grants.error_codes import CODES as GRANTS_CODES
 from notifications.error_codes import CODES as NOTIFICATIONS_CODES
 from privacy.error_codes import CODES as PRIVACY_CODES
+from talk.error_codes import CODES as TALK_CODES
 
 from .error_codes import CODES as API_CODES
 
@@ -22,6 +23,7 @@ CATALOGUES = (
     NOTIFICATIONS_CODES,
     GRANTS_CODES,
     PRIVACY_CODES,
+    TALK_CODES,
 )
 
 # code -> (status, meaning), ordered by status.

@@ -111,3 +111,17 @@ class ClientSeedThrottle(FixedWindowMixin, throttling.SimpleRateThrottle):
         if user is None or not user.is_authenticated or not isinstance(code, str):
             return None  # refused further on (not signed in, or no such room)
         return self.cache_format % {"scope": self.scope, "ident": f"{code}:{user.pk}"}
+
+
+class ChatRoomThrottle(FixedWindowMixin, throttling.SimpleRateThrottle):
+    """Lines said at one table by everyone together (`chat_room`): a crowd of
+    spectators cannot flood a table's talk."""
+
+    scope = "chat_room"
+    timer = time.time
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        code = getattr(view, "kwargs", {}).get("code")
+        if not isinstance(code, str):
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": code}

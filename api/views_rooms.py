@@ -26,6 +26,7 @@ from grants.scopes import PLAY, READ, scopes
 
 from . import conditional, pagination
 from .auth import signed_in_user
+from .conditional_schema import ETAG, IF_NONE_MATCH, NEXT_LINK, NOT_MODIFIED
 from .created import created, creates
 from .game_schemas import ACTION_REQUEST_REF, GAME_VIEW_REF
 from .inputs import IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN, idempotency_key
@@ -225,35 +226,11 @@ class RematchView(APIView):
 # Polling is cheap: a client that holds a view (or a page of the log) names its tag, and
 # when nothing it is made of changed the answer is 304 with no body, found in one small
 # statement (games/view_tags.py) after authentication, scopes and throttles as ever.
-_IF_NONE_MATCH = OpenApiParameter(
-    conditional.IF_NONE_MATCH_HEADER,
-    str,
-    OpenApiParameter.HEADER,
-    required=False,
-    description=(
-        "The `ETag` of the answer the client holds (or a comma-separated list of them, or `*`): when it is "
-        "still the answer, the server says so with 304 and no body."
-    ),
-)
-_ETAG = OpenApiParameter(
-    conditional.ETAG_HEADER,
-    {"type": "string", "pattern": r'^W/"[A-Za-z0-9_-]+"$'},
-    OpenApiParameter.HEADER,
-    response=[200, 304],
-    required=True,
-    description=(
-        "This answer's tag, for `If-None-Match`: one caller's, weak (answers with one tag mean the same). "
-        "With `Cache-Control: private, no-cache`: no shared cache keeps it."
-    ),
-)
-_NOT_MODIFIED = OpenApiResponse(description="Not modified: the answer is still the one the `If-None-Match` tag names.")
-
-
 @scopes(GET=READ)
 class StateView(ReadsTable, APIView):
     @extend_schema(
-        parameters=[_IF_NONE_MATCH, _ETAG],
-        responses={200: GAME_VIEW_REF, 304: _NOT_MODIFIED},
+        parameters=[IF_NONE_MATCH, ETAG],
+        responses={200: GAME_VIEW_REF, 304: NOT_MODIFIED},
         summary="The caller's view of the room",
         description=(
             "The answer's `ETag` changes whenever anything in this caller's view does (a change of `version`, "
@@ -324,16 +301,11 @@ class ActionsView(APIView):
 
 
 # Both lists are read a page at a time, after the last item read (api/pagination.py).
-_NEXT_LINK = OpenApiParameter(
-    "Link", str, OpenApiParameter.HEADER, response=[200], description=pagination.NEXT_LINK_DESCRIPTION
-)
-
-
 @scopes(GET=READ)
 class EventsView(APIView):
     @extend_schema(
-        parameters=[EventsQuerySerializer, _NEXT_LINK, _IF_NONE_MATCH, _ETAG],
-        responses={200: EventSerializer(many=True), 304: _NOT_MODIFIED},
+        parameters=[EventsQuerySerializer, NEXT_LINK, IF_NONE_MATCH, ETAG],
+        responses={200: EventSerializer(many=True), 304: NOT_MODIFIED},
         summary="The room's event log as the caller may see it, a page at a time",
         description=(
             "Events in `seq` order, after the `seq` given as `after`: the last one the client has read, or the "
@@ -369,7 +341,7 @@ class EventsView(APIView):
 @scopes(GET=READ)
 class RoundsView(APIView):
     @extend_schema(
-        parameters=[RoundsQuerySerializer, _NEXT_LINK],
+        parameters=[RoundsQuerySerializer, NEXT_LINK],
         responses=RoundSummarySerializer(many=True),
         summary="The summary table of finished hands, a page at a time",
         description=(

@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "operations",
     "privacy",
     "grants",
+    "talk",
     # After `web`, whose templates (the authorize page) take the place of its own.
     "oauth2_provider",
 ]
@@ -285,6 +286,10 @@ REST_FRAMEWORK: dict[str, Any] = {
         # token cannot try current passwords quickly.
         "password_reset": env_str("THROTTLE_PASSWORD_RESET", "5/hour"),
         "password": env_str("THROTTLE_PASSWORD", "10/hour"),
+        # Table talk: lines one person says (anywhere), and lines said at one table by
+        # everyone together (talk; README "Table talk").
+        "chat": env_str("THROTTLE_CHAT", "20/min"),
+        "chat_room": env_str("THROTTLE_CHAT_ROOM", "60/min"),
     },
     # How many proxies of ours append to X-Forwarded-For. DRF's default (None) would take
     # the header as the client sends it, so anyone could pick a new identity per request

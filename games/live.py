@@ -138,6 +138,11 @@ def _send_many(sends: list[tuple[str, dict[str, Any]]]) -> None:
     _announcer_for(layer).send(sends)
 
 
+def room_send_after_commit(code: str, message: dict[str, Any]) -> None:
+    """Send `message` to the room's sockets once this commits (a line of its table talk)."""
+    transaction.on_commit(lambda: _send(group_name(code), message))
+
+
 def your_turn_after_commit(user_id: int, room: Any, deadline: datetime | None) -> None:
     """Tell the player on ws/me/, once this commits, that the game waits for them in
     `room` (its version as it stands at commit)."""

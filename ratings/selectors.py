@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from accounts import selectors as accounts
 from accounts.models import User
 from core.errors import ServiceError
 from games import rules
@@ -15,18 +16,10 @@ from games.models import RoomStatus, Seat
 from .models import Placing, Rating, RatingChange
 from .skill import Skill
 
-USERNAME_MAX_LENGTH = User._meta.get_field("username").max_length or 150
-
 
 def player_get(*, username: str) -> User:
     """The player by name, compared as sign-in compares names."""
-    # PostgreSQL refuses NUL in text, and no name holds it or runs longer.
-    if "\x00" in username or len(username) > USERNAME_MAX_LENGTH:
-        raise ServiceError("not_found", "No such player.", 404)
-    try:
-        return User.objects.get_by_natural_key(username)
-    except User.DoesNotExist:
-        raise ServiceError("not_found", "No such player.", 404) from None
+    return accounts.user_named(username=username)
 
 
 def player_profile(*, user: User) -> dict[str, Any]:

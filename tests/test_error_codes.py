@@ -19,6 +19,7 @@ from games.error_codes import RULE_CODES
 from games.rules.errors import SHARED_RULE_CODES
 from notifications.error_codes import CODES as NOTIFICATIONS_CODES
 from privacy.error_codes import CODES as PRIVACY_CODES
+from talk.error_codes import CODES as TALK_CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = ROOT / "games" / "rules"
@@ -33,6 +34,7 @@ OWN_CODES: dict[str, Catalogue] = {
     "notifications": NOTIFICATIONS_CODES,
     "privacy": PRIVACY_CODES,
     "ratings": Catalogue("ratings", {}),
+    "talk": TALK_CODES,
 }
 ERROR_BUILDERS = {"ServiceError", "several", "Clash"}
 

@@ -155,6 +155,11 @@ class Game[StateT: RoundState[Any]](ABC):
     def seat_count(self, options: dict[str, Any]) -> int:
         """How many seats a room with these options has."""
 
+    def partners_hidden(self, options: dict[str, Any]) -> bool:
+        """Whether players do not know who their partners are at the start of a hand
+        (then free table talk is off during a hand unless the host turns it on)."""
+        return False
+
     def lobby_teams(self, options: dict[str, Any]) -> list[int] | None:
         """Team sizes when players pick a team in the lobby (join with `team`), else None."""
         return None

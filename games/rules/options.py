@@ -144,7 +144,8 @@ class OptionSet:
         return out
 
 
-# Timing applies to every game; the service layer reads these, the engines never do.
+# Timing (and the table's talk) applies to every game; the service layer reads these,
+# the engines never do.
 WEEK = 7 * 24 * 3600
 TIMING_OPTIONS: tuple[Option, ...] = (
     Option(
@@ -183,6 +184,14 @@ TIMING_OPTIONS: tuple[Option, ...] = (
         minimum=5,
         maximum=WEEK,
         kind="integer",
+    ),
+    Option(
+        "chat_during_hand",
+        None,
+        "Whether the players may write free text to each other during a hand (quick phrases always; "
+        "free text in the lobby, between hands and after the match always); null: yes, except where "
+        "partners are hidden (Kali Tidi's cards mode).",
+        kind="boolean",
     ),
     Option(
         "rated",

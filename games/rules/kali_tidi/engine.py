@@ -261,6 +261,10 @@ class KaliTidi(Game[KaliTidiState]):
         players: int = self.game_options(options)["players"]
         return players
 
+    def partners_hidden(self, options: dict[str, Any]) -> bool:
+        # Cards mode: the bid winner's partners are whoever holds the called cards.
+        return bool(self.game_options(options)["team_mode"] == CARDS)
+
     def lobby_teams(self, options: dict[str, Any]) -> list[int] | None:
         opts = self.game_options(options)
         return list(present(opts["team_sizes"])) if opts["team_mode"] == TEAMS else None

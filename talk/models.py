@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.models import Room
+
+
+class Channel(models.TextChoices):
+    # The seated players'; everyone at the table reads it.
+    PLAYERS = "players"
+    # Everyone else's; the players read it only outside a hand (a watcher's word must
+    # not help a player during one).
+    SPECTATORS = "spectators"
+
+
+class ChatMessage(models.Model):
+    """A line said at a table: a quick phrase (by its key) or plain text."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="chat_messages")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages")
+    channel = models.CharField(max_length=10, choices=Channel.choices)
+    # The author's seat when they said it (players' channel), else None.
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    phrase = models.CharField(max_length=20, blank=True)
+    text = models.CharField(max_length=280, blank=True)
+    # The hand under way when a spectator said it: the players read it once that hand
+    # is over. None outside a hand, and for the players' own lines.
+    hand = models.PositiveIntegerField(null=True, blank=True)
+    # Said while its author was shadow-muted: it reaches nobody but them.
+    shadow = models.BooleanField(default=False)
+    # Taken down by a moderator: read by nobody from then on (kept for the mod log).
+    removed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["room", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.room_id}:{self.pk}"
+
+
+class Block(models.Model):
+    """`blocker` no longer wants to hear or meet `blocked`: neither reads the other's
+    lines, neither joins the other's room by invite, and no matching seats them together."""
+
+    blocker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made")
+    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_against")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=("blocker", "blocked"), name="one_block_per_pair"),)
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class ChatTimeout(models.Model):
+    """A moderator's chat timeout: the person says nothing (in `room`, or anywhere when
+    None) until `until`. The line that earned it, and why, are in the mod log."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_timeouts")
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    until = models.DateTimeField()
+    reason = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Lifted early by a moderator.
+    lifted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "until"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} until {self.until:%Y-%m-%d %H:%M}"
+
+
+class ShadowMute(models.Model):
+    """A moderator's shadow mute: the person's lines reach nobody but themselves, and
+    nothing tells them so."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="shadow_mute")
+    reason = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}"

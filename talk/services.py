@@ -1,0 +1,85 @@
+"""Writes: a line said at a table, and blocks made and undone.
+
+A line is checked against where and when it is said (a shut room, free text during a
+hand the host kept quiet, a moderator's timeout), kept, and pushed on the room's socket
+once committed. Saying something never locks the table: talk and moves do not wait on
+each other."""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+
+from accounts.models import User
+from core.errors import ServiceError
+from games.models import Room, RoomStatus, Seat
+
+from . import live, selectors
+from .models import Block, Channel, ChatMessage
+from .phrases import QUICK_PHRASES
+
+
+@transaction.atomic
+def line_say(*, room: Room, user: User, phrase: str = "", text: str = "", now: datetime) -> ChatMessage:
+    """`user` says a quick phrase (its key) or plain text at `room`'s table: in the
+    players' channel from a seat, else in the spectators'."""
+    if bool(phrase) == bool(text):
+        raise ServiceError("one_of_phrase_or_text", "Send a quick phrase or a text, not both or neither.")
+    if phrase and phrase not in QUICK_PHRASES:
+        raise ServiceError("unknown_phrase", "There is no such quick phrase.", 400, "phrase")
+    text = unicodedata.normalize("NFC", text).strip()
+    if phrase == "" and not text:
+        raise ServiceError("empty_message", "Write something first.", 400, "text")
+    if room.status == RoomStatus.CLOSED:
+        raise ServiceError("chat_closed", "A moderator shut this room: its table is quiet now.", 409)
+    timeout = selectors.timeout_of(user=user, room=room, now=now)
+    if timeout is not None:
+        left = math.ceil((timeout.until - now).total_seconds())
+        raise ServiceError(
+            "chat_timed_out",
+            f"A moderator timed you out of chat until {timeout.until:%Y-%m-%d %H:%M} UTC.",
+            403,
+            retry_after=max(1, left),
+        )
+    seat = Seat.objects.filter(room=room, user=user).values_list("index", flat=True).first()
+    hand = selectors.hand_under_way(room=room)
+    if text and seat is not None and hand is not None and not selectors.chat_during_hand(room=room):
+        raise ServiceError(
+            "chat_off_during_hand",
+            "Free text is off during a hand at this table: a quick phrase works, or write between hands.",
+            409,
+        )
+    line = ChatMessage.objects.create(
+        room=room,
+        author=user,
+        channel=Channel.PLAYERS if seat is not None else Channel.SPECTATORS,
+        seat=seat,
+        phrase=phrase,
+        text="" if phrase else text,
+        hand=hand if seat is None else None,
+        shadow=selectors.shadow_muted(user=user),
+        created_at=now,
+    )
+    live.line_push_after_commit(line)
+    return line
+
+
+def block_add(*, user: User, other: User) -> Block:
+    """`user` blocks `other` (again: nothing more happens)."""
+    if other.pk == user.pk:
+        raise ServiceError("block_self", "You cannot block yourself.", 400, "username")
+    try:
+        with transaction.atomic():
+            return Block.objects.create(blocker=user, blocked=other)
+    except IntegrityError:
+        return Block.objects.get(blocker=user, blocked=other)
+
+
+def block_remove(*, user: User, other_id: int) -> None:
+    """`user` no longer blocks the account `other_id`; 404 when they did not."""
+    deleted, _ = Block.objects.filter(blocker=user, blocked_id=other_id).delete()
+    if not deleted:
+        raise ServiceError("not_found", "You do not block that account.", 404)
