@@ -55,7 +55,7 @@ class ChatView(APIView):
         # line one person was refused is not one of the table's.
         for throttle in self.get_throttles():
             if not throttle.allow_request(request, self):
-                self.throttled(request, throttle.wait())
+                self.throttled(request, throttle.wait() or 1)
 
     @extend_schema(
         parameters=[ChatQuerySerializer, NEXT_LINK, IF_NONE_MATCH, ETAG],
