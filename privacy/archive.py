@@ -5,7 +5,8 @@ What is in it: the account and its settings; where notices go; the sign-ins, tok
 apps and second factors (what they are and when they were used, never their secrets);
 the names it had; every match it took part in, with its own actions and the events it
 could see (its own hands, what was public; a finished match's replay, which is public);
-its ratings and their history; the moderation entries about it (what and why, not who).
+its ratings and their history; the moderation entries about it (what and why, not who);
+what it said at tables, whom it blocks, and its chat timeouts.
 Nothing of another person's hidden cards is in it: a running match gives the events of
 the seat the person holds now, or the public ones only.
 """
@@ -27,6 +28,8 @@ from moderation.models import ModerationEntry
 from notifications import selectors as notices
 from notifications.models import PushSubscription
 from ratings.models import Placing, Rating, RatingChange
+from talk import selectors as talk
+from talk.models import ChatMessage, ChatTimeout
 
 FORMAT = 1
 
@@ -162,6 +165,31 @@ def _ratings(user: User) -> dict[str, Any]:
     }
 
 
+def _talk(user: User) -> dict[str, Any]:
+    """What the person said at tables (their own lines, not others'), and whom they block."""
+    lines = ChatMessage.objects.filter(author=user).select_related("room").order_by("id")
+    return {
+        "lines": [
+            {
+                "room": line.room.code,
+                "channel": line.channel,
+                "phrase": line.phrase or None,
+                "text": line.text,
+                "sent_at": _when(line.created_at),
+                "removed_by_a_moderator": line.removed_at is not None,
+            }
+            for line in lines
+        ],
+        "blocks": [
+            {"username": b.blocked.username, "blocked_at": _when(b.created_at)} for b in talk.blocks_of(user=user)
+        ],
+        "chat_timeouts": [
+            {"room": t.room.code if t.room else None, "until": _when(t.until), "reason": t.reason}
+            for t in ChatTimeout.objects.filter(user=user).select_related("room").order_by("id")
+        ],
+    }
+
+
 def archive_of(*, user: User, now: datetime) -> dict[str, Any]:
     """Everything the server holds about `user`, as `export.schema.json` describes it."""
     rooms = (
@@ -181,6 +209,7 @@ def archive_of(*, user: User, now: datetime) -> dict[str, Any]:
             {"kind": e.kind, "reason": e.reason, "room": e.room.code if e.room else None, "at": _when(e.created_at)}
             for e in ModerationEntry.objects.filter(target_user=user).select_related("room").order_by("id")
         ],
+        "talk": _talk(user),
         "closed_at": _when(user.closed_at),
         "restorable_until": _when(accounts.restorable_until(user=user)),
     }

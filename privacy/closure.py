@@ -8,7 +8,8 @@ its confirmed address is told. Signing in with the password within
 ACCOUNT_CLOSURE_GRACE_DAYS restores it (api, `auth/token`).
 
 After the grace period (`closed_accounts_erase`, hourly): its names become "closed
-account N", and its address, password, factors, settings and subscriptions are erased.
+account N", and its address, password, factors, settings, subscriptions, table-talk
+lines and blocks are erased.
 The account's row stays, so that finished matches, ratings and other players' logs stay
 whole and readable, and moderation entries keep its id.
 """
@@ -27,6 +28,7 @@ from grants import services as grants
 from moderation import services as moderation
 from notifications import selectors as notices
 from notifications.services import account_notices, erasure
+from talk import services as talk
 
 CLOSED_REASON = "The player closed their account."
 
@@ -54,6 +56,7 @@ def closed_accounts_erase(*, now: datetime) -> int:
     for user in due:
         with transaction.atomic():
             erasure.personal_data_erase(user=user)
+            talk.person_talk_erase(user=user)
             grants.grants_revoke_all(user=user)
             account_closure.account_erase(user=user, now=now)
     return len(due)

@@ -12,13 +12,14 @@ import unicodedata
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from accounts.models import User
 from core.errors import ServiceError
 from games.models import Room, RoomStatus, Seat
 
 from . import live, selectors
-from .models import Block, Channel, ChatMessage
+from .models import Block, Channel, ChatMessage, ShadowMute
 from .phrases import QUICK_PHRASES
 
 
@@ -83,3 +84,11 @@ def block_remove(*, user: User, other_id: int) -> None:
     deleted, _ = Block.objects.filter(blocker=user, blocked_id=other_id).delete()
     if not deleted:
         raise ServiceError("not_found", "You do not block that account.", 404)
+
+
+def person_talk_erase(*, user: User) -> None:
+    """Erase what an account said and whom it blocked or was blocked by (its erasure
+    after closure). Its chat timeouts stay with the moderation record."""
+    ChatMessage.objects.filter(author=user).delete()
+    Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
+    ShadowMute.objects.filter(user=user).delete()

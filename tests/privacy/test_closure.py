@@ -19,6 +19,7 @@ from games.models import Room, Seat
 from games.services import lobby
 from notifications.models import NotificationSettings
 from privacy import closure
+from talk.models import Block, ChatMessage
 from tests.api.helpers import errors
 from tests.notifications.conftest import BASE_URL, confirm_email
 from tests.ratings.play import play_out, room_ready
@@ -83,6 +84,8 @@ def test_after_the_grace_the_data_goes_and_finished_matches_read_as_before(make_
         ]
 
     before = read()
+    api_client(ana).post(f"/api/v1/rooms/{room.code}/chat", {"phrase": "good_game"}, format="json")
+    api_client(ana).post("/api/v1/me/blocks", {"username": "bo"}, format="json")
     api_client(ana).post(CLOSE, {"password": PASSWORD}, format="json")
     # Within the grace period nothing is erased.
     assert closure.closed_accounts_erase(now=timezone.now() + timedelta(days=6)) == 0
@@ -91,6 +94,7 @@ def test_after_the_grace_the_data_goes_and_finished_matches_read_as_before(make_
     assert (ana.username, ana.display_name, ana.email) == (f"closed-account-{ana.pk}", f"closed account {ana.pk}", "")
     assert not ana.has_usable_password() and ana.erased_at is not None
     assert not NotificationSettings.objects.filter(user=ana).exists()
+    assert not ChatMessage.objects.filter(author=ana).exists() and not Block.objects.exists()
     assert sign_in("ana").status_code == 401
     # The other players read the match exactly as before, but for the closed account's name.
     after = read()

@@ -49,6 +49,9 @@ def test_the_archive_holds_what_the_person_may_see_and_the_link_works_once(
     client = api_client(ana)
     secret = client.post("/api/v1/me/tokens", {"name": "bot", "scopes": ["read"]}, format="json").json()["token"]
     client.patch("/api/v1/me", {"display_name": "Queen"}, format="json")
+    client.post(f"/api/v1/rooms/{running.code}/chat", {"text": "my own line"}, format="json")
+    api_client(bo).post(f"/api/v1/rooms/{running.code}/chat", {"text": "bo's line"}, format="json")
+    client.post("/api/v1/me/blocks", {"username": "di"}, format="json")
 
     with django_capture_on_commit_callbacks(execute=True):
         asked = client.post("/api/v1/me/export")
@@ -76,6 +79,9 @@ def test_the_archive_holds_what_the_person_may_see_and_the_link_works_once(
     assert by_code[running.code]["events"] == selectors.events_for(room=Room.objects.get(pk=running.pk), seat=1)
     assert [e["seq"] for e in by_code[running.code]["events"]][: len(seen)] == [e["seq"] for e in seen]
     assert "replay" not in by_code[running.code]
+    # What the person said, not what others said; whom they block.
+    assert [(line["room"], line["text"]) for line in archive["talk"]["lines"]] == [(running.code, "my own line")]
+    assert [b["username"] for b in archive["talk"]["blocks"]] == ["di"]
 
     # Once only.
     again = APIClient().get(f"/api/v1/exports/{token}")
