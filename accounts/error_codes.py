@@ -51,6 +51,7 @@ CODES = Catalogue(
             "The passkey's answer signs in nobody: no account has that passkey, its signature or its person's "
             "verification does not hold, or its ceremony is used already or too old.",
         ),
+        "block_self": (400, "Nobody can block themselves."),
         "not_a_guest": (409, "Only a guest's account becomes an account with a username and password."),
         "no_password": (409, "The account has no password to change: a guest's (it can become an account)."),
         "display_name_too_soon": (

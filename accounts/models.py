@@ -247,3 +247,19 @@ class PasskeyCeremony(models.Model):
 
     def __str__(self) -> str:
         return f"{self.purpose}:{self.digest[:8]}"
+
+
+class Block(models.Model):
+    """`blocker` no longer wants to hear or meet `blocked`: neither reads the other's
+    table talk (talk), and neither takes a seat at a table where the other sits
+    (games.services.lobby)."""
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks_made")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks_against")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=("blocker", "blocked"), name="one_block_per_pair"),)
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"

@@ -15,7 +15,7 @@ from core import prepared
 from core.errors import ServiceError
 
 from . import passwords, usernames
-from .models import BannedToken, NameChange, Passkey, SecondFactor, SignIn, User
+from .models import BannedToken, Block, NameChange, Passkey, SecondFactor, SignIn, User
 
 # Named columns, never `u.*`: a prepared statement must keep its result's shape when a
 # migration adds a column while a server process holds it.
@@ -275,3 +275,14 @@ def accounts_of_browser(*, user: User) -> list[User]:
     if not user.browser_mark:
         return []
     return list(User.objects.filter(browser_mark=user.browser_mark).exclude(pk=user.pk).order_by("date_joined"))
+
+
+def blocked_either_way(*, user_id: int) -> frozenset[int]:
+    """The accounts `user_id` blocked or was blocked by."""
+    pairs = Block.objects.filter(models.Q(blocker_id=user_id) | models.Q(blocked_id=user_id))
+    return frozenset(a if b == user_id else b for a, b in pairs.values_list("blocker_id", "blocked_id"))
+
+
+def blocks_of(*, user: User) -> list[Block]:
+    """The accounts `user` blocked, the latest first."""
+    return list(Block.objects.filter(blocker=user).select_related("blocked").order_by("-created_at", "-pk"))

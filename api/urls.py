@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 
 from . import (
     views_auth,
+    views_blocks,
     views_chat,
     views_close,
     views_export,
@@ -27,8 +28,8 @@ urlpatterns = [
     path("rooms/<room_code:code>/actions", views_rooms.ActionsView.as_view(), name="room-actions"),
     path("rooms/<room_code:code>/events", views_rooms.EventsView.as_view(), name="room-events"),
     path("rooms/<room_code:code>/chat", views_chat.ChatView.as_view(), name="room-chat"),
-    path("me/blocks", views_chat.BlocksView.as_view(), name="me-blocks"),
-    path("me/blocks/<str:username>", views_chat.BlockView.as_view(), name="me-block"),
+    path("me/blocks", views_blocks.BlocksView.as_view(), name="me-blocks"),
+    path("me/blocks/<str:username>", views_blocks.BlockView.as_view(), name="me-block"),
     path("auth/register", views_auth.RegisterView.as_view(), name="register"),
     path("auth/token", views_auth.TokenView.as_view(), name="token"),
     path("auth/guest", views_auth.GuestView.as_view(), name="guest"),

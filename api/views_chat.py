@@ -1,6 +1,6 @@
 """Table talk: the lines of a room's table, read a page at a time (with `ETag`) and
-said by anyone who reads the room, pushed on its socket (api/asyncapi.yaml `chat`);
-and blocks, the person's own list (README "Table talk")."""
+said by anyone who reads the room, pushed on its socket (api/asyncapi.yaml `chat`)
+(README "Table talk")."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from accounts import selectors as accounts
 from games import selectors as games
 from grants.scopes import PLAY, READ, scopes
 from talk import selectors, services
@@ -25,13 +24,7 @@ from . import conditional, pagination
 from .auth import signed_in_user
 from .conditional_schema import ETAG, IF_NONE_MATCH, NEXT_LINK, NOT_MODIFIED
 from .schema import answers
-from .serializers_chat import (
-    BlockAddSerializer,
-    BlockSerializer,
-    ChatLineSerializer,
-    ChatQuerySerializer,
-    ChatSaySerializer,
-)
+from .serializers_chat import ChatLineSerializer, ChatQuerySerializer, ChatSaySerializer
 from .throttling import ChatRoomThrottle, ScopedRateThrottle
 
 
@@ -113,36 +106,3 @@ class ChatView(APIView):
             now=timezone.now(),
         )
         return Response(ChatLineSerializer(selectors.line_shown(line)).data, status=status.HTTP_201_CREATED)
-
-
-@scopes(GET=None, POST=None)
-class BlocksView(APIView):
-    @extend_schema(responses=BlockSerializer(many=True), summary="Whom you blocked")
-    def get(self, request: Request) -> Response:
-        return Response(BlockSerializer(selectors.blocks_of(user=signed_in_user(request)), many=True).data)
-
-    @extend_schema(
-        request=BlockAddSerializer,
-        responses={200: BlockSerializer},
-        summary="Block someone",
-        description="From now on neither of you reads the other's lines at any table, neither joins a room of "
-        "the other's by invite, and no matching seats you together. Blocking again changes nothing. They are "
-        "not told.",
-    )
-    @answers("block_self", "not_found")
-    def post(self, request: Request) -> Response:
-        data = BlockAddSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        other = accounts.user_named(username=data.validated_data["username"])
-        block = services.block_add(user=signed_in_user(request), other=other)
-        return Response(BlockSerializer(block).data)
-
-
-@scopes(DELETE=None)
-class BlockView(APIView):
-    @extend_schema(request=None, responses={204: None}, summary="Unblock someone")
-    @answers("not_found")
-    def delete(self, request: Request, username: str) -> Response:
-        other = accounts.user_named(username=username)
-        services.block_remove(user=signed_in_user(request), other_id=other.pk)
-        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -119,7 +119,7 @@ class RoomQRView(APIView):
 @scopes(POST=PLAY)
 class JoinView(APIView):
     @extend_schema(request=TeamSerializer, responses={201: SeatSerializer})
-    @answers(*LOBBY_CODES, "already_seated", "room_full", "team_full", "invalid")
+    @answers(*LOBBY_CODES, "already_seated", "room_full", "team_full", "invalid", "blocked_at_table")
     def post(self, request: Request, code: str) -> Response:
         data = TeamSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -216,7 +216,7 @@ class RematchView(APIView):
             "event) names it. Answers the caller's view."
         ),
     )
-    @answers("not_seated", "room_closed", "match_not_over")
+    @answers("not_seated", "room_closed", "match_not_over", "blocked_at_table")
     def post(self, request: Request, code: str) -> Response:
         user = signed_in_user(request)
         table = rematch.rematch_agree(code=code, user=user)

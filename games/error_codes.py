@@ -34,6 +34,7 @@ CODES = Catalogue(
         "not_host": (403, "Only the host may do that."),
         "stale_version": (409, "The room changed since the version you sent; fetch the state and retry."),
         "room_full": (409, "Every seat is taken."),
+        "blocked_at_table": (409, "Someone seated at the table blocked the joining person, or was blocked by them."),
         "already_started": (409, "The game has already started."),
         "already_seated": (409, "You already have a seat in this room."),
         "not_finished": (409, "The hand or match is not finished yet."),

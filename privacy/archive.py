@@ -28,7 +28,6 @@ from moderation.models import ModerationEntry
 from notifications import selectors as notices
 from notifications.models import PushSubscription
 from ratings.models import Placing, Rating, RatingChange
-from talk import selectors as talk
 from talk.models import ChatMessage, ChatTimeout
 
 FORMAT = 1
@@ -181,7 +180,7 @@ def _talk(user: User) -> dict[str, Any]:
             for line in lines
         ],
         "blocks": [
-            {"username": b.blocked.username, "blocked_at": _when(b.created_at)} for b in talk.blocks_of(user=user)
+            {"username": b.blocked.username, "blocked_at": _when(b.created_at)} for b in accounts.blocks_of(user=user)
         ],
         "chat_timeouts": [
             {"room": t.room.code if t.room else None, "until": _when(t.until), "reason": t.reason}

@@ -1,5 +1,5 @@
 """The codes table talk answers: a line refused (its shape, where or when it is said, a
-timeout), and a block that makes no sense."""
+timeout)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,5 @@ CODES = Catalogue(
             "A moderator timed you out of chat (in this room or everywhere); the detail says until when, and "
             "Retry-After how many seconds are left.",
         ),
-        "block_self": (400, "Nobody can block themselves."),
     },
 )

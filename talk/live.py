@@ -13,10 +13,11 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 
+from accounts.selectors import blocked_either_way
 from games import live
 
 from .models import ChatMessage
-from .selectors import blocked_either_way, line_shown, seated_user_ids
+from .selectors import line_shown, seated_user_ids
 
 # The consumer's handler of the message (api/consumers.py RoomConsumer.chat_line).
 MESSAGE_TYPE = "chat.line"

@@ -40,21 +40,6 @@ class ChatMessage(models.Model):
         return f"{self.room_id}:{self.pk}"
 
 
-class Block(models.Model):
-    """`blocker` no longer wants to hear or meet `blocked`: neither reads the other's
-    lines, neither joins the other's room by invite, and no matching seats them together."""
-
-    blocker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made")
-    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_against")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = (models.UniqueConstraint(fields=("blocker", "blocked"), name="one_block_per_pair"),)
-
-    def __str__(self) -> str:
-        return f"{self.blocker_id} blocks {self.blocked_id}"
-
-
 class ChatTimeout(models.Model):
     """A moderator's chat timeout: the person says nothing (in `room`, or anywhere when
     None) until `until`. The line that earned it, and why, are in the mod log."""

@@ -22,10 +22,11 @@ from typing import Any
 from django.db.models import Q
 
 from accounts.models import User
+from accounts.selectors import blocked_either_way
 from games import rules
 from games.models import Room, RoomStatus, Round, Seat
 
-from .models import Block, Channel, ChatMessage, ChatTimeout, ShadowMute
+from .models import Channel, ChatMessage, ChatTimeout, ShadowMute
 from .phrases import QUICK_PHRASES
 
 
@@ -41,12 +42,6 @@ class Reader:
 
 def seated_user_ids(*, room: Room) -> set[int]:
     return set(Seat.objects.filter(room=room, user__isnull=False).values_list("user_id", flat=True))
-
-
-def blocked_either_way(*, user_id: int) -> frozenset[int]:
-    """The accounts `user_id` blocked or was blocked by."""
-    pairs = Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id)).values_list("blocker_id", "blocked_id")
-    return frozenset(a if b == user_id else b for a, b in pairs)
 
 
 def reader_of(*, room: Room, user: User | None) -> Reader:
@@ -110,13 +105,3 @@ def timeout_of(*, user: User, room: Room, now: datetime) -> ChatTimeout | None:
 
 def shadow_muted(*, user: User) -> bool:
     return ShadowMute.objects.filter(user=user).exists()
-
-
-def blocks_of(*, user: User) -> list[Block]:
-    """The accounts `user` blocked, the latest first."""
-    return list(Block.objects.filter(blocker=user).select_related("blocked").order_by("-created_at", "-pk"))
-
-
-def blocked_between(*, user_id: int, others: list[int]) -> bool:
-    """Whether `user_id` blocked, or was blocked by, any of `others`."""
-    return bool(blocked_either_way(user_id=user_id) & set(others))

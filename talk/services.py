@@ -1,4 +1,4 @@
-"""Writes: a line said at a table, and blocks made and undone.
+"""Writes: a line said at a table.
 
 A line is checked against where and when it is said (a shut room, free text during a
 hand the host kept quiet, a moderator's timeout), kept, and pushed on the room's socket
@@ -11,15 +11,14 @@ import math
 import unicodedata
 from datetime import datetime
 
-from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db import transaction
 
 from accounts.models import User
 from core.errors import ServiceError
 from games.models import Room, RoomStatus, Seat
 
 from . import live, selectors
-from .models import Block, Channel, ChatMessage, ShadowMute
+from .models import Channel, ChatMessage, ShadowMute
 from .phrases import QUICK_PHRASES
 
 
@@ -68,27 +67,8 @@ def line_say(*, room: Room, user: User, phrase: str = "", text: str = "", now: d
     return line
 
 
-def block_add(*, user: User, other: User) -> Block:
-    """`user` blocks `other` (again: nothing more happens)."""
-    if other.pk == user.pk:
-        raise ServiceError("block_self", "You cannot block yourself.", 400, "username")
-    try:
-        with transaction.atomic():
-            return Block.objects.create(blocker=user, blocked=other)
-    except IntegrityError:
-        return Block.objects.get(blocker=user, blocked=other)
-
-
-def block_remove(*, user: User, other_id: int) -> None:
-    """`user` no longer blocks the account `other_id`; 404 when they did not."""
-    deleted, _ = Block.objects.filter(blocker=user, blocked_id=other_id).delete()
-    if not deleted:
-        raise ServiceError("not_found", "You do not block that account.", 404)
-
-
 def person_talk_erase(*, user: User) -> None:
-    """Erase what an account said and whom it blocked or was blocked by (its erasure
-    after closure). Its chat timeouts stay with the moderation record."""
+    """Erase what an account said (its erasure after closure). Its chat timeouts stay
+    with the moderation record."""
     ChatMessage.objects.filter(author=user).delete()
-    Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
     ShadowMute.objects.filter(user=user).delete()

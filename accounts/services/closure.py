@@ -6,8 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Q
 
-from ..models import NameChange, Passkey, SecondFactor, User
+from ..models import Block, NameChange, Passkey, SecondFactor, User
 from .passwords import password_confirm
 from .sign_ins import sign_ins_end
 
@@ -39,7 +40,7 @@ def account_restore(*, user: User) -> User:
 @transaction.atomic
 def account_erase(*, user: User, now: datetime) -> None:
     """Erase for good what the account itself holds of its person: its names become
-    "closed account N", its address, password, sign-ins, second factors, passkeys and earlier
+    "closed account N", its address, password, sign-ins, second factors, passkeys, blocks and earlier
     names go. The row stays, so that matches, ratings and others' logs keep their
     player (and moderation entries their account id)."""
     user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
@@ -53,4 +54,5 @@ def account_erase(*, user: User, now: datetime) -> None:
     sign_ins_end(user=user)
     SecondFactor.objects.filter(user=user).delete()
     Passkey.objects.filter(user=user).delete()
+    Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
     NameChange.objects.filter(user=user).delete()

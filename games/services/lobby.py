@@ -7,6 +7,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import selectors as accounts
 from accounts.models import User
 
 from .. import rules, store
@@ -81,6 +82,10 @@ def room_join(*, code: str, user: User, team: int | None = None) -> Seat:
             table.touch()
             table.log({"type": "team_changed", "seat": mine.index, "team": mine.team})
             return mine
+        if accounts.blocked_either_way(user_id=user.pk) & {s.user_id for s in table.seats if s.user_id}:
+            raise ServiceError(
+                "blocked_at_table", "Someone at this table and you have blocked one another: pick another.", 409
+            )
         seat = _seat_take(table, team, user=user)
         table.log({"type": "joined", "seat": seat.index, "name": user.shown_name})
         return seat

@@ -14,12 +14,12 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 import notifications.tasks  # noqa: F401  (registers the tasks, as the worker does)
-from accounts.models import SignIn, User
+from accounts.models import Block, SignIn, User
 from games.models import Room, Seat
 from games.services import lobby
 from notifications.models import NotificationSettings
 from privacy import closure
-from talk.models import Block, ChatMessage
+from talk.models import ChatMessage
 from tests.api.helpers import errors
 from tests.notifications.conftest import BASE_URL, confirm_email
 from tests.ratings.play import play_out, room_ready

@@ -208,3 +208,17 @@ def test_any_text_is_kept_as_sent_or_refused_with_a_code(make_user, api_client, 
     else:
         assert answer.status_code in (400, 429), answer.content
         assert ChatMessage.objects.count() == before
+
+
+def test_people_who_blocked_one_another_do_not_sit_at_one_table(make_user, api_client):
+    ana, bo, cy = make_user("ana"), make_user("bo"), make_user("cy")
+    room = lobby.room_create(host=ana, game="hearts", options={})
+    api_client(bo).post("/api/v1/me/blocks", {"username": "ana"}, format="json")
+    refused = api_client(bo).post(f"/api/v1/rooms/{room.code}/join", {}, format="json")
+    assert refused.status_code == 409 and errors(refused) == [("blocked_at_table", None)]
+    # Either way round: Ana cannot join a table where Bo sits.
+    other = lobby.room_create(host=bo, game="hearts", options={})
+    assert api_client(ana).post(f"/api/v1/rooms/{other.code}/join", {}, format="json").status_code == 409
+    assert api_client(cy).post(f"/api/v1/rooms/{room.code}/join", {}, format="json").status_code == 201
+    api_client(bo).delete("/api/v1/me/blocks/ana")
+    assert api_client(bo).post(f"/api/v1/rooms/{room.code}/join", {}, format="json").status_code == 201

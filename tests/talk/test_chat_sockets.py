@@ -11,12 +11,13 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
+from accounts.models import Block
 from games import selectors
 from games.models import Room
 from games.services import lobby
 from talk import selectors as talk
 from talk import services
-from talk.models import Block, ShadowMute
+from talk.models import ShadowMute
 from tests.live.asyncapi import Contract, load
 from tests.sockets import room_socket
 from tests.tokens import new_token
@@ -93,7 +94,7 @@ async def test_every_socket_hears_what_its_person_reads_and_no_player_a_watcher_
     }
     last = await say(code, people["p0"], phrase="thanks")
     heard = {name: await chat_heard(ws, until=last) for name, ws in sockets.items()}
-    for name, ws in sockets.items():
+    for ws in sockets.values():
         await ws.disconnect()
 
     watchers_lines = {said["watcher"], said["blocked watcher"]}
