@@ -38,6 +38,8 @@ class User(AbstractUser):
     # A ban also clears is_active, which is what keeps the account out everywhere.
     banned_at = models.DateTimeField(null=True, blank=True)
     ban_reason = models.CharField(max_length=500, blank=True)
+    # A temporary ban's end (moderation.tasks lifts it then); None for a ban for good.
+    ban_ends_at = models.DateTimeField(null=True, blank=True)
     # The server plays for them when their only legal action is one play (a card, a
     # tile); others can see such a play was forced (games.services.forced).
     auto_play_forced = models.BooleanField(default=False)

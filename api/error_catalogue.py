@@ -7,13 +7,14 @@ from accounts.error_codes import CODES as ACCOUNTS_CODES
 from core.errors import SHARED_CODES, Catalogue
 from games.error_codes import CODES as GAMES_CODES
 from grants.error_codes import CODES as GRANTS_CODES
+from moderation.error_codes import CODES as MODERATION_CODES
 from notifications.error_codes import CODES as NOTIFICATIONS_CODES
 from privacy.error_codes import CODES as PRIVACY_CODES
 from talk.error_codes import CODES as TALK_CODES
 
 from .error_codes import CODES as API_CODES
 
-# Ratings and moderation answer only shared codes. The games' come first: within a
+# Ratings answer only shared codes. The games' come first: within a
 # status, the document lists the codes in this order.
 CATALOGUES = (
     GAMES_CODES,
@@ -24,6 +25,7 @@ CATALOGUES = (
     GRANTS_CODES,
     PRIVACY_CODES,
     TALK_CODES,
+    MODERATION_CODES,
 )
 
 # code -> (status, meaning), ordered by status.

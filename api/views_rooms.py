@@ -23,6 +23,7 @@ from games import replay, rules, selectors, view_tags
 from games.error_codes import RULE_CODES
 from games.services import lobby, play, reclaim, rematch, seeds
 from grants.scopes import PLAY, READ, scopes
+from moderation import queue as moderation_queue
 
 from . import conditional, pagination
 from .auth import signed_in_user
@@ -80,12 +81,14 @@ class RoomListView(GenericAPIView):
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     @extend_schema(request=RoomCreateSerializer, responses={201: RoomSerializer})
-    @answers("invalid", "server_busy")
+    @answers("invalid", "server_busy", "unread_warning")
     @creates("the room")
     def post(self, request: Request) -> Response:
         data = RoomCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        room = lobby.room_create(host=signed_in_user(request), **data.validated_data)
+        host = signed_in_user(request)
+        moderation_queue.require_no_unread_warning(user=host)
+        room = lobby.room_create(host=host, **data.validated_data)
         room = selectors.room_get(code=room.code)
         return created(request, self.get_serializer(room).data, "room", code=room.code)
 
@@ -119,11 +122,13 @@ class RoomQRView(APIView):
 @scopes(POST=PLAY)
 class JoinView(APIView):
     @extend_schema(request=TeamSerializer, responses={201: SeatSerializer})
-    @answers(*LOBBY_CODES, "already_seated", "room_full", "team_full", "invalid", "blocked_at_table")
+    @answers(*LOBBY_CODES, "already_seated", "room_full", "team_full", "invalid", "blocked_at_table", "unread_warning")
     def post(self, request: Request, code: str) -> Response:
         data = TeamSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        seat = lobby.room_join(code=code, user=signed_in_user(request), team=data.validated_data.get("team"))
+        user = signed_in_user(request)
+        moderation_queue.require_no_unread_warning(user=user)
+        seat = lobby.room_join(code=code, user=user, team=data.validated_data.get("team"))
         return Response(selectors.seat_public(seat), status=status.HTTP_201_CREATED)
 
 

@@ -290,6 +290,8 @@ REST_FRAMEWORK: dict[str, Any] = {
         # everyone together (talk; README "Table talk").
         "chat": env_str("THROTTLE_CHAT", "20/min"),
         "chat_room": env_str("THROTTLE_CHAT_ROOM", "60/min"),
+        # Reports of people to the moderators, per account.
+        "report": env_str("THROTTLE_REPORT", "10/hour"),
     },
     # How many proxies of ours append to X-Forwarded-For. DRF's default (None) would take
     # the header as the client sends it, so anyone could pick a new identity per request
@@ -428,6 +430,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "privacy.erase_closed_accounts",
         "schedule": float(env_str("ERASE_CLOSED_SECONDS", "3600")),
         "options": {"expires": 600},
+    },
+    "lift-ended-bans": {
+        "task": "moderation.lift_ended_bans",
+        "schedule": float(env_str("LIFT_BANS_SECONDS", "60")),
+        "options": {"expires": 60},
     },
     "notify-waiting-turns": {
         "task": "notifications.notify_waiting_turns",

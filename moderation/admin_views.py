@@ -58,11 +58,40 @@ def reason_page(
 
     `consequences` lists what else the action changes (the rooms a ban empties a seat in).
     """
+    return form_page(
+        request,
+        perm=perm,
+        title=title,
+        question=question,
+        submit=submit,
+        back=back,
+        form=ReasonForm(request.POST or None),
+        act=lambda cleaned: act(cleaned["reason"]),
+        done=done,
+        consequences=consequences,
+    )
+
+
+def form_page(
+    request: HttpRequest,
+    *,
+    perm: str,
+    title: str,
+    question: str,
+    submit: str,
+    back: str,
+    form: forms.Form,
+    act: Callable[[dict[str, Any]], Any],
+    done: str,
+    consequences: list[str] | None = None,
+) -> HttpResponse:
+    """A moderator's action with a form of its own: GET shows it, a valid POST runs
+    `act(cleaned_data)` and goes back to `back` with a message (the service's refusal,
+    or `done`)."""
     require_perm(request, perm)
-    form = ReasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            act(form.cleaned_data["reason"])
+            act(form.cleaned_data)
         except ServiceError as err:
             messages.error(request, err.detail)
         else:

@@ -7,6 +7,10 @@ the room closes.
 
 from __future__ import annotations
 
+import logging
+from datetime import datetime
+
+from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
@@ -20,23 +24,29 @@ from games.services import table_moderation
 
 from .models import ModerationEntry
 
+logger = logging.getLogger(__name__)
+
+# The task that lifts a temporary ban at its end (moderation/tasks.py).
+LIFT_BAN = "moderation.lift_ban"
+
 # A room's status_reason holds "Closed by a moderator: " and the reason in 200 characters.
 MAX_REASON = 170
 
 
-def _require_reason(reason: str) -> str:
+def require_reason(reason: str, *, limit: int = MAX_REASON) -> str:
     reason = (reason or "").strip()
     if not reason:
         raise ServiceError("invalid", "A reason is required.", 400, "reason")
-    if len(reason) > MAX_REASON:
-        raise ServiceError("invalid", f"A reason has at most {MAX_REASON} characters.", 400, "reason")
+    if len(reason) > limit:
+        raise ServiceError("invalid", f"A reason has at most {limit} characters.", 400, "reason")
     return reason
 
 
 @transaction.atomic
-def user_ban(*, moderator: User, user: User, reason: str) -> ModerationEntry:
-    """The account can no longer sign in or act, its tokens stop working at once, and
-    it leaves every room still open, in the same transaction:
+def user_ban(*, moderator: User, user: User, reason: str, until: datetime | None = None) -> ModerationEntry:
+    """The account can no longer sign in or act (until `until`, when moderation.tasks
+    lifts the ban; for good without), its tokens stop working at once, and it leaves
+    every room still open, in the same transaction:
 
     - a room in play gives its seat to a computer player, who plays on;
     - a lobby frees its seat;
@@ -44,7 +54,7 @@ def user_ban(*, moderator: User, user: User, reason: str) -> ModerationEntry:
 
     Each table's log says who was banned and why.
     """
-    reason = _require_reason(reason)
+    reason = require_reason(reason)
     user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
     if user.banned_at is not None:
         raise ServiceError("invalid", f"{user.username} is already banned.", 409)
@@ -56,17 +66,57 @@ def user_ban(*, moderator: User, user: User, reason: str) -> ModerationEntry:
     user.is_active = False
     user.banned_at = timezone.now()
     user.ban_reason = reason
-    user.save(update_fields=["is_active", "banned_at", "ban_reason"])
+    user.ban_ends_at = until
+    user.save(update_fields=["is_active", "banned_at", "ban_reason", "ban_ends_at"])
     tokens_revoke_for_ban(user=user)
     live.sockets_close_after_commit(user.pk)
     done = user_leave_open_rooms(user=user, reason=reason, banned=True)
+    if until is not None:
+        transaction.on_commit(lambda: _lift_at(user.pk, until))
     return ModerationEntry.objects.create(
         moderator=moderator,
-        kind=ModerationEntry.Kind.BAN,
+        kind=ModerationEntry.Kind.TEMP_BAN if until is not None else ModerationEntry.Kind.BAN,
         reason=reason,
         target_user=user,
-        detail="; ".join(done) or "No open rooms.",
+        detail="; ".join([*([f"until {until:%Y-%m-%d %H:%M} UTC"] if until else []), *done]) or "No open rooms.",
     )
+
+
+def _lift_at(user_id: int, until: datetime) -> None:
+    """Queue the lifting of a temporary ban at its end (the hourly sweep,
+    `bans_ended_lift`, catches one whose task was lost)."""
+    try:
+        current_app.send_task(LIFT_BAN, args=(user_id,), eta=until)
+    except Exception:  # the broker away: the sweep lifts it
+        logger.exception("could not queue the end of the ban of %s", user_id)
+
+
+@transaction.atomic
+def ban_lift_if_over(*, user_id: int, now: datetime) -> bool:
+    """Lift the account's temporary ban when its time is over; whether it did."""
+    user = User.objects.select_for_update(no_key=True).filter(pk=user_id).first()
+    if user is None or user.banned_at is None or user.ban_ends_at is None or user.ban_ends_at > now:
+        return False
+    _unban(user)
+    ModerationEntry.objects.create(
+        moderator=None, kind=ModerationEntry.Kind.BAN_ENDED, reason="The ban's time is over.", target_user=user
+    )
+    return True
+
+
+def bans_ended_lift(*, now: datetime) -> int:
+    """Lift every temporary ban whose time is over; how many."""
+    due = User.objects.filter(banned_at__isnull=False, ban_ends_at__lte=now).values_list("pk", flat=True)
+    return sum(ban_lift_if_over(user_id=pk, now=now) for pk in list(due))
+
+
+def _unban(user: User) -> None:
+    user.is_active = True
+    user.banned_at = None
+    user.ban_reason = ""
+    user.ban_ends_at = None
+    user.save(update_fields=["is_active", "banned_at", "ban_reason", "ban_ends_at"])
+    banned_tokens_forget(user=user)
 
 
 def user_leave_open_rooms(*, user: User, reason: str, banned: bool) -> list[str]:
@@ -96,15 +146,11 @@ def _leave(room: Room, index: int, user: User, reason: str, banned: bool) -> str
 @transaction.atomic
 def user_unban(*, moderator: User, user: User, reason: str) -> ModerationEntry:
     """The account may sign in again (with its password: its old tokens stay revoked)."""
-    reason = _require_reason(reason)
+    reason = require_reason(reason)
     user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
     if user.banned_at is None:
         raise ServiceError("invalid", f"{user.username} is not banned.", 409)
-    user.is_active = True
-    user.banned_at = None
-    user.ban_reason = ""
-    user.save(update_fields=["is_active", "banned_at", "ban_reason"])
-    banned_tokens_forget(user=user)
+    _unban(user)
     return ModerationEntry.objects.create(
         moderator=moderator, kind=ModerationEntry.Kind.UNBAN, reason=reason, target_user=user
     )
@@ -112,7 +158,7 @@ def user_unban(*, moderator: User, user: User, reason: str) -> ModerationEntry:
 
 @transaction.atomic
 def room_close(*, moderator: User, room: Room, reason: str) -> ModerationEntry:
-    reason = _require_reason(reason)
+    reason = require_reason(reason)
     table_moderation.room_close(code=room.code, reason=reason)
     return ModerationEntry.objects.create(
         moderator=moderator, kind=ModerationEntry.Kind.CLOSE_ROOM, reason=reason, room=room
@@ -121,7 +167,7 @@ def room_close(*, moderator: User, room: Room, reason: str) -> ModerationEntry:
 
 @transaction.atomic
 def seat_give_to_bot(*, moderator: User, room: Room, index: int, reason: str) -> ModerationEntry:
-    reason = _require_reason(reason)
+    reason = require_reason(reason)
     player = game_selectors.seat_player(room=room, index=index)
     table_moderation.seat_give_to_bot(code=room.code, index=index, reason=reason)
     return ModerationEntry.objects.create(

@@ -189,6 +189,11 @@ def address_changed_send(*, address: str, username: str) -> bool:
     return _sent("Your e-mail address was changed", text, address, "an address-change notice")
 
 
+def plain_send(*, address: str, subject: str, text: str) -> bool:
+    """Send a plain-text mail of the server's own (a moderator's notice)."""
+    return _sent(subject, text, address, "a notice")
+
+
 def mail_send(*, address: str, notice: Notice) -> bool:
     """Send the notice to `address`; False when the mail server refused it or failed
     (the next turn tries again)."""

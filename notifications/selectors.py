@@ -192,9 +192,11 @@ def is_present(*, user_id: int, present_after: datetime) -> bool:
     return SocketPresence.objects.filter(user_id=user_id, seen_at__gt=present_after).exists()
 
 
-def user_of(*, user_id: int) -> User | None:
-    """The account, while it is active (a banned player hears nothing)."""
-    return User.objects.filter(id=user_id, is_active=True).first()
+def user_of(*, user_id: int, active: bool = True) -> User | None:
+    """The account, while it is active (a banned player hears nothing of the game);
+    with `active` False, a banned one too (told of the ban itself), not an erased one."""
+    found = User.objects.filter(id=user_id, erased_at__isnull=True)
+    return (found.filter(is_active=True) if active else found).first()
 
 
 def accounts_confirmed_at(*, address: str) -> list[User]:

@@ -8,7 +8,7 @@ from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
 
-from .services import account_notices, confirmation, password_reset, turns
+from .services import account_notices, confirmation, moderation_notices, password_reset, turns
 
 
 @shared_task(name="notifications.notify_waiting_turns", ignore_result=True)
@@ -76,3 +76,15 @@ def send_account_closed(address: str, username: str, until: str) -> bool:
 def send_new_sign_in(user_id: int, device: str, network: str) -> bool:
     """Tell the account's confirmed address of a sign-in from a new place."""
     return account_notices.new_sign_in_mail_send(user_id=user_id, device=device, network=network)
+
+
+@shared_task(name=moderation_notices.SEND_SANCTION, ignore_result=True)
+def send_sanction(user_id: int, kind: str, text: str, until: str | None) -> int:
+    """Tell a person of a moderator's warning, chat timeout or ban."""
+    return moderation_notices.sanction_send(user_id=user_id, kind=kind, text=text, until=until)
+
+
+@shared_task(name=moderation_notices.SEND_REPORT_HANDLED, ignore_result=True)
+def send_report_handled(user_id: int) -> int:
+    """Tell a reporter that their report was handled (never how)."""
+    return moderation_notices.report_handled_send(user_id=user_id)

@@ -23,6 +23,7 @@ from django.db.models import Q
 
 from accounts.models import User
 from accounts.selectors import blocked_either_way
+from core.errors import ServiceError
 from games import rules
 from games.models import Room, RoomStatus, Round, Seat
 
@@ -105,3 +106,17 @@ def timeout_of(*, user: User, room: Room, now: datetime) -> ChatTimeout | None:
 
 def shadow_muted(*, user: User) -> bool:
     return ShadowMute.objects.filter(user=user).exists()
+
+
+def author_of_line(*, line_id: int) -> User:
+    """The author of a line (404 `not_found` for no line)."""
+    line = ChatMessage.objects.select_related("author").filter(pk=line_id).first()
+    if line is None:
+        raise ServiceError("not_found", "No line has that id.", 404)
+    return line.author
+
+
+def timeouts_of(*, user: User, now: datetime) -> list[ChatTimeout]:
+    """The chat timeouts in force for `user`, the one ending last first."""
+    found = ChatTimeout.objects.filter(user=user, until__gt=now, lifted_at__isnull=True)
+    return list(found.select_related("room").order_by("-until"))

@@ -18,7 +18,7 @@ from core.errors import ServiceError
 from games.models import Room, RoomStatus, Seat
 
 from . import live, selectors
-from .models import Channel, ChatMessage, ShadowMute
+from .models import Channel, ChatMessage, ChatTimeout, ShadowMute
 from .phrases import QUICK_PHRASES
 
 
@@ -71,4 +71,24 @@ def person_talk_erase(*, user: User) -> None:
     """Erase what an account said (its erasure after closure). Its chat timeouts stay
     with the moderation record."""
     ChatMessage.objects.filter(author=user).delete()
+    ShadowMute.objects.filter(user=user).delete()
+
+
+def timeout_give(*, user: User, room: Room | None, until: datetime, reason: str) -> ChatTimeout:
+    """A moderator's chat timeout: `user` says nothing in `room` (anywhere when None)
+    until `until`."""
+    return ChatTimeout.objects.create(user=user, room=room, until=until, reason=reason)
+
+
+def timeout_lift(*, timeout_id: int, now: datetime) -> None:
+    """End a timeout early (a moderator changed their mind): at once."""
+    ChatTimeout.objects.filter(pk=timeout_id, lifted_at__isnull=True).update(lifted_at=now)
+
+
+def shadow_mute(*, user: User, reason: str) -> None:
+    """From now on `user`'s lines reach only themselves."""
+    ShadowMute.objects.update_or_create(user=user, defaults={"reason": reason})
+
+
+def shadow_unmute(*, user: User) -> None:
     ShadowMute.objects.filter(user=user).delete()

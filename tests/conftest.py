@@ -104,7 +104,7 @@ def moderators_group(db: Any) -> Any:
 
     migrations = [
         import_module(f"moderation.migrations.{name}")
-        for name in ("0003_moderators_group", "0005_moderators_revoke_apps")
+        for name in ("0003_moderators_group", "0005_moderators_revoke_apps", "0007_moderators_work_reports")
     ]
     group, made = Group.objects.get_or_create(name=migrations[0].GROUP)
     if made:

@@ -17,6 +17,7 @@ from games import error_codes, rules
 from games.error_codes import CODES as GAMES_CODES
 from games.error_codes import RULE_CODES
 from games.rules.errors import SHARED_RULE_CODES
+from moderation.error_codes import CODES as MODERATION_CODES
 from notifications.error_codes import CODES as NOTIFICATIONS_CODES
 from privacy.error_codes import CODES as PRIVACY_CODES
 from talk.error_codes import CODES as TALK_CODES
@@ -30,7 +31,7 @@ OWN_CODES: dict[str, Catalogue] = {
     "accounts": ACCOUNTS_CODES,
     "api": ERROR_CODES,
     "games": GAMES_CODES,
-    "moderation": Catalogue("moderation", {}),
+    "moderation": MODERATION_CODES,
     "notifications": NOTIFICATIONS_CODES,
     "privacy": PRIVACY_CODES,
     "ratings": Catalogue("ratings", {}),

@@ -5,6 +5,6 @@ It lives here rather than in `accounts` and `games` so those apps never import
 moderation: moderation sits above them and calls their services.
 """
 
-from . import log, oauth_apps, outages, rooms, tokens, users
+from . import log, oauth_apps, outages, queue, rooms, tokens, users
 
-__all__ = ["log", "oauth_apps", "outages", "rooms", "tokens", "users"]
+__all__ = ["log", "oauth_apps", "outages", "queue", "rooms", "tokens", "users"]
