@@ -11,6 +11,7 @@ import logging
 from datetime import datetime
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -83,8 +84,12 @@ def user_ban(*, moderator: User, user: User, reason: str, until: datetime | None
 
 
 def _lift_at(user_id: int, until: datetime) -> None:
-    """Queue the lifting of a temporary ban at its end (the hourly sweep,
-    `bans_ended_lift`, catches one whose task was lost)."""
+    """Queue the lifting of a temporary ban at its end, when that is near: a task
+    waiting longer than the broker's visibility timeout would be handed out again and
+    again (GAME_TASK_HORIZON_SECONDS, as for turns). The sweep every LIFT_BANS_SECONDS
+    (`bans_ended_lift`) lifts the others, and any whose task was lost."""
+    if (until - timezone.now()).total_seconds() > settings.GAME_TASK_HORIZON_SECONDS:
+        return
     try:
         current_app.send_task(LIFT_BAN, args=(user_id,), eta=until)
     except Exception:  # the broker away: the sweep lifts it

@@ -33,6 +33,14 @@ MODERATOR_PERMISSIONS = {
     # Apps registered for OAuth2 and players' personal tokens: seen and revoked (deleted).
     "grants.view_personaltoken",
     "grants.delete_personaltoken",
+    # The reports' queue, table talk and what a moderator gives from it.
+    "moderation.work_reports",
+    "moderation.view_case",
+    "moderation.view_report",
+    "moderation.view_warning",
+    "talk.view_chatmessage",
+    "talk.view_chattimeout",
+    "talk.view_shadowmute",
     *(
         f"oauth2_provider.{verb}_{model}"
         for model in ("application", "accesstoken", "refreshtoken", "grant", "idtoken", "devicegrant")
