@@ -54,6 +54,13 @@ class ChatTimeoutSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField()
 
 
+class PlaybanSerializer(serializers.Serializer[Any]):
+    until = serializers.DateTimeField(help_text="When rated tables are open to you again")
+    abandonments = serializers.IntegerField(help_text="Rated matches abandoned within the window")
+    reason = serializers.CharField()
+
+
 class SanctionsSerializer(serializers.Serializer[Any]):
     warnings = WarningSerializer(many=True, help_text="Every warning you were sent, the latest first")
     chat_timeouts = ChatTimeoutSerializer(many=True, help_text="The chat timeouts in force now")
+    playban = PlaybanSerializer(allow_null=True, help_text="The wait before your next rated table, if any")

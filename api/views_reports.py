@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from accounts import selectors as accounts
 from games import selectors as games
 from grants.scopes import READ, scopes
-from moderation import queue, reports
+from moderation import playbans, queue, reports
 from talk import selectors as talk
 
 from .auth import signed_in_user
@@ -73,7 +73,7 @@ class ReportsView(APIView):
 class SanctionsView(APIView):
     @extend_schema(
         responses=SanctionsSerializer,
-        summary="Your warnings and timeouts",
+        summary="Your warnings, timeouts and playban",
         description="A warning not yet read keeps you from taking a seat or making a room (`409 unread_warning`) "
         "until `POST me/warnings/{id}/read`.",
     )
@@ -82,7 +82,11 @@ class SanctionsView(APIView):
         now = timezone.now()
         return Response(
             SanctionsSerializer(
-                {"warnings": queue.warnings_of(user=user), "chat_timeouts": talk.timeouts_of(user=user, now=now)}
+                {
+                    "warnings": queue.warnings_of(user=user),
+                    "chat_timeouts": talk.timeouts_of(user=user, now=now),
+                    "playban": playbans.playban_of(user=user, now=now),
+                }
             ).data
         )
 

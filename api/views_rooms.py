@@ -11,6 +11,7 @@ import segno
 from django.conf import settings
 from django.http import HttpResponse
 from django.http.response import HttpResponseBase
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
@@ -23,6 +24,7 @@ from games import replay, rules, selectors, view_tags
 from games.error_codes import RULE_CODES
 from games.services import lobby, play, reclaim, rematch, seeds
 from grants.scopes import PLAY, READ, scopes
+from moderation import playbans
 from moderation import queue as moderation_queue
 
 from . import conditional, pagination
@@ -81,13 +83,15 @@ class RoomListView(GenericAPIView):
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     @extend_schema(request=RoomCreateSerializer, responses={201: RoomSerializer})
-    @answers("invalid", "server_busy", "unread_warning")
+    @answers("invalid", "server_busy", "unread_warning", "playbanned")
     @creates("the room")
     def post(self, request: Request) -> Response:
         data = RoomCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         host = signed_in_user(request)
         moderation_queue.require_no_unread_warning(user=host)
+        rated = (data.validated_data.get("options") or {}).get("rated")
+        playbans.require_no_playban(user=host, rated=rated, now=timezone.now())
         room = lobby.room_create(host=host, **data.validated_data)
         room = selectors.room_get(code=room.code)
         return created(request, self.get_serializer(room).data, "room", code=room.code)
@@ -122,12 +126,23 @@ class RoomQRView(APIView):
 @scopes(POST=PLAY)
 class JoinView(APIView):
     @extend_schema(request=TeamSerializer, responses={201: SeatSerializer})
-    @answers(*LOBBY_CODES, "already_seated", "room_full", "team_full", "invalid", "blocked_at_table", "unread_warning")
+    @answers(
+        *LOBBY_CODES,
+        "already_seated",
+        "room_full",
+        "team_full",
+        "invalid",
+        "blocked_at_table",
+        "unread_warning",
+        "playbanned",
+    )
     def post(self, request: Request, code: str) -> Response:
         data = TeamSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = signed_in_user(request)
         moderation_queue.require_no_unread_warning(user=user)
+        rated = selectors.room_get(code=code).options.get("rated")
+        playbans.require_no_playban(user=user, rated=rated, now=timezone.now())
         seat = lobby.room_join(code=code, user=user, team=data.validated_data.get("team"))
         return Response(selectors.seat_public(seat), status=status.HTTP_201_CREATED)
 

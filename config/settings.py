@@ -580,6 +580,12 @@ ADMIN_SECOND_FACTOR_REQUIRED = env_bool("ADMIN_SECOND_FACTOR_REQUIRED", False)
 WEBAUTHN_RP_ID = env_str("WEBAUTHN_RP_ID", "")
 WEBAUTHN_ORIGINS = env_list("WEBAUTHN_ORIGINS", [])
 WEBAUTHN_CEREMONY_SECONDS = env_int("WEBAUTHN_CEREMONY_SECONDS", 300)
+# Playbans (moderation/playbans.py): from the PLAYBAN_THRESHOLD-th rated match a person
+# abandons within PLAYBAN_WINDOW_HOURS, each one brings a wait before the next rated
+# table, the steps of PLAYBAN_MINUTES in turn.
+PLAYBAN_THRESHOLD = env_int("PLAYBAN_THRESHOLD", 3)
+PLAYBAN_WINDOW_HOURS = env_int("PLAYBAN_WINDOW_HOURS", 24)
+PLAYBAN_MINUTES = [int(m) for m in env_list("PLAYBAN_MINUTES", ["15", "60", "1440"])]
 # A closed account is restored by signing in within this many days; after that its
 # personal data is erased for good (privacy.closure, checked hourly).
 ACCOUNT_CLOSURE_GRACE_DAYS = env_int("ACCOUNT_CLOSURE_GRACE_DAYS", 7)

@@ -11,6 +11,12 @@ from django.dispatch import Signal
 # "to_bot" (idle past abandon_seconds, a computer player plays on) or "reclaimed".
 seat_handed_over = Signal()
 
+# A person's idle clock ran out in a match in play: their seat went to a computer
+# player, or the match was abandoned for it. Sent under the room's lock, inside its
+# transaction, with `room` and `user` (moderation counts these towards playbans; a
+# moderator's hand-over is not one).
+player_abandoned = Signal()
+
 # A match came to its end (the room is FINISHED with its final scores). Sent under the
 # room's lock, inside its transaction, with `room`, `seats` (the table's, by index) and
 # `result` (the engine's result of the hand that ended it), so what follows from the

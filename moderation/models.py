@@ -131,3 +131,19 @@ class Warning(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.text[:40]}"
+
+
+class Abandonment(models.Model):
+    """A person's idle clock ran out in a rated match (their seat went to a computer
+    player, or the match was abandoned for it): what playbans count
+    (moderation/playbans.py). A moderator's hand-over is not one."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="abandonments")
+    room = models.ForeignKey("games.Room", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.at:%Y-%m-%d %H:%M}"

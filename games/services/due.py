@@ -15,7 +15,7 @@ from uptime import heartbeat
 from .. import selectors, timing
 from ..errors import ServiceError
 from ..models import Room, RoomStatus
-from ..signals import seat_handed_over
+from ..signals import player_abandoned, seat_handed_over
 from ..store import Table
 from . import clock, ending, handover, moves, timekeeper
 
@@ -116,6 +116,7 @@ def _idle_to_bot(table: Table, index: int) -> None:
     event = {"type": "seat_to_bot", "seat": index, "name": name, "idle": True, "reason": reason}
     handover.seat_to_bot(table, seat, event, keep_owner=True)
     seat_handed_over.send(sender=Room, room=table.room, seat=index, user=seat.user, kind="to_bot")
+    player_abandoned.send(sender=Room, room=table.room, user=seat.user)
     if handover.everyone_away(table):
         _abandon(table, index, "Every seat is played by a computer player; the match was abandoned.", idle=False)
 
@@ -130,7 +131,10 @@ def _abandon(table: Table, seat: int, reason: str | None = None, *, idle: bool =
         who = person.shown_name if person is not None else f"The player in seat {seat + 1}"
         reason = f"{who} did not play in time; the match was abandoned."
     event = {"type": "abandoned", "seat": seat, "idle": idle, "reason": reason}
+    idler = table.seat_at(seat) if idle else None
     ending.room_end(table, RoomStatus.ABANDONED, reason, seat=seat if idle else None, event=event)
+    if idler is not None and idler.user is not None and not idler.is_bot:
+        player_abandoned.send(sender=Room, room=table.room, user=idler.user)
 
 
 def overdue_sweep(*, now: datetime | None = None) -> int:

@@ -149,7 +149,7 @@ def test_a_chat_timeout_from_the_queue_holds_in_its_room_and_ends_on_time(
 
 
 def test_shadow_mute_and_dismiss(make_user, api_client, admin_client):
-    code, (ana, bo, cy, _) = table(make_user)
+    _code, (ana, bo, cy, _) = table(make_user)
     report(api_client(bo), username=ana.username, reason="offensive_language")
     case = Case.objects.get()
     admin_client.post(reverse("admin:moderation_case_shadow_mute", args=[case.pk]), {"reason": "troll"})
@@ -162,7 +162,7 @@ def test_shadow_mute_and_dismiss(make_user, api_client, admin_client):
 
 
 def test_a_temporary_ban_ends_on_time_and_a_lifted_one_at_once(make_user, api_client, admin_client, moderator):
-    code, (ana, bo, *_) = table(make_user)
+    _code, (ana, bo, *_) = table(make_user)
     report(api_client(bo), username=ana.username, reason="cheating")
     case = Case.objects.get()
     admin_client.post(reverse("admin:moderation_case_ban", args=[case.pk]), {"reason": "Collusion", "hours": 2})
@@ -218,7 +218,7 @@ def test_hostile_reports(make_user, api_client, moderator, admin_client):
 
 
 def test_two_moderators_do_not_work_one_entry(make_user, api_client, admin_client, moderators_group):
-    code, (ana, bo, *_) = table(make_user)
+    _code, (ana, bo, *_) = table(make_user)
     report(api_client(bo), username=ana.username, reason="other")
     case = Case.objects.get()
     admin_client.post(reverse("admin:moderation_case_claim", args=[case.pk]))
