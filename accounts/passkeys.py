@@ -162,8 +162,11 @@ def request_options(*, rp: RelyingParty, challenge: bytes, user_verification: bo
         rp_id=rp.id,
         challenge=challenge,
         timeout=TIMEOUT_MS,
+        # As the second step only presence counts: "discouraged", so that a key that
+        # cannot verify its person (no PIN set) still answers; "preferred" would make a
+        # browser refuse it.
         user_verification=(
-            UserVerificationRequirement.REQUIRED if user_verification else UserVerificationRequirement.PREFERRED
+            UserVerificationRequirement.REQUIRED if user_verification else UserVerificationRequirement.DISCOURAGED
         ),
     )
     result: dict[str, Any] = json.loads(webauthn.options_to_json(options))

@@ -7,6 +7,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from .serializers_chat import ChatLineSerializer
+
 
 class ReplayPlayerSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
@@ -64,6 +66,9 @@ class ReplayHandSerializer(serializers.Serializer[Any]):
     result = serializers.DictField(help_text="The hand's result, as `rounds` gives it")
 
 
+REPLAY_CHAT_MAX = 1000
+
+
 class ReplaySerializer(serializers.Serializer[Any]):
     code = serializers.CharField()
     game = serializers.CharField()
@@ -73,3 +78,8 @@ class ReplaySerializer(serializers.Serializer[Any]):
     scores = serializers.ListField(child=serializers.IntegerField(), help_text="The match totals, in seat order")
     players = ReplayPlayerSerializer(many=True)
     hands = ReplayHandSerializer(many=True, help_text="Every hand played, in order")
+    chat = ChatLineSerializer(
+        many=True,
+        help_text=f"The table talk the caller reads (as `GET chat` shows it: a player never reads a spectator's "
+        f"line said during a hand), oldest first, at most {REPLAY_CHAT_MAX} lines (`GET chat` pages through all)",
+    )

@@ -26,6 +26,7 @@ from games.services import lobby, play, reclaim, rematch, seeds
 from grants.scopes import PLAY, READ, scopes
 from moderation import playbans
 from moderation import queue as moderation_queue
+from talk import selectors as talk
 
 from . import conditional, pagination
 from .auth import signed_in_user
@@ -49,7 +50,7 @@ from .serializers import (
     TeamSerializer,
     invite_url,
 )
-from .serializers_replay import ReplaySerializer
+from .serializers_replay import REPLAY_CHAT_MAX, ReplaySerializer
 from .table_auth import ReadsTable
 from .throttling import ClientSeedThrottle
 
@@ -391,4 +392,8 @@ class ReplayView(APIView):
     )
     @answers("match_not_over", "room_closed")
     def get(self, request: Request, code: str) -> Response:
-        return Response(replay.match_replay(code=code))
+        answer = replay.match_replay(code=code)
+        room = selectors.room_get(code=code)
+        reader = talk.reader_of(room=room, user=signed_in_user(request))
+        lines = talk.lines_for(room=room, reader=reader, limit=REPLAY_CHAT_MAX)
+        return Response({**answer, "chat": [talk.line_shown(line) for line in lines]})

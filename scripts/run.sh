@@ -43,7 +43,7 @@ trap cleanup EXIT INT TERM
 "$PY" -m celery -A config worker --beat --loglevel=INFO --concurrency=2 \
   --schedule="$VAR_DIR/celerybeat-schedule" &
 pids+=($!)
-echo "Server: http://127.0.0.1:$PORT  (API docs: http://127.0.0.1:$PORT/api/docs/; mail: $EMAIL_FILE_PATH)"
+echo "Server: http://127.0.0.1:$PORT  (API docs: http://127.0.0.1:$PORT/api/docs/; mail: $EMAIL_FILE_PATH; passkeys need a domain name: browse http://localhost:$PORT for them)"
 "$PY" manage.py runserver "127.0.0.1:$PORT" &
 pids+=($!)
 wait -n "${pids[@]}"

@@ -97,7 +97,10 @@ def test_signing_in_alone_needs_the_person_verified_the_second_step_only_presenc
     # The password signs in no more alone; with the touch of the key it does.
     alone = password_sign_in("bo")
     assert alone.status_code == 401 and errors(alone) == [("second_factor_required", None)]
-    step = touch_only.get(sign_in_options(second_step=True))
+    second = sign_in_options(second_step=True)
+    # A key that cannot verify its person (no PIN) is asked only for presence.
+    assert second["userVerification"] == "discouraged"
+    step = touch_only.get(second)
     assert password_sign_in("bo", passkey=step).status_code == 200
     again = password_sign_in("bo", passkey=step)
     assert again.status_code == 401 and errors(again) == [("wrong_second_factor", None)]

@@ -90,15 +90,19 @@ def make_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MakeRun]:
 
 @pytest.fixture
 def make_run_page(make_run: MakeRun) -> Iterator[Callable[..., Any]]:
-    """Pages of their own (own storage) at a given size; any script error fails the test."""
+    """Pages of their own (own storage) at a given size, on the `make run` server unless
+    `base_url` names it otherwise (passkeys need it by name: `http://localhost:<port>`);
+    any script error fails the test."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/test.sh does)")
     errors: list[str] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM)
 
-        def make(width: int, height: int) -> Any:
-            context = browser.new_context(viewport={"width": width, "height": height}, base_url=make_run.url)
+        def make(width: int, height: int, base_url: str | None = None) -> Any:
+            context = browser.new_context(
+                viewport={"width": width, "height": height}, base_url=base_url or make_run.url
+            )
             page = context.new_page()
             page.set_default_timeout(15_000)
             page.on("pageerror", lambda exc: errors.append(str(exc)))

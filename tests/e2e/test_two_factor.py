@@ -129,7 +129,7 @@ def test_two_step_sign_in_is_turned_on_asked_at_log_in_and_turned_off(
     expect(panel).to_contain_text("10 recovery codes left.")
     expect(panel.get_by_role("heading", name="Two-step sign-in")).to_be_focused()
     shots(page, "on")
-    assert factors(live_url, token_of(page)) == {"totp": True, "recovery_codes_left": 10}
+    assert factors(live_url, token_of(page)) == {"totp": True, "passkeys": 0, "recovery_codes_left": 10}
     assert error_code(sign_in(live_url, name)) == "second_factor_required"
 
     # Logging in now asks for the code, keeping what was typed.
@@ -203,7 +203,7 @@ def test_two_step_sign_in_is_turned_on_asked_at_log_in_and_turned_off(
     expect(panel.get_by_role("button", name="Turn on")).to_be_visible()
     shots(page, "turned-off")
     fits(page, size)
-    assert factors(live_url, token_of(page)) == {"totp": False, "recovery_codes_left": 0}
+    assert factors(live_url, token_of(page)) == {"totp": False, "passkeys": 0, "recovery_codes_left": 0}
     assert sign_in(live_url, name).status_code == 200
 
 

@@ -7,6 +7,7 @@
 import { api, auth } from "./api.js";
 import { resetRequestForm } from "./auth.js";
 import { h, replace } from "./dom.js";
+import { passkeysPanel } from "./passkeys.js";
 import { allowedApps, personalTokens } from "./tokens.js";
 import { twoFactorPanel } from "./two_factor.js";
 
@@ -271,14 +272,15 @@ const HOW = {
   sign_up: "Signed up",
   guest: "Started as a guest",
   reset: "Logged in by a password reset",
+  passkey: "Logged in with a passkey",
   password_change: "Kept when the password changed",
   earlier: "Signed in before this list was kept",
 };
 
 /**
- * The security section: two-step sign-in (two_factor.js); where the account is signed in,
- * each other device's sign-in with a button to end it, and one to end them all; then the
- * apps and personal tokens acting for it. `reload()` reads them all again (after a
+ * The security section: two-step sign-in (two_factor.js) and passkeys (passkeys.js);
+ * where the account is signed in, each other device's sign-in with a button to end it,
+ * and one to end them all; then the apps and personal tokens acting for it. `reload()` reads them all again (after a
  * password change ended some, or a guest's account gained a password).
  * @param {{ user: any, toast: (message: string, kind?: string) => void }} app
  */
@@ -361,12 +363,15 @@ export function securitySection(app) {
 
   load();
   const twoFactor = twoFactorPanel(app);
+  // A passkey added or removed turns two-step sign-in on or off.
+  const passkeys = passkeysPanel(app, { changed: () => twoFactor.load() });
   let apps = allowedApps(app);
   let tokens = personalTokens(app);
   // A new password may have ended the tokens and apps' access along with the sign-ins.
   const reload = () => {
     load();
     twoFactor.load();
+    passkeys.load();
     const freshApps = allowedApps(app);
     const freshTokens = personalTokens(app);
     apps.replaceWith(freshApps);
@@ -379,6 +384,7 @@ export function securitySection(app) {
     { class: "settings-group security", "aria-labelledby": "security-title" },
     h("h2", { id: "security-title" }, "Security"),
     twoFactor.el,
+    passkeys.el,
     h(
       "section",
       { class: "panel sign-ins", "aria-labelledby": "sign-ins-title" },

@@ -2,6 +2,7 @@
 
 import { api, auth } from "./api.js";
 import { h, replace } from "./dom.js";
+import { declined, passkeysWork, promptFailed, usePasskey } from "./webauthn.js";
 
 function field(label, input, hint) {
   return h("label", { class: "field" }, h("span", { class: "field-label" }, label), input, hint && h("small", {}, hint));
@@ -12,10 +13,10 @@ function field(label, input, hint) {
  * @param {unknown[]} fields
  * @param {string} submitLabel
  * @param {(data: FormData) => Promise<void>} submit
- * @param {HTMLElement | null} [after] What follows the button (a way elsewhere, such as a forgotten password).
+ * @param {unknown} [after] What follows the button (a way elsewhere, such as a forgotten password).
+ * @param {HTMLElement} [error] The form's one error line, for what happens outside its submit too.
  */
-function form(title, fields, submitLabel, submit, after = null) {
-  const error = h("p", { class: "form-error", role: "alert" });
+function form(title, fields, submitLabel, submit, after = null, error = h("p", { class: "form-error", role: "alert" })) {
   const button = h("button", { type: "submit", class: "primary" }, submitLabel);
   const el = h(
     "form",
@@ -77,7 +78,8 @@ export function resetRequestForm(back = null) {
 /**
  * The log-in form. An account with two-step sign-in answers the password alone with
  * `second_factor_required`: the form then asks for a code as well, keeping what was typed,
- * and sends the three together.
+ * and sends the three together; or, instead of the code, the answer of a passkey. Where
+ * the browser has passkeys, a passkey also logs in alone, with nothing typed.
  * @param {() => void} forgot Shows the form that resets a forgotten password.
  */
 function loginForm(forgot) {
@@ -124,7 +126,22 @@ function loginForm(forgot) {
     code.focus();
   });
   kind();
-  const codeField = h("div", { class: "field second-factor" }, label, code, hint, codeError, h("p", { class: "code-kind-row" }, switchKind));
+  const error = h("p", { class: "form-error", role: "alert" });
+  const username = /** @type {HTMLInputElement} */ (h("input", { name: "username", required: true, autocomplete: "username" }));
+  const password = /** @type {HTMLInputElement} */ (h("input", { name: "password", type: "password", required: true, autocomplete: "current-password" }));
+  const passkeys = passkeysWork();
+  const secondStep = /** @type {HTMLButtonElement} */ (h("button", { type: "button", class: "passkey-second-step" }, "Use a passkey instead"));
+  const alone = /** @type {HTMLButtonElement} */ (h("button", { type: "button", class: "passkey-sign-in" }, "Sign in with a passkey"));
+  const codeField = h(
+    "div",
+    { class: "field second-factor" },
+    label,
+    code,
+    hint,
+    codeError,
+    h("p", { class: "code-kind-row" }, switchKind),
+    passkeys && h("p", { class: "passkey-row" }, secondStep),
+  );
   // In the form only once the server asks for it: an account without two-step sign-in
   // sees the form as it always was.
   const codeSlot = h("div", { class: "second-factor-slot" });
@@ -138,13 +155,84 @@ function loginForm(forgot) {
     code.required = true;
     code.focus();
   };
+
+  /**
+   * A passkey's ceremony started from `button`: its words go to the form's error line,
+   * and the button waits for it.
+   * @param {HTMLButtonElement} button
+   * @param {() => Promise<void>} run
+   */
+  async function ceremony(button, run) {
+    error.textContent = "";
+    clearCode();
+    button.disabled = true;
+    try {
+      await run();
+    } catch (err) {
+      error.textContent = err.message;
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  // Instead of the code: the username and password as typed, and the passkey's answer
+  // to a ceremony begun for a second step.
+  secondStep.addEventListener("click", () =>
+    ceremony(secondStep, async () => {
+      const options = await api("auth/passkey/options", { method: "POST", body: { second_step: true } });
+      let passkey;
+      try {
+        passkey = await usePasskey(options.publicKey);
+      } catch (err) {
+        error.textContent = declined(err) ? "Your passkey was not used: its prompt was closed before it answered. Try again, or type a code instead." : promptFailed(err);
+        return;
+      }
+      let answer;
+      try {
+        answer = await api("auth/token", { method: "POST", body: { username: username.value, password: password.value, passkey } });
+      } catch (err) {
+        if (err.code === "wrong_second_factor") {
+          error.textContent = "That passkey is not one of this account's: pick the passkey you added for this username, or type a code instead.";
+          return;
+        }
+        throw err;
+      }
+      await signIn(answer.token);
+    }),
+  );
+
+  // Alone, the passkey names its account: nothing is typed, and the device checks its
+  // person (a fingerprint, a face, a PIN) in place of the password.
+  alone.addEventListener("click", () =>
+    ceremony(alone, async () => {
+      const options = await api("auth/passkey/options", { method: "POST", body: { second_step: false } });
+      let credential;
+      try {
+        credential = await usePasskey(options.publicKey);
+      } catch (err) {
+        error.textContent = declined(err)
+          ? "Your passkey did not log you in: its prompt was closed, or your device could not check that it is you (with your fingerprint, face or PIN). Try again, or log in with your password."
+          : promptFailed(err);
+        return;
+      }
+      let answer;
+      try {
+        answer = await api("auth/passkey", { method: "POST", body: { credential } });
+      } catch (err) {
+        if (err.code === "passkey_refused") {
+          error.textContent =
+            "That passkey did not log you in. Logging in with a passkey alone takes one you added to this site, on a device that checks it is you (with your fingerprint, face or PIN). You can also log in with your password and use the passkey as the second step.";
+          return;
+        }
+        throw err;
+      }
+      await signIn(answer.token);
+    }),
+  );
+
   return form(
     "Log in",
-    [
-      field("Username", h("input", { name: "username", required: true, autocomplete: "username" })),
-      field("Password", h("input", { name: "password", type: "password", required: true, autocomplete: "current-password" })),
-      codeSlot,
-    ],
+    [field("Username", username), field("Password", password), codeSlot],
     "Log in",
     async (data) => {
       const body = { username: data.get("username"), password: data.get("password") };
@@ -169,7 +257,11 @@ function loginForm(forgot) {
       }
       await signIn(answer.token);
     },
-    h("p", {}, h("button", { type: "button", class: "link forgot", onclick: forgot }, "Forgot your password?")),
+    [
+      passkeys && h("div", { class: "passkey-alone" }, h("p", { class: "or" }, "or"), alone),
+      h("p", {}, h("button", { type: "button", class: "link forgot", onclick: forgot }, "Forgot your password?")),
+    ],
+    error,
   );
 }
 

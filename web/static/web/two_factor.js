@@ -1,7 +1,9 @@
 // Two-step sign-in, on the settings page: after the password, logging in asks for a code
 // from an authenticator app (TOTP), or one of the recovery codes kept for a lost phone
 // (`me/factors`). Turning it on, making new recovery codes and turning it off each ask
-// for the password again: a sign-in left open on a shared computer is not enough.
+// for the password again: a sign-in left open on a shared computer is not enough. A
+// passkey (passkeys.js, in its own panel) is a second step too: with one, the panel says
+// so, and keeps the recovery codes' button even while the app is off.
 
 import { errorPlaces, field } from "./account.js";
 import { api } from "./api.js";
@@ -25,6 +27,51 @@ function codesLeft(left) {
 }
 
 /**
+ * Recovery codes are shown once, as made: the server keeps only their digests. Drawn in
+ * `body` in place of what was there, the keyboard on their heading.
+ * @param {HTMLElement} body
+ * @param {string[]} codes
+ * @param {{ said: string, insteadOf: string, done: () => void }} words `said`: what just
+ * happened; `insteadOf`: what a code stands in for, and when; `done`: after Done.
+ */
+export function showRecoveryCodes(body, codes, { said, insteadOf, done }) {
+  const heading = h("h4", { tabindex: "-1" }, "Your recovery codes");
+  const copied = h("p", { class: "saved copied-codes", role: "status" });
+  const copy =
+    navigator.clipboard &&
+    h(
+      "button",
+      {
+        type: "button",
+        onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(codes.join("\n"));
+            copied.textContent = "Copied.";
+          } catch {
+            copied.textContent = "They could not be copied: select them and copy them yourself.";
+          }
+        },
+      },
+      "Copy",
+    );
+  replace(
+    body,
+    heading,
+    h("p", {}, said),
+    h(
+      "p",
+      { class: "keep-safe" },
+      h("strong", {}, "Keep them somewhere safe, such as a password manager or on paper."),
+      ` Each logs you in once in place of ${insteadOf}. They are shown only now.`,
+    ),
+    h("ul", { class: "recovery-codes", "aria-label": "Recovery codes" }, codes.map((one) => h("li", {}, h("code", {}, one)))),
+    h("div", { class: "button-row" }, copy, h("button", { type: "button", class: "primary", onclick: done }, "Done")),
+    copied,
+  );
+  heading.focus();
+}
+
+/**
  * The panel, which loads its state itself; `load()` reads it again (the account may have
  * gained a password, or the factors changed in another tab).
  * @param {{ user: { is_guest: boolean, has_password?: boolean } | null }} app
@@ -39,6 +86,8 @@ export function twoFactorPanel(app) {
   const el = h("section", { class: "panel two-factor", "aria-labelledby": "two-factor-title" }, title, status, alert, body);
   // Only the latest read is drawn: a slower earlier one must not undo a step taken since.
   let reads = 0;
+  // As last read: how many passkeys the account has (passkeys.js adds and removes them).
+  let passkeys = 0;
 
   function say(text = "", error = "") {
     status.textContent = text;
@@ -80,8 +129,34 @@ export function twoFactorPanel(app) {
     draw(factors);
   }
 
-  /** @param {{ totp: boolean, recovery_codes_left: number }} factors */
+  /** @param {{ totp: boolean, passkeys?: number, recovery_codes_left: number }} factors */
   function draw(factors) {
+    passkeys = factors.passkeys ?? 0;
+    const left = factors.recovery_codes_left;
+    // "the app or a recovery code", "a passkey, the app or a recovery code"...
+    const means = [passkeys ? "a passkey" : "", factors.totp ? "the app" : "", "a recovery code"].filter(Boolean);
+    const without = `${means.slice(0, -1).join(", ")} or ${means[means.length - 1]}`;
+    const codesLine = h(
+      "p",
+      { class: left <= FEW_LEFT ? "recovery-left few" : "recovery-left" },
+      codesLeft(left),
+      left <= FEW_LEFT ? ` Make new ones before you run out: without ${without} you cannot log in.` : "",
+    );
+    if (!factors.totp && passkeys) {
+      replace(
+        body,
+        h("p", { class: "two-factor-state" }, h("strong", {}, "On, with your passkeys."), " Logging in with your password asks for a passkey next."),
+        h("p", {}, "You can add an authenticator app too, for a code when none of your passkeys is at hand."),
+        codesLine,
+        h(
+          "div",
+          { class: "button-row" },
+          h("button", { type: "button", onclick: turnOn }, "Add an authenticator app"),
+          h("button", { type: "button", onclick: newCodes }, "New recovery codes"),
+        ),
+      );
+      return;
+    }
     if (!factors.totp) {
       replace(
         body,
@@ -95,21 +170,22 @@ export function twoFactorPanel(app) {
       );
       return;
     }
-    const left = factors.recovery_codes_left;
     replace(
       body,
-      h("p", { class: "two-factor-state" }, h("strong", {}, "On."), " Logging in asks for a code from your authenticator app after your password."),
       h(
         "p",
-        { class: left <= FEW_LEFT ? "recovery-left few" : "recovery-left" },
-        codesLeft(left),
-        left <= FEW_LEFT ? " Make new ones before you run out: without the app or a recovery code you cannot log in." : "",
+        { class: "two-factor-state" },
+        h("strong", {}, "On."),
+        passkeys
+          ? " Logging in asks for a code from your authenticator app, or a passkey, after your password."
+          : " Logging in asks for a code from your authenticator app after your password.",
       ),
+      codesLine,
       h(
         "div",
         { class: "button-row" },
         h("button", { type: "button", onclick: newCodes }, "New recovery codes"),
-        h("button", { type: "button", onclick: turnOff }, "Turn off"),
+        h("button", { type: "button", onclick: turnOff }, passkeys ? "Turn off the app" : "Turn off"),
       ),
     );
   }
@@ -161,7 +237,7 @@ export function twoFactorPanel(app) {
 
   function turnOn() {
     askPassword({
-      name: "Turn on two-step sign-in",
+      name: passkeys ? "Add an authenticator app" : "Turn on two-step sign-in",
       intro: "Your password first, to be sure it is you.",
       submitLabel: "Continue",
       path: "me/factors/totp",
@@ -180,15 +256,19 @@ export function twoFactorPanel(app) {
   }
 
   function turnOff() {
+    // With a passkey, only the app goes: the passkeys and the recovery codes stay.
+    const kept = passkeys > 0;
     askPassword({
-      name: "Turn off two-step sign-in",
-      intro: "Logging in will ask for your password only, and your recovery codes stop working.",
-      submitLabel: "Turn off two-step sign-in",
+      name: kept ? "Turn off the authenticator app" : "Turn off two-step sign-in",
+      intro: kept
+        ? "Logging in will no longer take a code from the app. Your passkeys and recovery codes still work."
+        : "Logging in will ask for your password only, and your recovery codes stop working.",
+      submitLabel: kept ? "Turn off the authenticator app" : "Turn off two-step sign-in",
       path: "me/factors/totp/off",
       done: (answer) => {
         reads++;
         draw(answer);
-        say("Turned off: your recovery codes no longer work either.");
+        say(kept ? "The authenticator app is off: your passkeys and recovery codes still work." : "Turned off: your recovery codes no longer work either.");
         title.focus();
       },
     });
@@ -231,7 +311,12 @@ export function twoFactorPanel(app) {
             input.select();
             return;
           }
-          showCodes(answer.recovery_codes, "Two-step sign-in is on: logging in now asks for a code from the app.");
+          showCodes(
+            answer.recovery_codes,
+            passkeys
+              ? "The authenticator app is added: logging in now takes a code from it, or a passkey. These recovery codes replace your earlier ones."
+              : "Two-step sign-in is on: logging in now asks for a code from the app.",
+          );
         },
       },
       code.el,
@@ -260,47 +345,14 @@ export function twoFactorPanel(app) {
   }
 
   /**
-   * Recovery codes are shown once, as made: the server keeps only their digests.
    * @param {string[]} codes
    * @param {string} said
    */
   function showCodes(codes, said) {
     reads++;
     say();
-    const heading = h("h4", { tabindex: "-1" }, "Your recovery codes");
-    const copied = h("p", { class: "saved copied-codes", role: "status" });
-    const copy =
-      navigator.clipboard &&
-      h(
-        "button",
-        {
-          type: "button",
-          onclick: async () => {
-            try {
-              await navigator.clipboard.writeText(codes.join("\n"));
-              copied.textContent = "Copied.";
-            } catch {
-              copied.textContent = "They could not be copied: select them and copy them yourself.";
-            }
-          },
-        },
-        "Copy",
-      );
-    replace(
-      body,
-      heading,
-      h("p", {}, said),
-      h(
-        "p",
-        { class: "keep-safe" },
-        h("strong", {}, "Keep them somewhere safe, such as a password manager or on paper."),
-        " Each logs you in once in place of a code from the app, if you lose your phone. They are shown only now.",
-      ),
-      h("ul", { class: "recovery-codes", "aria-label": "Recovery codes" }, codes.map((one) => h("li", {}, h("code", {}, one)))),
-      h("div", { class: "button-row" }, copy, h("button", { type: "button", class: "primary", onclick: () => back() }, "Done")),
-      copied,
-    );
-    heading.focus();
+    const insteadOf = passkeys ? "a code from the app or a passkey, if you lose your devices" : "a code from the app, if you lose your phone";
+    showRecoveryCodes(body, codes, { said, insteadOf, done: () => back() });
   }
 
   load();
