@@ -34,6 +34,7 @@ MODULES = [
     "lobby.js",
     "notifications.js",
     "options.js",
+    "passkeys.js",
     "platform.js",
     "players.js",
     "privacy.js",
@@ -55,6 +56,7 @@ MODULES = [
     "tokens.js",
     "turns.js",
     "two_factor.js",
+    "webauthn.js",
     "wording.js",
     "worker.js",
 ]
