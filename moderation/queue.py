@@ -97,9 +97,17 @@ def case_warn(*, case_id: int, moderator: User, text: str, now: datetime) -> Cas
 
 @transaction.atomic
 def case_chat_timeout(
-    *, case_id: int, moderator: User, length: str, room: Room | None, reason: str, now: datetime
+    *,
+    case_id: int,
+    moderator: User,
+    length: str,
+    room: Room | None,
+    reason: str,
+    now: datetime,
+    warning: str = "",
 ) -> Case:
-    """No talk from the person, in `room` or everywhere, for one of TIMEOUT_CHOICES."""
+    """No talk from the person, in `room` or everywhere, for one of TIMEOUT_CHOICES;
+    with `warning`, a warning too, read before their next table."""
     case = _case(case_id, moderator)
     if length not in TIMEOUT_CHOICES:
         raise ServiceError("invalid", "A timeout lasts 10 minutes, an hour or a day.", 400, "length")
@@ -109,6 +117,11 @@ def case_chat_timeout(
     where = f"in {room.code}" if room is not None else "everywhere"
     entry = _entry(moderator, ModerationEntry.Kind.CHAT_TIMEOUT, reason, case.target_user, f"{length} {where}", room)
     notices.sanction_after_commit(user_id=case.target_user_id, kind="chat_timeout", text=reason, until=until)
+    if warning.strip():
+        text = require_reason(warning, limit=500)
+        Warning.objects.create(user=case.target_user, text=text, created_at=now)
+        _entry(moderator, ModerationEntry.Kind.WARN, text, case.target_user)
+        notices.sanction_after_commit(user_id=case.target_user_id, kind="warning", text=text, until=None)
     return _close(case, moderator, Case.Outcome.CHAT_TIMEOUT, entry, now)
 
 

@@ -55,7 +55,7 @@ class DismissForm(_Reason):
 
 class WarnForm(forms.Form):
     canned = forms.ChoiceField(
-        choices=[("", "(write your own)"), *[(k, v) for k, v in queue.CANNED_WARNINGS.items()]],
+        choices=[("", "(write your own)"), *queue.CANNED_WARNINGS.items()],
         required=False,
         label="Start from",
     )
@@ -80,6 +80,21 @@ class TimeoutForm(_Reason):
     room = forms.CharField(
         required=False, max_length=12, help_text="A room's code for a timeout there only; empty: everywhere."
     )
+    canned = forms.ChoiceField(
+        choices=[("", "(no warning)"), *queue.CANNED_WARNINGS.items()], required=False, label="And a warning"
+    )
+    warning = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        max_length=500,
+        required=False,
+        help_text="The warning's words (empty: the one chosen above, if any).",
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        chosen = queue.CANNED_WARNINGS.get(cleaned.get("canned") or "", "")
+        cleaned["warning"] = (cleaned.get("warning") or "").strip() or chosen
+        return cleaned
 
     def clean_room(self) -> Room | None:
         code = (self.cleaned_data.get("room") or "").strip().upper()
@@ -323,6 +338,7 @@ class CaseAdmin(ReadOnlyAdmin):
                 room=c["room"],
                 reason=c["reason"],
                 now=timezone.now(),
+                warning=c["warning"],
             ),
             done="Timed out.",
         )

@@ -132,7 +132,7 @@ def test_a_chat_timeout_from_the_queue_holds_in_its_room_and_ends_on_time(
     with django_capture_on_commit_callbacks(execute=True):
         done = admin_client.post(
             reverse("admin:moderation_case_timeout", args=[case.pk]),
-            {"length": "10m", "room": code.lower(), "reason": "Insults at the table"},
+            {"length": "10m", "room": code.lower(), "reason": "Insults at the table", "canned": "offensive_language"},
         )
     assert done.status_code == 302
     (timeout,) = ChatTimeout.objects.all()
@@ -146,6 +146,9 @@ def test_a_chat_timeout_from_the_queue_holds_in_its_room_and_ends_on_time(
     with time_machine.travel(timeout.until + timedelta(seconds=1)):
         assert api_client(ana).post(f"/api/v1/rooms/{code}/chat", {"phrase": "sorry"}, format="json").status_code == 201
     assert ModerationEntry.objects.get(kind="chat_timeout").detail == f"10m in {code}"
+    # The canned warning came with it, to be read before the next table.
+    (warning,) = api_client(ana).get("/api/v1/me/sanctions").json()["warnings"]
+    assert "friendly" in warning["text"] and warning["read_at"] is None
 
 
 def test_shadow_mute_and_dismiss(make_user, api_client, admin_client):
