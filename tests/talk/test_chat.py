@@ -130,6 +130,7 @@ def test_shut_rooms_and_bad_lines_are_refused_with_nothing_kept(make_user, api_c
         ({"phrase": "rude_word"}, [("invalid_choice", "phrase")]),
         ({"text": "   "}, [("empty_message", "text")]),
         ({"text": "x" * 281}, [("max_length", "text")]),
+        ({"text": "x" * 10_000}, [("max_length", "text")]),
         ({"text": 5}, [("invalid", "text")]),
         ({"text": "evil\u202egnp.exe"}, [("bidi_control", "text")]),
         ({"text": "hi", "channel": "players"}, [("invalid", "channel")]),
