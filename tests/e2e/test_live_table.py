@@ -1,5 +1,8 @@
-"""Two people at one table, live: each sees the other's moves within a second, without
-reloading; and a guest sits down from the invite link with nothing but a name."""
+"""Two people at one table, live: each sees the other's moves pushed over the room's
+socket, without reloading (the page never fell back to polling, which is the only other
+way a change reaches it); and a guest sits down from the invite link with nothing but a
+name. How fast a move reaches the others is measured by `make bench`, not here: a test
+must not depend on the machine's speed."""
 
 from __future__ import annotations
 
@@ -21,8 +24,22 @@ def seat_of(page) -> int:
 
 
 def mark_no_reload(*pages):
+    """Mark each page's document, and record every status its live link shows from now
+    on: a page that never polled heard every change on its socket."""
     for page in pages:
-        page.evaluate("window.__sameDocument = true")
+        page.evaluate(
+            """() => {
+              window.__sameDocument = true;
+              window.__liveSeen = [];
+              const watch = () => {
+                const el = document.querySelector("[data-live]");
+                if (el) window.__liveSeen.push(el.textContent);
+              };
+              const all = { subtree: true, childList: true, characterData: true };
+              new MutationObserver(watch).observe(document.body, all);
+              watch();
+            }"""
+        )
 
 
 def assert_not_reloaded(*pages):
@@ -30,7 +47,15 @@ def assert_not_reloaded(*pages):
         assert page.evaluate("window.__sameDocument === true"), "the page was reloaded"
 
 
-def test_two_players_see_each_others_plays_within_a_second(open_page, shots):
+def assert_live_throughout(*pages):
+    """The page never polled: it heard every change on its socket (a socket opening, as
+    when the lobby becomes the table, says where the room is, and is not polling)."""
+    for page in pages:
+        seen = set(page.evaluate("window.__liveSeen"))
+        assert not {s for s in seen if "polling" in s}, f"the page polled for a while: {seen}"
+
+
+def test_two_players_see_each_others_plays_pushed_live(open_page, shots):
     alice = open_page(width=1280, height=900)
     bob = open_page()
     sign_up(alice, "alice")
@@ -41,11 +66,11 @@ def test_two_players_see_each_others_plays_within_a_second(open_page, shots):
     mark_no_reload(alice, bob)
     bob.locator("[data-action=join]").click()
     # Bob's arrival reaches Alice's lobby over the socket.
-    expect(alice.locator(".lobby-seat", has_text="bob")).to_be_visible(timeout=1000)
+    expect(alice.locator(".lobby-seat", has_text="bob")).to_be_visible()
     add_bots(alice, 2)
     expect(alice.locator("[data-action=start]")).to_be_enabled()
     alice.locator("[data-action=start]").click()
-    expect(table(bob)).to_have_attribute("data-phase", "pass", timeout=1000)
+    expect(table(bob)).to_have_attribute("data-phase", "pass")
 
     for page in (alice, bob):
         hand = page.locator(".hand button")
@@ -74,12 +99,12 @@ def test_two_players_see_each_others_plays_within_a_second(open_page, shots):
         card.click()
         expect(mover.locator(f".hand button[data-code='{code}']")).to_have_count(0)
         line = f"{names[id(mover)]} played {card_text(code)}."
-        # Without a reload and within a second: the other player's log and table have it.
-        expect(other.locator(".log-lines li", has_text=line)).to_have_count(1, timeout=1000)
+        # Without a reload, over the socket: the other player's log and table have it.
+        expect(other.locator(".log-lines li", has_text=line)).to_have_count(1)
         played[id(mover)] += 1
         left = 13 - played[id(mover)]
         expect(other.locator(f".seat[data-seat='{seat_of(mover)}'] .facts")).to_contain_text(
-            re.compile(rf"(^|\D){left} cards"), timeout=1000
+            re.compile(rf"(^|\D){left} cards")
         )
         seen += 1
         if seen == 8:
@@ -88,6 +113,7 @@ def test_two_players_see_each_others_plays_within_a_second(open_page, shots):
     shots(alice, "alice-after")
     shots(bob, "bob-after")
     assert_not_reloaded(alice, bob)
+    assert_live_throughout(alice, bob)
 
 
 def test_a_guest_joins_from_the_invite_link(open_page, shots):
@@ -108,7 +134,7 @@ def test_a_guest_joins_from_the_invite_link(open_page, shots):
     # The guest is seated at once, and the host sees it live.
     expect(guest.locator(".lobby-seat.me")).to_contain_text("Gina")
     expect(guest.locator("#account")).to_contain_text("Gina (guest)")
-    expect(host.locator(".lobby-seat", has_text="Gina")).to_be_visible(timeout=1000)
+    expect(host.locator(".lobby-seat", has_text="Gina")).to_be_visible()
     shots(guest, "guest-seated")
     shots(host, "host-sees-guest")
 
@@ -138,13 +164,13 @@ def test_without_its_socket_the_page_polls_then_reconnects_and_catches_up(open_p
 
     # Polling (every 3 s) still brings the host's change.
     host.locator("[data-action=add-bot]").click()
-    expect(player.locator(".lobby-seat", has_text="Computer")).to_be_visible(timeout=4500)
+    expect(player.locator(".lobby-seat", has_text="Computer")).to_be_visible(timeout=15_000)
     shots(player, "polling")
 
     # The socket comes back with the growing delay; its first notice is the current version.
     socket_down["now"] = False
-    expect(player.locator("[data-live]")).to_have_text("live", timeout=12_000)
+    expect(player.locator("[data-live]")).to_have_text("live", timeout=30_000)
     host.locator("[data-action=start]").click()
-    expect(player.locator("section.table")).to_be_visible(timeout=1000)
+    expect(player.locator("section.table")).to_be_visible()
     shots(player, "live-again")
     assert_not_reloaded(player)
