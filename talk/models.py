@@ -24,8 +24,8 @@ class ChatMessage(models.Model):
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     phrase = models.CharField(max_length=20, blank=True)
     text = models.CharField(max_length=280, blank=True)
-    # The hand under way when a spectator said it: the players read it once that hand
-    # is over. None outside a hand, and for the players' own lines.
+    # The hand under way when a spectator said it: the room's players never read such a
+    # line (talk/selectors.py). None outside a hand, and for the players' own lines.
     hand = models.PositiveIntegerField(null=True, blank=True)
     # Said while its author was shadow-muted: it reaches nobody but them.
     shadow = models.BooleanField(default=False)

@@ -20,6 +20,7 @@ MODULES = [
     "auth.js",
     "backoff.js",
     "cards.js",
+    "chat.js",
     "confirm.js",
     "dom.js",
     "dominoes.js",
@@ -109,7 +110,7 @@ def test_the_api_and_admin_routes_are_untouched(client):
     assert client.get("/join/").status_code == 404
 
 
-@pytest.mark.parametrize("name", [*MODULES, "style.css"])
+@pytest.mark.parametrize("name", [*MODULES, "style.css", "chat.css"])
 def test_every_static_file_is_served(client, name):
     res = client.get(f"/static/web/{name}")
     assert res.status_code == 200, name

@@ -2,7 +2,8 @@
 // events it logged (`{"type":"view",...}`, handed to `onView`), which stands for its
 // notice (`{"type":"changed","version":N,"seq":S}`, handed to `onChange`). A change the server
 // could not push comes as the notice alone, and so does the room's position when the
-// socket opens: the page fetches what it lacks then. While the socket is down the client
+// socket opens: the page fetches what it lacks then. A line of table talk comes as
+// `{"type":"chat","line":{...}}`, handed to `onChat`. While the socket is down the client
 // polls (`onChange(null)`: the page fetches), and reconnects with a growing delay.
 //
 // The socket alone is not trusted: when nothing has arrived for a while the client asks
@@ -48,12 +49,14 @@ export class RoomLive {
    *   (null: poll, it may have changed).
    * @param {(status: string) => void} [onStatus] "connecting", "live", "polling", "unauthorized", "refused" or "gone".
    * @param {(pushed: PushedView) => void} [onView] A change pushed with the reader's view.
+   * @param {(line: any) => void} [onChat] A line of table talk this reader reads (chat.js).
    */
-  constructor(code, onChange, onStatus = () => {}, onView = undefined) {
+  constructor(code, onChange, onStatus = () => {}, onView = undefined, onChat = undefined) {
     this.code = code;
     this.onChange = onChange;
     this.onStatus = onStatus;
     this.onView = onView;
+    this.onChat = onChat;
     /** @type {ReturnType<typeof setInterval> | undefined} */
     this.pollTimer = undefined;
     /** @type {number | undefined} */
@@ -74,6 +77,7 @@ export class RoomLive {
       // the same path, and so is the answer to a check.
       onMessage: (data) => {
         if (data.type === "view" && isPushedView(data)) this.onView?.(data);
+        else if (data.type === "chat") this.onChat?.(data.line);
         else if ((data.type === "changed" || data.type === "pong") && Number.isInteger(data.version)) {
           this.onChange(data.version, Number.isInteger(data.seq) ? data.seq : undefined);
         }

@@ -17,6 +17,7 @@ import { renderLobby } from "./lobby.js";
 import { EventLog } from "./eventlog.js";
 import { RoomLive } from "./live.js";
 import { TableView } from "./table.js";
+import { TableTalk } from "./chat.js";
 
 const AUTOJOIN_KEY = "tt.autojoin";
 const MAX_EVENTS = 200;
@@ -84,6 +85,8 @@ export class RoomPage {
       newTable: () => this.newTable(),
       rematch: () => this.rematch(),
     });
+    // Table talk sits beside the page, not in it: a redraw leaves what is being typed alone.
+    this.chat = new TableTalk(this.code, this.app.user, this.root);
     await this.refresh();
     await this.autojoin();
     // Left while it loaded: no socket, no clock for a page no longer on screen.
@@ -93,6 +96,7 @@ export class RoomPage {
       (version, seq) => this.onChange(version, seq),
       (status) => this.onLive(status),
       (pushed) => this.onView(pushed),
+      (line) => this.chat?.heard(line),
     ).start();
     this.timer = setInterval(() => this.view && this.table.tick(this.root, this.view), 1000);
   }
@@ -102,6 +106,7 @@ export class RoomPage {
     // this room over the page that replaced it.
     this.destroyed = true;
     this.live?.stop();
+    this.chat?.destroy();
     clearInterval(this.timer);
     document.querySelector("dialog.choose")?.remove();
     if (this.qrUrl) URL.revokeObjectURL(this.qrUrl);
@@ -144,6 +149,7 @@ export class RoomPage {
       }[status] ?? status;
     const el = this.root.querySelector("[data-live]");
     if (el) el.textContent = this.liveStatus;
+    this.chat?.onLive(status);
     if (status === "unauthorized") this.signedOut();
     else if (status === "gone") this.renderMissing();
     else if (status === "refused") this.live?.pollOnly();
@@ -387,6 +393,7 @@ export class RoomPage {
         );
       }
     }
+    this.chat?.dock(this.root, view);
     restoreFocus(this.root, key);
     // A keyboard player whose button went away (a card played) lands on the next choice.
     if (wasInside && !this.root.contains(document.activeElement)) {

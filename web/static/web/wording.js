@@ -12,11 +12,16 @@ export const OPTION_WORDS = {
   between_rounds_seconds: { label: "Pause between hands", help: "How long the scores stay up before the next hand." },
   on_abandon: { label: "When a player is gone", help: "End the match, or let a computer player take the seat until they come back." },
   rated: { label: "Rated", help: "A rated match changes its players' ratings. Automatic: rated when every seat is a person at the start." },
+  chat_during_hand: {
+    label: "Free text during a hand",
+    help: "Quick phrases always work, and so does free text in the lobby and between hands. Automatic: on, except where partners are hidden (Kali Tidi with partners by called cards).",
+  },
 };
 
 export const VALUE_WORDS = {
   on_abandon: { end: "End the match", bot: "A computer player takes over" },
   rated: { null: "Automatic", true: "Rated", false: "Not rated" },
+  chat_during_hand: { null: "Automatic", true: "On", false: "Off (quick phrases only)" },
 };
 
 // Why a room will be rated, or not, in the lobby (`rated` is fixed when the match starts).
