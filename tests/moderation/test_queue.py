@@ -87,6 +87,8 @@ def test_reports_add_up_into_one_entry_and_a_moderator_warns(
     page = admin_client.get(reverse("admin:moderation_case_change", args=[case.pk])).content.decode()
     assert HOSTILE not in page and "&lt;script&gt;" in page
     assert "Claim" in page and "Warn…" in page
+    # Claim posts through the page's own form: this part of the page lies inside it.
+    assert f'formaction="{reverse("admin:moderation_case_claim", args=[case.pk])}"' in page
 
     claimed = admin_client.post(reverse("admin:moderation_case_claim", args=[case.pk]))
     assert claimed.status_code == 302 and Case.objects.get().claimed_by == moderator

@@ -1,13 +1,16 @@
 // The account itself, on the settings page: its display name (`PATCH me`), its password
 // (`POST me/password`), and where it is signed in (`me/sign-ins`: each device's sign-in,
 // ended one by one or all but this one), beside the apps and tokens that act for it
-// (tokens.js). And the page of the link mailed to reset a forgotten password
-// (`/reset-password#<token>`), which shares the password fields.
+// (tokens.js); and the account's standing with the moderators (standing.js: warnings,
+// timeouts, a playban, its reports and the players it blocked). And the page of the link
+// mailed to reset a forgotten password (`/reset-password#<token>`), which shares the
+// password fields.
 
 import { api, auth } from "./api.js";
 import { resetRequestForm } from "./auth.js";
 import { h, replace } from "./dom.js";
 import { passkeysPanel } from "./passkeys.js";
+import { standingPanel } from "./standing.js";
 import { allowedApps, personalTokens } from "./tokens.js";
 import { twoFactorPanel } from "./two_factor.js";
 
@@ -75,8 +78,9 @@ function password(name, autocomplete) {
 }
 
 /**
- * The account's section: its name at the table, and its password (a guest has none).
- * Loads the account afresh (`GET me`), for when the name may change next.
+ * The account's section: its name at the table, its password (a guest has none), and its
+ * standing with the moderators. Loads the account afresh (`GET me`), for when the name
+ * may change next.
  * @param {{ user: any, setUser: (user: any) => void, toast: (message: string, kind?: string) => void }} app
  * @param {{ passwordChanged?: () => void, accountKept?: () => void }} [hooks] `passwordChanged`:
  * other sign-ins may have ended; `accountKept`: a guest's account now has a password.
@@ -98,7 +102,14 @@ export function accountSection(app, { passwordChanged, accountKept } = {}) {
     .catch(() => {
       // Shown from what the page had; the server says the rest if a change is refused.
     });
-  return h("section", { class: "settings-group account", "aria-labelledby": "account-title" }, h("h2", { id: "account-title" }, "Account"), nameBox, passwordBox);
+  return h(
+    "section",
+    { class: "settings-group account", "aria-labelledby": "account-title" },
+    h("h2", { id: "account-title" }, "Account"),
+    nameBox,
+    passwordBox,
+    standingPanel(),
+  );
 }
 
 function displayName(box, app, user, render) {

@@ -13,6 +13,7 @@ import { ProfilePage } from "./players.js";
 import { turnOff } from "./push.js";
 import { ReplayPage } from "./replay.js";
 import { RoomPage } from "./room.js";
+import { readWarnings } from "./standing.js";
 import { TurnsWatch } from "./turns.js";
 import { registerWorker, workerSupported } from "./worker.js";
 
@@ -154,6 +155,8 @@ window.addEventListener("auth-changed", async () => {
   await loadUser();
   watchTurns();
   renderAccount();
+  // A moderator's warning not yet read is shown once, before the next table.
+  if (app.user) readWarnings();
   route();
 });
 window.addEventListener("popstate", route);
@@ -188,6 +191,8 @@ async function boot(retried = false) {
   }
   watchTurns();
   renderAccount();
+  // A moderator's warning not yet read is shown once, before the next table (standing.js).
+  if (app.user) readWarnings();
   await route();
 }
 

@@ -17,6 +17,7 @@
 
 import { api, ApiError, auth } from "./api.js";
 import { h, replace } from "./dom.js";
+import { openReport } from "./report.js";
 
 // Each page shows a quick phrase in its reader's language (the API names it by its key).
 export const PHRASES = {
@@ -381,12 +382,14 @@ export class TableTalk {
         h("time", { datetime: line.sent_at }, clock(line.sent_at)),
       ),
       text,
-      mine ? null : this.menu(line.author.username, name),
+      mine ? null : this.menu(line.author.username, name, line),
     );
   }
 
-  // A line's own menu: block its author, once asked to confirm.
-  menu(username, name) {
+  // A line's own menu: block its author, once asked to confirm, or report them for it
+  // (report.js: its dialog gives the focus back to the button).
+  /** @param {Line} line */
+  menu(username, name, line) {
     const body = h("div", { class: "talk-menu-body" });
     const details = /** @type {HTMLDetailsElement} */ (
       h("details", { class: "talk-menu" }, h("summary", {}, h("span", { "aria-hidden": "true" }, "⋯"), h("span", { class: "sr-only" }, `Options for this message from ${name}`)), body)
@@ -395,15 +398,28 @@ export class TableTalk {
       replace(
         body,
         h(
-          "button",
-          {
-            type: "button",
-            onclick: () => {
-              ask();
-              body.querySelector("button")?.focus();
+          "div",
+          { class: "talk-menu-row" },
+          h(
+            "button",
+            {
+              type: "button",
+              onclick: () => {
+                ask();
+                body.querySelector("button")?.focus();
+              },
             },
-          },
-          `Block ${name}`,
+            `Block ${name}`,
+          ),
+          h(
+            "button",
+            {
+              type: "button",
+              onclick: (/** @type {MouseEvent} */ e) =>
+                openReport({ username, name, line: line.id, quote: (line.phrase && PHRASES[line.phrase]) || line.text }, /** @type {HTMLElement} */ (e.currentTarget)),
+            },
+            `Report ${name}…`,
+          ),
         ),
       );
     const ask = () =>

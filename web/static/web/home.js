@@ -7,6 +7,7 @@ import { h, replace } from "./dom.js";
 import { gameModule } from "./games/index.js";
 import { hostName } from "./lobby.js";
 import { optionsForm } from "./options.js";
+import { withStanding } from "./standing.js";
 import { TurnsPanel } from "./turns.js";
 
 function roomItem(room, catalogue) {
@@ -116,10 +117,14 @@ export class HomePage {
           error.textContent = "";
           submit.disabled = true;
           try {
-            const room = await api("rooms/", {
-              method: "POST",
-              body: { game: pick.value, options: form.values(), name: name.value, public: isPublic.checked },
-            });
+            // A moderator's unread warning is shown first, then the room is made; a
+            // playban's refusal says until when and why (standing.js).
+            const room = await withStanding(() =>
+              api("rooms/", {
+                method: "POST",
+                body: { game: pick.value, options: form.values(), name: name.value, public: isPublic.checked },
+              }),
+            );
             this.app.navigate(`/join/${room.code}`);
           } catch (err) {
             error.textContent = err.message;

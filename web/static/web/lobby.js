@@ -5,6 +5,7 @@ import { fairDeal } from "./fair.js";
 import { describeOptions } from "./options.js";
 import { h } from "./dom.js";
 import { teamName } from "./format.js";
+import { playerButton } from "./report.js";
 import { canShare, copyText, share } from "./share.js";
 import { ratedText } from "./wording.js";
 
@@ -30,7 +31,12 @@ function presetName(catalogue, preset) {
 /** @type {{ code: string | null, text: string }} */
 let copiedNote = { code: null, text: "" };
 
-export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, act }) {
+/**
+ * The lobby. `notice`: why the last step was refused, said where it belongs (a playban's,
+ * under the seats' buttons), or null.
+ * @param {{ room: any, view: any, user: any, catalogue: any, qrUrl: any, liveStatus: any, act: any, notice?: string | null }} args
+ */
+export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, act, notice = null }) {
   const seats = view.seats;
   const mine = seats.find((s) => s.user === user.username);
   const isHost = room.host === user.username;
@@ -106,7 +112,12 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
         h(
           "span",
           { class: "seat-who" },
-          s.user || s.is_bot ? s.display_name || s.user : h("em", {}, "free"),
+          // Another person's name opens what can be done about them (their page, a report).
+          s.user && !s.is_bot && s.user !== user.username
+            ? playerButton({ username: s.user, name: s.display_name || s.user, room: room.code }, s.display_name || s.user)
+            : s.user || s.is_bot
+              ? s.display_name || s.user
+              : h("em", {}, "free"),
           s.user === room.host ? h("span", { class: "badge" }, "host") : null,
           s.is_bot ? h("span", { class: "badge" }, "computer") : null,
           s.user === user.username ? h("span", { class: "badge" }, "you") : null,
@@ -161,7 +172,8 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
         { class: "panel" },
         h("h2", {}, "Seats"),
         teams ? h("p", { class: "team-sizes" }, teams.map((size, t) => `${teamName(t)}: ${filled(t)} of ${size}`).join(" · ")) : null,
-        seatList, h("p", { class: "rated-note", "data-rated": String(room.options?.rated ?? null) }, ratedText(room.options?.rated)), h("div", { class: "button-row" }, controls)), inviteBox),
+        seatList, h("p", { class: "rated-note", "data-rated": String(room.options?.rated ?? null) }, ratedText(room.options?.rated)), h("div", { class: "button-row" }, controls),
+        notice ? h("p", { class: "lobby-notice", tabindex: "-1", "data-focus": "lobby-notice" }, notice) : null), inviteBox),
     fairDeal(view, room.code),
     options.length
       ? h(

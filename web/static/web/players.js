@@ -1,9 +1,11 @@
 // A player's page (`/players/<username>`): their ratings by game, their match counts, and
-// their finished matches, newest first, each linked to its table and its replay.
+// their finished matches, newest first, each linked to its table and its replay; and,
+// on someone else's page, "Report <name>…" (report.js).
 
 import { api } from "./api.js";
 import { signedOutPage } from "./auth.js";
 import { h, replace } from "./dom.js";
+import { openReport } from "./report.js";
 
 const shown = (x) => x.toFixed(1);
 
@@ -68,6 +70,22 @@ export class ProfilePage {
             { class: "match-counts" },
             `${counts.played} match${counts.played === 1 ? "" : "es"} played, ${counts.won} won, ${counts.abandoned} abandoned.`,
           ),
+          profile.username === this.app.user?.username
+            ? null
+            : h(
+                "p",
+                { class: "report-player" },
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    "data-focus": "report-player",
+                    onclick: (/** @type {MouseEvent} */ e) =>
+                      openReport({ username: profile.username, name: profile.display_name || profile.username }, /** @type {HTMLElement} */ (e.currentTarget)),
+                  },
+                  `Report ${profile.display_name || profile.username}…`,
+                ),
+              ),
           ratings.length
             ? h(
                 "div",

@@ -18,6 +18,8 @@ import { EventLog } from "./eventlog.js";
 import { RoomLive } from "./live.js";
 import { TableView } from "./table.js";
 import { TableTalk } from "./chat.js";
+import { seatNamesOpenPlayers } from "./report.js";
+import { withStanding } from "./standing.js";
 
 const AUTOJOIN_KEY = "tt.autojoin";
 const MAX_EVENTS = 200;
@@ -57,6 +59,9 @@ export class RoomPage {
     // The newest version pushed, drawn or on its way: its own notice needs no fetch.
     this.pushedVersion = 0;
     this.syncing = false;
+    // Why taking a seat was last refused, said in the lobby under its buttons (a playban).
+    /** @type {string | null} */
+    this.lobbyNotice = null;
     // Set by start(), once the room is known.
     /** @type {TableView} */
     this.table;
@@ -358,10 +363,13 @@ export class RoomPage {
           qrUrl: this.qrUrl,
           liveStatus: this.liveStatus,
           act: (what, body) => this.lobbyAct(what, body),
+          notice: this.lobbyNotice,
         }),
       );
     } else {
       this.table.render(this.root, view, { catalogue: this.catalogue, events: this.log.events, rounds: this.rounds, liveStatus: this.liveStatus });
+      // The other people's names at the table open their page or a report of them.
+      seatNamesOpenPlayers(this.root, view, this.app.user.username, this.code);
       // The seat this page's player held here, kept so that a hand-over that takes it for
       // good (a moderator's) can be told when the page turns into a spectator's.
       const heldKey = `seat-held:${this.code}`;
@@ -415,12 +423,23 @@ export class RoomPage {
     }
   }
 
+  // A seat asked for while a moderator's warning is unread shows it first, and is asked
+  // for again once it is read (standing.js); a playban's refusal stays said in the lobby.
   async lobbyAct(what, body) {
+    const said = this.lobbyNotice;
+    this.lobbyNotice = null;
     try {
-      await api(`rooms/${encodeURIComponent(this.code)}/${what}`, { method: "POST", body: body ?? {} });
+      await withStanding(() => api(`rooms/${encodeURIComponent(this.code)}/${what}`, { method: "POST", body: body ?? {} }));
     } catch (err) {
-      this.app.toast(err.message, "error");
+      if (err.code === "playbanned" && this.view?.status === "lobby") {
+        this.lobbyNotice = err.message;
+        this.render();
+        this.root.querySelector(".lobby-notice")?.focus();
+      } else {
+        this.app.toast(err.message, "error");
+      }
     }
+    if (said && !this.lobbyNotice) this.render();
     // The change comes pushed on a live socket; without one it is fetched.
     if (this.live?.status !== "live") await this.refresh();
   }
@@ -429,10 +448,12 @@ export class RoomPage {
   // hosted by this player, who then invites the others from its lobby.
   async newTable() {
     try {
-      const room = await api("rooms/", {
-        method: "POST",
-        body: { game: this.room.game, options: this.room.options, name: this.room.name, public: this.room.public },
-      });
+      const room = await withStanding(() =>
+        api("rooms/", {
+          method: "POST",
+          body: { game: this.room.game, options: this.room.options, name: this.room.name, public: this.room.public },
+        }),
+      );
       this.app.navigate(`/join/${encodeURIComponent(room.code)}`);
     } catch (err) {
       this.app.toast(err.message, "error");
