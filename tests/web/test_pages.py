@@ -112,7 +112,7 @@ def test_the_api_and_admin_routes_are_untouched(client):
     assert client.get("/join/").status_code == 404
 
 
-@pytest.mark.parametrize("name", [*MODULES, "style.css", "chat.css", "moderation.css"])
+@pytest.mark.parametrize("name", [*MODULES, "style.css", "chat.css", "replay_talk.css", "moderation.css"])
 def test_every_static_file_is_served(client, name):
     res = client.get(f"/static/web/{name}")
     assert res.status_code == 200, name

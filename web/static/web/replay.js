@@ -1,11 +1,33 @@
 // The replay of a finished match (`GET rooms/{code}/replay`): pick a hand, then step
 // through it play by play or trick by trick, every seat's hand face up, the trick on the
 // table and who took it. Drawn with the game modules' own pieces, so every game shows.
+//
+// Beside it (under it on a phone, folded as "Table talk (N)") the match's table talk as
+// the reader could read it then: the answer's `chat`, as the server chose it for them.
+// The replay's hands and steps carry no time, so a line cannot be set at a play. What
+// places it is the hands' own times, which `GET rooms/{code}/rounds` gives (`started_at`,
+// `finished_at`): each line is said before a hand was dealt, during it, or after the
+// last one (a spectator's line during a hand also names it, `hand`). So the talk follows
+// the replay hand by hand: during a hand it shows what was said before its deal; at its
+// last step, what was said until the next deal (after the last hand: everything), in
+// groups by hand. Without those times it shows every line in order, with a note.
+// Lines are text, set as textContent like the table's (chat.js), never markup.
 
 import { api } from "./api.js";
 import { signedOutPage } from "./auth.js";
+import { isLine, PHRASES } from "./chat.js";
 import { h, replace } from "./dom.js";
+import { count } from "./format.js";
 import { gameModule } from "./games/index.js";
+
+// From this width the talk is a column beside the replay, open (replay_talk.css).
+const WIDE = "(min-width: 1000px)";
+const ROUNDS_PAGE = 100;
+
+function clock(iso) {
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
+}
 
 export class ReplayPage {
   constructor(root, code, app) {
@@ -14,6 +36,12 @@ export class ReplayPage {
     this.app = app;
     this.hand = 0;
     this.step = 0; // 0: as dealt; k: after the k-th action of the hand
+    /** @type {import("./chat.js").Line[]} */
+    this.talk = [];
+    // Each line's place (place()), or null when the hands' times are unknown.
+    /** @type {Map<number, number> | null} */
+    this.talkAt = null;
+    this.talkOpen = matchMedia(WIDE).matches;
   }
 
   destroy() {
@@ -46,7 +74,110 @@ export class ReplayPage {
     if (this.gone) return;
     this.game = gameModule(this.replay.game);
     this.names = this.replay.players.map((p) => p.display_name || `Seat ${p.seat + 1}`);
+    this.talk = Array.isArray(this.replay.chat) ? this.replay.chat.filter(isLine) : [];
+    if (this.talk.length) await this.placeTalk();
+    if (this.gone) return;
     this.render();
+  }
+
+  // Reads the hands' times and places each line by them (talkAt stays null without them).
+  async placeTalk() {
+    /** @type {Map<number, { started: number, finished: number }>} */
+    const times = new Map();
+    try {
+      let after = 0;
+      for (let page = 0; page < 50; page++) {
+        const got = await api(`rooms/${encodeURIComponent(this.code)}/rounds?after=${after}&limit=${ROUNDS_PAGE}`);
+        for (const r of got) times.set(r.round, { started: Date.parse(r.started_at), finished: Date.parse(r.finished_at) });
+        if (got.length < ROUNDS_PAGE) break;
+        after = got.at(-1).round;
+      }
+    } catch {
+      return;
+    }
+    const hands = this.replay.hands;
+    const timed = hands.every((hd) => Number.isFinite(times.get(hd.round)?.started) && Number.isFinite(times.get(hd.round)?.finished));
+    if (!timed) return;
+    // Hand i (0-based): 2i, said before its deal; 2i + 1, during it; 2n, after the last.
+    const place = (line) => {
+      const during = hands.findIndex((hd) => hd.round === line.hand);
+      if (during >= 0) return 2 * during + 1;
+      const at = Date.parse(line.sent_at);
+      for (const [i, hd] of hands.entries()) {
+        const t = /** @type {{ started: number, finished: number }} */ (times.get(hd.round));
+        if (at < t.started) return 2 * i;
+        if (at <= t.finished) return 2 * i + 1;
+      }
+      return 2 * hands.length;
+    };
+    this.talkAt = new Map(this.talk.map((line) => [line.id, place(line)]));
+  }
+
+  // The talk up to the moment shown, grouped by hand: a folding section.
+  talkPanel() {
+    if (!this.talk.length) return null;
+    const placed = this.talkAt;
+    const hands = this.replay.hands;
+    const ended = this.step === this.actions.length;
+    let shown = this.talk;
+    let note = "The hands' times could not be read: this is all the talk of the match, in order.";
+    if (placed) {
+      const upTo = ended ? 2 * this.hand + 2 : 2 * this.hand;
+      shown = this.talk.filter((line) => (placed.get(line.id) ?? 0) <= upTo);
+      const later = ended ? 0 : this.talk.filter((line) => placed.get(line.id) === 2 * this.hand + 1).length;
+      note = later ? `${count(later, "more line")} said during this hand ${later === 1 ? "shows" : "show"} at its last step: the plays carry no times.` : "";
+    }
+    const label = (at) => {
+      if (at >= 2 * hands.length) return "After the match";
+      return `${at % 2 ? "During" : "Before"} hand ${hands[Math.floor(at / 2)].round}`;
+    };
+    /** @type {HTMLElement[]} */
+    const groups = [];
+    let list = null;
+    let group = -1;
+    for (const line of shown) {
+      const at = placed?.get(line.id) ?? -1;
+      if (!list || at !== group) {
+        group = at;
+        list = h("ol", { class: "replay-talk-lines" });
+        groups.push(placed ? h("h3", {}, label(at)) : null, list);
+      }
+      list.append(this.talkLine(line));
+    }
+    return h(
+      "details",
+      {
+        class: "replay-talk",
+        open: this.talkOpen,
+        ontoggle: (/** @type {Event} */ e) => {
+          this.talkOpen = /** @type {HTMLDetailsElement} */ (e.currentTarget).open;
+        },
+      },
+      h("summary", {}, `Table talk (${shown.length})`),
+      h(
+        "div",
+        { class: "replay-talk-body", role: "region", "aria-label": "Table talk up to this step", tabindex: "0" },
+        note ? h("p", { class: "replay-talk-note" }, note) : null,
+        shown.length ? groups : h("p", { class: "replay-talk-note" }, "Nothing said yet."),
+      ),
+    );
+  }
+
+  /** @param {import("./chat.js").Line} line */
+  talkLine(line) {
+    const text = h("p", { class: "replay-talk-text" });
+    // Text, never markup: whatever it holds shows as written.
+    text.textContent = (line.phrase && PHRASES[line.phrase]) || line.text;
+    const who = h("span", { class: "replay-talk-who" });
+    who.textContent = line.author.display_name || line.author.username;
+    return h(
+      "li",
+      { class: "replay-talk-line", "data-id": line.id, "data-channel": line.channel },
+      who,
+      line.channel === "spectators" ? h("span", { class: "badge" }, "spectator") : null,
+      h("time", { datetime: line.sent_at }, clock(line.sent_at)),
+      text,
+    );
   }
 
   get actions() {
@@ -167,21 +298,29 @@ export class ReplayPage {
         { class: `replay game-${replay.game}`, "aria-label": "Replay", "data-step": this.step, "data-hand": this.hand },
         h(
           "div",
-          { class: "replay-top" },
+          { class: "replay-main" },
           h(
-            "header",
-            { class: "table-head" },
-            h("h1", {}, `Replay · ${catalogue?.name ?? replay.game}`),
-            h("p", { class: "meta" }, `Room ${replay.code}${replay.name ? ` · ${replay.name}` : ""} · `, h("a", { href: `/join/${encodeURIComponent(replay.code)}`, "data-link": "" }, "the table")),
+            "div",
+            { class: "replay-top" },
+            h(
+              "header",
+              { class: "table-head" },
+              h("h1", {}, `Replay · ${catalogue?.name ?? replay.game}`),
+              h("p", { class: "meta" }, `Room ${replay.code}${replay.name ? ` · ${replay.name}` : ""} · `, h("a", { href: `/join/${encodeURIComponent(replay.code)}`, "data-link": "" }, "the table")),
+            ),
+            h("div", { class: "replay-picker" }, h("label", {}, "Hand ", handPicker), h("span", { class: "replay-position", "aria-live": "polite" }, `Step ${this.step} of ${total}`)),
+            controls,
+            h("p", { class: "replay-step" }, this.describe(frame)),
           ),
-          h("div", { class: "replay-picker" }, h("label", {}, "Hand ", handPicker), h("span", { class: "replay-position", "aria-live": "polite" }, `Step ${this.step} of ${total}`)),
-          controls,
-          h("p", { class: "replay-step" }, this.describe(frame)),
+          trick,
+          widow,
+          seats,
         ),
-        trick,
-        widow,
-        seats,
+        this.talkPanel(),
       ),
     );
+    // The newest line shown is in sight where the talk scrolls (beside the replay).
+    const talk = this.root.querySelector(".replay-talk-body");
+    if (talk) talk.scrollTop = talk.scrollHeight;
   }
 }
