@@ -24,8 +24,7 @@ from games import replay, rules, selectors, view_tags
 from games.error_codes import RULE_CODES
 from games.services import lobby, play, reclaim, rematch, seeds
 from grants.scopes import PLAY, READ, scopes
-from moderation import playbans
-from moderation import queue as moderation_queue
+from moderation import seats
 from talk import selectors as talk
 
 from . import conditional, pagination
@@ -90,9 +89,8 @@ class RoomListView(GenericAPIView):
         data = RoomCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         host = signed_in_user(request)
-        moderation_queue.require_no_unread_warning(user=host)
         rated = (data.validated_data.get("options") or {}).get("rated")
-        playbans.require_no_playban(user=host, rated=rated, now=timezone.now())
+        seats.require_may_sit(user=host, rated=rated, now=timezone.now())
         room = lobby.room_create(host=host, **data.validated_data)
         room = selectors.room_get(code=room.code)
         return created(request, self.get_serializer(room).data, "room", code=room.code)
@@ -141,9 +139,8 @@ class JoinView(APIView):
         data = TeamSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = signed_in_user(request)
-        moderation_queue.require_no_unread_warning(user=user)
         rated = selectors.room_get(code=code).options.get("rated")
-        playbans.require_no_playban(user=user, rated=rated, now=timezone.now())
+        seats.require_may_sit(user=user, rated=rated, now=timezone.now())
         seat = lobby.room_join(code=code, user=user, team=data.validated_data.get("team"))
         return Response(selectors.seat_public(seat), status=status.HTTP_201_CREATED)
 

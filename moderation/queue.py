@@ -76,6 +76,14 @@ def _entry(
     )
 
 
+def _warning_give(case: Case, moderator: User, text: str, now: datetime) -> ModerationEntry:
+    """A warning to the entry's person, logged and told; read before their next table."""
+    text = require_reason(text, limit=500)
+    Warning.objects.create(user=case.target_user, text=text, created_at=now)
+    notices.sanction_after_commit(user_id=case.target_user_id, kind="warning", text=text, until=None)
+    return _entry(moderator, ModerationEntry.Kind.WARN, text, case.target_user)
+
+
 @transaction.atomic
 def case_dismiss(*, case_id: int, moderator: User, reason: str, now: datetime) -> Case:
     """Nothing to act on; the reporters are told it was looked at."""
@@ -88,10 +96,7 @@ def case_dismiss(*, case_id: int, moderator: User, reason: str, now: datetime) -
 def case_warn(*, case_id: int, moderator: User, text: str, now: datetime) -> Case:
     """A warning the person reads once before their next table."""
     case = _case(case_id, moderator)
-    text = require_reason(text, limit=500)
-    Warning.objects.create(user=case.target_user, text=text, created_at=now)
-    entry = _entry(moderator, ModerationEntry.Kind.WARN, text, case.target_user)
-    notices.sanction_after_commit(user_id=case.target_user_id, kind="warning", text=text, until=None)
+    entry = _warning_give(case, moderator, text, now)
     return _close(case, moderator, Case.Outcome.WARNED, entry, now)
 
 
@@ -118,10 +123,7 @@ def case_chat_timeout(
     entry = _entry(moderator, ModerationEntry.Kind.CHAT_TIMEOUT, reason, case.target_user, f"{length} {where}", room)
     notices.sanction_after_commit(user_id=case.target_user_id, kind="chat_timeout", text=reason, until=until)
     if warning.strip():
-        text = require_reason(warning, limit=500)
-        Warning.objects.create(user=case.target_user, text=text, created_at=now)
-        _entry(moderator, ModerationEntry.Kind.WARN, text, case.target_user)
-        notices.sanction_after_commit(user_id=case.target_user_id, kind="warning", text=text, until=None)
+        _warning_give(case, moderator, warning, now)
     return _close(case, moderator, Case.Outcome.CHAT_TIMEOUT, entry, now)
 
 

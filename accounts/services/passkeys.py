@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 
 from core.errors import ServiceError
 
-from .. import passkeys
+from .. import passkeys, selectors
 from ..models import Passkey, PasskeyCeremony, SecondFactor, User
 from ..passkeys import BadPasskeyAnswer, RelyingParty
 from .passwords import password_confirm
@@ -102,7 +102,7 @@ def passkey_add(*, user: User, credential: dict[str, Any], name: str, now: datet
         )
     except BadPasskeyAnswer as err:
         raise _bad_answer(f"The authenticator's answer does not hold: {err}") from None
-    first_factor = not _factors_left(user)
+    first_factor = not selectors.second_factor_on(user=user)
     try:
         with transaction.atomic():
             passkey = Passkey.objects.create(
@@ -119,11 +119,6 @@ def passkey_add(*, user: User, credential: dict[str, Any], name: str, now: datet
     except IntegrityError:
         raise ServiceError("passkey_added_already", "This passkey is an account's already.", 409) from None
     return passkey, recovery_codes_new(user) if first_factor else []
-
-
-def _factors_left(user: User) -> bool:
-    totp = SecondFactor.objects.filter(user=user, kind=SecondFactor.Kind.TOTP, confirmed_at__isnull=False)
-    return totp.exists() or Passkey.objects.filter(user=user).exists()
 
 
 def _own(user: User, passkey_id: int) -> Passkey:
@@ -147,7 +142,7 @@ def passkey_remove(*, user: User, passkey_id: int, password: str) -> None:
     account's last factor."""
     password_confirm(user, password, attr="password")
     _own(user, passkey_id).delete()
-    if not _factors_left(user):
+    if not selectors.second_factor_on(user=user):
         SecondFactor.objects.filter(user=user, kind=SecondFactor.Kind.RECOVERY_CODES).delete()
 
 

@@ -11,7 +11,6 @@ from datetime import datetime
 from django.utils import timezone
 
 from .. import mail, selectors
-from ..push import Outcome, push_send
 from . import subscriptions
 
 SEND_SANCTION = "notifications.send_sanction"
@@ -44,21 +43,11 @@ def _tell(user_id: int, subject: str, text: str, *, push_body: str) -> int:
     wanted = selectors.preferences_of(user=user)
     if wanted.email_address and wanted.email_confirmed and mail.configured():
         sent += mail.plain_send(address=wanted.email_address, subject=subject, text=text)
-    gone = []
     payload = {"title": subject, "body": push_body, "url": "/", "rooms": [], "tag": "moderation"}
-    now = timezone.now()
-    for sub in selectors.subscriptions_of(user_id=user_id):
-        if sub.expires_at is not None and sub.expires_at <= now:
-            gone.append(sub.pk)
-            continue
-        outcome = push_send(
-            endpoint=sub.endpoint, p256dh=sub.p256dh, auth=sub.auth, payload=payload, ttl=24 * 3600, topic="moderation"
-        )
-        sent += outcome is Outcome.SENT
-        if outcome is Outcome.GONE:
-            gone.append(sub.pk)
-    if gone:
-        subscriptions.push_subscriptions_remove(ids=gone)
+    pushed, _ = subscriptions.push_to_all(
+        user_id=user_id, payload=payload, ttl=24 * 3600, topic="moderation", now=timezone.now()
+    )
+    sent += pushed
     return sent
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hmac
 from datetime import UTC, datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -21,8 +22,10 @@ from django.utils import timezone
 from accounts.models import User
 from core.errors import ServiceError
 
+from .. import selectors
 from ..endpoints import endpoint_check, keys_check
 from ..models import PushSubscription
+from ..push import Outcome, push_send
 
 # PushSubscription.expirationTime is milliseconds since the epoch; this is 9999-12-31.
 EXPIRATION_MAX_MS = 253402300799999
@@ -111,3 +114,23 @@ def push_subscriptions_remove(*, ids: list[int]) -> int:
     """Forget subscriptions the push service no longer knows, or that expired."""
     deleted, _ = PushSubscription.objects.filter(id__in=ids).delete()
     return deleted
+
+
+def push_to_all(*, user_id: int, payload: dict[str, Any], ttl: int, topic: str, now: datetime) -> tuple[int, list[int]]:
+    """Push `payload` to every subscription of the account; how many took it, and the
+    subscriptions found gone or expired (forgotten here)."""
+    pushed, removed = 0, []
+    for sub in selectors.subscriptions_of(user_id=user_id):
+        if sub.expires_at is not None and sub.expires_at <= now:
+            removed.append(sub.pk)
+            continue
+        outcome = push_send(
+            endpoint=sub.endpoint, p256dh=sub.p256dh, auth=sub.auth, payload=payload, ttl=ttl, topic=topic
+        )
+        if outcome is Outcome.SENT:
+            pushed += 1
+        elif outcome is Outcome.GONE:
+            removed.append(sub.pk)
+    if removed:
+        push_subscriptions_remove(ids=removed)
+    return pushed, removed

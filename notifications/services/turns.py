@@ -29,7 +29,6 @@ from games import selectors as game_selectors
 from .. import mail, selectors
 from ..content import Notice, notice_for
 from ..models import TurnNotice, TurnReminder
-from ..push import Outcome, push_send
 from . import claims, presence, reminders, subscriptions
 
 
@@ -106,16 +105,6 @@ def turn_notice_delivered(*, user_id: int, now: datetime) -> Delivery:
 
 def _push(delivery: Delivery, user_id: int, notice: Notice, now: datetime) -> None:
     ttl = int((notice.deadline - now).total_seconds()) if notice.deadline is not None else 24 * 3600
-    for sub in selectors.subscriptions_of(user_id=user_id):
-        if sub.expires_at is not None and sub.expires_at <= now:
-            delivery.removed.append(sub.pk)
-            continue
-        outcome = push_send(
-            endpoint=sub.endpoint, p256dh=sub.p256dh, auth=sub.auth, payload=notice.payload(), ttl=ttl, topic=notice.tag
-        )
-        if outcome is Outcome.SENT:
-            delivery.pushed += 1
-        elif outcome is Outcome.GONE:
-            delivery.removed.append(sub.pk)
-    if delivery.removed:
-        subscriptions.push_subscriptions_remove(ids=delivery.removed)
+    delivery.pushed, delivery.removed = subscriptions.push_to_all(
+        user_id=user_id, payload=notice.payload(), ttl=ttl, topic=notice.tag, now=now
+    )
