@@ -152,10 +152,6 @@ def reports_made_by(*, user: User) -> list[Report]:
     return list(Report.objects.filter(reporter=user).select_related("case__target_user").order_by("-created_at"))
 
 
-def unread_warnings_of(*, user: User) -> list[Warning]:
-    return list(Warning.objects.filter(user=user, read_at__isnull=True).order_by("created_at"))
-
-
 def warnings_of(*, user: User) -> list[Warning]:
     return list(Warning.objects.filter(user=user).order_by("-created_at"))
 

@@ -80,15 +80,6 @@ def timeout_give(*, user: User, room: Room | None, until: datetime, reason: str)
     return ChatTimeout.objects.create(user=user, room=room, until=until, reason=reason)
 
 
-def timeout_lift(*, timeout_id: int, now: datetime) -> None:
-    """End a timeout early (a moderator changed their mind): at once."""
-    ChatTimeout.objects.filter(pk=timeout_id, lifted_at__isnull=True).update(lifted_at=now)
-
-
 def shadow_mute(*, user: User, reason: str) -> None:
     """From now on `user`'s lines reach only themselves."""
     ShadowMute.objects.update_or_create(user=user, defaults={"reason": reason})
-
-
-def shadow_unmute(*, user: User) -> None:
-    ShadowMute.objects.filter(user=user).delete()
