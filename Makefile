@@ -4,11 +4,13 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # The web client's lint tools (ESLint, TypeScript), the AsyncAPI specification's JSON
-# Schema (tests/live/test_asyncapi.py) and the TypeScript client's generator and fetch
-# library (tests/contract/test_typescript_client.py), as package-lock.json pins them.
+# Schema and parser (tests/live/test_asyncapi.py) and Redocly's linter of the OpenAPI
+# document (tests/contract/test_document_validators.py), as package-lock.json pins them;
+# the TypeScript SDK's own packages (sdk/typescript), as its package-lock.json pins them.
 NODE_STAMP := node_modules/.installed
+SDK_NODE_STAMP := sdk/typescript/node_modules/.installed
 
-.PHONY: run test lint lint-js bench measure-deadlines soak venv migrate clean schema
+.PHONY: run test test-game lint lint-js bench measure-deadlines soak venv migrate clean schema sdk docs
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@set -e; py=$$(scripts/find-python.sh); \
@@ -22,15 +24,34 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $(NODE_STAMP)
 
+$(SDK_NODE_STAMP): sdk/typescript/package.json sdk/typescript/package-lock.json
+	cd sdk/typescript && npm ci --no-audit --no-fund --loglevel=error
+	@touch $(SDK_NODE_STAMP)
+
 venv: $(STAMP)
 
-## The server with its Celery worker and beat, on SQLite and a filesystem broker.
-run: $(STAMP)
+## The server with its Celery worker and beat, on SQLite and a filesystem broker; it
+## serves the documentation site, built first, at /docs/.
+run: $(STAMP) docs
 	@scripts/run.sh
 
-## The whole test suite against PostgreSQL (DATABASE_URL, default the local server).
-test: $(STAMP) $(NODE_STAMP)
+## The whole test suite against PostgreSQL (DATABASE_URL, default the local server),
+## after the documentation site's strict build.
+test: $(STAMP) $(NODE_STAMP) $(SDK_NODE_STAMP) docs
 	@scripts/test.sh
+
+## The documentation site (mkdocs.yml, docs/) into var/docs-site/, which the server
+## serves at /docs/ (docs/getting-started.md). Strict: a broken link or reference, a page
+## missing from the nav or a snippet's file missing fails the build.
+DOCS_DIR ?= var/docs-site
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir $(DOCS_DIR)
+
+## One game's tests: make test-game GAME=kali_tidi (a marker per game, given by
+## tests/conftest.py from the test ids, which start with the game's key).
+test-game: $(STAMP) $(NODE_STAMP) $(SDK_NODE_STAMP)
+	@test -n "$(GAME)" || { echo "usage: make test-game GAME=<game key>" >&2; exit 2; }
+	@scripts/test.sh -m "$(GAME)" tests
 
 ## Ruff (lint and format), mypy with the Django and DRF stubs, and the import contracts
 ## of pyproject.toml (layers, pure engines, no circles), then the web client's JavaScript
@@ -48,11 +69,24 @@ lint: $(STAMP)
 lint-js: $(NODE_STAMP)
 	npm run --silent lint
 
+## The SDKs of sdk/ from api/openapi.yaml: the Python wheel and sdist (sdk/python/dist/)
+## and the TypeScript package (sdk/typescript/gameserver-client-<version>.tgz), versioned
+## as the document's info.version (docs/api/sdks.md).
+sdk: $(STAMP) $(SDK_NODE_STAMP)
+	scripts/build_sdk.sh
+
 ## Regenerates api/openapi.yaml, the checked-in copy of what /api/schema/ serves
-## (tests/api/test_openapi_file.py fails while the two differ). The document shows the
-## database's integer ranges: PostgreSQL's, as production serves it; nothing connects to it.
+## (tests/api/test_openapi_file.py fails while the two differ), adds its new component
+## names and kinds to api/openapi_components.txt (names only grow, kinds never change:
+## tests/api/test_component_names.py),
+## then api/asyncapi.yaml
+## from api/asyncapi_source.yaml, the close codes and the OpenAPI components it names.
+## The document shows the database's integer ranges: PostgreSQL's, as production serves
+## it; nothing connects to it.
 schema: $(STAMP)
 	DEBUG=1 DATABASE_URL=postgres://nobody@127.0.0.1:1/unused $(PY) manage.py spectacular --skip-checks --validate --file api/openapi.yaml
+	DEBUG=1 DATABASE_URL=postgres://nobody@127.0.0.1:1/unused $(PY) -m tests.api.test_component_names
+	DEBUG=1 DATABASE_URL=postgres://nobody@127.0.0.1:1/unused $(PY) manage.py asyncapi --skip-checks --file api/asyncapi.yaml
 
 ## A live table against the deployment's processes (gunicorn, daphne, a Celery worker,
 ## PostgreSQL, Redis): 16 tables of four socket clients, each catching up with every
@@ -74,8 +108,8 @@ measure-deadlines: $(STAMP)
 ## Soak: the deployment of several processes (2 gunicorn, daphne, 2 workers, beat) plays
 ## 120 tables on short clocks for four minutes while a worker, a gunicorn and beat are
 ## killed or stopped and restarted; then its database is audited for lost or duplicated
-## moves, early timeouts and wrongful abandonments, and the figures printed (README,
-## Time). Options through SOAK_ARGS, e.g. `make soak SOAK_ARGS="--minutes 2 --tables 40"`
+## moves, early timeouts and wrongful abandonments, and the figures printed
+## (docs/time/soak.md). Options through SOAK_ARGS, e.g. `make soak SOAK_ARGS="--minutes 2 --tables 40"`
 ## (scripts/soak.py --help).
 SOAK_ARGS ?=
 soak: $(STAMP)

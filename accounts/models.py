@@ -5,10 +5,16 @@ from typing import Any, ClassVar
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Case, Q, Value, When
 
 from . import usernames
+
+# A finished trick's pause on the web table (User.trick_pause_ms): long enough to read four
+# cards, and never so long that the next trick's clock runs unseen.
+TRICK_PAUSE_DEFAULT_MS = 1200
+TRICK_PAUSE_MAX_MS = 5000
 
 
 class PlayerManager(UserManager["User"]):
@@ -43,6 +49,15 @@ class User(AbstractUser):
     # The server plays for them when their only legal action is one play (a card, a
     # tile); others can see such a play was forced (games.services.forced).
     auto_play_forced = models.BooleanField(default=False)
+    # How the web table takes a move: a tap raises a card or tile and a second tap plays
+    # it (True), a tap plays at once (False), or as the device suits (None: raised on a
+    # touch screen, where a finger slips; at once with a mouse).
+    confirm_moves = models.BooleanField(null=True, blank=True, default=None)
+    # How long a finished trick stays on the table before the next one is drawn, in
+    # milliseconds (0: at once), so that whoever wins it, every card can be read.
+    trick_pause_ms = models.PositiveSmallIntegerField(
+        default=TRICK_PAUSE_DEFAULT_MS, validators=[MaxValueValidator(TRICK_PAUSE_MAX_MS)]
+    )
     # Closed by its owner (which also clears is_active): signing in with the password
     # within ACCOUNT_CLOSURE_GRACE_DAYS restores it; after that its personal data is
     # erased for good (privacy.closure) and `erased_at` says when.

@@ -55,17 +55,12 @@ from games.selectors import RoomPosition
 from notifications.services import presence
 from talk import live as talk_live
 
+from . import socket_closes
 from . import socket_metrics as metrics
 from .db_async import database_sync_to_async
 from .room_versions import versions_for
-from .socket_limits import CLOSE_RATE_LIMITED, RATE_LIMITED_REASON, account_buckets
-
-# Close codes in the 4000 range mirror the HTTP statuses a client already knows
-# (CLOSE_RATE_LIMITED, 4429, too: api/socket_limits.py closes a flood).
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_ORIGIN_NOT_ALLOWED = 4403
-CLOSE_NOT_FOUND = 4404
-
+from .socket_closes import SocketClose
+from .socket_limits import account_buckets
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +112,7 @@ class NoticeConsumer(AsyncJsonWebsocketConsumer):
 
     async def account_closed(self, event: dict[str, Any]) -> None:
         # The account's tokens are revoked: as for any token that no longer works.
-        await self.close(code=CLOSE_UNAUTHENTICATED, reason="banned")
+        await self.close_as(socket_closes.BANNED)
 
     async def may_open(self, user: User) -> bool:
         """Opening a socket costs its account a token; without one the socket is refused
@@ -125,7 +120,7 @@ class NoticeConsumer(AsyncJsonWebsocketConsumer):
         if account_buckets().take(user.pk):
             return True
         metrics.sockets_closed_rate_limited.labels(metrics.LIMIT_ACCOUNT).inc()
-        await self.refuse(CLOSE_RATE_LIMITED, RATE_LIMITED_REASON)
+        await self.refuse(socket_closes.RATE_LIMITED)
         return False
 
     async def serve(self) -> None:
@@ -155,23 +150,26 @@ class NoticeConsumer(AsyncJsonWebsocketConsumer):
         except ValueError:
             return None
 
-    async def refuse(self, code: int, reason: str) -> None:
-        """Accept, then close with `code`. A close before the accept fails the handshake,
-        and a browser then only ever sees 1006, whatever the reason; after the accept the
-        client receives the code and can tell "sign in again" from "no such room" and from
-        a dropped connection worth retrying."""
+    async def close_as(self, close: SocketClose) -> None:
+        """Close with one of the documented closes (api/socket_closes.py), its code and reason."""
+        await self.close(code=close.code, reason=close.reason)
+
+    async def refuse(self, close: SocketClose) -> None:
+        """Accept, then close. A close before the accept fails the handshake, and a browser
+        then only ever sees 1006, whatever the reason; after the accept the client receives
+        the code and can tell "sign in again" from "no such room" and from a dropped
+        connection worth retrying."""
         await self.accept()
-        await self.close(code=code, reason=reason)
+        await self.close_as(close)
 
 
 class ClosingConsumer(NoticeConsumer):
-    """A socket that is only ever refused, with the subclass's code and reason."""
+    """A socket that is only ever refused, as the subclass says."""
 
-    close_code = CLOSE_NOT_FOUND
-    close_reason = "no such socket"
+    refusal = socket_closes.NO_SUCH_SOCKET
 
     async def connect(self) -> None:
-        await self.refuse(self.close_code, self.close_reason)
+        await self.refuse(self.refusal)
 
 
 class UnknownSocketConsumer(ClosingConsumer):
@@ -182,8 +180,7 @@ class ForeignOriginConsumer(ClosingConsumer):
     """A socket without a token from a page on a site the server does not trust
     (api/ws_auth.py): the browser would have lent it the player's session."""
 
-    close_code = CLOSE_ORIGIN_NOT_ALLOWED
-    close_reason = "origin not allowed"
+    refusal = socket_closes.ORIGIN_NOT_ALLOWED
 
 
 class RoomConsumer(NoticeConsumer):
@@ -193,7 +190,7 @@ class RoomConsumer(NoticeConsumer):
         self.code = self.scope["url_route"]["kwargs"]["code"]
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.refuse(CLOSE_UNAUTHENTICATED, "unauthenticated")
+            await self.refuse(socket_closes.UNAUTHENTICATED)
             return
         if not await self.may_open(user):
             return
@@ -203,7 +200,7 @@ class RoomConsumer(NoticeConsumer):
         answer = await self.versions.position(self.code, fresh_for=0)
         position = answer.position
         if position is None:
-            await self.refuse(CLOSE_NOT_FOUND, "no such room")
+            await self.refuse(socket_closes.NO_SUCH_ROOM)
             return
         # Only a socket that is served joins the room's group (and leaves it on disconnect),
         # and its person's own group of the room, where their view is pushed.
@@ -247,11 +244,11 @@ class RoomConsumer(NoticeConsumer):
                 # The database away (readiness failing): the socket ends as a server's
                 # error does, so that its clean-up runs and its client reconnects later.
                 logger.exception("room %s: a ping could not be answered", self.code)
-                await self.close(code=1011, reason="server error")
+                await self.close_as(socket_closes.SERVER_ERROR)
                 return
             metrics.room_pings.labels(metrics.PING_FROM_DATABASE if answer.read else metrics.PING_FROM_RECORD).inc()
             if answer.position is None:  # deleted under an open socket
-                await self.close(code=CLOSE_NOT_FOUND, reason="no such room")
+                await self.close_as(socket_closes.NO_SUCH_ROOM)
                 return
             await self.send_json({"type": "pong", **answer.position._asdict()})
 
@@ -302,7 +299,7 @@ def _end_presence(channel_name: str) -> None:
 
 class UserConsumer(NoticeConsumer):
     """The caller's turns and finished matches, from every room (ws/me/). While it is
-    open, its player is present: notifications send them nothing (README, Notifications).
+    open, its player is present: notifications send them nothing (docs/notifications.md).
 
     Its presence record cannot outlive it: closing ends the record before anything else
     (after the refresh that may be writing it), whatever fails after; only a process
@@ -314,7 +311,7 @@ class UserConsumer(NoticeConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.refuse(CLOSE_UNAUTHENTICATED, "unauthenticated")
+            await self.refuse(socket_closes.UNAUTHENTICATED)
             return
         if not await self.may_open(user):
             return

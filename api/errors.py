@@ -13,8 +13,12 @@ from rest_framework.response import Response
 from accounts import banned_browser
 from accounts.authentication import Banned
 from core.errors import ServiceError
+from grants.authentication import BearerAuthentication, InsufficientScope
+from grants.scopes import required_scope
 
 from .parsers import PayloadTooLarge
+
+BEARER_CHALLENGE = 'Bearer realm="api"'
 
 
 class GameError(APIException):
@@ -35,6 +39,30 @@ class ApiExceptionHandler(ExceptionHandler):
         if response is not None and isinstance(self.exc, Banned):
             banned_browser.mark(response, self.exc.user_id)
         return response
+
+    def get_headers(self, exc: APIException) -> dict[str, str]:
+        """RFC 6750's challenges where apps' bearer tokens are read. A 401 answers the
+        scheme the request used: a refused bearer token `Bearer realm="api",
+        error="invalid_token"`, the account's `Token` scheme `Token`, no credentials both
+        schemes. A 403 `insufficient_scope` names the scope the operation needs."""
+        headers: dict[str, str] = super().get_headers(exc)
+        view = self.context.get("view")
+        request = self.context.get("request")
+        if view is None or request is None:
+            return headers
+        if not any(isinstance(a, BearerAuthentication) for a in view.get_authenticators()):
+            return headers
+        if isinstance(exc, InsufficientScope):
+            scope = required_scope(view, request.method or "GET")
+            wanted = "" if scope is None else f', scope="{scope}"'
+            headers["WWW-Authenticate"] = f'{BEARER_CHALLENGE}, error="insufficient_scope"{wanted}'
+        elif "WWW-Authenticate" in headers:
+            sent = request.META.get("HTTP_AUTHORIZATION", "").split(" ", 1)[0].lower()
+            if sent == "bearer":
+                headers["WWW-Authenticate"] = f'{BEARER_CHALLENGE}, error="invalid_token"'
+            elif not sent:
+                headers["WWW-Authenticate"] = f"{headers['WWW-Authenticate']}, {BEARER_CHALLENGE}"
+        return headers
 
     def convert_known_exceptions(self, exc: Exception) -> Exception:
         if isinstance(exc, ServiceError):

@@ -6,7 +6,7 @@ which is the game's scored hand) and the services' (`games.service_events`). A t
 whose fields are the same in every game that logs it is one component, `<Type>Event`;
 one whose fields differ by game (a play of a card or of a tile, each game's scored hand)
 is one per game, `<Game><Type>Event`. `Event` is any of them, or `OtherEvent`, the
-fallback for types a later version of v1 adds (README, The contract and its version).
+fallback for types a later version of v1 adds (docs/api/contract.md).
 
 A drf-spectacular postprocessing hook, run after `api.game_schemas.add_game_components`.
 """
@@ -45,7 +45,9 @@ def _component(kind: str, fields: Schema) -> Schema:
         "type": "object",
         "description": fields.get("description", ""),
         "properties": props,
-        "required": [*ENVELOPE, "type", *fields.get("required", [])],
+        # A game's own field may be an envelope's too (a scored hand names its `round`):
+        # each is required once.
+        "required": list(dict.fromkeys([*ENVELOPE, "type", *fields.get("required", [])])),
     }
 
 
@@ -76,6 +78,7 @@ def components() -> dict[str, Schema]:
             by_type.setdefault(kind, {})[_game_name(game)] = fields
     # Each game's event components, by the game's label.
     own: dict[str, list[str]] = {}
+    of_type: dict[str, list[str]] = {}
     for kind, per_game in by_type.items():
         shapes = list(per_game.values())
         shared = all(shape == shapes[0] for shape in shapes)
@@ -83,10 +86,15 @@ def components() -> dict[str, Schema]:
             name = _camel(kind, "event") if shared else f"{label}{_camel(kind, 'event')}"
             out[name] = _component(kind, fields)
             own.setdefault(label, []).append(name)
+            of_type.setdefault(kind, [])
+            if name not in of_type[kind]:
+                of_type[kind].append(name)
     for game in rules.all_games():
         label = _game_name(game)
+        members = [*sorted(own[label]), *service]
         out[f"{label}Event"] = {
-            "anyOf": _refs([*sorted(own[label]), *service, "OtherEvent"]),
+            "anyOf": _refs([*members, "OtherEvent"]),
+            "discriminator": {"propertyName": "type", "mapping": _by_type(out, members)},
             "x-open": True,
             "description": f"An entry of the log of a {game.name} room. {EVENT}",
         }
@@ -96,13 +104,53 @@ def components() -> dict[str, Schema]:
         "properties": {**ENVELOPE, "type": {"type": "string"}},
         "required": [*ENVELOPE, "type"],
     }
-    games = {f"{_game_name(game)}Event" for game in rules.all_games()}
+    # `Event` is any room's: a type whose facts differ by game is one choice among that
+    # type's components (`<Type>Event`), so that `type` alone picks the choice.
+    per_type: list[str] = []
+    for kind, names in of_type.items():
+        if len(names) > 1:
+            union = _camel(kind, "event")
+            out[union] = {
+                "anyOf": _refs(_most_facts_first(out, names)),
+                "description": f"A `{kind}` event, whose facts differ by game (the room's game says which).",
+            }
+            per_type.append(union)
+        else:
+            per_type.extend(names)
+    members = sorted([*service, *per_type])
     out["Event"] = {
-        "anyOf": _refs([*sorted(out.keys() - games - {"OtherEvent"}), "OtherEvent"]),
+        "anyOf": _refs([*members, "OtherEvent"]),
+        "discriminator": {"propertyName": "type", "mapping": _by_type(out, members)},
         "x-open": True,
         "description": f"{EVENT} `<Game>Event` (e.g. `HeartsEvent`) lists the types a room of that game logs.",
     }
     return out
+
+
+def _kind(components: dict[str, Schema], name: str) -> str:
+    schema = components[name]
+    if "anyOf" in schema:
+        return _kind(components, schema["anyOf"][0]["$ref"].rsplit("/", 1)[1])
+    kind: str = schema["properties"]["type"]["const"]
+    return kind
+
+
+def _by_type(components: dict[str, Schema], names: list[str]) -> dict[str, str]:
+    """A discriminator's mapping: each event type to the component of that type."""
+    mapping: dict[str, str] = {}
+    for name in names:
+        kind = _kind(components, name)
+        if kind in mapping:
+            raise LookupError(f"two components of the event type {kind}: {mapping[kind]} and {name}")
+        mapping[kind] = f"#/components/schemas/{name}"
+    return mapping
+
+
+def _most_facts_first(components: dict[str, Schema], names: list[str]) -> list[str]:
+    """Readers that try a union's choices in order (generated clients) take the first
+    that fits: the game whose event requires more facts comes before one requiring fewer,
+    or a Kali Tidi `trick_won` (with its `seat`) reads as the Hearts one."""
+    return sorted(names, key=lambda name: (-len(components[name]["required"]), name))
 
 
 def add_event_components(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:

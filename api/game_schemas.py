@@ -19,7 +19,7 @@ from games import rules
 from games.models import RoomStatus
 from games.rules import fairness
 from games.rules import schema as rules_schema
-from games.rules.base import COMPLETE, MATCH_OVER
+from games.rules.base import COMPLETE, MATCH_OVER, VIEW_FIELDS, YOU_FIELDS
 from games.rules.schema import SEAT_NUMBER, SEATS, Schema, nullable, open_enum, trick
 
 from .serializers import POSITIVE_INT_MAX
@@ -46,12 +46,12 @@ OPTION_VALUE: Schema = {
 
 SHARED_COMPONENTS: Schema = {
     **rules_schema.SHARED_COMPONENTS,
-    "RoomStatus": {
-        "type": "string",
-        "enum": list(RoomStatus.values),
-        "description": "`lobby` (seats open), `playing`, then `finished`, `abandoned` (a player's time ran out "
-        "with on_abandon `end`, or everyone left) or `closed` (by a moderator).",
-    },
+    "RoomStatus": open_enum(
+        list(RoomStatus.values),
+        "`lobby` (seats open), `playing`, then `finished`, `abandoned` (a player's time ran out "
+        "with on_abandon `end`, or everyone left) or `closed` (by a moderator). Later versions of v1 may add "
+        "statuses: treat one you do not know as a room you cannot act in.",
+    ),
     "OtherLegalAction": {
         "type": "object",
         "description": "A legal action of a type this version of the document does not know.",
@@ -196,8 +196,10 @@ def legal_action_components(game: rules.Game) -> dict[str, Schema]:
             "additionalProperties": False,
         }
         refs.append({"$ref": f"#/components/schemas/{name}"})
+    mapping = dict(zip(game.action_fields, (ref["$ref"] for ref in refs), strict=True))
     out[f"{_game_name(game)}LegalAction"] = {
         "anyOf": [*refs, {"$ref": "#/components/schemas/OtherLegalAction"}],
+        "discriminator": {"propertyName": "type", "mapping": mapping},
         "x-open": True,
         "description": LEGAL_ACTION,
     }
@@ -270,11 +272,16 @@ PUBLIC_SEAT: Schema = {
 NOTHING: Schema = {"type": "null"}
 
 
-def lobby_view() -> Schema:
-    """A room's view before its first deal, whatever its game."""
+def lobby_view(game: rules.Game | None = None) -> Schema:
+    """A room's view before its first deal: of `game` (its `game` that one value, so that
+    a client's types narrow by it), or whatever its game."""
     props: Schema = {
         **ROOM_FACTS,
-        "game": open_enum(game_keys(), "The game's key; later versions of v1 may add games."),
+        "game": (
+            open_enum(game_keys(), "The game's key; later versions of v1 may add games.")
+            if game is None
+            else {"type": "string", "const": game.key}
+        ),
         "phase": {"type": "string", "const": LOBBY},
         "round": {"type": "integer", "const": 0},
         "dealer": NOTHING,
@@ -302,8 +309,8 @@ def lobby_view() -> Schema:
     }
     return {
         "type": "object",
-        "description": "A view of a room before its first hand is dealt (phase `lobby`), of any game; a "
-        "room closed or left by everyone before it started stays in it.",
+        "description": f"A view of a room {'of any game' if game is None else 'of ' + game.name} before its "
+        "first hand is dealt (phase `lobby`); a room closed or left by everyone before it started stays in it.",
         "properties": props,
         "required": [name for name in props if name != "you"],
     }
@@ -320,19 +327,20 @@ def view_component(game: rules.Game) -> Schema:
         "properties": {**PUBLIC_SEAT, **game.schema.seat_fields},
     }
     seat["required"] = list(seat["properties"])
+    # The fields every game's `you` and view hold (base.YOU_FIELDS, base.VIEW_FIELDS),
+    # typed here in the engines' order; a field named there and not typed here fails.
+    own = {
+        "seat": SEAT_NUMBER,
+        "hand": {"type": "array", "items": game.schema.hand_piece},
+        "legal_actions": {"type": "array", "items": {"$ref": f"#/components/schemas/{label}LegalAction"}},
+    }
     you = {
         "type": "object",
         "description": "What only you know and may do; absent for spectators.",
-        "properties": {
-            "seat": SEAT_NUMBER,
-            "hand": {"type": "array", "items": game.schema.hand_piece},
-            "legal_actions": {"type": "array", "items": {"$ref": f"#/components/schemas/{label}LegalAction"}},
-            **game.schema.you_fields,
-        },
+        "properties": {**{name: own[name] for name in YOU_FIELDS}, **game.schema.you_fields},
     }
     you["required"] = list(you["properties"])
-    facts = {
-        **ROOM_FACTS,
+    shared = {
         "game": {"type": "string", "const": game.key},
         "phase": open_enum([p for p in phases(game) if p != LOBBY], PHASE),
         "round": {"type": "integer"},
@@ -346,8 +354,8 @@ def view_component(game: rules.Game) -> Schema:
         "last_round": nullable(
             {"$ref": f"#/components/schemas/{label}Result", "description": "The hand just finished, between hands."}
         ),
-        **game.schema.view_fields,
     }
+    facts = {**ROOM_FACTS, **{name: shared[name] for name in VIEW_FIELDS}, **game.schema.view_fields}
     return {
         "view": {
             "type": "object",
@@ -392,10 +400,15 @@ def components() -> dict[str, Schema]:
         out[f"{label}Options"] = game.all_options.value_schema(f"A {game.name} room's options, complete.")
         out.update(action_components(game))
     out["LobbyView"] = lobby_view()
+    for game, label in zip(rules.all_games(), labels, strict=True):
+        out[f"{label}LobbyView"] = lobby_view(game)
+    # Two fields tell the views apart (`game`, and `phase` for the lobby), so no one
+    # discriminator can: each variant's `game` is its one value, for clients to narrow by.
     out["GameView"] = open_union(
-        [*(f"{label}View" for label in labels), "LobbyView"],
+        [*(f"{label}View" for label in labels), *(f"{label}LobbyView" for label in labels)],
         "OtherGameView",
-        "The caller's view of a room; its `game` tells which. Later versions of v1 may add games.",
+        "The caller's view of a room; its `game` tells which game, its `phase` (`lobby`) whether the first "
+        "hand is dealt. Later versions of v1 may add games.",
     )
     out["GameOptions"] = open_union(
         [f"{label}Options" for label in labels],
@@ -433,7 +446,61 @@ GAME_VIEW_REF: Schema = {"$ref": "#/components/schemas/GameView"}
 ACTION_REQUEST_REF: Schema = {"$ref": "#/components/schemas/ActionRequest"}
 
 
+ROOM_CREATE = "RoomCreateRequest"
+
+
+def options_request(game: rules.Game) -> Schema:
+    """The options a new room of `game` may ask for (the same `GET games/` describes):
+    any of them, each of its type, a preset by name; no other (`additionalProperties`,
+    so that a misspelt option is refused before it is sent, as the server refuses it)."""
+    complete = game.all_options.value_schema(
+        f"The options of a new {game.name} room: any of them (the others take their default or the preset's)."
+    )
+    props = dict(complete["properties"])
+    if "preset" in props:
+        # Asked for by name, or null: no preset, as when it is left out (the room's own
+        # options then name none).
+        chosen = props["preset"]
+        props["preset"] = {
+            **chosen,
+            "type": ["string", "null"],
+            "enum": [*chosen["enum"], None],
+            "description": "A preset by name; null or left out, none.",
+        }
+    return {**complete, "properties": props, "required": [], "additionalProperties": False}
+
+
+def room_create_requests(frame: Schema) -> dict[str, Schema]:
+    """The body of `POST rooms/`, one per game (`<Game>RoomCreateRequest`, its options
+    typed), told apart by `game`: `RoomCreateRequest` is one of them. `frame` is the
+    serializer's body, whose other fields every game's keeps."""
+    out: dict[str, Schema] = {}
+    mapping: dict[str, str] = {}
+    for game in rules.all_games():
+        label = _game_name(game)
+        out[f"{label}OptionsRequest"] = options_request(game)
+        name = f"{label}{ROOM_CREATE}"
+        out[name] = {
+            **frame,
+            "properties": {
+                **frame["properties"],
+                "game": {"type": "string", "const": game.key},
+                "options": {"$ref": f"#/components/schemas/{label}OptionsRequest"},
+            },
+        }
+        mapping[game.key] = f"#/components/schemas/{name}"
+    out[ROOM_CREATE] = {
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "game", "mapping": mapping},
+        "description": "A new room: its game, and that game's options.",
+    }
+    return out
+
+
 def add_game_components(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: the components the game endpoints refer to."""
-    result.setdefault("components", {}).setdefault("schemas", {}).update(components())
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas.update(components())
+    if ROOM_CREATE in schemas:
+        schemas.update(room_create_requests(schemas[ROOM_CREATE]))
     return result

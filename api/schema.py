@@ -76,8 +76,8 @@ def _serializer_codes(serializer: Any) -> set[str]:
 
 
 ERROR_CODE = (
-    "Stable: the codes this operation answers with this status are listed (the document's description has "
-    "the table); later versions of v1 may add codes, which clients handle by the status."
+    "Stable: every code this version knows (the document's description has the table; each error answer "
+    "lists its own in `x-error-codes`); later versions of v1 may add codes, which clients handle by the status."
 )
 
 # Every 429 says when asking again can succeed (DRF's throttles and our own refusals).
@@ -90,13 +90,67 @@ RETRY_AFTER = {
 # DRF answers 401 (rather than 403) exactly when it can name the scheme to authenticate with.
 WWW_AUTHENTICATE = {
     "schema": {"type": "string"},
-    "description": "The scheme to authenticate with (`Token`).",
+    "description": "The scheme to authenticate with (RFC 9110). Where apps' tokens are taken: for a refused "
+    'bearer token RFC 6750\'s `Bearer realm="api", error="invalid_token"`, for a refused `Token` `Token`, '
+    'without credentials `Token, Bearer realm="api"`. On the sign-in operations: `Token`.',
     "required": True,
+}
+# RFC 6750, 3.1: a bearer token without the scope is answered 403 with the scope it needs.
+SCOPE_CHALLENGE = {
+    "schema": {"type": "string"},
+    "description": 'With `insufficient_scope` only: `Bearer realm="api", error="insufficient_scope", '
+    'scope="<the scope the operation needs>"` (RFC 6750); without `scope` where no app token may call it.',
+    "required": False,
 }
 STATUS_HEADERS = {401: {"WWW-Authenticate": WWW_AUTHENTICATE}, 429: {"Retry-After": RETRY_AFTER}}
 
 
+# What an operation does, in a few words, where its view says nothing (a view names its
+# own with `extend_schema(summary=...)`); an operation with neither cannot be documented.
+SUMMARIES = {
+    "auth_guest_create": "Play as a guest: a new guest account and its token",
+    "auth_logout_create": "Sign out: end the sign-in that makes the call",
+    "auth_register_create": "Make an account and sign in",
+    "auth_token_create": "Sign in with a username and password",
+    "me_retrieve": "Your own account",
+    "rooms_list": "Rooms: those open to join, or your own",
+    "rooms_create": "Make a room",
+    "rooms_retrieve": "A room: its game, options, seats and status",
+    "rooms_bots_create": "Seat a computer player",
+    "rooms_join_create": "Take a seat",
+    "rooms_leave_create": "Leave your seat",
+    "rooms_qr_svg_retrieve": "The room's address as a QR code",
+    "rooms_start_create": "Start the match: deal the first hand",
+}
+
+
+def _null_once(schema: dict[str, Any]) -> dict[str, Any]:
+    """drf-spectacular adds "null" to the types of a field that allows null even when the
+    field's own schema lists it already; JSON Schema wants each type once."""
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        schema["type"] = list(dict.fromkeys(kind))
+    return schema
+
+
 class AutoSchema(SpectacularAutoSchema):
+    def get_summary(self) -> str:
+        operation_id = self.get_operation_id()
+        if operation_id not in SUMMARIES:
+            raise LookupError(f"{operation_id} has no summary: give its view one (extend_schema(summary=...)).")
+        return SUMMARIES[operation_id]
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation = super().get_operation(*args, **kwargs)
+        if operation is not None and "security" not in operation:
+            # Said outright: this operation reads no credentials (an absent list would
+            # mean "as the document's default", which this document does not set).
+            operation["security"] = []
+        return operation
+
+    def _map_serializer_field(self, field: Any, direction: Direction, bypass_extensions: bool = False) -> Any:
+        return _null_once(super()._map_serializer_field(field, direction, bypass_extensions))
+
     def error_codes(self) -> set[str]:
         """Every code this operation can answer."""
         codes = set(ANY_REQUEST)
@@ -178,47 +232,67 @@ class AutoSchema(SpectacularAutoSchema):
         by_status: dict[int, set[str]] = defaultdict(set)
         for code in self.error_codes():
             by_status[ERROR_CODES[code][0]].add(code)
+        self._register_error_components()
         for status, codes in sorted(by_status.items()):
-            component = self._error_component(status, codes)
             responses[str(status)] = {
-                "content": {"application/json": {"schema": component.ref}},
+                "content": {"application/json": {"schema": {"$ref": f"{SCHEMAS}{ERROR}"}}},
                 "description": ", ".join(f"`{code}`" for code in sorted(codes)),
+                # The codes this operation answers with this status, for readers that act
+                # on them (the description says the same to people).
+                ERROR_CODES_EXTENSION: sorted(codes),
                 **({"headers": STATUS_HEADERS[status]} if status in STATUS_HEADERS else {}),
             }
+            if "insufficient_scope" in codes:
+                responses[str(status)]["headers"] = {"WWW-Authenticate": SCOPE_CHALLENGE}
         return responses
 
-    def _error_component(self, status: int, codes: set[str]) -> ResolvedComponent:
-        if status >= 500:
-            kinds = ["server_error"]
-        elif status == 400:
-            # A field's error (attr set) is a validation_error; a malformed request is not.
-            kinds = ["client_error", "validation_error"]
-        else:
-            kinds = ["client_error"]
-        name = f"{camelize(self.get_operation_id())}Error{status}"
-        schema = {
+    def _register_error_components(self) -> None:
+        for name, schema in error_components().items():
+            component = ResolvedComponent(name=name, type=ResolvedComponent.SCHEMA, schema=schema, object=name)
+            self.registry.register_on_missing(component)
+
+
+SCHEMAS = "#/components/schemas/"
+ERROR = "Error"
+ERROR_CODES_EXTENSION = "x-error-codes"
+# What an error's `type` says: a field's error (attr set) is a validation_error, a
+# malformed request or a refusal a client_error, a failure of the server a server_error.
+ERROR_TYPES = ["client_error", "validation_error", "server_error"]
+
+
+def error_components() -> dict[str, Any]:
+    """The one error shape every error answer refers to, and its parts: each a component,
+    so that a generated client has one type of each (not one per operation and status).
+    Each operation's answer lists its own codes in `x-error-codes` and its description."""
+    return {
+        ERROR: {
             "type": "object",
+            "description": "An error answer: its kind, and one or more errors.",
             "properties": {
-                "type": {"type": "string", "enum": kinds},
-                "errors": {
-                    "type": "array",
-                    "minItems": 1,
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "code": open_enum(sorted(codes), ERROR_CODE),
-                            "detail": {"type": "string"},
-                            "attr": {"type": ["string", "null"]},
-                        },
-                        "required": ["code", "detail", "attr"],
-                    },
-                },
+                "type": {"$ref": f"{SCHEMAS}ErrorType"},
+                "errors": {"type": "array", "minItems": 1, "items": {"$ref": f"{SCHEMAS}ErrorDetail"}},
             },
             "required": ["type", "errors"],
-        }
-        component = ResolvedComponent(name=name, type=ResolvedComponent.SCHEMA, schema=schema, object=name)
-        self.registry.register_on_missing(component)
-        return component
+        },
+        "ErrorType": open_enum(
+            ERROR_TYPES,
+            "`validation_error`: a field's value (`attr` names it); `client_error`: the request or what it asks; "
+            "`server_error`: the server failed. Later versions of v1 may add kinds: go by the status.",
+        ),
+        "ErrorDetail": {
+            "type": "object",
+            "properties": {
+                "code": {"$ref": f"{SCHEMAS}ErrorCode"},
+                "detail": {"type": "string", "description": "What went wrong, in words for people."},
+                "attr": {
+                    "type": ["string", "null"],
+                    "description": "The field, nested path or header the error is about; null for the request.",
+                },
+            },
+            "required": ["code", "detail", "attr"],
+        },
+        "ErrorCode": open_enum(list(ERROR_CODES), ERROR_CODE),
+    }
 
 
 INTRO = """\
@@ -291,6 +365,9 @@ def add_error_codes(result: dict[str, Any], generator: Any, request: Any, public
         key=IDEMPOTENCY_KEY_MAX,
     )
     result.setdefault("info", {})["description"] = intro + rows + "\n"
+    # The API is served from the same origin as this document; said outright, since
+    # readers differ on what a document without servers means.
+    result["servers"] = [{"url": "/", "description": "This server (the document's own origin)."}]
     return result
 
 

@@ -30,9 +30,16 @@ class BearerScheme(OpenApiAuthenticationExtension):
             {
                 "type": "oauth2",
                 "description": (
-                    "For third-party apps a moderator registered: authorization code with PKCE (S256 only; "
-                    "public clients send no secret). Send the access token as `Authorization: Bearer <token>`. "
-                    "A token without the operation's scope is refused with 403 `insufficient_scope`."
+                    "For third-party apps, registered by a moderator or by a person from Settings "
+                    "(`me/apps/made`): authorization code with PKCE (S256 only; public clients send no "
+                    "secret). Redirects may be https, a private-use scheme (`com.example.app:/cb`) or "
+                    "loopback on any port (`http://127.0.0.1:PORT/`), as RFC 8252 has them. Send the access "
+                    "token as `Authorization: Bearer <token>`. A token without the operation's scope is "
+                    "refused with 403 `insufficient_scope`. A refresh token is used once and rotated; sent "
+                    "again within `OAUTH_REFRESH_REPLAY_GRACE_SECONDS` (120 by default) of its first use, "
+                    "it gets the same new pair (a retry whose answer was lost), and after that, or once the "
+                    "new refresh token has been used, the replay is refused `invalid_grant` and the whole "
+                    "family of tokens ends."
                 ),
                 "flows": {
                     "authorizationCode": {

@@ -18,7 +18,7 @@ from rest_framework import serializers
 
 from accounts import selectors as account_selectors
 from accounts import usernames
-from accounts.models import User
+from accounts.models import TRICK_PAUSE_MAX_MS, User
 from core.errors import shown_name
 from games import rules, selectors
 from games.models import Room
@@ -115,6 +115,15 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer only: DRF's IntegerField also reads "12", 12.0 and true."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 @extend_schema_field({"type": "string", "enum": ["1", "true", "0", "false"]})
 class QueryFlagField(serializers.Field[bool, str, bool, Any]):
     """A yes/no query parameter: `1` or `true`, `0` or `false`, and nothing else (DRF's
@@ -147,6 +156,8 @@ class UserSerializer(serializers.ModelSerializer[User]):
             "display_name",
             "is_guest",
             "auto_play_forced",
+            "confirm_moves",
+            "trick_pause_ms",
             "has_password",
             "display_name_changeable_at",
         ]
@@ -156,7 +167,16 @@ class UserSerializer(serializers.ModelSerializer[User]):
             "auto_play_forced": {
                 "help_text": "The server plays for you when your only legal action is one play (a card, a "
                 "tile); the other players then see that the play was forced."
-            }
+            },
+            "confirm_moves": {
+                "help_text": "How the web table takes a move: true, a tap raises a card or tile and a second tap "
+                "plays it; false, a tap plays at once; null, as the device suits (raised on a touch screen). "
+                "Other clients may honour it too."
+            },
+            "trick_pause_ms": {
+                "help_text": "How long, in milliseconds, a finished trick stays on the web table before the next "
+                "one is drawn; 0 draws the next at once"
+            },
         }
 
     def get_has_password(self, user: User) -> bool:
@@ -206,6 +226,18 @@ class MeUpdateSerializer(StrictSerializer):
         required=False,
         help_text="Have the server make your play when it is your only legal action; others see it was forced. "
         "Turned on, it also makes at once any such play that waits for you now.",
+    )
+    confirm_moves = StrictBooleanField(
+        required=False,
+        allow_null=True,
+        help_text="true: a tap on the web table raises a card or tile, a second tap plays it; false: a tap plays "
+        "at once; null: as the device suits (raised on a touch screen)",
+    )
+    trick_pause_ms = StrictIntegerField(
+        required=False,
+        min_value=0,
+        max_value=TRICK_PAUSE_MAX_MS,
+        help_text="How long a finished trick stays on the web table, in milliseconds (0: not at all)",
     )
 
 
@@ -431,6 +463,11 @@ class RoomSerializer(serializers.ModelSerializer[Room]):
     host = serializers.CharField(source="host.username")
     seats = serializers.SerializerMethodField()
     invite_url = serializers.SerializerMethodField()
+    asked_options = serializers.DictField(
+        read_only=True,
+        help_text="The options as the host asked for them: `options` with `rated` null again where the seats "
+        "decided it at the start. Send these to `POST rooms/` for a table with the same settings.",
+    )
 
     class Meta:
         model = Room
@@ -439,6 +476,7 @@ class RoomSerializer(serializers.ModelSerializer[Room]):
             "game",
             "name",
             "options",
+            "asked_options",
             "public",
             "status",
             "status_reason",

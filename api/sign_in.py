@@ -1,5 +1,5 @@
-"""Signing in on the site itself, with a form: an app's authorize page (README
-"Third-party apps") and the moderators' admin. The web client signs in over the API.
+"""Signing in on the site itself, with a form: an app's authorize page
+(docs/third-party-apps.md) and the moderators' admin. The web client signs in over the API.
 
 Both pages are ways to guess passwords as `auth/token` is, so they count against the
 same limits (api/sign_in_limits.py): per address (`auth`), per account name and

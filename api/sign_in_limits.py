@@ -1,7 +1,7 @@
 """Sign-in limits that slow a password guesser without locking the owner out.
 
 Three counters, in fixed windows (api/throttling.py), each answering 429 `throttled`
-with `Retry-After` (README "Rates, proxies, names and retries"):
+with `Retry-After` (docs/operations/configuration.md, "Rates, proxies, names and retries"):
 
 - per address, every request to the sign-in and sign-up endpoints (`auth`, DRF's
   scoped throttle on the views);

@@ -35,10 +35,7 @@ from typing import Any
 from django.conf import settings
 
 from . import socket_metrics as metrics
-
-# Close codes in the 4000 range mirror the HTTP statuses a client already knows.
-CLOSE_RATE_LIMITED = 4429
-RATE_LIMITED_REASON = "rate limited"
+from .socket_closes import RATE_LIMITED
 
 logger = logging.getLogger(__name__)
 
@@ -120,7 +117,7 @@ def _limit_exceeded(bucket: TokenBucket, account: int | None) -> str | None:
     return None
 
 
-CLOSE_MESSAGE = {"type": "websocket.close", "code": CLOSE_RATE_LIMITED, "reason": RATE_LIMITED_REASON}
+CLOSE_MESSAGE = RATE_LIMITED.message()
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 

@@ -9,6 +9,7 @@ from . import (
     views_factors,
     views_guest_keep,
     views_me,
+    views_my_apps,
     views_notifications,
     views_passkeys,
     views_password,
@@ -64,6 +65,8 @@ urlpatterns = [
     path("me/tokens/<int:token_id>", views_tokens.PersonalTokenView.as_view(), name="me-token"),
     path("me/apps", views_tokens.AllowedAppsView.as_view(), name="me-apps"),
     path("me/apps/<int:app_id>", views_tokens.AllowedAppView.as_view(), name="me-app"),
+    path("me/apps/made", views_my_apps.MadeAppsView.as_view(), name="me-apps-made"),
+    path("me/apps/made/<int:app_id>", views_my_apps.MadeAppView.as_view(), name="me-app-made"),
     path("me/notifications", views_notifications.NotificationSettingsView.as_view(), name="me-notifications"),
     path(
         "me/notifications/email-confirmation",

@@ -97,7 +97,8 @@ class TokenView(SignInThrottledView):
         responses={200: TokenAnswerSerializer},
         description=(
             "Besides the per-address limit, failed sign-ins count per account name and address, and per account "
-            "name from addresses that never signed in to it (429 `throttled`, README: Rates): an address that "
+            "name from addresses that never signed in to it (429 `throttled`; the rates: "
+            "docs/operations/configuration.md): an address that "
             "signed in before is not kept out by an attack from others. An account with two-step sign-in also "
             "takes `code` or `passkey` (401 `second_factor_required` without either, `wrong_second_factor` with a "
             "wrong one; each counts as a failed sign-in). Signing in to an account its owner closed, within its "
@@ -200,8 +201,8 @@ class MeView(APIView):
                 user = registration.display_name_change(
                     user=user, display_name=changes["display_name"], now=timezone.now()
                 )
-            if "auto_play_forced" in changes:
-                user = registration.user_settings_update(user=user, auto_play_forced=changes["auto_play_forced"])
+            settings = {name: changes[name] for name in registration.USER_SETTINGS if name in changes}
+            user = registration.user_settings_update(user=user, **settings)
         if changes.get("auto_play_forced"):
             # A forced play already waiting is made now, not at its room's next change.
             play.forced_plays_make(user=user)

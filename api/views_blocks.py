@@ -1,5 +1,5 @@
-"""Blocks: whom a person no longer wants to hear or meet, their own list (README
-"Table talk")."""
+"""Blocks: whom a person no longer wants to hear or meet, their own list
+(docs/talk/table-talk.md)."""
 
 from __future__ import annotations
 

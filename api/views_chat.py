@@ -1,6 +1,6 @@
 """Table talk: the lines of a room's table, read a page at a time (with `ETag`) and
 said by anyone who reads the room, pushed on its socket (api/asyncapi.yaml `chat`)
-(README "Table talk")."""
+(docs/talk/table-talk.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Two-step sign-in: an authenticator app's codes (TOTP) asked after the password, and
 recovery codes for a lost phone. Turned on and off by the person alone, who proves it
 with their password each time; an app's token reaches none of it. Signing in with it is
-`auth/token` with `code` (README "Accounts")."""
+`auth/token` with `code` (docs/accounts.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Notifications while a player is away: the server's push key, the caller's browsers'
-push subscriptions, and what the caller wants sent (README, Notifications)."""
+push subscriptions, and what the caller wants sent (docs/notifications.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Passkeys (WebAuthn): added, named and removed by the person alone (an app's token
 reaches none of it), and signing in with one, alone or as the second step after the
 password. Each ceremony is two calls: its options, handed to the authenticator as they
-are, then the authenticator's answer (README "Accounts")."""
+are, then the authenticator's answer (docs/accounts.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Reports of people to the moderators, and a person's own sanctions (README
-"Moderation"): the reporter's list says whether each was handled, never how."""
+"""Reports of people to the moderators, and a person's own sanctions
+(docs/talk/moderation.md): the reporter's list says whether each was handled, never how."""
 
 from __future__ import annotations
 

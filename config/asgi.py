@@ -14,12 +14,17 @@ django_asgi = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from api import daphne_close_reason  # noqa: E402
 from api.routing import websocket_urlpatterns  # noqa: E402
 from api.ws_auth import token_or_session_auth  # noqa: E402
 from core import metrics  # noqa: E402
 
+# daphne serves every socket here (the `daphne` command, runserver, Channels' live
+# server); loaded before it serves one, its closes carry their reasons.
+daphne_close_reason.install()
+
 # The live values (sockets open) of socket processes gone before this one, and this
-# one's own once it exits, leave the machine's figures (README, Deployment, Metrics).
+# one's own once it exits, leave the machine's figures (docs/operations/metrics.md).
 metrics.forget_dead_processes()
 
 if settings.UPTIME_ASGI_BEATS:

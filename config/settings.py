@@ -70,7 +70,8 @@ MIDDLEWARE = [
     # /healthz, /readyz and /metrics: for the deployment's probes, before anything else.
     "operations.middleware.OperationsMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # WhiteNoise: the static files, and the documentation site at /docs/ (config/static_files.py).
+    "config.static_files.StaticFilesMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     # Inside CORS, so its headers reach the error answers this makes too.
     "api.middleware.ApiErrorsMiddleware",
@@ -161,6 +162,10 @@ STORAGES = {
 # Serve static files straight from the apps in development and tests, no collectstatic.
 WHITENOISE_USE_FINDERS = DEBUG or env_bool("WHITENOISE_USE_FINDERS", False)
 WHITENOISE_AUTOREFRESH = WHITENOISE_USE_FINDERS
+# The documentation site `make docs` builds, served at /docs/ when it is there
+# (config/static_files.py); a folder's URL serves its index.html.
+DOCS_SITE_DIR = Path(env_str("DOCS_SITE_DIR", str(BASE_DIR / "var" / "docs-site")))
+WHITENOISE_INDEX_FILE = True
 
 REDIS_URL = env_str("REDIS_URL", "")
 CACHES = {
@@ -177,7 +182,7 @@ CACHES = {
 # the changes made by the Celery worker and beat (games/live_watch.py).
 # The Redis layer is channels_redis' with a pool that waits for a free connection
 # instead of refusing one, and dropped notices logged at WARNING and counted
-# (api/channel_layer.py; README, Configuration).
+# (api/channel_layer.py; docs/operations/configuration.md).
 CHANNEL_LAYERS = {
     "default": (
         {
@@ -287,7 +292,7 @@ REST_FRAMEWORK: dict[str, Any] = {
         "password_reset": env_str("THROTTLE_PASSWORD_RESET", "5/hour"),
         "password": env_str("THROTTLE_PASSWORD", "10/hour"),
         # Table talk: lines one person says (anywhere), and lines said at one table by
-        # everyone together (talk; README "Table talk").
+        # everyone together (talk; docs/talk/table-talk.md).
         "chat": env_str("THROTTLE_CHAT", "20/min"),
         "chat_room": env_str("THROTTLE_CHAT_ROOM", "60/min"),
         # Reports of people to the moderators, per account.
@@ -310,7 +315,7 @@ DRF_STANDARDIZED_ERRORS = {
     "EXCEPTION_HANDLER_CLASS": "api.errors.ApiExceptionHandler",
 }
 
-# -- limits on what the API accepts (README "Limits") ------------------------------
+# -- limits on what the API accepts (docs/api/limits.md) ---------------------------
 API_PATH_PREFIX = "/api/"
 # Below the ~4 KB request line front servers (gunicorn, nginx) allow, so a client
 # reads the API's own 414 rather than theirs.
@@ -335,11 +340,8 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # The document describes the API under /api/v1/, not itself.
     "SERVE_INCLUDE_SCHEMA": False,
-    # The `type` of an error answer, by status (api/schema.py).
+    # One name for an enum drf-spectacular would otherwise name after each field.
     "ENUM_NAME_OVERRIDES": {
-        "ErrorTypeEnum": ["client_error", "validation_error"],
-        "ClientErrorTypeEnum": ["client_error"],
-        "ServerErrorTypeEnum": ["server_error"],
         "PublicKeyCredentialTypeEnum": ["public-key"],
     },
     "POSTPROCESSING_HOOKS": [
@@ -353,20 +355,29 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# -- apps acting for players (README "Third-party apps") ---------------------------
+# -- apps acting for players (docs/third-party-apps.md) ----------------------------
 # OAuth2 authorization code with PKCE (S256 only) for the apps a moderator registers in
-# the admin; the scopes are grants.scopes'. Every RFC 9700 recommendation is on: no
-# implicit or password grant, no `plain` PKCE, no token in a query string, `iss` in the
-# authorization answer, and only SHA-256 checksums of tokens stored.
+# the admin or a person registers from their settings (`me/apps/made`); the scopes are
+# grants.scopes'. Every RFC 9700 recommendation is on: no implicit or password grant, no
+# `plain` PKCE, no token in a query string, `iss` in the authorization answer, and only
+# SHA-256 checksums of tokens stored.
 OAUTH2_PROVIDER = {
     "SCOPES": GRANT_SCOPES,
     "DEFAULT_SCOPES": ["read"],
+    # An app a person registered asks only for the scopes it was registered with.
+    "SCOPES_BACKEND_CLASS": "grants.app_scopes.AppScopes",
+    # The toolkit's, with a grace window for a replayed refresh token (below).
+    "OAUTH2_VALIDATOR_CLASS": "grants.oauth2_validator.OAuth2Validator",
     "PKCE_REQUIRED": True,
     "ACCESS_TOKEN_EXPIRE_SECONDS": env_int("OAUTH_ACCESS_TOKEN_SECONDS", 3600),
     "REFRESH_TOKEN_EXPIRE_SECONDS": env_int("OAUTH_REFRESH_TOKEN_SECONDS", 60 * 24 * 3600),
     "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
     "ROTATE_REFRESH_TOKEN": True,
     "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    # The toolkit's own grace period stays off: it answers a replay with stored tokens,
+    # which checksum storage does not keep (grants.oauth2_validator keeps a window of its
+    # own, OAUTH_REFRESH_REPLAY_GRACE_SECONDS).
+    "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": 0,
     "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
     "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
     "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
@@ -374,11 +385,19 @@ OAUTH2_PROVIDER = {
     "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
     "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
     "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
-    # https only in production (`check --deploy` warns of http). A native app's private
-    # scheme (`com.example.app`) may be added; `http` too for loopback redirects
-    # (http://127.0.0.1:PORT/), as development and the tests allow.
+    # Schemes a redirect may use to any host, besides https. Native apps' redirects
+    # need none of this: a private-use scheme (`com.example.app:/cb`) and `http` to
+    # 127.0.0.1 or [::1] on any port are allowed always (RFC 8252, grants.redirect_uris);
+    # development adds `http` to any host.
     "ALLOWED_REDIRECT_URI_SCHEMES": env_list("OAUTH_REDIRECT_SCHEMES", ["http", "https"] if DEBUG else ["https"]),
 }
+# A rotated-out refresh token replayed within this many seconds (an answer lost on the
+# network) gets the same answer again; later, or once the new one was used, the replay
+# revokes every token of that sign-in (grants.oauth2_validator).
+OAUTH_REFRESH_REPLAY_GRACE_SECONDS = env_int("OAUTH_REFRESH_REPLAY_GRACE_SECONDS", 120)
+# Apps a person may register themselves (`me/apps/made`), and how often.
+OAUTH_APPS_PER_PERSON = env_int("OAUTH_APPS_PER_PERSON", 10)
+OAUTH_APP_REGISTRATION_RATE = env_str("THROTTLE_APP_REGISTRATION", "10/day")
 # Where the authorize page sends a person who is not signed in on the site.
 LOGIN_URL = "oauth-login"
 
@@ -484,7 +503,7 @@ UPTIME_OUTAGE_AFTER_SECONDS = float(env_str("UPTIME_OUTAGE_AFTER_SECONDS", "6"))
 # production's daphne serves only the sockets, so it must not speak for the API).
 UPTIME_ASGI_BEATS = env_bool("UPTIME_ASGI_BEATS", False)
 
-# -- notifications when a player is away (README "Notifications") -----------------
+# -- notifications when a player is away (docs/notifications.md) ------------------
 # A turn is told once it has waited this long with no ws/me/ socket of its player open.
 NOTIFY_AFTER_SECONDS = env_int("NOTIFY_AFTER_SECONDS", 60)
 # On turn clocks of an hour or more, one reminder per turn once the time left falls under
@@ -495,7 +514,7 @@ NOTIFY_REMINDER_BEFORE_SECONDS = env_int("NOTIFY_REMINDER_BEFORE_SECONDS", 6 * 3
 NOTIFY_PRESENCE_REFRESH_SECONDS = float(env_str("NOTIFY_PRESENCE_REFRESH_SECONDS", "60"))
 NOTIFY_PRESENCE_TTL_SECONDS = float(env_str("NOTIFY_PRESENCE_TTL_SECONDS", "150"))
 # Web Push: `manage.py vapid_keys` prints a pair; without both, push is off.
-# `/metrics` asks for this bearer token when it is set (README, Deployment, Metrics).
+# `/metrics` asks for this bearer token when it is set (docs/operations/metrics.md).
 METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
 VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")

@@ -6,7 +6,7 @@ from oauth2_provider import views as oauth_views
 from api.sign_in import AdminSignInForm, SignInView, admin_login
 from api.views_asyncapi import asyncapi_document
 
-# OAuth2 for third-party apps (README "Third-party apps"): the authorize page, the token
+# OAuth2 for third-party apps (docs/third-party-apps.md): the authorize page, the token
 # and revocation endpoints; apps are registered by moderators in the admin.
 oauth_urlpatterns = [
     path("authorize/", oauth_views.AuthorizationView.as_view(), name="authorize"),

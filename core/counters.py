@@ -50,7 +50,7 @@ _uncounter: Any = None
 _counter_pid = 0
 
 
-# TODO(#15): this command is ~0.35 ms of server CPU per move (README, Speed), the
+# TODO(#15): this command is ~0.35 ms of server CPU per move (docs/speed.md), the
 # largest single gap left to the bare endpoint's 80%; counting per process and settling
 # with Redis in batches would save most of it, at the price of exactness across workers.
 def count(key: str, ttl: int) -> int:

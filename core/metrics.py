@@ -1,5 +1,5 @@
 """The server's own figures, for Prometheus to scrape at `/metrics` (operations.metrics;
-README, Deployment, Metrics). Defined here, at the bottom of the layers, so that every
+docs/operations/metrics.md). Defined here, at the bottom of the layers, so that every
 app may count what it does; the sockets' and the channel layer's own live beside them
 (api/socket_metrics.py).
 

@@ -22,7 +22,7 @@ def post_worker_init(worker: Any) -> None:
 
 def child_exit(server: Any, worker: Any) -> None:
     # A worker's figures stay in the shared folder (PROMETHEUS_MULTIPROC_DIR), its gauges
-    # of live values go with it (README, Deployment, Metrics).
+    # of live values go with it (docs/operations/metrics.md).
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess
 

@@ -54,7 +54,7 @@ class _Announcer:
     def __init__(self, layer: Any) -> None:
         self.layer = layer
         self.pid = os.getpid()
-        # uvloop: the same loop in C, a few per cent of a move's CPU less (README, Speed).
+        # uvloop: the same loop in C, a few per cent of a move's CPU less (docs/speed.md).
         self.loop = uvloop.new_event_loop()
         self.queue: asyncio.Queue[list[tuple[str, dict[str, Any]]]] | None = None
         ready = threading.Event()

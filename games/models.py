@@ -7,6 +7,8 @@ back with an action. All writes go through games.services, which lock the room r
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
@@ -24,6 +26,10 @@ class Room(models.Model):
     game = models.CharField(max_length=20)
     name = models.CharField(max_length=80, blank=True)
     options = models.JSONField(default=dict)
+    # Whether `options["rated"]` was left to the seats and decided by them at the start
+    # (rated unless a computer player sat down), so that a new table "with the same
+    # settings" asks what its host asked, not what the seats of this one decided.
+    rated_by_seats = models.BooleanField(default=False)
     public = models.BooleanField(default=True)
     status = models.CharField(max_length=10, choices=RoomStatus.choices, default=RoomStatus.LOBBY)
     status_reason = models.CharField(max_length=200, blank=True)
@@ -55,6 +61,12 @@ class Room(models.Model):
     def __str__(self) -> str:
         return f"{self.code} ({self.game}, {self.status})"
 
+    @property
+    def asked_options(self) -> dict[str, Any]:
+        """The options as the host asked for them: `rated` left to the seats again where
+        they decided it, for a new table (or a rematch) with the same settings."""
+        return {**self.options, "rated": None} if self.rated_by_seats else dict(self.options)
+
 
 class Seat(models.Model):
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
@@ -63,7 +75,12 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
     is_bot = models.BooleanField(default=False)
-    # Only set where teams are public (chosen in the lobby or drawn at the start).
+    # The seat's fixed, public team (games.rules.base.Game.team_choice), null where the
+    # room has none. In the lobby: the team its player chose, in rooms whose players
+    # choose (else null). From the start: the team it plays in, as the engine says
+    # (`Game.seat_teams`): the lobby's choice, or the one the engine set (drawn by lot,
+    # or by seat). So after the start it is not necessarily a choice: a rematch asks
+    # for it again only where the new room's players choose their teams.
     team = models.PositiveSmallIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(null=True, blank=True)
     # The player's own last action; automatic ones do not count.

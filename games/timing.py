@@ -5,7 +5,7 @@ GAME_TASK_HORIZON_SECONDS); none reads or writes the database. `plan` alone chan
 anything: the hand's clock fields, in memory, which games.services.clock then writes;
 games.services.timekeeper calls it, and games.services.due asks `due_now`.
 
-The rules, for every game (README, Time):
+The rules, for every game (docs/time/clocks.md):
 - A turn is a turn. Whenever the game starts waiting for a seat — the same seat again
   included (it won the trick and leads) — that seat's turn starts (`Seat.turn_since`),
   and the turn clock (`Round.deadline_at`) restarts: `turn_seconds`, or

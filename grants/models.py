@@ -4,6 +4,7 @@ import hashlib
 
 from django.conf import settings
 from django.db import models
+from oauth2_provider.settings import oauth2_settings
 
 
 class PersonalToken(models.Model):
@@ -31,3 +32,21 @@ class PersonalToken(models.Model):
     @staticmethod
     def digest_of(secret: str) -> str:
         return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class AppScopeLimit(models.Model):
+    """The scopes an app a person registered (`me/apps/made`) may ask for; the authorize
+    page refuses more (`invalid_scope`). An app the operator registered in the admin has
+    none and may ask for every scope."""
+
+    application = models.OneToOneField(
+        oauth2_settings.APPLICATION_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="scope_limit",
+    )
+    # Space-separated, as OAuth2 writes scopes (grants.scopes).
+    scope = models.CharField(max_length=100)
+
+    def __str__(self) -> str:
+        return self.scope

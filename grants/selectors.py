@@ -1,19 +1,22 @@
-"""Reads: a player's personal tokens, the apps they allowed, and what a bearer token stands for."""
+"""Reads: a player's personal tokens, the apps they allowed or registered, and what a
+bearer token stands for."""
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
-from oauth2_provider.models import get_access_token_model, get_refresh_token_model
+from oauth2_provider.models import get_access_token_model, get_application_model, get_refresh_token_model
 
 from accounts.models import User
+from core.errors import ServiceError
 
 from . import scopes
-from .models import PersonalToken
+from .models import AppScopeLimit, PersonalToken
 
 # Personal tokens start so, which tells them from OAuth2 access tokens at a glance.
 PERSONAL_PREFIX = "pat_"
@@ -88,3 +91,29 @@ def grant_for_bearer(*, key: str) -> Grant | None:
     if access is None or access.user is None or access.expires <= timezone.now():
         return None
     return Grant(access.user, scopes.parse(access.scope), "oauth2", access.pk)
+
+
+def apps_made_by(*, user: User) -> QuerySet[Any]:
+    """The apps the person registered themselves (`me/apps/made`), first made first."""
+    return (
+        get_application_model()
+        .objects.filter(user=user, scope_limit__isnull=False)
+        .select_related("scope_limit")
+        .order_by("created", "pk")
+    )
+
+
+def app_made_by(*, user: User, app_id: int) -> Any:
+    """One app the person registered; anyone else's, or an operator's, reads as not found."""
+    app = apps_made_by(user=user).filter(pk=app_id).first()
+    if app is None:
+        raise ServiceError("not_found", "You registered no such app.", 404)
+    return app
+
+
+def made_by_words(application: Any) -> str:
+    """Who registered an app, as its authorize page says it."""
+    if application.user_id is not None and AppScopeLimit.objects.filter(application=application).exists():
+        # The username, not a display name: one person cannot take another's.
+        return f"Made by {application.user.username}"
+    return "Registered by the operator"

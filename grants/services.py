@@ -1,10 +1,14 @@
-"""Writes: personal tokens made, used and revoked."""
+"""Writes: personal tokens made, used and revoked; apps revoked, and the apps a person
+registers themselves."""
 
 from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
+from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from oauth2_provider.models import (
@@ -17,8 +21,8 @@ from oauth2_provider.models import (
 from accounts.models import User
 from core.errors import ServiceError
 
-from . import scopes
-from .models import PersonalToken
+from . import scopes, selectors
+from .models import AppScopeLimit, PersonalToken
 from .selectors import PERSONAL_PREFIX
 
 # Enough for every script and device a player has; a runaway client cannot fill a table.
@@ -101,3 +105,94 @@ def grants_revoke_all(*, user: User) -> int:
     access.delete()
     get_grant_model().objects.filter(user=user).delete()
     return personal + len(apps)
+
+
+def _app_scope(scope: list[str]) -> str:
+    unknown = sorted(set(scope) - set(scopes.SCOPES))
+    if unknown or not scope:
+        raise ServiceError("invalid", f"Scopes are some of {', '.join(scopes.SCOPES)}.", attr="scopes")
+    return " ".join(s for s in scopes.SCOPES if s in scope)
+
+
+def _checked(app: Any) -> None:
+    """The toolkit's own validation of the app (redirect URIs as grants.redirect_uris
+    allows them), as a service error on the field."""
+    try:
+        app.full_clean(exclude=["client_secret", "client_id"])
+    except ValidationError as error:
+        problems = error.message_dict
+        if "redirect_uris" in problems:
+            raise ServiceError.several("invalid_redirect_uri", problems["redirect_uris"], "redirect_uris") from None
+        field, details = next(iter(problems.items()))
+        raise ServiceError.several("invalid", details, field) from None
+
+
+def made_app_create(*, user: User, name: str, redirect_uris: list[str], scope: list[str]) -> Any:
+    """Register a public app of the person's own: authorization code with PKCE only, no
+    secret, and the person asked each time (the authorize page says who made it)."""
+    if user.is_guest:
+        raise ServiceError("guest_cannot_register_apps", "A guest cannot register apps.", 403)
+    ordered = _app_scope(scope)
+    Application = get_application_model()
+    app = Application(
+        name=name,
+        user=user,
+        client_type=Application.CLIENT_PUBLIC,
+        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+        redirect_uris=" ".join(redirect_uris),
+        client_secret="",
+        hash_client_secret=False,
+        skip_authorization=False,
+    )
+    _checked(app)
+    with transaction.atomic():
+        # The person's row, locked, so two requests at once cannot both pass the count.
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        cap = settings.OAUTH_APPS_PER_PERSON
+        if Application.objects.filter(user=user, scope_limit__isnull=False).count() >= cap:
+            raise ServiceError("too_many_apps", f"You have registered {cap} apps already; delete one first.")
+        app.save()
+        AppScopeLimit.objects.create(application=app, scope=ordered)
+    return app
+
+
+def made_app_update(
+    *,
+    user: User,
+    app_id: int,
+    name: str | None = None,
+    redirect_uris: list[str] | None = None,
+    scope: list[str] | None = None,
+) -> Any:
+    """Rename an app of the person's, or change its redirect URIs or scopes. Narrowed
+    scopes end every token of the app that holds a scope it lost: people allow it again."""
+    with transaction.atomic():
+        app = selectors.app_made_by(user=user, app_id=app_id)
+        app = type(app).objects.select_for_update(of=("self",)).select_related("scope_limit").get(pk=app.pk)
+        if name is not None:
+            app.name = name
+        if redirect_uris is not None:
+            app.redirect_uris = " ".join(redirect_uris)
+        _checked(app)
+        app.save()
+        if scope is not None:
+            limit = app.scope_limit
+            limit.scope = _app_scope(scope)
+            limit.save()
+            _end_tokens_beyond(app, scopes.parse(limit.scope))
+    return app
+
+
+def _end_tokens_beyond(app: Any, allowed: frozenset[str]) -> None:
+    beyond = [
+        t for t in get_access_token_model().objects.filter(application=app) if not scopes.parse(t.scope) <= allowed
+    ]
+    for refresh in get_refresh_token_model().objects.filter(access_token__in=beyond, revoked__isnull=True):
+        refresh.revoke()  # its access token goes too; the refresh token is kept revoked
+    get_access_token_model().objects.filter(pk__in=[t.pk for t in beyond]).delete()
+
+
+def made_app_delete(*, user: User, app_id: int) -> None:
+    """Delete an app of the person's with every code and token it was given."""
+    app = selectors.app_made_by(user=user, app_id=app_id)
+    apps_revoke(app_ids=[app.pk])

@@ -13,7 +13,7 @@ host names (`redis`, `localhost`, `*.internal`: notifications.public_names), no 
 resolved again and every address it has must be public (`host_resolves_public`), which
 catches a public name pointing at an internal address. Redirects are never followed
 (notifications.push). What no check here can stop (a name that changes its answer between
-the check and the connection) is for the deployment's egress rules (README).
+the check and the connection) is for the deployment's egress rules (docs/notifications.md).
 
 `PUSH_ALLOW_LOOPBACK` (tests only) admits http and https endpoints on 127.0.0.1, ::1 and
 localhost, any port, for a fake push service.

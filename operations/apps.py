@@ -2,6 +2,6 @@ from django.apps import AppConfig
 
 
 class OperationsConfig(AppConfig):
-    """What an operator's tools read: health, readiness and metrics (README, Deployment)."""
+    """What an operator's tools read: health, readiness and metrics (docs/operations/deployment.md)."""
 
     name = "operations"

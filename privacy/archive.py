@@ -45,7 +45,11 @@ def _account(user: User) -> dict[str, Any]:
         "is_guest": user.is_guest,
         "date_joined": _when(user.date_joined),
         "last_login": _when(user.last_login),
-        "settings": {"auto_play_forced": user.auto_play_forced},
+        "settings": {
+            "auto_play_forced": user.auto_play_forced,
+            "confirm_moves": user.confirm_moves,
+            "trick_pause_ms": user.trick_pause_ms,
+        },
         "earlier_display_names": [
             {"before": c.before, "after": c.after, "changed_at": _when(c.changed_at)}
             for c in NameChange.objects.filter(user=user)

@@ -15,19 +15,15 @@ class Side:
     place: int  # 1 is first; sides that tie share a place
 
 
-def sides_of(result: dict[str, Any], players: int) -> list[tuple[int, ...]]:
-    """The sides that played the match out, as the engine's result tells them.
-
-    Moon's four players have fixed partnerships (`teams`); Kali Tidi names the bidding
-    side and the other (whole teams in teams and random modes; in cards mode the
-    bidder with the partners the last hand revealed). Everyone else plays alone.
-    """
-    teams = result.get("teams")
-    if teams:
-        return [tuple(sorted(t)) for t in teams]
-    if "bidding_side" in result and "other_side" in result:
-        return [tuple(sorted(s)) for s in (result["bidding_side"], result["other_side"]) if s]
-    return [(s,) for s in range(players)]
+def sides_of(game: str, result: dict[str, Any], players: int) -> list[tuple[int, ...]]:
+    """The sides that played the match out, as the game says of its result
+    (`Game.result_sides`: partnerships, or each player alone). Every seat must be in
+    exactly one: a seat left out would have no place."""
+    sides = [tuple(sorted(side)) for side in rules.get(game).result_sides(result)]
+    seated = sorted(seat for side in sides for seat in side)
+    if seated != list(range(players)):
+        raise ValueError(f"The sides of a {game} result, {sides}, do not hold each of its {players} seats once.")
+    return sides
 
 
 def standings(game: str, result: dict[str, Any], players: int) -> list[Side]:
@@ -42,7 +38,7 @@ def standings(game: str, result: dict[str, Any], players: int) -> list[Side]:
         best = min(sign * scores[s] for s in side)
         return (0 if winners & set(side) else 1, best)
 
-    ordered = sorted(sides_of(result, players), key=key)
+    ordered = sorted(sides_of(game, result, players), key=key)
     out: list[Side] = []
     for i, side in enumerate(ordered):
         place = out[-1].place if out and key(side) == key(ordered[i - 1]) else i + 1

@@ -61,11 +61,11 @@ sys.path.insert(0, str(ROOT))  # run as a script: how tests/multiproc starts the
 
 from tests.multiproc.processes import (  # noqa: E402
     WORKER_READY,
-    daphne_argv,
     gunicorn_argv,
     wait_for_line,
     worker_argv,
 )
+from tests.servers import daphne_argv  # noqa: E402
 
 WEEK = 7 * 24 * 3600
 # No clock runs out and nothing is left for the worker to do: a move is what is measured.

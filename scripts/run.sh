@@ -24,8 +24,8 @@ if [ -z "${VAPID_PUBLIC_KEY:-}" ]; then
   . "$VAR_DIR/vapid.env"
   set +a
 fi
-# The server's and the worker's figures, together at /metrics (README, Deployment,
-# Metrics), counted afresh at each start.
+# The server's and the worker's figures, together at /metrics (docs/operations/metrics.md),
+# counted afresh at each start.
 if [ -z "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
   export PROMETHEUS_MULTIPROC_DIR="$VAR_DIR/metrics"
   rm -rf "$PROMETHEUS_MULTIPROC_DIR"

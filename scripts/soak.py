@@ -82,13 +82,16 @@ from tests.multiproc.processes import (  # noqa: E402
     WORKER_READY,
     beat_argv,
     cluster_env,
-    daphne_argv,
     gunicorn_argv,
     own_database,
     wait_for_line,
     worker_argv,
 )
-from tests.servers import free_port, wait_until_serving  # noqa: E402
+from tests.servers import (  # noqa: E402
+    daphne_argv,
+    free_port,
+    wait_until_serving,
+)
 
 PASSWORD = "a-long-secret-9"
 START_SECONDS = 90  # for a process to be ready

@@ -42,8 +42,8 @@ import redis
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.multiproc.processes import daphne_argv, own_database  # noqa: E402
-from tests.servers import free_port, running, server_env, wait_until_serving  # noqa: E402
+from tests.multiproc.processes import own_database  # noqa: E402
+from tests.servers import daphne_argv, free_port, running, server_env, wait_until_serving  # noqa: E402
 from tests.socket_load.flood import flood_sockets, ping_steadily  # noqa: E402
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")

@@ -9,7 +9,7 @@ CODES = Catalogue(
     "talk",
     {
         "one_of_phrase_or_text": (400, "A line is a quick phrase (`phrase`) or plain text (`text`): exactly one."),
-        "unknown_phrase": (400, 'There is no such quick phrase (README "Table talk" lists them).'),
+        "unknown_phrase": (400, "There is no such quick phrase (docs/talk/table-talk.md lists them)."),
         "empty_message": (400, "The text holds nothing but spaces."),
         "chat_off_during_hand": (
             409,

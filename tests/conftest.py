@@ -3,13 +3,40 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import pytest_asyncio
 
+if TYPE_CHECKING:
+    from tests.servers import MakeRun
+
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from tests.game_params import game_keys
+
+    for key in game_keys():
+        config.addinivalue_line("markers", f"{key}: a test of the game {key} (added from the test's id)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each game's tests carry its key as a marker, so that `pytest -m kali_tidi` (`make
+    test-game GAME=kali_tidi`) runs one game's tests: those whose parameters' id starts
+    with the key (`kali_tidi-teams-1deck`, the lists of tests/game_params.py) and those
+    of a file named after the game (`test_kali_tidi.py`). A `-k` on the key would also
+    catch any test whose name holds it (`three_of_spades` for a game `spades`)."""
+    from tests.game_params import game_keys
+
+    keys = set(game_keys())
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        leading = callspec.id.split("-")[0] if callspec is not None else None
+        module = item.path.stem.removeprefix("test_")
+        for key in keys & {leading, module}:
+            item.add_marker(key)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -25,6 +52,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
 
         for title, tail in died_servers():
             report.sections.append((title, tail))
+
+
+@pytest.fixture(scope="session")
+def make_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MakeRun]:
+    """One `make run` server per test process, shared by the browser tests of a
+    newcomer's journey and the socket tests that read its closes."""
+    from tests.servers import ROOT, make_run_serving
+
+    log_path = ROOT / "var" / "e2e-artifacts" / f"make-run-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
+    with make_run_serving(tmp_path_factory.mktemp("make-run-var"), log_path) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

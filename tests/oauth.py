@@ -6,6 +6,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import secrets
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlparse
 
@@ -85,3 +89,32 @@ def token_for(user: Any, scope: str) -> tuple[Any, str]:
     token = Client().post("/oauth/token/", token_form(app, code_from(answer["Location"]), verifier))
     assert token.status_code == 200, token.content
     return app, token.json()["access_token"]
+
+
+@contextmanager
+def app_listener(title: str) -> Iterator[tuple[int, list[str]]]:
+    """The app's own listener on a port the system gives it, as a desktop app opens one
+    for the answer (or a web app's site): it answers a page titled `title` and notes the
+    path and query of every request; yields (port, those paths)."""
+    received: list[str] = []
+    page = f"<!doctype html><title>{title}</title><h1>You can close this tab</h1>".encode()
+
+    class Listener(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            received.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Listener)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server.server_address[1], received
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -7,9 +7,11 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,11 @@ import httpx
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def daphne_argv(port: int) -> list[str]:
+    """daphne serving the ASGI application on `port`, as deploy/Procfile starts it."""
+    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
 
 
 def free_port() -> int:
@@ -132,3 +139,42 @@ def serving(
         url = f"http://127.0.0.1:{port}"
         wait_until_serving(proc, url, what, str(log_path), seconds=start_seconds)
         yield url
+
+
+# Only what a newcomer's shell has: none of the test suite's settings (PostgreSQL, Redis,
+# test settings, throttles, bot delay) may leak into the `make run` server.
+NEWCOMER_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "TZ")
+
+
+@dataclass(frozen=True)
+class MakeRun:
+    url: str
+    env: dict[str, str]  # the server's environment, for manage.py on the same database
+
+    def shell(self, code: str) -> str:
+        """`manage.py shell -c code` as run.sh runs manage.py (it exports DEBUG=1), on the
+        same database; what it printed."""
+        done = subprocess.run(
+            [sys.executable, "manage.py", "shell", "--verbosity", "0", "-c", code],
+            cwd=ROOT,
+            env={**self.env, "DEBUG": "1"},
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done.stdout
+
+
+@contextmanager
+def make_run_serving(var: Path, log_path: Path) -> Iterator[MakeRun]:
+    """The server exactly as `make run` starts it once the virtualenv exists
+    (scripts/run.sh: SQLite, the filesystem broker, the in-memory channel layer, the
+    default bot delay, migrations at start), on the fresh folder `var`. Its start is
+    given minutes: it migrates a new database first, slowly on a busy machine."""
+    port = free_port()
+    env = {k: os.environ[k] for k in NEWCOMER_ENV if k in os.environ}
+    env.update(VENV=sys.prefix, VAR_DIR=str(var), PORT=str(port))
+    argv = ["bash", str(ROOT / "scripts" / "run.sh")]
+    with serving("make run", argv, port=port, env=env, log_path=log_path, start_seconds=300) as url:
+        yield MakeRun(url=url, env=env)
+    assert "database is locked" not in log_path.read_text(), f"SQLite refused a writer; see {log_path}"

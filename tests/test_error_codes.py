@@ -17,6 +17,7 @@ from games import error_codes, rules
 from games.error_codes import CODES as GAMES_CODES
 from games.error_codes import RULE_CODES
 from games.rules.errors import SHARED_RULE_CODES
+from grants.error_codes import CODES as GRANTS_CODES
 from moderation.error_codes import CODES as MODERATION_CODES
 from notifications.error_codes import CODES as NOTIFICATIONS_CODES
 from privacy.error_codes import CODES as PRIVACY_CODES
@@ -31,6 +32,7 @@ OWN_CODES: dict[str, Catalogue] = {
     "accounts": ACCOUNTS_CODES,
     "api": ERROR_CODES,
     "games": GAMES_CODES,
+    "grants": GRANTS_CODES,
     "moderation": MODERATION_CODES,
     "notifications": NOTIFICATIONS_CODES,
     "privacy": PRIVACY_CODES,

@@ -11,7 +11,7 @@ import pytest
 from core.errors import ServiceError
 from games import rules, selectors
 from games.rules import registry
-from games.rules.base import Applied, Game
+from games.rules.base import LOBBY_TEAMS, Applied, Game, TeamChoice
 from games.rules.options import Option, OptionSet
 from games.rules.schema import CARD, CARD_SUIT, GameSchema
 from games.services import lobby
@@ -37,6 +37,15 @@ class TeamsGame(Game):
     def lobby_teams(self, options: dict[str, Any]) -> list[int] | None:
         return [options["first_team"], options["players"] - options["first_team"]]
 
+    def team_choice(self, options: dict[str, Any]) -> TeamChoice | None:
+        return LOBBY_TEAMS
+
+    def seat_teams(self, state: dict[str, Any]) -> list[int] | None:
+        return list(state["carry"]["teams"])
+
+    def result_sides(self, result: dict[str, Any]) -> list[list[int]]:
+        raise AssertionError("nothing is scored in this probe")
+
     def first_carry(self, *, options, players, host_seat, teams, seed):
         return {"host": host_seat, "teams": teams}
 
@@ -48,6 +57,9 @@ class TeamsGame(Game):
 
     def legal_actions(self, state, seat):
         return []
+
+    def handlers(self):
+        return {}  # nobody acts in this probe
 
     def apply(self, state, seat, action) -> Applied:
         raise AssertionError("nobody acts in this probe")

@@ -1,4 +1,4 @@
-"""What an operator's tools read (README, Deployment): `/healthz` (the process is alive),
+"""What an operator's tools read (docs/operations/deployment.md): `/healthz` (the process is alive),
 `/readyz` (it can serve: the database, its migrations, Redis, the broker) and `/metrics`,
 answered before the site's host check and rate limits; and, through real web and socket
 processes, readiness that fails while the database is away and comes back with it.
@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,8 +26,8 @@ import yaml
 from celery import current_app
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.multiproc.processes import daphne_argv, gunicorn_argv
-from tests.servers import database_url, free_port, server_env, serving
+from tests.multiproc.processes import gunicorn_argv
+from tests.servers import daphne_argv, database_url, free_port, server_env, serving
 from tests.tcp_proxy import TcpProxy
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,8 +59,13 @@ def test_metrics_are_prometheus_text_and_may_ask_for_a_token(client, settings):
     names = {family.name for family in text_string_to_metric_families(res.content.decode())}
     assert {"gameserver_move_seconds", "gameserver_due_lateness_seconds", "gameserver_queue_depth"} <= names
 
-    # The broker's queue is read at the scrape: a task no worker has taken shows.
-    current_app.send_task("games.sweep_overdue")
+    # The broker's queue is read at the scrape: a task no worker has taken shows. The
+    # default queue is one of this test's own for the while, so that no worker of the
+    # run's Celery tests (on this process's broker) takes the task first.
+    probe = f"metrics-probe-{uuid.uuid4().hex}"
+    default = current_app.conf.task_default_queue
+    current_app.conf.task_default_queue = probe
+    current_app.send_task("games.sweep_overdue", queue=probe)
     try:
         figures = {
             (sample.name, tuple(sample.labels.values())): sample.value
@@ -67,9 +73,11 @@ def test_metrics_are_prometheus_text_and_may_ask_for_a_token(client, settings):
             for sample in family.samples
         }
         assert figures[("gameserver_broker_up", ())] == 1
-        assert figures[("gameserver_queue_depth", ("celery",))] >= 1
+        assert figures[("gameserver_queue_depth", (probe,))] == 1
     finally:
-        current_app.control.purge()
+        current_app.conf.task_default_queue = default
+        with current_app.connection_for_write() as conn:
+            conn.default_channel.queue_delete(probe)
 
     settings.METRICS_TOKEN = "scrape-secret-1"
     assert client.get("/metrics").status_code == 401

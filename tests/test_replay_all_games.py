@@ -10,24 +10,17 @@ from games.models import Round
 from games.replay import round_replay
 from games.rules import templates
 from games.services import lobby, play
+from tests.game_params import variant_params
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize(
-    "game, options",
-    [
-        ("hearts", {}),
-        ("moon", {"players": 3}),
-        ("moon", {"players": 4}),
-        ("kali_tidi", {"players": 5, "team_mode": "cards"}),
-        ("kali_tidi", {"players": 3, "team_mode": "random"}),
-    ],
-)
-def test_every_stored_round_replays(make_user, game, options):
+# Every variant of every game (its profile's MATCH_VARIANTS), computers in the other seats.
+@pytest.mark.parametrize(("game", "options", "seats"), variant_params())
+def test_every_stored_round_replays(make_user, game, options, seats):
     host = make_user()
     room = lobby.room_create(host=host, game=game, options=options)
-    seats = rules.get(game).seat_count(room.options)
+    assert rules.get(game).seat_count(room.options) == seats
     for _ in range(seats - 1):
         lobby.room_add_bot(code=room.code, user=host)
     lobby.room_start(code=room.code, user=host)

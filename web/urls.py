@@ -17,6 +17,8 @@ urlpatterns = [
     path("replay/<str:code>", views.shell, name="web-replay"),
     path("players/<str:username>", views.shell, name="web-player"),
     path("leaderboard", views.shell, name="web-leaderboard"),
+    # How a deal is shown to be fair, and how to check one (linked from the Fair deal box).
+    path("fair-deals", views.fair_deals, name="web-fair-deals"),
     path("favicon.ico", views.favicon, name="favicon"),
     # The service worker's scope is the folder it is served from: the site's root.
     path("sw.js", views.service_worker, name="web-service-worker"),

@@ -14,6 +14,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from games import selectors as games_selectors
+from games.rules import fairness
 
 from . import manifest
 from .finders import renderers
@@ -44,6 +45,15 @@ def shell(request: HttpRequest, code: str | None = None, username: str | None = 
         "leaderboard_min": settings.LEADERBOARD_MIN_MATCHES,
     }
     return render(request, "web/index.html", context)
+
+
+@require_safe
+def fair_deals(request: HttpRequest) -> HttpResponse:
+    """`/fair-deals`: how the deals are made fair and how anyone can check one, in words
+    for players (the table's Fair deal box links here), with the algorithm's recipe for
+    those who program. A page of the site's own, readable without the client's script."""
+    context = {"algorithm": fairness.ALGORITHM, "algorithm_v1": fairness.ALGORITHM_V1}
+    return render(request, "web/fair_deals.html", context)
 
 
 @cache

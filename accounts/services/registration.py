@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -101,8 +102,18 @@ def display_name_change(*, user: User, display_name: str, now: datetime) -> User
     return user
 
 
-def user_settings_update(*, user: User, auto_play_forced: bool) -> User:
-    """Change the account's own settings (those the player chooses at /me)."""
-    user.auto_play_forced = auto_play_forced
-    user.save(update_fields=["auto_play_forced"])
+# What a person may change of their own account besides their names and secrets.
+USER_SETTINGS = ("auto_play_forced", "confirm_moves", "trick_pause_ms")
+
+
+def user_settings_update(*, user: User, **settings: Any) -> User:
+    """Change the account's own settings (those the player chooses at /me): any of
+    `auto_play_forced`, `confirm_moves`, `trick_pause_ms`, each as validated by the API."""
+    unknown = set(settings) - set(USER_SETTINGS)
+    if unknown:
+        raise TypeError(f"Not a setting: {', '.join(sorted(unknown))}")
+    for name, value in settings.items():
+        setattr(user, name, value)
+    if settings:
+        user.save(update_fields=list(settings))
     return user

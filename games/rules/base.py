@@ -28,7 +28,7 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypedDict, TypeGuard, cast
+from typing import Any, Literal, TypedDict, TypeGuard, cast
 
 from .errors import RuleError, shown_name
 from .fairness import FairRecord, Inputs
@@ -43,6 +43,13 @@ SentAction = Mapping[str, object]
 # An action as the engine offers it: `legal_actions` (multi-card choices as a template)
 # and the computer player's choice, which the service layer hands back to `apply`.
 Action = dict[str, Any]
+NEXT_ROUND = "next_round"
+
+# Who decides a room's fixed teams (`Game.team_choice`): its players as they join the
+# lobby, or the engine as the match starts (drawn by lot, or by seat).
+TeamChoice = Literal["lobby", "engine"]
+LOBBY_TEAMS: TeamChoice = "lobby"
+ENGINE_TEAMS: TeamChoice = "engine"
 
 
 class ScoredHand(TypedDict):
@@ -108,10 +115,30 @@ class Event:
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
 
+# What every game's view of a dealt hand holds, whatever the game: the web client, the
+# SDKs and the API's document (api/game_schemas.py, which types each) rely on them.
+#   game        the game's key;            phase       the hand's phase;
+#   round       the hand's number, from 1; dealer      the dealing seat, or None;
+#   to_act      the seats the game waits for;
+#   seats       each seat's public facts (SEAT_VIEW_FIELDS and the game's own);
+#   trick       the plays of the trick on the table, in order ({"seat", <piece>});
+#   trump       the trump, or None;        bid         the contract bid, or None;
+#   scores      the running totals, by seat;
+#   last_round  the hand just scored (its result), between hands; else None.
+VIEW_FIELDS = ("game", "phase", "round", "dealer", "to_act", "seats", "trick", "trump", "bid", "scores", "last_round")
+SEAT_VIEW_FIELDS = ("seat",)
+# A player's `you`: its seat, its hand, and the actions it may take now (`own_view`).
+YOU_FIELDS = ("seat", "hand", "legal_actions")
+
+
 @dataclass
 class Applied[StateT: RoundState[Any]]:
     state: StateT
     events: list[Event] = field(default_factory=list)
+
+
+# How a game applies one type of action: (state, seat, the action as sent) -> Applied.
+type Handler[StateT: RoundState[Any]] = Callable[[StateT, int, SentAction], Applied[StateT]]
 
 
 class Game[StateT: RoundState[Any]](ABC):
@@ -164,6 +191,40 @@ class Game[StateT: RoundState[Any]](ABC):
         """Team sizes when players pick a team in the lobby (join with `team`), else None."""
         return None
 
+    # -- teams and sides: what the platform needs to know, stated by every game -------
+    # No defaults: a game that left them out would be seated or rated by a guess. They
+    # raise instead of being abstract so that a game under construction still imports;
+    # the contract test (tests/rules/test_game_contracts.py) holds every registered game
+    # to them.
+
+    def team_choice(self, options: dict[str, Any]) -> TeamChoice | None:
+        """Who decides the fixed teams of a room with these (validated) options:
+
+        - "lobby": its players pick one as they join (join with `team`; `lobby_teams`
+          gives the sizes, and the host starts only once they are met);
+        - "engine": the engine sets them as the match starts (drawn by lot, or by seat
+          like Moon's four-player partnerships): nobody may join with `team`, and
+          `seat_teams` tells them once the first hand is dealt;
+        - None: nobody has a fixed team (everyone plays alone, or partners are formed
+          within each hand and may be hidden).
+
+        The lobby and the rematch read it to seat players."""
+        raise NotImplementedError(f"{type(self).__name__} does not say who decides its teams (team_choice).")
+
+    def seat_teams(self, state: StateT) -> list[int] | None:
+        """Each seat's fixed, public team in this hand, numbered from 0; None exactly
+        where `team_choice` of the room's options is None. As the match starts the lobby
+        copies it into the seats, so the room names the teams as the view does."""
+        raise NotImplementedError(f"{type(self).__name__} does not say its seats' teams (seat_teams).")
+
+    def result_sides(self, result: dict[str, Any]) -> list[list[int]]:
+        """The sides that played a scored hand (`result`, as stored) out: lists of seats,
+        each sorted, every seat in exactly one; a player alone is a side of one. For the
+        hand that ended a match these are what the ratings rank (a side shares its
+        place). Reads only what the result itself holds, as stored results are rated
+        again by the rebuild."""
+        raise NotImplementedError(f"{type(self).__name__} does not say the sides of a result (result_sides).")
+
     def first_carry(
         self, *, options: Mapping[str, Any], players: int, host_seat: int, teams: list[int | None], seed: int
     ) -> dict[str, Any] | None:
@@ -198,13 +259,36 @@ class Game[StateT: RoundState[Any]](ABC):
     def legal_actions(self, state: StateT, seat: int) -> list[Action]:
         """Everything `seat` may do now; multi-card choices as a template."""
 
-    @abstractmethod
     def apply(self, state: StateT, seat: int, action: SentAction) -> Applied[StateT]:
-        """Check and apply one action. Pure: the given state is not modified."""
+        """Check and apply one action. Pure: the given state is not modified.
+
+        Every game checks an action alike and in the order the API promises
+        (`checked_action_type`: its shape, the turn, a known type with only its own
+        fields, the phase); then the game's handler of that type applies it (`handlers`),
+        and `next_round`, the same in every game, marks the seat ready."""
+        kind = checked_action_type(
+            self.name, self.to_act(state), state["phase"], seat, action, self.phase_actions, self.action_fields
+        )
+        if kind == NEXT_ROUND:
+            return apply_next_round(state, seat, self.copied)
+        return self.handlers()[kind](state, seat, action)
+
+    @abstractmethod
+    def handlers(self) -> Mapping[str, Handler[StateT]]:
+        """The function applying each of the game's action types but `next_round`, to an
+        action `apply` has checked: (state, seat, action) -> Applied."""
+
+    def copied(self, state: StateT) -> StateT:
+        """A copy of the state that a move may change (a game gives a faster one than
+        this deep copy, copying only what its moves change)."""
+        return clone(state)
 
     @abstractmethod
     def view(self, state: StateT, seat: int | None) -> dict[str, Any]:
-        """What `seat` (None: a spectator) may know of the state."""
+        """What `seat` (None: a spectator) may know of the state: at least VIEW_FIELDS,
+        each seat of `seats` with SEAT_VIEW_FIELDS, and for a player `you`, begun by
+        `own_view`; the game's own fields beside them (its schema's `view_fields`,
+        `seat_fields` and `you_fields` type them in the API's document)."""
 
     def result(self, state: StateT) -> dict[str, Any] | None:
         """The scored hand (public), or None while it is still being played."""
@@ -230,7 +314,7 @@ class Game[StateT: RoundState[Any]](ABC):
         if phase in self.passing_phases:
             return {"type": "pass"}
         if phase == ROUND_OVER:
-            return {"type": "next_round"}
+            return {"type": NEXT_ROUND}
         return self.bot_action(state, seat)
 
     # -- shared helpers ---------------------------------------------------------------

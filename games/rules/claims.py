@@ -23,7 +23,8 @@ the last one out before the plain ace, say). Both read no hidden hand: `judge`.
 A claim that holds is played out at once as ordinary plays, the claimant's by the line
 found (any, where the proof decided) and everyone else's the first legal play in turn,
 so that events, scoring and replay are those of normal play; each play's event is marked
-as part of the claim. A refusal is the one answer `claim_not_certain`.
+as part of the claim. A refusal is the one answer `claim_not_certain`. A claim is listed
+and taken only with two pieces or more in hand: with one, it would be that piece's play.
 
 The claimant's side is the claimant and those whose partnership with them is public
 when they claim: a fixed partnership or team, or in Kali Tidi's `cards` mode the
@@ -51,6 +52,8 @@ TRICK_PLAY = "play"
 PART_OF_CLAIM = "claimed"
 
 NOT_CERTAIN = "claim_not_certain"
+# The fewest pieces in hand for a claim to be offered: with one, it is that piece's play.
+MIN_CLAIM_PIECES = 2
 NOT_CERTAIN_DETAIL = "Not every remaining trick is certain to be yours: play on."
 
 
@@ -75,14 +78,14 @@ def others_hands[StateT: RoundState[Any]](state: StateT, seat: int) -> list[str]
 def holds[StateT: RoundState[Any]](
     state: StateT,
     seat: int,
-    side: Collection[int],
     *,
     plays: Plays[StateT],
     winner: Winner[StateT],
     unseen: Collection[str],
 ) -> bool:
-    """`seat`, to act in trick play, takes every remaining trick for `side` whatever
-    unseen piece anyone adds, proved from what it knows alone (see above)."""
+    """`seat`, to act in trick play with tricks to follow, takes every remaining trick
+    itself whatever unseen piece anyone adds, proved from what it knows alone (see
+    above); the search (`judge`) finds where its side's taking them is enough."""
     read = _trick_play(state)
     if read["phase"] != TRICK_PLAY or read["turn"] != seat:
         return False
@@ -105,8 +108,9 @@ def holds[StateT: RoundState[Any]](
     if not trick:
         return leads(hand)
     seats, pieces = [p["seat"] for p in trick], [piece_of(p) for p in trick]
-    # While tricks follow this one, the claimant must take it: its winner leads next.
-    by = set(side) if len(hand) == 1 else {seat}
+    # Tricks follow this one (a claim holds two pieces or more): the claimant must take
+    # it, as its winner leads next.
+    by = {seat}
     for action in plays(state):
         played = piece_of(action)
         rest = list(hand)
@@ -129,10 +133,14 @@ def judge[StateT: RoundState[Any]](
     """The line by which `seat`'s claim of every remaining trick for `side` wins, judged
     on what it knows (`unseen`: the pieces it cannot place); None if the claim does not
     hold. The proof first, the search where it does not decide."""
-    if holds(state, seat, side, plays=plays, winner=winner, unseen=unseen):
-        return FREE
-    if _trick_play(state)["phase"] != TRICK_PLAY or _trick_play(state)["turn"] != seat:
+    read = _trick_play(state)
+    if read["phase"] != TRICK_PLAY or read["turn"] != seat:
         return None
+    # With one piece left a claim is only that play made by another button: not offered.
+    if len(read["hands"][seat]) < MIN_CLAIM_PIECES:
+        return None
+    if holds(state, seat, plays=plays, winner=winner, unseen=unseen):
+        return FREE
     return search(state, seat, side, plays=plays, step=step, winner=winner, unseen=sorted(unseen))
 
 

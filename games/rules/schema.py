@@ -45,7 +45,7 @@ SHARED_COMPONENTS: dict[str, Schema] = {
 
 def open_enum(values: list[str], description: str) -> Schema:
     """A string whose known values are `values` and to which later versions of v1 may add
-    (README, The contract and its version): the known ones typed, any other string
+    (docs/api/contract.md): the known ones typed, any other string
     accepted. `x-open` marks a choice whose last alternative is the fallback for values
     added later."""
     return {

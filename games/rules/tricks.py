@@ -8,9 +8,11 @@ two-character card codes of `cards.py`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from . import cards
+from .errors import RuleError
 
 
 def winning_index(
@@ -62,3 +64,52 @@ def holds_suit(hand: Sequence[str], wanted: str, *, suit_of: Callable[[str], str
     if suit_of is cards.suit:
         return any(c[1] == wanted for c in hand)
     return any(suit_of(c) == wanted for c in hand)
+
+
+def check_deal(
+    deal: object,
+    *,
+    players: int,
+    stock: Iterable[str],
+    is_piece: Callable[[object], bool],
+    hand_size: int | None = None,
+    whole: bool = True,
+    pieces: str = "cards",
+) -> list[list[str]]:
+    """The hands of a deal forced on a hand (`new_round`'s `deal`: a test's, or a
+    position set up on purpose), checked: `players` lists of pieces, each `hand_size`
+    long (or, without one, all as long), drawn from `stock`: every piece of it when
+    `whole`, else each at most as often as it holds it (what is left stays undealt: a
+    widow). Else a RuleError saying what a deal is. The hands are as given: unsorted."""
+    size = f"{hand_size} {pieces}" if hand_size is not None else f"{pieces}, as many in each"
+    if (
+        not isinstance(deal, list)
+        or len(deal) != players
+        or not all(isinstance(hand, list) for hand in deal)
+        or len({len(hand) for hand in deal} | ({hand_size} if hand_size is not None else set())) != 1
+    ):
+        raise RuleError("invalid", f"A deal is {players} lists of {size}.", "deal")
+    hands: list[list[object]] = [list(hand) for hand in deal]
+    if not all(is_piece(piece) for hand in hands for piece in hand):
+        raise RuleError("invalid", f"A deal holds the deck's {pieces}.", "deal")
+    dealt = [[str(piece) for piece in hand] for hand in hands]
+    held, deck = Counter(piece for hand in dealt for piece in hand), Counter(stock)
+    if (held != deck) if whole else bool(held - deck):
+        each = "all of them, each as often as the deck has it" if whole else "each at most as often as the deck has it"
+        raise RuleError("invalid", f"A deal holds the deck's {pieces}: {each}.", "deal")
+    return dealt
+
+
+def trick_view(
+    trick: Sequence[Mapping[str, object]], last_trick: Mapping[str, object] | None
+) -> dict[str, list[dict[str, object]] | dict[str, object] | None]:
+    """The view's `trick` (the plays on the table, in order) and `last_trick` (the trick
+    just taken, its plays under its own key, `cards` or `tiles`, and whatever else the
+    game keeps with it: the winner, its points), as copies a view may hand out."""
+    last: dict[str, object] | None = None
+    if last_trick is not None:
+        last = {
+            key: [dict(play) for play in value] if isinstance(value, list) else value
+            for key, value in last_trick.items()
+        }
+    return {"trick": [dict(play) for play in trick], "last_trick": last}

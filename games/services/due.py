@@ -117,22 +117,19 @@ def _idle_to_bot(table: Table, index: int) -> None:
     handover.seat_to_bot(table, seat, event, keep_owner=True)
     seat_handed_over.send(sender=Room, room=table.room, seat=index, user=seat.user, kind="to_bot")
     player_abandoned.send(sender=Room, room=table.room, user=seat.user)
-    if handover.everyone_away(table):
-        _abandon(table, index, "Every seat is played by a computer player; the match was abandoned.", idle=False)
+    handover.end_if_everyone_away(table, index)
 
 
-def _abandon(table: Table, seat: int, reason: str | None = None, *, idle: bool = True) -> None:
-    """The match ends, abandoned; `idle`: because of the idleness of `seat`'s player
-    (the view then tells that player "you", games.selectors.status_reason_for)."""
-    if reason is None:
-        # People read the reason on the table: the player's name, not a seat index.
-        idler = table.seat_at(seat)
-        person = idler.user if idler is not None else None
-        who = person.shown_name if person is not None else f"The player in seat {seat + 1}"
-        reason = f"{who} did not play in time; the match was abandoned."
-    event = {"type": "abandoned", "seat": seat, "idle": idle, "reason": reason}
-    idler = table.seat_at(seat) if idle else None
-    ending.room_end(table, RoomStatus.ABANDONED, reason, seat=seat if idle else None, event=event)
+def _abandon(table: Table, seat: int) -> None:
+    """The match ends, abandoned because of the idleness of `seat`'s player (the view
+    then tells that player "you", games.selectors.status_reason_for)."""
+    # People read the reason on the table: the player's name, not a seat index.
+    idler = table.seat_at(seat)
+    person = idler.user if idler is not None else None
+    who = person.shown_name if person is not None else f"The player in seat {seat + 1}"
+    reason = f"{who} did not play in time; the match was abandoned."
+    event = {"type": "abandoned", "seat": seat, "idle": True, "reason": reason}
+    ending.room_end(table, RoomStatus.ABANDONED, reason, seat=seat, event=event)
     if idler is not None and idler.user is not None and not idler.is_bot:
         player_abandoned.send(sender=Room, room=table.room, user=idler.user)
 

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import Seat
+from ..models import RoomStatus, Seat
 from ..store import Table
+from . import ending
+
+# Why a match ends when its last person's seat went to a computer player.
+EVERYONE_AWAY = "Every seat is played by a computer player; the match was abandoned."
 
 
 def seat_to_bot(table: Table, seat: Seat, event: dict[str, Any], *, keep_owner: bool) -> None:
@@ -30,3 +34,14 @@ def seat_to_bot(table: Table, seat: Seat, event: dict[str, Any], *, keep_owner: 
 def everyone_away(table: Table) -> bool:
     """Every seat is played by a computer player: the match plays for nobody."""
     return all(s.is_bot for s in table.seats)
+
+
+def end_if_everyone_away(table: Table, seat: int) -> bool:
+    """Abandon the match when `seat`'s hand-over left no person playing in it (the
+    computer players would otherwise play it out for nobody); whether it ended. Expects
+    the room lock held."""
+    if not everyone_away(table):
+        return False
+    event = {"type": "abandoned", "seat": seat, "idle": False, "reason": EVERYONE_AWAY}
+    ending.room_end(table, RoomStatus.ABANDONED, EVERYONE_AWAY, event=event)
+    return True

@@ -15,6 +15,7 @@ from ..codes import new_code
 from ..errors import ServiceError, from_rule, not_host, not_seated
 from ..models import Room, RoomStatus, Seat
 from ..rules import fairness
+from ..rules.base import ENGINE_TEAMS, LOBBY_TEAMS
 from ..rules.errors import RuleError
 from ..store import Table
 from . import ending, moves, timekeeper
@@ -29,7 +30,7 @@ def room_create(*, host: User, game: str, options: dict[str, Any] | None, name: 
     except RuleError as err:
         raise from_rule(err) from None
     seats = game_rules.seat_count(checked)
-    lobby_teams = game_rules.lobby_teams(checked)
+    lobby_teams = game_rules.lobby_teams(checked) if game_rules.team_choice(checked) == LOBBY_TEAMS else None
     for _ in range(10):
         room = Room(code=new_code(), game=game, name=name, options=checked, public=public, host=host)
         # The first hand's seed, committed before anyone may set a client seed.
@@ -52,8 +53,13 @@ def room_create(*, host: User, game: str, options: dict[str, Any] | None, name: 
 def _pick_team(table: Table, team: int | None, mover: Seat | None = None) -> int | None:
     """The team a joining player (or bot) takes: the one asked for if it has room, or
     the one with the most free places. None where the game has no lobby teams."""
-    sizes = table.rules.lobby_teams(table.room.options)
+    choice = table.rules.team_choice(table.room.options)
+    sizes = table.rules.lobby_teams(table.room.options) if choice == LOBBY_TEAMS else None
     if sizes is None:
+        if team is not None and choice == ENGINE_TEAMS:
+            raise ServiceError(
+                "invalid", "The teams of this room are set as the match starts: join without one.", 400, "team"
+            )
         if team is not None:
             raise ServiceError("invalid", "This room has no teams to choose from.", 400, "team")
         return None
@@ -75,7 +81,7 @@ def room_join(*, code: str, user: User, team: int | None = None) -> Seat:
         require_lobby(table)
         mine = table.seat_of(user)
         if mine is not None:
-            if team is None or team == mine.team or table.rules.lobby_teams(table.room.options) is None:
+            if team is None or team == mine.team or table.rules.team_choice(table.room.options) != LOBBY_TEAMS:
                 raise ServiceError("already_seated", "You already have a seat in this room.", 409)
             mine.team = _pick_team(table, team, mover=mine)
             table.mark(mine, ["team"])
@@ -163,7 +169,7 @@ def room_start(*, code: str, user: User) -> Table:
             raise not_host()
         if any(s.is_free for s in table.seats):
             raise ServiceError("seats_not_filled", "Every seat must be taken before the start.", 409)
-        sizes = table.rules.lobby_teams(room.options)
+        sizes = table.rules.lobby_teams(room.options) if table.rules.team_choice(room.options) == LOBBY_TEAMS else None
         if sizes is not None and [sum(1 for s in table.seats if s.team == t) for t in range(len(sizes))] != sizes:
             raise ServiceError("teams_not_filled", f"The teams must have {' and '.join(map(str, sizes))} players.", 409)
         room.status = RoomStatus.PLAYING
@@ -172,21 +178,26 @@ def room_start(*, code: str, user: User) -> Table:
             # Decided by the seats as the match starts, so a match's rating never
             # depends on who sat down or left in the lobby afterwards (none can).
             room.options = {**room.options, "rated": not any(s.is_bot for s in table.seats)}
-        table.mark(room, ["status", "started_at", "options"])
+            room.rated_by_seats = True
+        table.mark(room, ["status", "started_at", "options", "rated_by_seats"])
         table.touch()
         table.log({"type": "started"})
         moves.round_begin(table, number=1, carry=None)
-        _teams_as_drawn(table)
+        _teams_as_played(table)
         return table
 
 
-def _teams_as_drawn(table: Table) -> None:
-    """Teams the start draws (Kali Tidi's random mode) are the seats' from then on: the
-    room (GET rooms/{code}/) names them as the view does."""
+def _teams_as_played(table: Table) -> None:
+    """From the start each seat's `team` is the one it plays in, as the engine says
+    (`Game.seat_teams`): the lobby's choice, or the teams the engine set (Kali Tidi's
+    random draw, Moon's partnerships), so the room (GET rooms/{code}/) names them as
+    the view does."""
     assert table.round is not None
-    public = table.rules.view(table.round.state, None)["seats"]
-    for index, facts in enumerate(public):
-        seat, team = table.seat_at(index), facts.get("team")
-        if seat is not None and team is not None and seat.team != team:
+    teams = table.rules.seat_teams(table.round.state)
+    if teams is None:
+        return
+    for index, team in enumerate(teams):
+        seat = table.seat_at(index)
+        if seat is not None and seat.team != team:
             seat.team = team
             table.mark(seat, ["team"])

@@ -10,6 +10,7 @@ from accounts.models import User
 
 from ..errors import ServiceError, not_seated
 from ..models import Room, RoomStatus
+from ..rules.base import LOBBY_TEAMS
 from ..store import Table
 from . import lobby, timekeeper
 
@@ -45,17 +46,25 @@ def rematch_agree(*, code: str, user: User) -> Table:
 def _rematch_make(table: Table, *, host: User) -> Room:
     """The new room: the same game, options, name and visibility; the people in the
     order of their seats (the one who agreed last hosts, as the one who made it), the
-    computer players where they were, the teams as they were; started."""
+    computer players where they were; started. Where the new room's players choose
+    their teams in the lobby, everyone keeps the team they played in; where the engine
+    sets them as the match starts (or nobody has one), everyone joins without a team,
+    as anyone else would (the old seats' teams were the engine's, not a choice)."""
     room = table.room
     people = [s for s in table.seats if s.user is not None]
     first = next(s for s in people if s.user_id == host.pk)
-    new = lobby.room_create(host=host, game=room.game, options=room.options, name=room.name, public=room.public)
-    if first.team not in (None, 0):  # the maker sits in team 0 unless they played in another
+    new = lobby.room_create(host=host, game=room.game, options=room.asked_options, name=room.name, public=room.public)
+    choosing = table.rules.team_choice(new.options) == LOBBY_TEAMS
+
+    def team(seat_team: int | None) -> int | None:
+        return seat_team if choosing else None
+
+    if team(first.team) not in (None, 0):  # the maker sits in team 0 unless they played in another
         lobby.room_join(code=new.code, user=host, team=first.team)
     for seat in table.seats:
         if seat.user is not None and seat.user_id != host.pk:
-            lobby.room_join(code=new.code, user=seat.user, team=seat.team)
+            lobby.room_join(code=new.code, user=seat.user, team=team(seat.team))
         elif seat.user is None:
-            lobby.room_add_bot(code=new.code, user=host, team=seat.team)
+            lobby.room_add_bot(code=new.code, user=host, team=team(seat.team))
     lobby.room_start(code=new.code, user=host)
     return new

@@ -50,6 +50,7 @@ def seat_give_to_bot(*, code: str, index: int, reason: str = "", banned: bool = 
         leaving = seat.user_id
         handover.seat_to_bot(table, seat, event, keep_owner=False)
         host_pass_on(table, leaving)
+        handover.end_if_everyone_away(table, index)
         return seat
 
 

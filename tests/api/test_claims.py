@@ -65,6 +65,10 @@ def plays_to_end(game: Any, hand: dict[str, Any], plays: list[dict[str, Any]]) -
     return hand
 
 
+# Refusals checked for what every viewer sees; past them a hand plays on more quickly.
+WHOLE_REFUSALS = 8
+
+
 @pytest.mark.parametrize(
     ("game", "options"),
     [
@@ -79,9 +83,14 @@ def test_claims_through_a_hand(api_client, make_user, game, options):
     engine = rules.get(game)
     code, clients, spectator = human_table(api_client, make_user, game, options)
     refusals = 0
-    for _ in range(400):
+    for _ in range(1200):
         view = state(clients[0], code)
-        (seat,) = view["to_act"][:1] or [None]
+        if view["status"] == "finished":
+            # A match can end with no claim that held at two pieces or more (none is offered
+            # with one): the next match of the same table deals anew.
+            code, clients, spectator = human_table(api_client, make_user, game, options)
+            continue
+        (seat,) = view["to_act"][:1]
         mine = state(clients[seat], code)
         legal = mine["you"]["legal_actions"]
         if view["phase"] != "play":
@@ -92,18 +101,23 @@ def test_claims_through_a_hand(api_client, make_user, game, options):
             res = act(clients[seat], code, mine["version"], concrete(legal[-1 if view["phase"] == "bid" else 0]))
             assert res.status_code == 200, res.content
             continue
-        other = next(s for s in clients if s != seat)
-        assert CLAIM not in state(clients[other], code)["you"]["legal_actions"]
-        res = act(clients[other], code, mine["version"], CLAIM)
-        assert (res.status_code, error_code(res)) == (409, "not_your_turn")
-        before = seen(clients, spectator, code)
+        # The first refusals are looked at whole (what everyone sees before and after);
+        # later ones, while the hand plays on to a claim that holds, by their answer alone.
+        whole = CLAIM in legal or refusals < WHOLE_REFUSALS
+        if whole:
+            other = next(s for s in clients if s != seat)
+            assert CLAIM not in state(clients[other], code)["you"]["legal_actions"]
+            res = act(clients[other], code, mine["version"], CLAIM)
+            assert (res.status_code, error_code(res)) == (409, "not_your_turn")
+            before = seen(clients, spectator, code)
         stored = current_round(code).state
         res = act(clients[seat], code, mine["version"], CLAIM)
         # Listed exactly where it holds: a claim not listed is refused, a listed one accepted.
         if CLAIM not in legal:
             # Refused: the one answer, whatever the reason, and nothing changed for anyone.
             assert (res.status_code, res.json()) == (400, REFUSAL)
-            assert seen(clients, spectator, code) == before
+            if whole:
+                assert seen(clients, spectator, code) == before
             refusals += 1
             res = act(clients[seat], code, mine["version"], concrete(legal[0]))
             assert res.status_code == 200, res.content

@@ -34,12 +34,47 @@ def _names(schema: dict[str, Any]) -> list[str]:
 
 
 def _type_of(component: str) -> str:
-    return served_document()["components"]["schemas"][component]["properties"]["type"].get("const", "")
+    schema = served_document()["components"]["schemas"][component]
+    if "anyOf" in schema:  # a type whose facts differ by game: its games' components
+        kinds = {_type_of(name) for name in _names(schema)}
+        assert len(kinds) == 1, (component, kinds)
+        return kinds.pop()
+    return str(schema["properties"]["type"].get("const", ""))
+
+
+def _flat(names: list[str]) -> list[str]:
+    schemas = served_document()["components"]["schemas"]
+    return [leaf for name in names for leaf in (_flat(_names(schemas[name])) if "anyOf" in schemas[name] else [name])]
+
+
+def test_each_union_of_events_is_told_apart_by_type() -> None:
+    """Each event union has a discriminator on `type` whose mapping names, for each type,
+    the one choice of that type (a fallback, `OtherEvent`, takes the types not listed)."""
+    schemas = served_document()["components"]["schemas"]
+    unions = ["Event", *(f"{''.join(p.capitalize() for p in g.key.split('_'))}Event" for g in rules.all_games())]
+    for union in unions:
+        names = _names(schemas[union])
+        discriminator = schemas[union]["discriminator"]
+        assert discriminator["propertyName"] == "type", union
+        assert discriminator["mapping"] == {_type_of(name): REFS + name for name in names[:-1]}, union
+    # A type whose facts differ by game is one choice of `Event`, its games' components in
+    # it, the one with more facts first (readers that try choices in order take the first fit).
+    trick_won = _names(schemas["TrickWonEvent"])
+    assert trick_won[0] == "KaliTidiTrickWonEvent" and set(trick_won) == {
+        "HeartsTrickWonEvent",
+        "MoonTrickWonEvent",
+        "KaliTidiTrickWonEvent",
+    }
+    required = [len(schemas[name]["required"]) for name in trick_won]
+    assert required == sorted(required, reverse=True)
+    for name, schema in schemas.items():
+        if name.endswith("Event") and "properties" in schema:
+            assert len(schema["required"]) == len(set(schema["required"])), name
 
 
 def test_each_game_lists_its_engines_types_and_the_services_and_event_lists_them_all() -> None:
     schemas = served_document()["components"]["schemas"]
-    every = _names(schemas["Event"])
+    every = _flat(_names(schemas["Event"]))
     assert every[-1] == "OtherEvent" and schemas["Event"]["x-open"] is True
     for game in rules.all_games():
         label = "".join(part.capitalize() for part in game.key.split("_"))

@@ -18,6 +18,7 @@ from jsonschema import Draft202012Validator
 
 from api import game_schemas
 from games import rules
+from tests.game_params import option_cover_params
 
 # Enough for several hands of the longest game; a play-out that stalls fails.
 MAX_STEPS = 3000
@@ -78,23 +79,9 @@ def _label(game: rules.Game) -> str:
     return "".join(part.capitalize() for part in game.key.split("_"))
 
 
-GAMES = [
-    ("hearts", {"target": 20}),
-    ("hearts", {"preset": "sweedo", "fourth_hand": "funky", "target": 20}),
-    ("hearts", {"moon": "shooter_choice", "lead_any_club": True}),
-    ("moon", {"players": 3}),
-    ("moon", {"players": 3, "widow": "compulsory", "moon_any_time": True}),
-    ("moon", {"players": 4, "trump_instead_of_follow": True}),
-    ("kali_tidi", {"players": 4, "team_mode": "teams"}),
-    ("kali_tidi", {"players": 6, "team_mode": "teams", "decks": 2, "trump_card": "three_of_spades"}),
-    ("kali_tidi", {"players": 3, "team_mode": "random", "target": 5}),
-    ("kali_tidi", {"players": 5, "team_mode": "random", "decks": 2}),
-    ("kali_tidi", {"players": 4, "team_mode": "cards", "trump_card": "three_of_spades"}),
-    ("kali_tidi", {"players": 7, "team_mode": "cards", "decks": 2, "partner_rule": "last"}),
-]
-
-
-@pytest.mark.parametrize(("key", "raw"), GAMES, ids=[f"{k}-{i}" for i, (k, _) in enumerate(GAMES)])
+# Every game, with options that between them give each option each of its values
+# (tests/game_params.py).
+@pytest.mark.parametrize(("key", "raw"), option_cover_params())
 def test_views_and_actions_match_the_document(validator, key: str, raw: dict[str, Any]) -> None:
     game = rules.get(key)
     label = _label(game)
@@ -180,6 +167,11 @@ def test_served_views_match_the_document(validator, api_client, make_user, key: 
             assert ("you" in view) is (client is host)
 
     check_both("LobbyView")
+    check_both(f"{label}LobbyView")
+    # Another game's lobby is not this one's: each game's lobby names its game alone.
+    other = next(g for g in rules.all_games() if g.key != key)
+    with pytest.raises(AssertionError, match=r"was expected"):
+        validator(f"{_label(other)}LobbyView", host.get(f"/api/v1/rooms/{code}/state").json())
     # The game's own view needs the game's facts, which a lobby does not have yet.
     lobby = host.get(f"/api/v1/rooms/{code}/state").json()
     with pytest.raises(AssertionError, match="required"):
@@ -190,3 +182,28 @@ def test_served_views_match_the_document(validator, api_client, make_user, key: 
     assert started.status_code == 200, started.content
     validator(f"{label}View", started.json())
     check_both(f"{label}View")
+
+
+def test_each_view_names_its_game_alone_and_each_legal_action_its_type() -> None:
+    """Every variant of `GameView` but the fallback has a `game` of one value (clients
+    narrow by it), and each game's legal actions are told apart by `type` (a discriminator
+    whose mapping names each type's one component); the fallbacks stay last, open."""
+    schemas = game_schemas.components()
+    variants = [ref["$ref"].rsplit("/", 1)[1] for ref in schemas["GameView"]["anyOf"]]
+    assert variants[-1] == "OtherGameView" and schemas["GameView"]["x-open"] is True
+    for game in rules.all_games():
+        label = _label(game)
+        assert {f"{label}View", f"{label}LobbyView"} <= set(variants)
+        for name in (f"{label}View", f"{label}LobbyView"):
+            assert schemas[name]["properties"]["game"] == {"type": "string", "const": game.key}, name
+        assert schemas[f"{label}LobbyView"]["properties"]["phase"] == {"type": "string", "const": "lobby"}
+        legal = schemas[f"{label}LegalAction"]
+        refs = [ref["$ref"] for ref in legal["anyOf"]]
+        assert refs[-1].endswith("/OtherLegalAction") and legal["x-open"] is True
+        mapping = legal["discriminator"]["mapping"]
+        assert legal["discriminator"]["propertyName"] == "type"
+        assert list(mapping.values()) == refs[:-1]
+        for kind, ref in mapping.items():
+            assert schemas[ref.rsplit("/", 1)[1]]["properties"]["type"]["const"] == kind
+    status = schemas["RoomStatus"]
+    assert status["x-open"] is True and status["anyOf"][-1] == {"type": "string"}

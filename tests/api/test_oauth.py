@@ -212,18 +212,95 @@ def test_no_challenge_leaves_an_error_not_a_code(make_user):
     assert answer.status_code == 302 and "error=invalid_request" in answer["Location"]
 
 
-def test_a_refresh_token_gives_a_new_pair_once(make_user, api_client):
+def first_pair(user: Any, scope: str = "read") -> tuple[Any, dict[str, Any]]:
+    """An app and the token answer its code was traded for."""
     app = make_app()
     verifier, challenge = pkce_pair()
-    answer = allow(signed_in(make_user()), app, challenge, "read")
-    first = Client().post("/oauth/token/", token_form(app, code_from(answer["Location"]), verifier)).json()
-    form = {"grant_type": "refresh_token", "refresh_token": first["refresh_token"], "client_id": app.client_id}
-    second = Client().post("/oauth/token/", form)
+    answer = allow(signed_in(user), app, challenge, scope)
+    pair = Client().post("/oauth/token/", token_form(app, code_from(answer["Location"]), verifier))
+    assert pair.status_code == 200, pair.content
+    return app, pair.json()
+
+
+def refresh(app: Any, refresh_token: str) -> Any:
+    form = {"grant_type": "refresh_token", "refresh_token": refresh_token, "client_id": app.client_id}
+    return Client().post("/oauth/token/", form)
+
+
+def test_a_refresh_token_gives_a_new_pair(make_user, api_client):
+    app, first = first_pair(make_user())
+    second = refresh(app, first["refresh_token"])
     assert second.status_code == 200, second.content
     assert second.json()["scope"] == "read"
     assert bearer(api_client, second.json()["access_token"]).get("/api/v1/me").status_code == 200
     assert bearer(api_client, first["access_token"]).get("/api/v1/me").status_code == 401  # replaced
-    assert Client().post("/oauth/token/", form).status_code == 400  # a refresh token works once
+    third = refresh(app, second.json()["refresh_token"])
+    assert third.status_code == 200, third.content
+    assert len({first["refresh_token"], second.json()["refresh_token"], third.json()["refresh_token"]}) == 3
+
+
+def test_a_refresh_replayed_within_the_window_gets_the_same_pair_again(make_user, api_client, settings):
+    settings.OAUTH_REFRESH_REPLAY_GRACE_SECONDS = 120
+    app, first = first_pair(make_user(), "read play")
+    with time_machine.travel(datetime(2026, 3, 1, 12, 0, 0, tzinfo=UTC), tick=False):
+        lost = refresh(app, first["refresh_token"]).json()
+    with time_machine.travel(datetime(2026, 3, 1, 12, 1, 59, tzinfo=UTC), tick=False):
+        retried = refresh(app, first["refresh_token"])
+        assert retried.status_code == 200, retried.content
+        again = retried.json()
+        assert (again["access_token"], again["refresh_token"]) == (lost["access_token"], lost["refresh_token"])
+        assert again["scope"] == "read play" and again["expires_in"] == lost["expires_in"] - 119
+        # The pair is valid, whichever answer reached the app: it plays and refreshes once.
+        assert bearer(api_client, again["access_token"]).get("/api/v1/me").status_code == 200
+        assert refresh(app, again["refresh_token"]).status_code == 200
+
+
+def test_a_refresh_replayed_after_the_window_signs_the_app_out(make_user, api_client, settings):
+    settings.OAUTH_REFRESH_REPLAY_GRACE_SECONDS = 120
+    app, first = first_pair(make_user())
+    with time_machine.travel(datetime(2026, 3, 1, 12, 0, 0, tzinfo=UTC), tick=False):
+        new = refresh(app, first["refresh_token"]).json()
+    with time_machine.travel(datetime(2026, 3, 1, 12, 2, 1, tzinfo=UTC), tick=False):
+        late = refresh(app, first["refresh_token"])
+        assert late.status_code == 400 and late.json()["error"] == "invalid_grant"
+        # A stolen token replayed late revokes the whole family: the new pair too.
+        assert bearer(api_client, new["access_token"]).get("/api/v1/me").status_code == 401
+        assert refresh(app, new["refresh_token"]).status_code == 400
+
+
+def test_a_replay_after_the_new_token_was_used_signs_the_app_out(make_user, api_client):
+    app, first = first_pair(make_user())
+    second = refresh(app, first["refresh_token"]).json()
+    third = refresh(app, second["refresh_token"]).json()
+    # Within the window, but the app already moved on: only a thief still holds the first.
+    replay = refresh(app, first["refresh_token"])
+    assert replay.status_code == 400 and replay.json()["error"] == "invalid_grant"
+    assert bearer(api_client, third["access_token"]).get("/api/v1/me").status_code == 401
+    assert refresh(app, third["refresh_token"]).status_code == 400
+
+
+def test_without_a_window_a_replay_signs_the_app_out(make_user, api_client, settings):
+    settings.OAUTH_REFRESH_REPLAY_GRACE_SECONDS = 0
+    app, first = first_pair(make_user())
+    new = refresh(app, first["refresh_token"]).json()
+    assert refresh(app, first["refresh_token"]).status_code == 400
+    assert bearer(api_client, new["access_token"]).get("/api/v1/me").status_code == 401
+
+
+def test_a_revoked_refresh_token_gets_no_grace(make_user, api_client):
+    app, first = first_pair(make_user())
+    revoked = Client().post(
+        "/oauth/revoke_token/",
+        {"token": first["refresh_token"], "token_type_hint": "refresh_token", "client_id": app.client_id},
+    )
+    assert revoked.status_code == 200
+    assert refresh(app, first["refresh_token"]).status_code == 400
+
+
+def test_another_app_cannot_replay_a_refresh_token(make_user):
+    app, first = first_pair(make_user())
+    refresh(app, first["refresh_token"])
+    assert refresh(make_app("Other"), first["refresh_token"]).status_code == 400
 
 
 def test_the_code_works_once(make_user):

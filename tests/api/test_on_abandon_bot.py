@@ -205,3 +205,28 @@ def test_a_moderator_takes_an_away_players_seat_for_good(hearts_table, make_user
     assert seat.is_bot and seat.user is None
     res = clients[away].post(f"/api/v1/rooms/{code}/reclaim")
     assert res.status_code == 403 and error_code(res) == "not_seated"
+
+
+@pytest.mark.parametrize("delay", [0, 30])
+def test_a_moderator_taking_the_last_persons_seat_abandons_the_match(api_client, make_user, settings, delay):
+    # One person and three computer players: once the person's seat is a computer's too,
+    # nobody is left to play for (inline computer players would play the match out).
+    from moderation import services as moderation
+
+    settings.BOT_DELAY_SECONDS = delay
+    host = make_user()
+    client = api_client(host)
+    code = client.post("/api/v1/rooms/", {"game": "hearts", "options": {}}, format="json").json()["code"]
+    for _ in range(3):
+        assert client.post(f"/api/v1/rooms/{code}/bots", {}, format="json").status_code in (200, 201)
+    assert client.post(f"/api/v1/rooms/{code}/start", {}, format="json").status_code == 200
+    room = Room.objects.get(code=code)
+    moderation.seat_give_to_bot(moderator=make_user(is_staff=True), room=room, index=0, reason="gone for good")
+    room.refresh_from_db()
+    assert (room.status, room.status_reason) == (
+        "abandoned",
+        "Every seat is played by a computer player; the match was abandoned.",
+    )
+    events = api_client(make_user()).get(f"/api/v1/rooms/{code}/events?after=0").json()
+    # Nothing was played for nobody after the hand-over.
+    assert [e["type"] for e in events][-2:] == ["seat_to_bot", "abandoned"]

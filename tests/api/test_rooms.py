@@ -32,6 +32,18 @@ def test_create_room_seats_host_at_zero(api_client, make_user):
     assert room["version"] == 0
 
 
+def test_a_null_preset_is_none_as_the_document_says(api_client, make_user):
+    """`preset: null` is no preset, as when it is left out: the request and the answer
+    are the document's, read strictly (a strict client's own check sends it so)."""
+    from tests.strict_answers import check_django
+
+    body = {"game": "hearts", "options": {"preset": None, "target": 20}}
+    res = api_client(make_user()).post("/api/v1/rooms/", body, format="json")
+    check_django(res, request_body=body)
+    assert res.status_code == 201
+    assert "preset" not in res.json()["options"] and res.json()["options"]["target"] == 20
+
+
 @pytest.mark.parametrize(
     ("body", "attr"),
     [

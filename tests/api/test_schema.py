@@ -2,6 +2,8 @@ import re
 
 import pytest
 
+from tests.game_params import game_keys
+
 pytestmark = pytest.mark.django_db
 
 
@@ -32,7 +34,7 @@ def test_json_whatever_the_client_accepts_and_the_schema_still_negotiates(api_cl
     res = client.get("/api/v1/games/", HTTP_ACCEPT="text/html")
     assert res.status_code == 200
     assert res["Content-Type"].startswith("application/json")
-    assert {g["key"] for g in res.json()} == {"hearts", "moon", "kali_tidi"}
+    assert [g["key"] for g in res.json()] == game_keys()
     yaml = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi")
     assert yaml["Content-Type"].startswith("application/vnd.oai.openapi")
     assert yaml.content.startswith(b"openapi:")
@@ -53,14 +55,32 @@ def _operations(doc: dict):
 
 
 def _error_codes(doc: dict, operation: dict, status: str) -> set[str]:
-    ref = operation["responses"][status]["content"]["application/json"]["schema"]["$ref"]
-    schema = doc["components"]["schemas"][ref.rsplit("/", 1)[1]]
-    assert schema["required"] == ["type", "errors"]
-    code = schema["properties"]["errors"]["items"]["properties"]["code"]
-    # Open: the known codes, then any string (codes a later v1 adds).
-    known, other = code["anyOf"]
-    assert code["x-open"] is True and other == {"type": "string"}
-    return set(known["enum"])
+    answer = operation["responses"][status]
+    # Every error answer is the one shared shape; its own codes are listed beside it.
+    assert answer["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+    codes = answer["x-error-codes"]
+    assert codes == sorted(set(codes)) and answer["description"] == ", ".join(f"`{c}`" for c in codes)
+    return set(codes)
+
+
+def test_one_error_shape_with_open_codes_and_kinds(api_client):
+    from api.error_catalogue import ERROR_CODES
+
+    schemas = _document(api_client)["components"]["schemas"]
+    assert not [name for name in schemas if re.search(r"Error\d{3}$", name)]
+    error = schemas["Error"]
+    assert error["required"] == ["type", "errors"]
+    assert error["properties"]["type"] == {"$ref": "#/components/schemas/ErrorType"}
+    assert error["properties"]["errors"]["items"] == {"$ref": "#/components/schemas/ErrorDetail"}
+    assert schemas["ErrorDetail"]["required"] == ["code", "detail", "attr"]
+    # Open: the known values, then any string (what a later v1 adds).
+    for name, known in (
+        ("ErrorCode", list(ERROR_CODES)),
+        ("ErrorType", ["client_error", "validation_error", "server_error"]),
+    ):
+        values, other = schemas[name]["anyOf"]
+        assert schemas[name]["x-open"] is True and other == {"type": "string"}
+        assert values == {"type": "string", "enum": known}, name
 
 
 def test_every_error_answer_lists_its_codes_each_under_its_own_status(api_client):
@@ -119,6 +139,9 @@ def test_lists_are_arrays_and_request_bodies_closed(api_client):
     requests = {name: s for name, s in doc["components"]["schemas"].items() if name.endswith("Request")}
     assert {"RegisterRequest", "GuestRequest", "RoomCreateRequest", "TeamRequest", "ActionRequest"} <= set(requests)
     for name, schema in requests.items():
+        if "oneOf" in schema:  # one body per game (RoomCreateRequest), each closed
+            assert all(requests[m["$ref"].rsplit("/", 1)[1]]["additionalProperties"] is False for m in schema["oneOf"])
+            continue
         assert schema["additionalProperties"] is False, name
     links = ops["POST /api/v1/rooms/"]["responses"]["201"]["links"]
     assert {link["operationId"] for link in links.values()} >= {"rooms_join_create", "rooms_actions_create"}
@@ -167,8 +190,9 @@ def test_operations_that_read_no_credentials_ask_for_none(api_client):
         # A mailed link's token is its only credential.
         ("/api/v1/exports/{token}", "get"),
     }
-    # Not `[{}]` (sign-in optional), which generators read as needing a signed-in client.
-    assert set(map(str, anonymous.values())) == {"None"}
+    # Not `[{}]` (sign-in optional), which generators read as needing a signed-in client,
+    # and not left out (which linters read as undecided): none, said outright.
+    assert set(map(str, anonymous.values())) == {"[]"}
     for path, method, operation in operations(doc):
         if (path, method) not in anonymous:
             assert operation.get("security"), (path, method)
@@ -188,3 +212,108 @@ def test_every_429_declares_its_retry_after(api_client):
     for path, method, response in throttled:
         header = response["headers"]["Retry-After"]
         assert header["required"] is True and header["schema"]["type"] == "integer", (path, method)
+
+
+def test_every_operation_says_what_it_does(api_client):
+    doc = served_document(api_client)
+    missing = [(path, method) for path, method, operation in operations(doc) if not operation.get("summary")]
+    assert missing == []
+
+
+def test_bearer_challenges_are_documented(api_client):
+    doc = served_document(api_client)
+    scoped = [
+        (p, m, op)
+        for p, m, op in operations(doc)
+        if "insufficient_scope" in op["responses"].get("403", {}).get("x-error-codes", [])
+    ]
+    assert scoped
+    for path, method, operation in scoped:
+        header = operation["responses"]["403"]["headers"]["WWW-Authenticate"]
+        assert header["required"] is False and 'error="insufficient_scope"' in header["description"], (path, method)
+    for path, method, operation in operations(doc):
+        if "401" in operation["responses"]:
+            assert operation["responses"]["401"]["headers"]["WWW-Authenticate"]["required"] is True, (path, method)
+
+
+def test_a_new_rooms_options_are_typed_per_game_as_games_describes_them(api_client):
+    from jsonschema import Draft202012Validator
+
+    from tests.strict_answers import served_document as whole
+
+    doc = served_document(api_client)
+    schemas = doc["components"]["schemas"]
+    body = schemas["RoomCreateRequest"]
+    games = {game["key"]: game for game in api_client().get("/api/v1/games/").json()}
+    assert body["discriminator"]["propertyName"] == "game"
+    assert set(body["discriminator"]["mapping"]) == set(games)
+    for key, ref in body["discriminator"]["mapping"].items():
+        variant = schemas[ref.rsplit("/", 1)[1]]
+        assert {"$ref": ref} in body["oneOf"]
+        assert variant["properties"]["game"] == {"type": "string", "const": key}
+        options = schemas[variant["properties"]["options"]["$ref"].rsplit("/", 1)[1]]
+        assert options["additionalProperties"] is False and options["required"] == []
+        described = set(games[key]["options"]) | ({"preset"} if games[key]["presets"] else set())
+        assert set(options["properties"]) == described, key
+
+    def valid(value):
+        document = whole()
+        schema = {"$ref": "#/components/schemas/RoomCreateRequest", "components": document["components"]}
+        return Draft202012Validator(schema).is_valid(value)
+
+    assert valid({"game": "hearts", "options": {"target": 50}})
+    assert not valid({"game": "hearts", "options": {"targte": 50}})  # a typo
+    assert not valid({"game": "hearts", "options": {"target": "50"}})  # a value of the wrong type
+    assert not valid({"game": "hearts", "options": {"widow": "optional"}})  # Moon's option
+
+
+def test_an_unknown_option_is_still_the_servers_own_clear_refusal(api_client, make_user):
+    res = api_client(make_user("opt")).post(
+        "/api/v1/rooms/", {"game": "hearts", "options": {"targte": 50}}, format="json"
+    )
+    assert res.status_code == 400
+    assert [(e["code"], e["attr"]) for e in res.json()["errors"]] == [("invalid", "targte")]
+
+
+def test_integers_a_request_sends_are_bounded_as_the_server_reads_them(api_client, make_user):
+    """A number the server stores in PostgreSQL's integer is documented up to 2**31 - 1,
+    and the server answers a clear 400 beyond (not a failure of the database)."""
+    doc = served_document(api_client)
+    version = doc["components"]["schemas"]["ActionRequest"]["properties"]["version"]
+    assert (version["minimum"], version["maximum"]) == (0, 2**31 - 1)
+    client = api_client(make_user("bounds"))
+    code = client.post("/api/v1/rooms/", {"game": "hearts"}, format="json").json()["code"]
+    action = {"type": "next_round"}
+    at_most = client.post(f"/api/v1/rooms/{code}/actions", {"version": 2**31 - 1, "action": action}, format="json")
+    beyond = client.post(f"/api/v1/rooms/{code}/actions", {"version": 2**31, "action": action}, format="json")
+    assert at_most.status_code == 409, at_most.content  # read, and refused by the rules
+    assert beyond.status_code == 400 and beyond.json()["errors"][0]["attr"] == "version", beyond.content
+
+
+def test_bearer_challenges_follow_rfc_6750(api_client, make_user):
+    from rest_framework.test import APIClient
+
+    owner = api_client(make_user("scoped"))
+    made = owner.post("/api/v1/me/tokens", {"name": "reader", "scopes": ["read"]}, format="json")
+    assert made.status_code == 201, made.content
+    reader = APIClient()
+    reader.credentials(HTTP_AUTHORIZATION=f"Bearer {made.json()['token']}")
+    refused = reader.post("/api/v1/rooms/", {"game": "hearts"}, format="json")
+    assert refused.status_code == 403 and refused.json()["errors"][0]["code"] == "insufficient_scope"
+    assert refused["WWW-Authenticate"] == 'Bearer realm="api", error="insufficient_scope", scope="play"'
+    # An operation no app's token may call names no scope that would do.
+    player_only = reader.get("/api/v1/me/tokens")
+    assert player_only.status_code == 403
+    assert player_only["WWW-Authenticate"] == 'Bearer realm="api", error="insufficient_scope"'
+    # A 401 answers the scheme the request used; without credentials, both.
+    stranger = APIClient()
+    stranger.credentials(HTTP_AUTHORIZATION="Bearer pat_not-a-token")
+    unknown = stranger.get("/api/v1/me")
+    assert unknown.status_code == 401
+    assert unknown["WWW-Authenticate"] == 'Bearer realm="api", error="invalid_token"'
+    anonymous = APIClient().get("/api/v1/me")
+    assert anonymous.status_code == 401
+    assert anonymous["WWW-Authenticate"] == 'Token, Bearer realm="api"'
+    # A 403 that is no scope's carries no challenge.
+    other = owner.post("/api/v1/rooms/ZZZZZZ/leave")
+    assert other.status_code in (403, 404) and "WWW-Authenticate" not in other

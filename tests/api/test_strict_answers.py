@@ -17,6 +17,8 @@ from urllib.parse import urlsplit
 import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
+from games import rules
+from tests.game_params import short_match_params, variant_params
 from tests.rules.support import without_claim
 from tests.strict_answers import (
     RECORD_ENV,
@@ -83,11 +85,9 @@ def pages(client: Strict, path: str) -> list[Any]:
     raise AssertionError("the pages never end")
 
 
-MATCHES = [
-    pytest.param("hearts", {"target": 50}, 4, id="hearts"),
-    pytest.param("moon", {"players": 3, "rated": True}, 3, id="moon"),
-    pytest.param("kali_tidi", {"players": 4, "team_mode": "teams", "target": 125}, 4, id="kali_tidi"),
-]
+# Every game's short match, rated although computers play, so that the rating answers
+# (the leaderboard, a player's matches) carry a rating change to check.
+MATCHES = short_match_params(rated=True)
 
 
 @pytest.mark.django_db
@@ -189,6 +189,39 @@ def test_a_whole_match_and_every_read_answer_match_the_document(
     ok(host.get(f"{room}/state"))
     ok(watcher.post(f"{room}/rematch"), 403, 409)
     assert host.answers + watcher.answers + anonymous.answers > 50
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("game", "options", "seats"), variant_params())
+def test_every_variant_answers_as_documented_from_its_lobby_to_its_first_moves(
+    api_client, make_user, game: str, options: dict[str, Any], seats: int
+) -> None:
+    """Each of the game's match variants (teams picked in the lobby, drawn by the engine,
+    or none) through its lobby and its first moves, every answer read strictly; the
+    whole matches above play the short ones."""
+    rng = random.Random(zlib.crc32(f"{game}{options}".encode()))
+    host = Strict(api_client(make_user()))
+    code = ok(host.post(f"{API}/rooms/", {"game": game, "options": options}), 201)["code"]
+    room = f"{API}/rooms/{code}"
+    sizes = rules.get(game).lobby_teams(rules.get(game).validate_options(options))
+    # Where the lobby asks for teams, the host is on team 0 and the computers fill the rest.
+    teams = [t for t, size in enumerate(sizes) for _ in range(size)][1:] if sizes else [None] * (seats - 1)
+    for team in teams:
+        ok(host.post(f"{room}/bots", {} if team is None else {"team": team}), 201)
+    ok(host.get(f"{room}/"))
+    ok(host.get(f"{room}/state"))
+    view = ok(host.post(f"{room}/start"))
+    for _ in range(12):
+        if view["status"] != "playing":
+            break
+        legal = without_claim(view["you"]["legal_actions"])
+        view = ok(
+            host.post(f"{room}/actions", {"version": view["version"], "action": concrete(rng.choice(legal), rng)})
+        )
+    ok(host.get(f"{room}/"))
+    ok(host.get(f"{room}/events?limit=100"))
+    ok(host.get(f"{API}/rooms/?game={game}"))
+    assert host.answers >= seats + 5
 
 
 # -- the checker cannot pass vacuously ----------------------------------------------------------

@@ -14,10 +14,11 @@ from games.rules.base import (
     Applied,
     Event,
     Game,
+    Handler,
     ScoredHand,
-    apply_next_round,
+    SentAction,
+    TeamChoice,
     carry_to_next_dealer,
-    checked_action_type,
     copy_state,
     is_int,
     present,
@@ -68,6 +69,15 @@ class Duel(Game[DuelState]):
     action_fields = ACTION_FIELDS
     phase_actions = PHASE_ACTION
     lowest_wins = True  # every trick is a point against
+
+    def team_choice(self, options: dict[str, Any]) -> TeamChoice | None:
+        return None  # two players, each alone
+
+    def seat_teams(self, state: DuelState) -> list[int] | None:
+        return None
+
+    def result_sides(self, result: dict[str, Any]) -> list[list[int]]:
+        return [[seat] for seat in range(len(result["scores"]))]
 
     def seat_count(self, options: dict[str, Any]) -> int:
         return int(options.get("players", 2))
@@ -134,12 +144,15 @@ class Duel(Game[DuelState]):
             return [{"type": PLAY, "card": c} for c in legal_cards(state, seat)]
         return [{"type": "next_round"}]
 
-    def apply(self, state: DuelState, seat: int, action: Action) -> Applied[DuelState]:
-        kind = checked_action_type(
-            self.name, self.to_act(state), state["phase"], seat, action, PHASE_ACTION, ACTION_FIELDS
-        )
-        if kind == "next_round":
-            return apply_next_round(state, seat, _copy)
+    # `apply`, the base's, checks each action (its shape, the turn, its type and fields,
+    # the phase) and hands it to the handler of its type; `next_round` is the base's too.
+    def handlers(self) -> dict[str, Handler[DuelState]]:
+        return {PLAY: self._apply_play}
+
+    def copied(self, state: DuelState) -> DuelState:
+        return _copy(state)
+
+    def _apply_play(self, state: DuelState, seat: int, action: SentAction) -> Applied[DuelState]:
         card = action.get("card")
         if not isinstance(card, str) or card not in state["hands"][seat]:
             raise RuleError("card_not_in_hand", "That card is not in your hand.", "card")
@@ -196,10 +209,7 @@ class Duel(Game[DuelState]):
                 {"seat": s, "cards_left": len(state["hands"][s]), "tricks_taken": state["tricks_taken"][s]}
                 for s in range(players)
             ],
-            "trick": [dict(p) for p in state["trick"]],
-            "last_trick": None
-            if state["last_trick"] is None
-            else {"cards": [dict(p) for p in state["last_trick"]["cards"]], "winner": state["last_trick"]["winner"]},
+            **tricks.trick_view(state["trick"], state["last_trick"]),
             "trump": None,
             "bid": None,
             "scores": running_scores(state),

@@ -19,7 +19,7 @@ class DuelTracker(Tracker):
         super().__init__(hand)
         self.known = [set(h) for h in hand.state["hands"]]
 
-    def learn(self, before: dict[str, Any], seat: int, action: dict[str, Any], applied: Applied) -> None:
+    def learn(self, before: dict[str, Any], seat: int, action: dict[str, Any], applied: Applied[Any]) -> None:
         if action["type"] == "play":
             self.public.add(action["card"])
 
@@ -52,3 +52,8 @@ class DuelProfile(Profile):
 
 
 PROFILE = DuelProfile
+
+# The matches the registry-driven tests play with computers in the other seats: one hand
+# is the shortest match; each count of players is a table a client must handle.
+SHORT_MATCH = {"hands": 1}
+MATCH_VARIANTS = {"two": {"players": 2}, "three": {"players": 3}}

@@ -16,17 +16,17 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from django.db import connections
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import sync_playwright
 
 from tests.api.helpers import concrete
-from tests.servers import database_url, free_port, server_env, serving
+from tests.servers import MakeRun, daphne_argv, database_url, free_port, server_env, serving
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -42,50 +42,10 @@ def live_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
         env = server_env(database_url())
     # Its own address, for the links mails carry (without it the server mails nobody).
     env["PUBLIC_BASE_URL"] = f"http://127.0.0.1:{port}"
-    argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+    argv = daphne_argv(port)
     log_path = ARTIFACTS / f"server-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
     with serving("daphne", argv, port=port, env=env, log_path=log_path) as url:
         yield url
-
-
-# Only what a newcomer's shell has: none of the test suite's settings (PostgreSQL, Redis,
-# test settings, throttles, bot delay) may leak into the `make run` server.
-NEWCOMER_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "TZ")
-
-
-@dataclass(frozen=True)
-class MakeRun:
-    url: str
-    env: dict[str, str]  # the server's environment, for manage.py on the same database
-
-    def shell(self, code: str) -> str:
-        """`manage.py shell -c code` as run.sh runs manage.py (it exports DEBUG=1), on the
-        same database; what it printed."""
-        done = subprocess.run(
-            [sys.executable, "manage.py", "shell", "--verbosity", "0", "-c", code],
-            cwd=ROOT,
-            env={**self.env, "DEBUG": "1"},
-            capture_output=True,
-            text=True,
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
-        return done.stdout
-
-
-@pytest.fixture(scope="session")
-def make_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MakeRun]:
-    """The server exactly as `make run` starts it once the virtualenv exists
-    (scripts/run.sh: SQLite, the filesystem broker, the in-memory channel layer, the
-    default bot delay, migrations at start), on a fresh var/ folder."""
-    port = free_port()
-    var = tmp_path_factory.mktemp("make-run-var")
-    env = {k: os.environ[k] for k in NEWCOMER_ENV if k in os.environ}
-    env.update(VENV=sys.prefix, VAR_DIR=str(var), PORT=str(port))
-    log_path = ARTIFACTS / f"make-run-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
-    argv = ["bash", str(ROOT / "scripts" / "run.sh")]
-    with serving("make run", argv, port=port, env=env, log_path=log_path, start_seconds=120) as url:
-        yield MakeRun(url=url, env=env)
-    assert "database is locked" not in log_path.read_text(), f"SQLite refused a writer; see {log_path}"
 
 
 @pytest.fixture
@@ -111,6 +71,26 @@ def make_run_page(make_run: MakeRun) -> Iterator[Callable[..., Any]]:
         yield make
         browser.close()
     assert not errors, f"script errors in the page: {errors}"
+
+
+# The plays' second suite (scripts/test.sh runs it after the whole one): the same browser
+# tests on a machine kept busy, where a redraw lands between a finger's press and its
+# release and every answer is late. E2E_LOAD busy processes per xdist worker, each at
+# the tests' own priority, for the whole session.
+LOAD = int(os.environ.get("E2E_LOAD") or 0)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def machine_load() -> Iterator[int]:
+    burners = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"], stdin=subprocess.DEVNULL) for _ in range(LOAD)
+    ]
+    try:
+        yield LOAD
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
 
 
 @pytest.fixture
@@ -208,8 +188,9 @@ def table(page: Any) -> Any:
     return page.locator("section.table")
 
 
-def wait_my_turn(page: Any, phases: tuple[str, ...] | None = None, timeout: float = 20_000) -> str:
-    """Wait until the page shows that this player may act (in one of `phases`); the phase."""
+def wait_my_turn(page: Any, phases: tuple[str, ...] | None = None, timeout: float = 30_000) -> str:
+    """Wait until the page shows that this player may act (in one of `phases`); the phase
+    (30 s at most: the others' moves take their time on a loaded machine)."""
     selector = "section.table[data-my-turn=true]"
     if phases:
         selector = ", ".join(f"{selector}[data-phase={p}]" for p in phases)
@@ -232,15 +213,84 @@ def hand_codes(page: Any) -> list[str]:
     return page.locator(".hand button").evaluate_all("els => els.map(e => e.dataset.code)")
 
 
+# Waits for the player's hand to differ from `want` (its codes, sorted), or, if `raised`,
+# for the piece `code` to be raised with the move's button under the hand (a tap that only
+# asked first); returns what the page shows then.
+HAND_MOVED = """([code, want, raised]) => {
+    const hand = [...document.querySelectorAll('.hand .piece')].map(e => e.dataset.code);
+    const up = Boolean(document.querySelector(`.hand .piece[data-code="${code}"][aria-pressed=true]`)
+        && document.querySelector('.hand-area [data-action=confirm-move]'));
+    const moved = JSON.stringify([...hand].sort()) !== JSON.stringify(want);
+    return moved || (raised && up) ? { hand, moved } : null;
+}"""
+
+
+def play_piece(page: Any, code: str, tap: Callable[[Any], None] | None = None, timeout: float = 30_000) -> None:
+    """Play the hand's piece `code` by tapping it (`tap(piece)` taps it otherwise: a key),
+    confirming with the move's button where the tap only raised it ("Confirm each move",
+    Moon's widow), then wait until that piece has left the hand: exactly one of `code`
+    fewer and nothing else changed (30 s at most; a new hand dealt at once after the last
+    piece stands for an empty one). Fails if the tap was lost, or if a second piece left
+    the hand by the time the page has no move on its way (a doubled tap).
+
+    Unlike `click_and_wait`, another player's move cannot pass for this one."""
+    before = hand_codes(page)
+    assert code in before, f"{code} is not in the hand {before}"
+    piece = page.locator(f".hand button[data-code='{code}']:not([disabled])").first
+    (tap or (lambda p: p.click()))(piece)
+    want = sorted(before)
+    try:
+        now = page.wait_for_function(HAND_MOVED, arg=[code, want, True], timeout=timeout).json_value()
+        if not now["moved"]:
+            # Asked first: the piece is raised and nothing was sent; its button sends it.
+            page.locator(".hand-area [data-action=confirm-move]").click()
+            now = page.wait_for_function(HAND_MOVED, arg=[code, want, False], timeout=timeout).json_value()
+    except PlaywrightTimeoutError:
+        raise AssertionError(
+            f"the tap on {code} was lost: after {timeout / 1000:.0f} s the hand still holds {hand_codes(page)}"
+            f" (phase {table(page).get_attribute('data-phase')}, version {table(page).get_attribute('data-version')})"
+        ) from None
+    left = _taken(before, now["hand"])
+    if len(before) == 1 and now["hand"] != before:
+        return  # the hand's last piece: the hand is empty, or the next one was dealt
+    assert left == [code] and len(now["hand"]) == len(before) - 1, (
+        f"playing {code} took {left} from the hand: {before} -> {now['hand']}"
+    )
+    # No second move may follow this one: once nothing is on its way, the hand is as it was.
+    page.wait_for_function("!document.querySelector('main.busy')", timeout=timeout)
+    settled = hand_codes(page)
+    assert settled == now["hand"], (
+        f"after {code}, {_taken(now['hand'], settled)} left the hand as well: {before} -> {settled}"
+    )
+
+
+def _taken(before: list[str], after: list[str]) -> list[str]:
+    """The codes in `before` that `after` no longer holds (as many times as they left)."""
+    rest = list(after)
+    taken = []
+    for code in before:
+        if code in rest:
+            rest.remove(code)
+        else:
+            taken.append(code)
+    return taken
+
+
 def token_of(page: Any) -> str:
     """The signed-in person's API token, as the web client keeps it."""
     return page.evaluate("localStorage.getItem('tt.token')")
 
 
-def play_by_api(live_url: str, token: str, code: str, until: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-    """Act for a person through the public API, as any client could (their first legal
-    action each time), until `until(view)` holds; returns that view. Their page follows
-    over its socket like any other change."""
+def play_by_api(
+    live_url: str,
+    token: str,
+    code: str,
+    until: Callable[[dict[str, Any]], bool],
+    choose: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """Act for a person through the public API, as any client could (`choose(view)`, else
+    their first legal action each time), until `until(view)` holds; returns that view.
+    Their page follows over its socket like any other change."""
     headers = {"Authorization": f"Token {token}"}
     with httpx.Client(base_url=f"{live_url}/api/v1/", headers=headers, timeout=30) as client:
         for _ in range(1000):
@@ -249,7 +299,8 @@ def play_by_api(live_url: str, token: str, code: str, until: Callable[[dict[str,
                 return view
             legal = view["you"]["legal_actions"]
             assert legal, f"nothing to do in {view['phase']} (to act: {view['to_act']})"
-            body = {"version": view["version"], "action": concrete(legal[0])}
+            action = choose(view) if choose is not None else concrete(legal[0])
+            body = {"version": view["version"], "action": action}
             res = client.post(f"rooms/{code}/actions", json=body)
             assert res.status_code == 200 or res.json()["errors"][0]["code"] == "stale_version", res.text
     raise AssertionError("play_by_api did not get there in 1000 moves")

@@ -12,7 +12,21 @@ import pytest
 from playwright.sync_api import expect
 
 from .axe import AXE, assert_none, check
-from .conftest import DESKTOP, PHONE, add_bots, create_room, new_match, play_by_api, sign_up, table, token_of
+from .conftest import (
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    add_bots,
+    create_room,
+    new_match,
+    orm,
+    play_by_api,
+    sign_up,
+    table,
+    token_of,
+)
+from .test_table_slips import idle_past_limit, pass_by_api, started_room
+from .test_turns import person
 
 
 def first_evening(make_page: Callable[[], Any], url: str, name: str, found: dict[str, list[dict[str, Any]]]) -> Any:
@@ -75,7 +89,125 @@ def test_no_page_has_a_serious_accessibility_violation(open_page, live_url, size
     host.goto(f"/replay/{hearts}")
     host.locator("section.replay").wait_for()
     check(host, "replay", found)
+    more_pages(lambda: open_page(**size), live_url, host, f"ally{size['width']}", hearts, found)
     assert_none(found)
+
+
+def more_pages(
+    make_page: Callable[[], Any], url: str, host: Any, name: str, finished: str, found: dict[str, list[dict[str, Any]]]
+) -> None:
+    """The pages the first evening does not reach: signed out, the site's own page on fair
+    deals, an app's sign-in, the sign-up and password forms, the offline page, and the
+    pages for the signed in only (a player's page, the leaderboard, a finished match's
+    replay, the settings), which say so; signed in, the fair deals again, the
+    two-step sign-in being set up, a room closed before it began, the notices of a seat a
+    computer player keeps (away) or was given (by a moderator: then the table is watched),
+    and a table watched by someone without a seat. `finished` is a finished match of
+    `host`'s, named `name`."""
+    out = make_page()
+    for path, ready, where in (
+        ("/fair-deals", "main h1", "fair deals, signed out"),
+        ("/offline", "h1", "offline page"),
+        ("/oauth/login/", "main h1", "sign-in page of an app's authorization"),
+        ("/reset-password", "main h2", "password reset without its link"),
+    ):
+        out.goto(path)
+        out.locator(ready).first.wait_for()
+        check(out, where, found)
+    # The pages for the signed in only say so, with the forms to log in or sign up.
+    for path, title in (
+        (f"/players/{name}", "Players"),
+        ("/leaderboard?game=hearts", "Leaderboard"),
+        (f"/replay/{finished}", "Replay"),
+        ("/notifications", "Settings"),
+    ):
+        out.goto(path)
+        expect(out.locator(".home .intro h1")).to_have_text(title)
+        check(out, f"{title.lower()}, signed out", found)
+    # A link's key after '#', as the mailed link carries it: the form for the new password.
+    out.goto("/")
+    out.goto("/reset-password#not-a-real-key")
+    expect(out.get_by_role("button", name="Save my new password")).to_be_visible()
+    check(out, "password reset form", found)
+
+    out.goto("/")
+    out.get_by_role("tab", name="Sign up").click()
+    expect(out.get_by_role("button", name="Sign up").last).to_be_visible()
+    check(out, "sign up", found)
+    out.get_by_role("tab", name="Log in").click()
+    out.get_by_role("button", name="Forgot your password?").click()
+    expect(out.get_by_role("heading", name="Forgot your password?")).to_be_visible()
+    check(out, "forgot password", found)
+
+    host.goto("/fair-deals")
+    host.locator("main h1").wait_for()
+    check(host, "fair deals", found)
+
+    # The two-step sign-in being set up: the app's key, as a QR code and typed.
+    host.goto("/notifications")
+    panel = host.locator("section.two-factor")
+    panel.get_by_role("button", name="Turn on").click()
+    panel.get_by_label("Your password").fill(PASSWORD)
+    panel.get_by_role("button", name="Continue").click()
+    expect(panel.get_by_role("heading", name="Add this site to your authenticator app")).to_be_visible()
+    check(host, "settings, two-step sign-in set-up", found)
+
+    token = token_of(host)
+    with person(url, token) as me:
+        # A room a moderator closed in its lobby.
+        closed = me.room("hearts", "Never played")
+        me.bots(closed, 1)
+    close_in_lobby(closed)
+    host.goto(f"/join/{closed}")
+    host.locator(".unstarted-room").wait_for()
+    check(host, "a room closed before it began", found)
+
+    # Away too long: a computer player keeps the seat until its person comes back (with
+    # another person at the table; alone, the match would be abandoned).
+    with person(url, token) as me, person(url, register=f"{name}g") as guest:
+        away = started_room(me, guest, bots=2, on_abandon="bot", turn_seconds=600, abandon_seconds=600)
+        host.goto(f"/join/{away}")
+        expect(table(host)).to_have_attribute("data-phase", "pass")
+        pass_by_api(guest, away)
+        idle_past_limit(away, 0)
+    expect(host.locator("p.away")).to_be_visible()
+    check(host, "table, a computer keeps my seat", found)
+
+    # A moderator gave the seat away for good: the table is watched (with another person
+    # at it: a table of computer players alone plays on at once on the test server).
+    with person(url, token) as me, person(url, register=f"{name}h") as guest:
+        given = started_room(me, guest, bots=2, target=500)
+    host.goto(f"/join/{given}")
+    expect(table(host).locator(".hand button")).to_have_count(13)
+    seat_to_bot(given)
+    expect(host.locator("p.handed-over")).to_be_visible()
+    expect(host.locator(".spectating")).to_be_visible()
+    check(host, "table, seat handed over", found)
+
+    # Someone signed in without a seat watches a table being played.
+    sign_up(out, f"{name}w")
+    out.goto(f"/join/{given}")
+    table(out).wait_for()
+    expect(out.locator(".spectating")).to_be_visible()
+    check(out, "table, spectating", found)
+
+
+def close_in_lobby(code: str) -> None:
+    from accounts.models import User
+    from games.models import Room
+    from moderation import services
+
+    def work() -> None:
+        mod, _ = User.objects.get_or_create(username="moda11y", defaults={"is_staff": True})
+        services.room_close(moderator=mod, room=Room.objects.get(code=code), reason="Spam in the room name")
+
+    orm(work)
+
+
+def seat_to_bot(code: str) -> None:
+    from games.services import table_moderation
+
+    orm(lambda: table_moderation.seat_give_to_bot(code=code, index=0, reason="Abuse in the table talk"))
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])

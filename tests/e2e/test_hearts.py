@@ -15,12 +15,16 @@ from .conftest import (
     deal_hand,
     hand_codes,
     play_by_api,
+    play_piece,
     sign_up,
     table,
     token_of,
     wait_my_turn,
 )
 from .deals import HEARTS_MOON_DEAL, MOON_PASS, moon_card
+
+# Every card here is played by a tap: these run again on a loaded machine (scripts/test.sh).
+pytestmark = pytest.mark.plays
 
 SUIT = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 MINUS = "\u2212"  # the client writes a real minus sign
@@ -72,11 +76,9 @@ def test_a_hearts_hand_from_room_creation_to_the_results(open_page, shots):
         card = legal.first.get_attribute("data-code")
         if trick == 1:
             # Keyboard play: cards are real buttons; after the move the focus stays at the table.
-            legal.first.focus()
-            page.keyboard.press("Enter")
+            play_piece(page, card, tap=lambda piece: (piece.focus(), page.keyboard.press("Enter")))
         else:
-            legal.first.click()
-        expect(page.locator(f".hand button[data-code='{card}']")).to_have_count(0)
+            play_piece(page, card)
         assert int(table(page).get_attribute("data-version")) > version
         if trick == 1:
             assert page.evaluate("document.querySelector('main').contains(document.activeElement)")
@@ -164,7 +166,7 @@ def test_the_funky_pass_on_screen_then_play_goes_on(open_page, live_url, shots):
 
     # Play goes on to the end of the hand.
     while wait_my_turn(page, ("play", "round_over", "match_over")) == "play":
-        click_and_wait(page, page.locator(".hand button:not([disabled])").first)
+        play_piece(page, page.locator(".hand button:not([disabled])").first.get_attribute("data-code"))
     results = page.get_by_role("region", name="Result of the hand")
     expect(results).to_contain_text("Hand 4 result")
     expect(page.locator(".score-sheet")).to_contain_text("Score sheet (4 hands)")
@@ -206,7 +208,7 @@ def test_the_shooter_chooses_how_the_moon_scores(open_page, shots, choice, label
 
     while wait_my_turn(page, ("play", "moon_choice")) == "play":
         legal = page.locator(".hand button:not([disabled])").evaluate_all("els => els.map(e => e.dataset.code)")
-        click_and_wait(page, page.locator(f".hand button[data-code='{moon_card(legal)}']"))
+        play_piece(page, moon_card(legal))
 
     # The choice is hers alone, on screen: two buttons worded for the room's rules.
     expect(page.locator(".turn-text")).to_have_text("You shot the moon! Choose how it scores.")

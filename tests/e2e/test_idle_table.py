@@ -155,15 +155,18 @@ def test_an_idle_player_sees_both_clocks_and_is_told_the_match_ended_for_them(
         expect(ann.locator(".room-list li", has_text=code)).to_contain_text("abandoned")
         shots(ann, "back-home")
 
-        # Bob sets up the same table again: a lobby of his, the game and options the same.
+        # Bob sets up the same table again: a lobby of his, the game and options the same,
+        # as they were asked for (`rated` left to the seats, which the computer players
+        # at this one made unrated).
         bob_ending.get_by_role("button", name="New table with the same settings").click()
         expect(bob.locator(".lobby")).to_be_visible()
         new_code = bob.url.rstrip("/").rsplit("/", 1)[1]
         assert new_code != code
         old, new = guest.call("GET", f"rooms/{code}/"), guest.call("GET", f"rooms/{new_code}/")
+        assert old["options"]["rated"] is False and new["options"]["rated"] is None
         assert (new["game"], new["options"], new["name"], new["public"]) == (
             old["game"],
-            old["options"],
+            old["asked_options"],
             old["name"],
             old["public"],
         )

@@ -19,7 +19,6 @@ import email.policy
 import json
 import os
 import re
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -31,7 +30,7 @@ from django.core import signing
 from playwright.sync_api import expect
 
 from notifications import vapid
-from tests.servers import database_url, free_port, server_env, serving
+from tests.servers import daphne_argv, database_url, free_port, server_env, serving
 
 from .conftest import ARTIFACTS, MakeRun, orm, sign_up, token_of
 
@@ -46,7 +45,7 @@ def push_server(django_db_setup: Any, django_db_blocker: Any) -> Iterator[tuple[
     port = free_port()
     with django_db_blocker.unblock():
         env = server_env(database_url(), VAPID_PUBLIC_KEY=public, VAPID_PRIVATE_KEY=private)
-    argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+    argv = daphne_argv(port)
     log_path = ARTIFACTS / f"server-push-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
     with serving("daphne with push", argv, port=port, env=env, log_path=log_path) as url:
         yield url, public
@@ -531,11 +530,20 @@ def test_the_settings_and_the_worker_under_make_run(
         "rooms": ["A", "B"],
         "tag": "turns",
     }
-    cdp.send(
-        "ServiceWorker.deliverPushMessage",
-        {"origin": make_run.url, "registrationId": registration_id(page, cdp, scope), "data": json.dumps(payload)},
-    )
-    [notice] = shown_when(page, lambda shown: len(shown) == 1)
+    worker_id = registration_id(page, cdp, scope)
+    # DevTools' push can be lost on its way to a worker the browser is still waking (a
+    # busy machine); sent again, it replaces the first under its tag, so one is shown.
+    for attempt in range(3):
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {"origin": make_run.url, "registrationId": worker_id, "data": json.dumps(payload)},
+        )
+        try:
+            [notice] = shown_when(page, lambda shown: len(shown) == 1, seconds=10 if attempt < 2 else 30)
+            break
+        except AssertionError:
+            if attempt == 2:
+                raise
     assert notice == {
         "title": "2 games wait for you",
         "body": "Friday; Quick",

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from tests.api.helpers import concrete
-from tests.servers import database_url, free_port, server_env, serving
+from tests.servers import daphne_argv, database_url, free_port, server_env, serving
 
 from .conftest import ARTIFACTS, CHROMIUM, PASSWORD
 
@@ -113,7 +112,7 @@ def deployment(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Deploym
     port = free_port()
     with django_db_blocker.unblock():
         env = server_env(database_url(), CORS_ALLOWED_ORIGINS=frontend)
-    argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+    argv = daphne_argv(port)
     log = ARTIFACTS / f"other-origin-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
     try:
         with serving("daphne", argv, port=port, env=env, log_path=log) as url:

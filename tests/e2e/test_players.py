@@ -48,7 +48,7 @@ def test_profile_and_leaderboard(open_page, live_url, shots, size):
     page.goto("/")
     page.get_by_role("navigation", name="Account").get_by_role("link", name="pia").click()
     expect(page).to_have_url(f"{live_url}/players/pia")
-    counts = re.compile(r"1 match played, [01] won, 0 abandoned\.")
+    counts = re.compile(r"1 match finished, [01] of them won\.")
     expect(page.locator(".match-counts")).to_have_text(counts, timeout=10_000)
     expect(page.locator(".ratings tr[data-game=hearts] td").first).to_have_text("21.5")
     matches = page.locator(".match-list .match")

@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.rules import dominoes
+from tests.game_params import match_variants, registered_games
 
 from .conftest import PASSWORD, add_bots, create_room, deal_hand, play_by_api, table, token_of, wait_my_turn
 from .test_client_contract import play
@@ -396,18 +397,26 @@ DRAW = """async ([key, view, rounds, options]) => {
 }"""
 
 
+# The widest tables of the games known here; any other game, each of its match variants.
+WIDEST = [
+    ("kali_tidi", "7", {"players": 7, "team_mode": "cards", "trump_card": "three_of_spades"}),
+    ("kali_tidi", "6", {"players": 6, "team_mode": "cards", "partner_rule": "last"}),
+    ("kali_tidi", "2", {"players": 2, "team_sizes": [1, 1]}),
+    ("moon", "4", {"players": 4}),
+    ("moon", "3", {"players": 3}),
+    ("hearts", "sweedo", {"preset": "sweedo"}),
+]
+WIDEST += [
+    (game.key, name, options)
+    for game in registered_games()
+    if game.key not in {key for key, _, _ in WIDEST}
+    for name, options in match_variants(game).items()
+]
+
+
 @sizes
 @pytest.mark.parametrize(
-    ("key", "options"),
-    [
-        ("kali_tidi", {"players": 7, "team_mode": "cards", "trump_card": "three_of_spades"}),
-        ("kali_tidi", {"players": 6, "team_mode": "cards", "partner_rule": "last"}),
-        ("kali_tidi", {"players": 2, "team_sizes": [1, 1]}),
-        ("moon", {"players": 4}),
-        ("moon", {"players": 3}),
-        ("hearts", {"preset": "sweedo"}),
-    ],
-    ids=["kali-7", "kali-6", "kali-2", "moon-4", "moon-3", "hearts"],
+    ("key", "options"), [pytest.param(key, options, id=f"{key}-{name}") for key, name, options in WIDEST]
 )
 def test_the_results_and_a_long_score_sheet_fit_the_width(open_page, shots, size, key, options):
     """The widest tables there are (seven players and a contract column, several hands):

@@ -10,10 +10,7 @@ once, working over the API, then revoked."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import httpx
@@ -21,35 +18,16 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.api.helpers import concrete
-from tests.oauth import authorize_url, make_app, pkce_pair, token_form
+from tests.oauth import app_listener, authorize_url, make_app, pkce_pair, token_form
 
 from .conftest import PASSWORD, orm, sign_up, token_of
-
-
-class _Callback(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:
-        body = b"<!doctype html><title>Score Keeper</title><h1>Connected</h1>"
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
 
 @pytest.fixture
 def app_site() -> Iterator[str]:
     """The app's own site, on a port of its own: its redirect URI answers a page."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Callback)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with app_listener("Score Keeper") as (port, _):
+        yield f"http://127.0.0.1:{port}"
 
 
 def started_room(live_url: str, token: str) -> str:
@@ -85,7 +63,7 @@ def test_an_app_signs_in_with_pkce_and_plays_a_move(open_page, live_url, app_sit
     shots(page, "authorize")
     page.get_by_role("button", name="Allow").click()
 
-    page.get_by_role("heading", name="Connected").wait_for()
+    page.get_by_role("heading", name="You can close this tab").wait_for()
     query = parse_qs(urlparse(page.url).query)
     assert page.url.startswith(f"{app_site}/callback?") and query["state"] == ["st4te"]
 

@@ -80,9 +80,13 @@ async def test_a_turn_beginning_is_announced_to_that_player_only(make_user):
 
 async def test_match_over_reaches_every_seated_player(make_user):
     code, host, guest, host_token, guest_token = await two_player_room(make_user)
-    await start(code, host)
     host_ws, guest_ws = user_socket(host_token), user_socket(guest_token)
     assert (await host_ws.connect())[0] and (await guest_ws.connect())[0]
+    # The deal's turns are heard first: notices go out from a thread of their own, so a
+    # socket opened just after the start could still hear them after the close.
+    await start(code, host)
+    for ws in (host_ws, guest_ws):
+        assert (await ws.receive_json_from(timeout=3))["type"] == "your_turn"
     await database_sync_to_async(table_moderation.room_close)(code=code, reason="Spam")
     for ws in (host_ws, guest_ws):
         assert await ws.receive_json_from(timeout=3) == {"type": "match_over", "room": code}

@@ -1,4 +1,4 @@
-"""Two of each process, as a deployment runs them (README, Deployment): two gunicorn, two
+"""Two of each process, as a deployment runs them (docs/operations/deployment.md): two gunicorn, two
 daphne, two Celery workers and one beat, all with the same environment, on the test
 run's PostgreSQL server and Redis.
 
@@ -27,14 +27,13 @@ import pytest
 import redis
 from django.conf import settings
 
-from tests.servers import ROOT, free_port, running, tell_to_stop, wait_until_serving
+from tests.servers import ROOT, daphne_argv, free_port, running, tell_to_stop, wait_until_serving
 
 from .processes import (
     BEAT_READY,
     WORKER_READY,
     beat_argv,
     cluster_env,
-    daphne_argv,
     gunicorn_argv,
     own_database,
     print_log_tails,
@@ -91,8 +90,8 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
     try:
         with ExitStack() as stack:
             database = stack.enter_context(own_database(postgres_server(), f"test_{base}_deploy_{tag}"))
-            # The machine's processes share one folder of figures, as deployed (README,
-            # Deployment, Metrics): any web or socket process shows all of them.
+            # The machine's processes share one folder of figures, as deployed
+            # (docs/operations/metrics.md): any web or socket process shows all of them.
             metrics = tmp_path / "metrics"
             metrics.mkdir()
             env = cluster_env(database, broker, prefix, PROMETHEUS_MULTIPROC_DIR=str(metrics))

@@ -60,10 +60,6 @@ def gunicorn_argv(port: int, *, workers: int = 1) -> list[str]:
     return [PY, "-m", "gunicorn", *conf, "config.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{port}"]
 
 
-def daphne_argv(port: int) -> list[str]:
-    return [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
-
-
 def worker_argv(name: str) -> list[str]:
     """A Celery worker of one process (solo pool) named `name`@host."""
     options = ["--pool=solo", "--loglevel=INFO", "-n", f"{name}@%h", "--without-gossip", "--without-mingle"]

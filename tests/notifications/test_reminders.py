@@ -17,6 +17,7 @@ from games.models import Room
 from notifications.content import time_left
 from notifications.models import TurnNotice, TurnReminder
 from notifications.services import preferences, presence
+from tests.game_params import game_params
 
 from .conftest import BASE_URL, after_wait, confirm_email, start_room, subscribe, waiting_since
 from .play import act_and_wait_again, act_once, state_of
@@ -284,7 +285,7 @@ def test_quiet_hours_inside_the_window_leave_it_as_it_is(push_on, push_service, 
     assert len(notify(deadline - 6 * HOUR + MINUTE)) == 1
 
 
-@pytest.mark.parametrize("game", ["hearts", "moon", "kali_tidi"])
+@pytest.mark.parametrize("game", game_params())
 def test_no_reminder_holds_a_card_or_a_tile(push_on, push_service, make_user, notify, game):
     """Real hands, two rooms: at each of the player's turns a first notice and a reminder
     (a digest when both rooms wait), by push and by mail; they say where and how much

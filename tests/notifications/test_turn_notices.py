@@ -16,6 +16,7 @@ from django.utils import timezone
 from games import selectors as game_selectors
 from notifications.models import PushSubscription, SocketPresence, TurnNotice
 from notifications.services import preferences, presence, turns
+from tests.game_params import game_params
 
 from .conftest import BASE_URL, after_wait, confirm_email, start_room, subscribe, waiting_since
 from .play import act_and_wait_again, act_once
@@ -285,7 +286,7 @@ def test_a_delivery_run_twice_sends_once(push_on, push_service, make_user):
     assert len(push_service.at("/push/twice")) == 1 and len(mail.outbox) == 1
 
 
-@pytest.mark.parametrize("game", ["hearts", "moon", "kali_tidi"])
+@pytest.mark.parametrize("game", game_params())
 def test_no_notice_holds_a_card_or_a_tile(push_on, push_service, make_user, notify, game):
     """Real hands: after each of the player's turns, the notice says where and until
     when, and nothing of any hand (the texts are built from the room's name alone)."""

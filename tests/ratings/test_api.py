@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
@@ -164,12 +167,40 @@ def test_the_rated_option_takes_only_true_false_or_null(api_client, make_user, v
     assert (_error(res)["code"], _error(res)["attr"]) == ("invalid", "rated")
 
 
-def test_the_rated_option_is_fixed_by_the_seats_at_the_start(api_client, make_user):
-    host = make_user()
-    client = api_client(host)
-    code = client.post("/api/v1/rooms/", {"game": "moon", "options": {"players": 3}}, format="json").json()["code"]
-    assert client.get(f"/api/v1/rooms/{code}/").json()["options"]["rated"] is None
+def moon_with_computers(client: Any, options: dict[str, Any], before: Callable[[dict[str, Any]], bool]) -> str:
+    """A three-player Moon room of the client's person and two computers, started; `before`
+    holds of the room's answer in the lobby."""
+    code = client.post("/api/v1/rooms/", {"game": "moon", "options": options}, format="json").json()["code"]
+    assert before(client.get(f"/api/v1/rooms/{code}/").json())
     for _ in range(2):
         assert client.post(f"/api/v1/rooms/{code}/bots", {}, format="json").status_code in (200, 201)
     assert client.post(f"/api/v1/rooms/{code}/start", {}, format="json").status_code == 200
+    return code
+
+
+def test_the_rated_option_is_fixed_by_the_seats_at_the_start(api_client, make_user):
+    host = make_user()
+    client = api_client(host)
+    code = moon_with_computers(client, {"players": 3}, before=lambda room: room["options"]["rated"] is None)
     assert client.get(f"/api/v1/rooms/{code}/").json()["options"]["rated"] is False
+
+
+def test_a_new_table_with_the_same_settings_leaves_rated_to_its_seats_again(api_client, make_user):
+    host = make_user()
+    client = api_client(host)
+    code = moon_with_computers(client, {"players": 3}, before=lambda room: room["asked_options"]["rated"] is None)
+    room = client.get(f"/api/v1/rooms/{code}/").json()
+    assert (room["options"]["rated"], room["asked_options"]["rated"]) == (False, None)
+    assert {k: v for k, v in room["asked_options"].items() if k != "rated"} == {
+        k: v for k, v in room["options"].items() if k != "rated"
+    }
+    again = client.post("/api/v1/rooms/", {"game": "moon", "options": room["asked_options"]}, format="json")
+    assert again.status_code == 201 and again.json()["options"]["rated"] is None
+
+
+@pytest.mark.parametrize("rated", [True, False])
+def test_a_rated_choice_the_host_made_is_asked_again(api_client, make_user, rated):
+    client = api_client(make_user())
+    options = {"players": 3, "rated": rated}
+    code = moon_with_computers(client, options, before=lambda room: room["asked_options"]["rated"] is rated)
+    assert client.get(f"/api/v1/rooms/{code}/").json()["asked_options"]["rated"] is rated

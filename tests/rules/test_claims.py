@@ -141,7 +141,7 @@ def test_claim_out_of_turn_or_out_of_trick_play_gets_the_usual_codes():
 
 
 def test_a_claim_that_shoots_the_moon_leads_to_the_shooters_choice():
-    state = end_of_hearts([["AH"], ["2S"], ["3S"], ["4S"]], 0)
+    state = end_of_hearts([["AH", "KH"], ["2S", "3S"], ["4S", "5S"], ["6S", "7S"]], 0)
     state["options"] = {**state["options"], "moon": "shooter_choice"}
     others = [c for c in state["taken"][3] if c[1] != "H" and c != "QS"]
     state["taken"] = [[c for c in state["taken"][3] if c[1] == "H" or c == "QS"], [], [], others]
@@ -178,13 +178,14 @@ def test_moon_top_trumps_are_claimed_and_a_partners_winning_tile_counts():
     claimed, events = claim_events(MOON, state, 0)
     assert claimed == played_out(MOON, state)[0] and events[0] == {"type": "claimed", "seat": 0}
     assert claimed["tricks_taken"][0] == 7
-    # The last trick, seat 2's 6-6 on the table: its partner seat 0 may claim with
-    # anything; seat 1, an opponent, in the same place may not.
-    last = moon_end(4, [["2-1"], ["3-1"], [], []], 0)
-    last["trick"] = [{"seat": 2, "tile": "6-6"}, {"seat": 3, "tile": "4-2"}]
+    # The trick before the last, fours led and seat 2's 6-6 on them: its partner seat 0,
+    # out of fours, may claim, keeping the 6-5 (then the top trump) for the last, though
+    # it cannot take this one; seat 1, an opponent, in the same place may not.
+    last = moon_end(4, [["2-1", "6-5"], ["3-1"], ["3-3"], ["5-5"]], 0)
+    last["trick"] = [{"seat": 1, "tile": "4-1"}, {"seat": 2, "tile": "6-6"}, {"seat": 3, "tile": "4-3"}]
     claimed, _ = claim_events(MOON, last, 0)
-    assert claimed["tricks_taken"][2] == 1
-    other = moon_end(4, [[], ["3-1"], [], []], 1)
+    assert (claimed["tricks_taken"][0], claimed["tricks_taken"][2]) == (6, 1)
+    other = moon_end(4, [["3-3"], ["3-1", "6-5"], ["4-4"], ["5-5"]], 1)
     other["trick"] = [{"seat": 2, "tile": "6-6"}, {"seat": 3, "tile": "4-2"}, {"seat": 0, "tile": "2-1"}]
     assert refused(MOON, other, 1, CLAIM).code == "claim_not_certain"
 
@@ -276,28 +277,27 @@ def test_a_claims_answer_is_the_same_for_every_lie_of_the_unseen_cards():
 
 
 def test_kali_tidi_teams_count_as_the_claimants_side():
-    # The last trick: seat 2's AS (the top trump) is on the table; seat 0 plays after it.
-    hands = kali_hands(["2H"], ["2C"], [], ["4C"])
+    # The trick before the last: seat 2's AS (the top trump) is on the table; seat 0,
+    # out of clubs, plays after it and keeps its KS, then the top trump, for the last.
+    hands = kali_hands(["2H", "KS"], ["2C"], ["5D"], ["6C"])
     state = kali_end("teams", hands, 0)
-    state["trick"] = [{"seat": 2, "card": "AS"}, {"seat": 3, "card": "3C"}]
-    state["hands"][3] = []
+    state["trick"] = [{"seat": 1, "card": "3C"}, {"seat": 2, "card": "AS"}, {"seat": 3, "card": "4C"}]
     claimed, _ = claim_events(KALI, state, 0)
     assert claimed == played_out(KALI, state)[0] and claimed["phase"] in ("round_over", "match_over")
-    # Seat 1, last to the same trick: seat 2 is no partner of its.
-    other = kali_end("teams", kali_hands([], ["2H"], [], []), 1)
+    # Seat 1, last to a trick seat 2's AS takes: seat 2 is no partner of its.
+    other = kali_end("teams", kali_hands(["5H"], ["2H", "KS"], ["5D"], ["6C"]), 1)
     other["trick"] = [{"seat": 2, "card": "AS"}, {"seat": 3, "card": "3C"}, {"seat": 0, "card": "5C"}]
     assert refused(KALI, other, 1, CLAIM).code == "claim_not_certain"
 
 
 def test_kali_tidi_cards_mode_counts_only_revealed_partners():
-    # The last trick, seat 2's AS on the table and seat 0, the bidder, to play its last
-    # card. Once seat 2 is a revealed partner the bidder's claim holds; unrevealed (though
-    # it holds the called card), it counts as an opponent, so that the claim's answer
-    # cannot tell the table who the partner is.
+    # The trick before the last, seat 2's AS on the table and seat 0, the bidder, to
+    # play, keeping its KS (then the top trump) for the last. Once seat 2 is a revealed partner the
+    # bidder's claim holds; unrevealed (though it holds the called card), it counts as an
+    # opponent, so that the claim's answer cannot tell the table who the partner is.
     def last_trick(partners: list[int]) -> dict[str, Any]:
-        state = kali_end("cards", kali_hands(["2H"], ["2C"], [], []), 0, partners=partners)
+        state = kali_end("cards", kali_hands(["2H", "KS"], ["2C"], ["AD"], ["6C"]), 0, partners=partners)
         state["trick"] = [{"seat": 1, "card": "3C"}, {"seat": 2, "card": "AS"}, {"seat": 3, "card": "4C"}]
-        state["hands"][1] = []
         return state
 
     claimed, _ = claim_events(KALI, last_trick([2]), 0)
@@ -307,6 +307,15 @@ def test_kali_tidi_cards_mode_counts_only_revealed_partners():
     # The hidden partner, claiming, may not count on the bidder either.
     assert KALI.claim_side(hidden, 2) == [2] and KALI.claim_side(hidden, 1) == [1]
     assert KALI.claim_side(last_trick([2]), 2) == [0, 2] and KALI.claim_side(hidden, 0) == [0]
+
+
+def test_no_claim_is_offered_with_one_piece_left():
+    # Seat 0 would take the last trick whatever came, but its claim would be that play.
+    state = end_of_hearts([["AH"], ["2S"], ["3S"], ["4S"]], 0)
+    assert CLAIM not in HEARTS.legal_actions(state, 0)
+    assert refused(HEARTS, state, 0, CLAIM).code == "claim_not_certain"
+    moon = moon_end(4, [["6-6"], ["3-1"], ["4-2"], ["3-2"]], 0)
+    assert CLAIM not in MOON.legal_actions(moon, 0)
 
 
 # -- the same answer for every lie ---------------------------------------------------------------

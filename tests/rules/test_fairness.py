@@ -1,5 +1,5 @@
 """The deal algorithm `hmac-sha256-fisher-yates-v2` and v1 before it: fixed vectors (also
-in the README, for third parties to check their own implementation), their properties,
+in docs/fair-deals.md, for third parties to check their own implementation), their properties,
 and the engines' deals by them, checked by the standalone verifier."""
 
 from __future__ import annotations

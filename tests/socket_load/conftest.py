@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Any
 import pytest
 from django.db import connections
 
-from tests.servers import ROOT, database_url, free_port, running, server_env, wait_until_serving
+from tests.servers import ROOT, daphne_argv, database_url, free_port, running, server_env, wait_until_serving
 
 LOGS = ROOT / "var" / "test-logs"
 # The server's record of a room's position answers pings for this long after it was
@@ -69,7 +68,7 @@ def daphne(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Daphne]:
         # Connections kept, as deployed: opening a new one for each of 300 sockets' reads
         # takes longer than daphne waits for a socket to be accepted (5 s).
         env = server_env(database_url(), DEBUG="0", DB_CONN_MAX_AGE="60", LIVE_PING_FRESH_SECONDS=str(FRESH_SECONDS))
-    argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+    argv = daphne_argv(port)
     log_path = LOGS / f"daphne-socket-load-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
     with running(argv, env=env, log_path=log_path) as proc:
         url = f"http://127.0.0.1:{port}"

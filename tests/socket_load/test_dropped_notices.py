@@ -140,7 +140,7 @@ def test_a_paused_socket_process_misses_notices_and_its_socket_catches_up_by_pin
     # The next ping, its record now older than LIVE_PING_FRESH_SECONDS, tells where the room is.
     assert pong == {"type": "pong", **final._asdict()}
     # The metrics endpoint of the process that made the moves and sent their notices shows
-    # both (README, Deployment, Metrics).
+    # both (docs/operations/metrics.md).
     shown = Client().get("/metrics")
     assert shown.status_code == 200
     samples = [s for family in text_string_to_metric_families(shown.content.decode()) for s in family.samples]

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 
+import httpx
 import pytest
 from django.conf import settings
+from prometheus_client.parser import text_string_to_metric_families
 
 from games.services import lobby
 from tests.tokens import new_token
@@ -33,6 +35,7 @@ def test_a_flooding_account_is_closed_with_4429_and_others_pings_stay_quick(daph
     code = lobby.room_create(host=host, game="hearts", options={}).code
     flooder_token, *listener_tokens = tokens_of([flooder, *listeners])
     log_from = daphne.log_size()
+    closed_before = closed_for_flood(daphne)
 
     async def both():
         return await asyncio.gather(
@@ -42,9 +45,13 @@ def test_a_flooding_account_is_closed_with_4429_and_others_pings_stay_quick(daph
 
     flood, pings = asyncio.run(both())
 
-    # The flooder's sockets were closed with the documented code (a few may instead be
-    # dropped by the server after its close frame, unanswered, or at the flood's end).
-    assert flood.closes[4429] >= 0.9 * flood.closes.total() and set(flood.closes) <= {4429, 1006}, flood.closes
+    # The flooder's sockets were closed for their flood: most reached it as 4429, each
+    # counted by the server as it sent it. The rest were dropped (1006): a close frame lost
+    # when the server shut a connection with the flood's frames still unread in it (TCP
+    # then resets it), or a socket a loaded server was slow to open, the likelier on a
+    # busy machine; whatever becomes of a socket, the flood was never served (below).
+    assert set(flood.closes) <= {4429, 1006}, flood.closes
+    assert closed_for_flood(daphne) - closed_before >= flood.closes[4429] > flood.closes[1006], flood.closes
     assert not flood.errors, flood.errors[:3]
     # However fast it sent, its account was served no more than its bucket holds: the
     # burst, the refill over the flood, and nothing for the sockets it opened.
@@ -95,6 +102,19 @@ def test_an_account_is_limited_across_its_sockets(daphne: Daphne, make_user):
     assert closed and set(closed) == {4429}, results
     # All of them together were served at most the account's burst and its refill.
     assert sum(pongs for pongs, _ in results) <= settings.WS_ACCOUNT_BURST + settings.WS_ACCOUNT_RATE * 10
+
+
+def closed_for_flood(daphne: Daphne) -> float:
+    """How many sockets the server has closed with 4429, from its own `/metrics` (one
+    process, so its figures are all of them)."""
+    answer = httpx.get(f"{daphne.url}/metrics", timeout=30)
+    answer.raise_for_status()
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(answer.text)
+        for sample in family.samples
+        if sample.name == "gameserver_socket_closed_rate_limited_total"
+    )
 
 
 SERVER_ERRORS = ("Traceback", "Too many connections", "could not ", "Exception inside application", "ERROR")

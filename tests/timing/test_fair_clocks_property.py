@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from games import rules, store, timing
 from games.models import Action, Event, Room, RoomStatus, Round, Seat
 from games.services import due, lobby, play, reclaim
+from tests.game_params import registered_games, short_match
 from uptime import heartbeat
 from uptime.models import Heartbeat
 
@@ -34,7 +35,8 @@ pytestmark = pytest.mark.django_db
 TURN, ABANDON, PAUSE = 10, 25, 6
 # Clocks are compared to the microsecond; the database keeps microseconds.
 EXACT = timedelta(microseconds=1)
-GAMES = {"hearts": {}, "moon": {"players": 3}, "kali_tidi": {}}
+# Every registered game, on the options of its short match (tests/game_params.py).
+GAMES = {game.key: short_match(game) for game in registered_games()}
 
 
 def assert_time_kept(code: str) -> None:

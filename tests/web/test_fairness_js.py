@@ -66,3 +66,44 @@ def test_both_verifiers_check_v2_and_v1_hands_and_tell_them_apart() -> None:
         timeout=120,
     )
     assert json.loads(out.stdout) == [None]
+
+
+def test_the_page_keeps_each_room_s_verdicts_by_hand_for_the_fair_deal_box() -> None:
+    """verifyRounds records what it found of each hand, by room, for the Fair deal box
+    to list (fair.js): a hand that checks out, one whose deal was changed, and one with
+    nothing to check, in hand order; another room's hands stay apart."""
+    honest = _hand(fairness.ALGORITHM)
+    changed = json.loads(json.dumps(honest))
+    hands = changed["deals"][0]["hands"]
+    hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+    other = {**honest, "code": "XYZ789"}
+    rounds = [
+        {"round": 3, "fairness": {**changed, "hand": 3}},
+        {"round": 1, "fairness": honest},
+        {"round": 2, "fairness": {**honest, "algorithm": "hmac-sha256-fisher-yates-v9"}},
+        {"round": 1, "fairness": other},
+        {"round": 4, "fairness": None},
+    ]
+    if shutil.which("node") is None:
+        if IN_CI:
+            pytest.fail("node is missing", pytrace=False)
+        pytest.skip("node is missing")
+    program = (
+        f"import {{ checkedHands, verifyRounds }} from {json.dumps(SCRIPT.as_uri())};"
+        "const rounds = await verifyRounds(JSON.parse(process.argv[1]));"
+        "console.log(JSON.stringify({ verified: rounds.map((r) => r.verified),"
+        " here: checkedHands('ABC234'), other: checkedHands('XYZ789'), none: checkedHands('NOSUCH') }));"
+    )
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", program, json.dumps(rounds)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    # Hand 3's deal was changed, and its record names hand 3: it does not verify.
+    assert got["verified"] == [False, True, None, False, None]
+    assert got["here"] == [[1, True], [2, None], [3, False]]
+    assert got["other"] == [[1, False]]
+    assert got["none"] == []

@@ -9,6 +9,7 @@ import struct
 import pytest
 from django.contrib.staticfiles import finders
 
+from tests.game_params import game_keys
 from web import manifest
 
 pytestmark = pytest.mark.django_db
@@ -29,10 +30,12 @@ MODULES = [
     "fairness.js",
     "format.js",
     "games/index.js",
+    "games/renderer.js",
     "home.js",
     "leaderboard.js",
     "live.js",
     "lobby.js",
+    "my_apps.js",
     "notifications.js",
     "options.js",
     "passkeys.js",
@@ -43,6 +46,7 @@ MODULES = [
     "replay.js",
     "report.js",
     "room.js",
+    "prefs.js",
     "share.js",
     "socket.js",
     "standing.js",
@@ -52,10 +56,12 @@ MODULES = [
     "table/ending.js",
     "table/hand.js",
     "table/legal.js",
+    "table/linger.js",
     "table/results.js",
     "table/ring.js",
     "table/rules.js",
     "table/status.js",
+    "table/taps.js",
     "tokens.js",
     "turns.js",
     "two_factor.js",
@@ -65,7 +71,10 @@ MODULES = [
 ]
 # Each game's renderer, served from the game's folder and imported by games/index.js
 # when the page names it.
-RENDERERS = ["games/hearts.js", "games/moon.js", "games/kali_tidi.js"]
+RENDERERS = [f"games/{key}.js" for key in game_keys()]
+# Modules of JSDoc types alone: tsc reads them, named in type annotations (`import("…")`),
+# and the browser never loads them.
+TYPE_ONLY = {"games/renderer.js"}
 
 
 @pytest.mark.parametrize(
@@ -112,7 +121,21 @@ def test_the_api_and_admin_routes_are_untouched(client):
     assert client.get("/join/").status_code == 404
 
 
-@pytest.mark.parametrize("name", [*MODULES, "style.css", "chat.css", "replay_talk.css", "moderation.css"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        *MODULES,
+        "style.css",
+        "chat.css",
+        "confirm_moves.css",
+        "trick.css",
+        "replay_talk.css",
+        "replay.css",
+        "fair_deals.css",
+        "moderation.css",
+        "notices.css",
+    ],
+)
 def test_every_static_file_is_served(client, name):
     res = client.get(f"/static/web/{name}")
     assert res.status_code == 200, name
@@ -127,31 +150,35 @@ def test_every_static_file_is_served(client, name):
 def test_every_relative_import_resolves_to_a_served_module():
     # No build step: the browser follows these imports as they are written, a renderer's
     # `@web/…` through the page's import map (web/templates/web/index.html).
-    seen = set()
+    # `typed`: the modules named by a JSDoc type's `import("…")`, which tsc follows the same way.
+    seen, typed = set(), set()
     for name in MODULES + RENDERERS:
         path = finders.find(f"web/{name}")
         assert path, name
         source = open(path, encoding="utf-8").read()
         base = name.rsplit("/", 1)[0] + "/" if "/" in name else ""
-        for target in re.findall(r'from "@web/([^"]+)"', source):
-            seen.add(target)
-        for target in re.findall(r'from "(\.{1,2}/[^"]+)"', source):
-            parts = (base + target).split("/")
-            resolved: list[str] = []
-            for part in parts:
-                if part == "..":
-                    resolved.pop()
-                elif part not in (".", ""):
-                    resolved.append(part)
-            seen.add("/".join(resolved))
-    assert seen <= set(MODULES), seen - set(MODULES)
-    # Every module but the entry is imported by another one (the renderers by name, below).
-    assert set(MODULES) - seen == {"app.js"}
+        for found, before in ((seen, r"from "), (typed, r"import\(")):
+            for target in re.findall(before + r'"@web/([^"]+)"', source):
+                found.add(target)
+            for target in re.findall(before + r'"(\.{1,2}/[^"]+)"', source):
+                parts = (base + target).split("/")
+                resolved: list[str] = []
+                for part in parts:
+                    if part == "..":
+                        resolved.pop()
+                    elif part not in (".", ""):
+                        resolved.append(part)
+                found.add("/".join(resolved))
+    assert seen | typed <= set(MODULES), (seen | typed) - set(MODULES)
+    # Every module but the entry is imported by another one (the renderers by name, below),
+    # and a module of types alone is named by a type.
+    assert set(MODULES) - seen == {"app.js"} | TYPE_ONLY
+    assert TYPE_ONLY <= typed
 
 
 def test_the_page_names_every_game_renderer_and_each_is_served(client):
     html = client.get("/").content.decode()
-    assert 'data-game-renderers="hearts moon kali_tidi"' in html
+    assert f'data-game-renderers="{" ".join(game_keys())}"' in html
     # The renderers' shared modules, by the import map, are the client's own.
     import_map = json.loads(re.search(r'<script type="importmap">(.*?)</script>', html, re.S)[1])
     assert import_map == {"imports": {"@web/": "/static/web/"}}
@@ -201,9 +228,9 @@ def test_the_service_worker_is_served_from_the_root_for_the_whole_site(client):
     assert client.post("/sw.js").status_code == 405
 
 
-# Every page the site serves as HTML: the client's shell, the OAuth sign-in (the site's own
-# page, web/templates/web/site_page.html) and the offline page.
-PAGES = ["/", "/join/ABC123", "/notifications", "/oauth/login/", "/offline"]
+# Every page the site serves as HTML: the client's shell, the site's own pages
+# (web/templates/web/site_page.html: the OAuth sign-in, fair deals) and the offline page.
+PAGES = ["/", "/join/ABC123", "/notifications", "/oauth/login/", "/offline", "/fair-deals"]
 
 
 def served(client, path):

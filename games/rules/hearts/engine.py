@@ -20,10 +20,10 @@ from ..base import (
     Applied,
     Event,
     Game,
+    Handler,
     SentAction,
-    apply_next_round,
+    TeamChoice,
     carry_to_next_dealer,
-    checked_action_type,
     copy_state,
     is_int,
     present,
@@ -272,6 +272,16 @@ class Hearts(Game[HeartsState]):
     def seat_count(self, options: dict[str, Any]) -> int:
         return PLAYERS
 
+    def team_choice(self, options: dict[str, Any]) -> TeamChoice | None:
+        # Everyone plays alone.
+        return None
+
+    def seat_teams(self, state: HeartsState) -> list[int] | None:
+        return None
+
+    def result_sides(self, result: dict[str, Any]) -> list[list[int]]:
+        return [[seat] for seat in range(len(result["scores"]))]
+
     def game_options(self, options: dict[str, Any] | None) -> HeartsOptions:
         """The game's own options, complete: a room's validated options (which also hold
         timing options and the preset's name) or a partial dict, as tests pass."""
@@ -338,16 +348,8 @@ class Hearts(Game[HeartsState]):
 
     @staticmethod
     def _check_deal(deal: object) -> list[list[str]]:
-        if (
-            not isinstance(deal, list)
-            or len(deal) != PLAYERS
-            or not all(isinstance(h, list) and len(h) == HAND_SIZE for h in deal)
-        ):
-            raise RuleError("invalid", "A deal is four lists of 13 cards.", "deal")
-        flat = [c for h in deal for c in h]
-        if not all(_is_card(c) for c in flat) or sorted(flat) != sorted(cards.deck()):
-            raise RuleError("invalid", "A deal holds each card of one deck once.", "deal")
-        return [cards.sorted_hand(h) for h in deal]
+        hands = tricks.check_deal(deal, players=PLAYERS, stock=cards.deck(), is_piece=_is_card, hand_size=HAND_SIZE)
+        return [cards.sorted_hand(h) for h in hands]
 
     # -- reading the state ------------------------------------------------------------
 
@@ -397,21 +399,19 @@ class Hearts(Game[HeartsState]):
 
     # -- acting -----------------------------------------------------------------------
 
-    def apply(self, state: HeartsState, seat: int, action: SentAction) -> Applied[HeartsState]:
-        kind = checked_action_type(
-            "Hearts", self.to_act(state), state["phase"], seat, action, PHASE_ACTION, self.action_fields
-        )
-        if kind == "pass_cards":
-            return self._apply_pass(state, seat, action)
-        if kind == "play":
-            return self._apply_play(state, seat, action)
-        if kind == "moon_choice":
-            return self._apply_moon_choice(state, seat, action)
-        if kind == claims.CLAIM:
-            return claims.apply_claim(
-                state, seat, line=self._claim_line(state, seat), plays=_plays, step=self._apply_play
-            )
-        return apply_next_round(state, seat, _copy)
+    def handlers(self) -> dict[str, Handler[HeartsState]]:
+        return {
+            "pass_cards": self._apply_pass,
+            "play": self._apply_play,
+            "moon_choice": self._apply_moon_choice,
+            claims.CLAIM: self._apply_claim,
+        }
+
+    def copied(self, state: HeartsState) -> HeartsState:
+        return _copy(state)
+
+    def _apply_claim(self, state: HeartsState, seat: int, action: SentAction) -> Applied[HeartsState]:
+        return claims.apply_claim(state, seat, line=self._claim_line(state, seat), plays=_plays, step=self._apply_play)
 
     # passing
 
@@ -616,15 +616,9 @@ class Hearts(Game[HeartsState]):
             "to_act": to_act,
             "pass_direction": state["pass_direction"],
             "seats": seats,
-            "trick": [dict(p) for p in trick],
+            **tricks.trick_view(trick, state["last_trick"]),
             "led_suit": trick[0]["card"][1] if trick else None,
             "tricks_played": state["tricks_played"],
-            "last_trick": None
-            if state["last_trick"] is None
-            else {
-                "cards": [dict(p) for p in state["last_trick"]["cards"]],
-                "winner": state["last_trick"]["winner"],
-            },
             "hearts_broken": state["hearts_broken"],
             "trump": None,
             "bid": None,

@@ -13,6 +13,15 @@ from ..cards import SUITS, deck
 from ..conformance import Hand, Plan, Profile, Run, Tracker
 
 HEARTS_DECK = frozenset(deck())
+
+# Whole matches the tests play over the API with computers in the other seats (the
+# registry-driven lists of tests/game_params.py). The short match ends in a few hands;
+# the variants, by name, are the ones a client must be able to play to the end.
+SHORT_MATCH: dict[str, Any] = {"target": 20}
+MATCH_VARIANTS: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "sweedo": {"preset": "sweedo", "fourth_hand": "funky"},
+}
 PASS_OFFSET = {"left": 1, "right": 3, "across": 2}
 
 HEARTS_COMBOS: dict[str, dict[str, Any]] = {

@@ -23,6 +23,8 @@ from .engine import MOON_CHOICES, OPTIONS, PASS_COUNT, PASS_OFFSET
 FOURTH_HAND = next(o.choices or () for o in OPTIONS.options if o.name == "fourth_hand")
 MOON_CHOICE = {"type": "string", "enum": list(MOON_CHOICES)}
 PASS_DIRECTION = {"type": "string", "enum": [*PASS_OFFSET, *FOURTH_HAND]}
+# One component for every place a direction is read, so a generator makes one type of it.
+PASS_DIRECTION_REF = {"$ref": "#/components/schemas/HeartsPassDirection"}
 FUNKY_PASS = {"type": "object", "additionalProperties": CARD, "description": "Seat (as a string) to the card it gets."}
 
 SCHEMA = GameSchema(
@@ -67,7 +69,7 @@ SCHEMA = GameSchema(
         winners=SEATS,
     ),
     view_fields={
-        "pass_direction": nullable(PASS_DIRECTION),
+        "pass_direction": nullable(PASS_DIRECTION_REF),
         "led_suit": nullable(CARD_SUIT),
         "tricks_played": {"type": "integer"},
         "last_trick": last_trick("card", CARD),
@@ -98,6 +100,11 @@ SCHEMA = GameSchema(
     template_types=frozenset({"pass_cards"}),
     template_fields={"count": COUNT, "choices": CARDS},
     components={
+        "HeartsPassDirection": {
+            **PASS_DIRECTION,
+            "description": "Where the cards go: left, right or across, or every fourth hand as the "
+            "`fourth_hand` option says (`hold`: no pass; `funky`: one card to each other player).",
+        },
         "HeartsReceived": {
             "type": "object",
             "properties": {"from": SEAT_NUMBER, "cards": CARDS},
@@ -127,7 +134,7 @@ SCHEMA = GameSchema(
         },
         "pass_complete": payload(
             "The pass is done: its direction, and the seat that leads the first trick.",
-            direction=PASS_DIRECTION,
+            direction=PASS_DIRECTION_REF,
             leader=SEAT_NUMBER,
         ),
         "play": payload("A seat played a card.", seat=SEAT_NUMBER, card=CARD),

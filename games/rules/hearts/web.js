@@ -79,6 +79,7 @@ const OPTION_HELP = {
   end_when: "Reaches the target, or only once it goes past it.",
 };
 
+/** @type {import("@web/games/renderer.js").GameRenderer} */
 export default {
   key: "hearts",
   face: (code) => cardFace(code),
@@ -95,7 +96,8 @@ export default {
       sweedo: "Sweedo (needs J♦ too)",
       sweedo_short: "Sweedo, short (70)",
       short: "Short game (50)",
-      hold: "Hold",
+      // The table's word for it too ("4th hand: no pass"): one name from the lobby on.
+      hold: "No pass",
       funky: "Funky pass",
       reached: "Reaches the target",
       exceeded: "Exceeds the target",
@@ -120,7 +122,8 @@ export default {
     if (options.lead_any_club) items.push("any club may open");
     if (options.fourth_hand) items.push(options.fourth_hand === "funky" ? "4th hand: funky pass" : "4th hand: no pass");
     if (options.target) items.push(`ends ${options.end_when === "exceeded" ? "over" : "at"} ${options.target}`);
-    return items.filter(Boolean);
+    // moonRule's null (no moon rule) left out: tsc does not narrow by `filter(Boolean)`.
+    return /** @type {string[]} */ (items.filter(Boolean));
   },
 
   seatFacts(seat) {
@@ -141,7 +144,14 @@ export default {
     const target = passTarget(view);
     return `Choose ${template.count} cards to pass ${view.pass_direction}${target !== null ? ` to ${names[target]}` : ""}`;
   },
-  templateButton: (template) => (template.to ? "Pass these cards" : `Pass ${template.count} cards`),
+  // Once the cards are chosen the button says which go where: it reads as the confirmation
+  // it is. The funky pass's slots beside it say where each card goes.
+  templateButton(template, view, picked = [], names = []) {
+    if (template.to) return "Pass these cards";
+    if (picked.length !== template.count) return `Pass ${template.count} cards`;
+    const target = passTarget(view);
+    return `Pass ${picked.map(cardText).join(" ")}${target !== null && names[target] ? ` to ${names[target]}` : ""}`;
+  },
 
   actionLabel(action, view, ctx) {
     if (action.type === "moon_choice") return moonLabels(ctx.room)[action.choice] ?? action.choice;

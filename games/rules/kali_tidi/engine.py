@@ -20,14 +20,16 @@ from typing import Any, cast
 
 from .. import cards, claims, fairness, tricks
 from ..base import (
+    ENGINE_TEAMS,
+    LOBBY_TEAMS,
     ROUND_OVER,
     Action,
     Applied,
     Event,
     Game,
+    Handler,
     SentAction,
-    apply_next_round,
-    checked_action_type,
+    TeamChoice,
     copy_state,
     is_int,
     present,
@@ -269,6 +271,21 @@ class KaliTidi(Game[KaliTidiState]):
         opts = self.game_options(options)
         return list(present(opts["team_sizes"])) if opts["team_mode"] == TEAMS else None
 
+    def team_choice(self, options: dict[str, Any]) -> TeamChoice | None:
+        # Cards mode has no fixed teams: the bidder's partners are called each hand.
+        mode = self.game_options(options)["team_mode"]
+        return LOBBY_TEAMS if mode == TEAMS else ENGINE_TEAMS if mode == RANDOM else None
+
+    def seat_teams(self, state: KaliTidiState) -> list[int] | None:
+        if state["options"]["team_mode"] == CARDS:
+            return None
+        return list(present(state["teams"]))
+
+    def result_sides(self, result: dict[str, Any]) -> list[list[int]]:
+        # The bidding side and the other, as the hand was scored: whole teams, or in
+        # cards mode the bidder with the partners revealed by the end of the hand.
+        return [sorted(side) for side in (result["bidding_side"], result["other_side"]) if side]
+
     def first_carry(
         self, *, options: Mapping[str, Any], players: int, host_seat: int, teams: list[int | None], seed: int
     ) -> dict[str, Any] | None:
@@ -360,15 +377,10 @@ class KaliTidi(Game[KaliTidiState]):
         deal = state.get("deal")
         state["deal"] = None
         if deal is not None:
-            if (
-                not isinstance(deal, list)
-                or len(deal) != players
-                or not all(isinstance(h, list) and all(_is_card(c) for c in h) for h in deal)
-                or Counter(c for h in deal for c in h) != stock
-                or len({len(h) for h in deal}) != 1
-            ):
-                raise RuleError("invalid", "A deal gives every player the same number of the deck's cards.", "deal")
-            hands = [cards.sorted_hand(h) for h in deal]
+            hands = [
+                cards.sorted_hand(h)
+                for h in tricks.check_deal(deal, players=players, stock=stock.elements(), is_piece=_is_card)
+            ]
         elif "fair" in state:
             fair = state["fair"]
             deck = fairness.card_deck(state["options"]["decks"], state["removed"])
@@ -429,27 +441,22 @@ class KaliTidi(Game[KaliTidiState]):
 
     # -- applying actions -------------------------------------------------------------
 
-    def apply(self, state: KaliTidiState, seat: int, action: SentAction) -> Applied[KaliTidiState]:
-        kind = checked_action_type(
-            "Kali Tidi", self.to_act(state), state["phase"], seat, action, PHASE_ACTION, self.action_fields
-        )
-        if kind == "remove_cards":
-            return self._apply_remove(state, seat, action)
-        if kind == "bid":
-            return self._apply_bid(state, seat, action)
-        if kind == "pass":
-            return self._apply_pass(state, seat)
-        if kind == "call_partners":
-            return self._apply_call(state, seat, action)
-        if kind == "trump":
-            return self._apply_trump(state, seat, action)
-        if kind == "play":
-            return self._apply_play(state, seat, action)
-        if kind == claims.CLAIM:
-            return claims.apply_claim(
-                state, seat, line=self._claim_line(state, seat), plays=_plays, step=self._apply_play
-            )
-        return apply_next_round(state, seat, _copy)
+    def handlers(self) -> dict[str, Handler[KaliTidiState]]:
+        return {
+            "remove_cards": self._apply_remove,
+            "bid": self._apply_bid,
+            "pass": self._apply_pass,
+            "call_partners": self._apply_call,
+            "trump": self._apply_trump,
+            "play": self._apply_play,
+            claims.CLAIM: self._apply_claim,
+        }
+
+    def copied(self, state: KaliTidiState) -> KaliTidiState:
+        return _copy(state)
+
+    def _apply_claim(self, state: KaliTidiState, seat: int, action: SentAction) -> Applied[KaliTidiState]:
+        return claims.apply_claim(state, seat, line=self._claim_line(state, seat), plays=_plays, step=self._apply_play)
 
     @staticmethod
     def _picked(action: SentAction, count: int) -> list[str]:
@@ -495,7 +502,7 @@ class KaliTidi(Game[KaliTidiState]):
         self._next_bidder(new, events)
         return Applied(new, events)
 
-    def _apply_pass(self, state: KaliTidiState, seat: int) -> Applied[KaliTidiState]:
+    def _apply_pass(self, state: KaliTidiState, seat: int, action: SentAction) -> Applied[KaliTidiState]:
         new = _copy(state)
         new["bids"][seat] = PASSED
         events = [Event({"type": "pass", "seat": seat})]
@@ -720,16 +727,9 @@ class KaliTidi(Game[KaliTidiState]):
             "partners": sorted(state["partners"]),
             "trump": state["trump"],
             "trump_card": THREE_OF_SPADES if trump_card_on(state) else None,
-            "trick": [dict(p) for p in trick],
+            **tricks.trick_view(trick, state["last_trick"]),
             "led_suit": suit_of(state, trick[0]["card"]) if trick else None,
             "tricks_played": state["tricks_played"],
-            "last_trick": None
-            if state["last_trick"] is None
-            else {
-                "cards": [dict(p) for p in state["last_trick"]["cards"]],
-                "winner": state["last_trick"]["winner"],
-                "points": state["last_trick"]["points"],
-            },
             "scores": running_scores(state),
             "target": state["options"]["target"],
             "last_round": _copy_result(result) if result is not None else None,

@@ -15,6 +15,20 @@ from ..cards import deck
 from ..conformance import Hand, Profile, Run, Tracker
 from .engine import callable_cards
 
+# Whole matches the tests play over the API with computers in the other seats (the
+# registry-driven lists of tests/game_params.py). The short match is one hand (target 5)
+# with partners called by cards, so both action templates come up: cards removed and
+# called. The variants, by name, are every team mode with one deck and two.
+SHORT_MATCH: dict[str, Any] = {"players": 5, "team_mode": "cards", "target": 5}
+MATCH_VARIANTS: dict[str, dict[str, Any]] = {
+    "teams-1deck": {"players": 4, "team_mode": "teams"},
+    "teams-2decks": {"players": 6, "team_mode": "teams", "decks": 2},
+    "random-1deck": {"players": 3, "team_mode": "random"},
+    "random-2decks": {"players": 5, "team_mode": "random", "decks": 2},
+    "cards-1deck": {"players": 4, "team_mode": "cards"},
+    "cards-2decks": {"players": 7, "team_mode": "cards", "decks": 2},
+}
+
 
 def kali_tidi_combos() -> list[dict[str, Any]]:
     """Every players x decks x team mode x trump card, and both partner rules where they apply."""

@@ -30,6 +30,12 @@ const PARTNER_RULE = {
   last: "the last other player to play a called card is the partner",
 };
 
+// "A♥", "A♥ and K♠", "2♠, 4♦ and 6♣".
+function cardList(codes) {
+  const texts = codes.map(cardText);
+  return texts.length > 1 ? `${texts.slice(0, -1).join(", ")} and ${texts.at(-1)}` : texts.join("");
+}
+
 const suitGlyph = (s) => h("span", { class: `suit-glyph palette-four suit-${s}` }, SUIT_SYMBOL[s]);
 
 const OPTION_LABELS = {
@@ -53,6 +59,7 @@ const OPTION_HELP = {
   trump_card: "The 3♠ may be the highest trump of all, whatever the trump suit.",
 };
 
+/** @type {import("@web/games/renderer.js").GameRenderer} */
 export default {
   key: "kali_tidi",
   dealerLabel: "first bidder",
@@ -172,10 +179,13 @@ export default {
     return view.decks - known;
   },
   choiceGroup: (code) => suit(code),
-  templateButton(template) {
-    if (template.type === "remove_cards") return "Remove these cards";
-    if (template.type === "call_partners") return "Call partners";
-    return "Confirm";
+  // Once the choice is complete the button names the cards it sends: a tap in the dialog
+  // only chooses, and this is the one step that sends.
+  templateButton(template, view, picked = []) {
+    const named = picked.length && picked.length === template.count ? `: ${cardList(picked)}` : "";
+    if (template.type === "remove_cards") return `Remove these cards${named}`;
+    if (template.type === "call_partners") return `Call partners${named}`;
+    return `Confirm${named}`;
   },
 
   panel(view, names, actions, ctx) {

@@ -17,19 +17,20 @@ from __future__ import annotations
 import random
 from typing import Any, cast
 
-from .. import claims, dominoes, fairness
+from .. import claims, dominoes, fairness, tricks
 from ..base import (
     COMPLETE,
+    ENGINE_TEAMS,
     MATCH_OVER,
     ROUND_OVER,
     Action,
     Applied,
     Event,
     Game,
+    Handler,
     SentAction,
-    apply_next_round,
+    TeamChoice,
     carry_to_next_dealer,
-    checked_action_type,
     copy_state,
     is_int,
     present,
@@ -248,6 +249,18 @@ class Moon(Game[MoonState]):
     def seat_count(self, options: dict[str, Any]) -> int:
         return int(options.get("players", 3))
 
+    def team_choice(self, options: dict[str, Any]) -> TeamChoice | None:
+        # Four players sit in the fixed partnerships 0+2 and 1+3; three play alone.
+        return ENGINE_TEAMS if self.seat_count(options) == 4 else None
+
+    def seat_teams(self, state: MoonState) -> list[int] | None:
+        players = state["players"]
+        return [side_of(s, players) for s in range(players)] if players == 4 else None
+
+    def result_sides(self, result: dict[str, Any]) -> list[list[int]]:
+        # The partnerships follow from the table size alone, which the scores give.
+        return sides(len(result["scores"]))
+
     def game_options(self, options: dict[str, Any] | None, players: int | None = None) -> MoonOptions:
         """The game's own options, complete: a room's validated options (which also hold
         timing options) or a partial dict, as tests pass. Without a `players` option the
@@ -319,18 +332,19 @@ class Moon(Game[MoonState]):
 
     @staticmethod
     def _check_deal(deal: object, players: int) -> tuple[list[list[str]], list[str]]:
-        if (
-            not isinstance(deal, list)
-            or len(deal) != players
-            or not all(isinstance(h, list) and len(h) == HAND_SIZE for h in deal)
-        ):
-            raise RuleError("invalid", f"A deal is {players} lists of {HAND_SIZE} tiles.", "deal")
-        flat = [t for h in deal for t in h]
         deck = deck_for(players)
-        if not all(dominoes.is_tile(t) for t in flat) or len(set(flat)) != len(flat) or not set(flat) <= set(deck):
-            raise RuleError("invalid", "A deal holds tiles of the deck, each at most once.", "deal")
-        rest = [t for t in deck if t not in set(flat)]
-        return [dominoes.sorted_hand(h) for h in deal], rest
+        hands = tricks.check_deal(
+            deal,
+            players=players,
+            stock=deck,
+            is_piece=dominoes.is_tile,
+            hand_size=HAND_SIZE,
+            whole=False,
+            pieces="tiles",
+        )
+        dealt = {t for h in hands for t in h}
+        rest = [t for t in deck if t not in dealt]
+        return [dominoes.sorted_hand(h) for h in hands], rest
 
     # -- reading the state ------------------------------------------------------------
 
@@ -380,25 +394,21 @@ class Moon(Game[MoonState]):
             unseen.append(out)
         return claims.judge(state, seat, side, plays=_plays, step=self._apply_play, winner=_trick_winner, unseen=unseen)
 
-    def apply(self, state: MoonState, seat: int, action: SentAction) -> Applied[MoonState]:
-        kind = checked_action_type(
-            "Moon", self.to_act(state), state["phase"], seat, action, PHASE_ACTIONS, self.action_fields
-        )
-        if kind == "bid":
-            return self._apply_bid(state, seat, action)
-        if kind == "pass":
-            return self._apply_pass(state, seat)
-        if kind == "trump":
-            return self._apply_trump(state, seat, action)
-        if kind == "widow":
-            return self._apply_widow(state, seat, action)
-        if kind == "play":
-            return self._apply_play(state, seat, action)
-        if kind == claims.CLAIM:
-            return claims.apply_claim(
-                state, seat, line=self._claim_line(state, seat), plays=_plays, step=self._apply_play
-            )
-        return apply_next_round(state, seat, _copy)
+    def handlers(self) -> dict[str, Handler[MoonState]]:
+        return {
+            "bid": self._apply_bid,
+            "pass": self._apply_pass,
+            "trump": self._apply_trump,
+            "widow": self._apply_widow,
+            "play": self._apply_play,
+            claims.CLAIM: self._apply_claim,
+        }
+
+    def copied(self, state: MoonState) -> MoonState:
+        return _copy(state)
+
+    def _apply_claim(self, state: MoonState, seat: int, action: SentAction) -> Applied[MoonState]:
+        return claims.apply_claim(state, seat, line=self._claim_line(state, seat), plays=_plays, step=self._apply_play)
 
     # bidding
 
@@ -433,7 +443,7 @@ class Moon(Game[MoonState]):
             new["turn"] = (seat + 1) % new["players"]
         return Applied(new, events)
 
-    def _apply_pass(self, state: MoonState, seat: int) -> Applied[MoonState]:
+    def _apply_pass(self, state: MoonState, seat: int, action: SentAction) -> Applied[MoonState]:
         new = _copy(state)
         new["bids"][seat] = PASSED
         events = [Event({"type": "pass", "seat": seat})]
@@ -620,7 +630,6 @@ class Moon(Game[MoonState]):
             }
             for s in range(players)
         ]
-        last = state["last_trick"]
         out: dict[str, Any] = {
             "game": self.key,
             "phase": phase,
@@ -634,12 +643,9 @@ class Moon(Game[MoonState]):
             "bidder": state["bidder"],
             "trump": trump,
             "widow_taken": state["widow_taken"],
-            "trick": [dict(p) for p in trick],
+            **tricks.trick_view(trick, state["last_trick"]),
             "led_suit": None if not trick else _suit_name(dominoes.led_suit(trick[0]["tile"], present(trump))),
             "tricks_played": state["tricks_played"],
-            "last_trick": None
-            if last is None
-            else {"tiles": [dict(p) for p in last["tiles"]], "winner": last["winner"]},
             "scores": running_scores(state),
             "last_round": _copy_result(result)
             if result is not None and phase in (ROUND_OVER, MATCH_OVER, COMPLETE)

@@ -15,6 +15,15 @@ from ..conformance import Hand, Plan, Profile, Run, Tracker, pieces_in
 from .engine import deck_for, first_dealer
 
 ALL_TILES = frozenset(dominoes.full_set())
+
+# Whole matches the tests play over the API with computers in the other seats (the
+# registry-driven lists of tests/game_params.py): three players is the shortest match;
+# the variants, by name, are the ones a client must be able to play to the end.
+SHORT_MATCH: dict[str, Any] = {"players": 3}
+MATCH_VARIANTS: dict[str, dict[str, Any]] = {
+    "3": {"players": 3},
+    "4": {"players": 4},
+}
 MOON_HAND = ["6-6", "6-5", "6-4", "6-3", "5-5", "4-4", "3-3"]
 MOON_COMBOS: list[dict[str, Any]] = [
     {"players": p, "moon_any_time": m, "widow": w, "trump_instead_of_follow": t}

@@ -22,6 +22,7 @@ const OPTION_HELP = {
   trump_instead_of_follow: "A player able to follow a plain lead may play a trump instead.",
 };
 
+/** @type {import("@web/games/renderer.js").GameRenderer} */
 export default {
   key: "moon",
   face: (code, view) => tileSvg(code, { trump: view?.trump ?? null }),
@@ -56,6 +57,9 @@ export default {
     return Object.assign(map, { taken: (a) => a.type === "widow" && a.take });
   },
   handVerb: (action) => (action.type === "widow" ? "Take the widow and discard" : "Play"),
+  // Taking the widow cannot be undone and shows no one anything yet: a tap on a tile
+  // raises it, and the button after the hand (or a second tap) takes the widow.
+  asksFirst: (action) => action.type === "widow",
 
   info(view, names) {
     const items = [];
@@ -91,7 +95,7 @@ export default {
     return {
       bid: "Your turn: bid or pass.",
       trump: "You won the bid: name trumps.",
-      widow: "Take the widow (tap the tile to discard) or leave it.",
+      widow: "Take the widow (choose the tile to discard, then confirm) or leave it.",
       play: view.trick?.length ? "Your turn: play a tile." : "Your turn: lead a tile.",
       round_over: "The hand is over.",
     }[view.phase] ?? "Your turn.";
@@ -141,7 +145,7 @@ export default {
       return h(
         "div",
         { class: "widow-panel" },
-        h("p", {}, "The widow is ", h("span", { class: "inline-tile" }, tileSvg(view.you.widow, { trump: view.trump })), ` (${tileName(view.you.widow)}). Choose a tile below to take the widow and discard that tile, or leave it.`),
+        h("p", {}, "The widow is ", h("span", { class: "inline-tile" }, tileSvg(view.you.widow, { trump: view.trump })), ` (${tileName(view.you.widow)}). Tap a tile below to discard it, then confirm with the button under your tiles to take the widow; or leave it.`),
         leave ? h("button", { "data-focus": "leave-widow", "data-action": "leave-widow", onclick: () => ctx.act(leave) }, "Leave the widow") : h("p", {}, "The widow must be taken here."),
       );
     }

@@ -9,6 +9,7 @@
 import { api, auth } from "./api.js";
 import { resetRequestForm } from "./auth.js";
 import { h, replace } from "./dom.js";
+import { madeApps } from "./my_apps.js";
 import { passkeysPanel } from "./passkeys.js";
 import { standingPanel } from "./standing.js";
 import { allowedApps, personalTokens } from "./tokens.js";
@@ -88,8 +89,16 @@ function password(name, autocomplete) {
 export function accountSection(app, { passwordChanged, accountKept } = {}) {
   const nameBox = h("section", { class: "panel display-name", "aria-labelledby": "display-name-title" });
   const passwordBox = h("section", { class: "panel password", "aria-labelledby": "password-title" });
+  // Each box is drawn again only when what it shows has changed: the fresh `me` that
+  // arrives after the page is drawn must not wipe out what the person has begun to type.
+  /** @type {any} */
+  let shown = null;
   const render = (user) => {
-    displayName(nameBox, app, user, render);
+    const before = shown;
+    shown = user;
+    const nameOf = (u) => [u.username, u.display_name, u.display_name_changeable_at].join("\n");
+    if (!before || nameOf(before) !== nameOf(user)) displayName(nameBox, app, user, render);
+    if (before && before.is_guest === user.is_guest) return;
     if (user.is_guest) keepAccount(passwordBox, app, render, accountKept);
     else changePassword(passwordBox, user, passwordChanged);
   };
@@ -408,6 +417,7 @@ export function securitySection(app) {
     ),
     apps,
     tokens,
+    madeApps(app),
   );
   return { el, reload };
 }

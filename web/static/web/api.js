@@ -18,6 +18,14 @@ export class ApiError extends Error {
   }
 }
 
+// No answer at all: the request never reached the server (no network, the server down).
+// Said in people's words; the browser's own ("Failed to fetch") is for programmers.
+export class NetworkError extends Error {
+  constructor() {
+    super("You seem to be offline: the server cannot be reached.");
+  }
+}
+
 export const auth = {
   get token() {
     return localStorage.getItem(TOKEN_KEY);
@@ -66,15 +74,21 @@ export async function api(path, { method = "GET", body, idempotent = false, text
   if (token) headers.Authorization = `Token ${token}`;
   // A retried move (after a dropped connection) must not be applied twice.
   if (idempotent) headers["Idempotency-Key"] = newKey();
-  const res = await fetch(ROOT + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    // Token auth only: the client proves the API works without Django's session. The
-    // sign-in endpoints, which read no session, take the browser's cookies: a banned
-    // account's answer marks the browser, and a guest is refused where it is marked.
-    credentials: path.startsWith("auth/") ? "same-origin" : "omit",
-  });
+  let res;
+  try {
+    res = await fetch(ROOT + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      // Token auth only: the client proves the API works without Django's session. The
+      // sign-in endpoints, which read no session, take the browser's cookies: a banned
+      // account's answer marks the browser, and a guest is refused where it is marked.
+      credentials: path.startsWith("auth/") ? "same-origin" : "omit",
+    });
+  } catch (err) {
+    // fetch rejects with a TypeError when nothing answered; anything else is not the network's.
+    throw err instanceof TypeError ? new NetworkError() : err;
+  }
   if (res.status === 204) return null;
   if (res.ok && text) return res.text();
   const data = await res.json().catch(() => null);

@@ -3,7 +3,7 @@
 // Everything goes through the public API (api.js); nothing here is private to the server.
 
 import { ResetPasswordPage } from "./account.js";
-import { ApiError, api, auth } from "./api.js";
+import { ApiError, NetworkError, api, auth } from "./api.js";
 import { ConfirmEmailPage } from "./confirm.js";
 import { h, replace } from "./dom.js";
 import { HomePage } from "./home.js";
@@ -46,14 +46,20 @@ const app = {
     if (path !== location.pathname) history.pushState({}, "", path);
     route();
   },
+  // The same words again (a retry that failed again) keep the one toast on screen longer
+  // rather than pile up copies of it; a screen reader hears them once.
   toast(message, kind = "info") {
-    const el = h("p", { class: `toast ${kind}`, role: kind === "error" ? "alert" : null }, message);
-    toasts.append(el);
-    setTimeout(() => el.remove(), kind === "error" ? 6000 : 3500);
+    const shown = [...toasts.children].find((el) => el.textContent === message && el.classList.contains(kind));
+    const el = shown ?? h("p", { class: `toast ${kind}`, role: kind === "error" ? "alert" : null }, message);
+    if (!shown) toasts.append(el);
+    clearTimeout(toastTimers.get(el));
+    toastTimers.set(el, setTimeout(() => el.remove(), kind === "error" ? 6000 : 3500));
   },
 };
 
 let page = null;
+// When each toast on screen goes.
+const toastTimers = new WeakMap();
 let title = /** @type {{ text: string, room: string | null }} */ ({ text: SITE_TITLE, room: null });
 
 function showTitle() {
@@ -186,7 +192,7 @@ async function boot(retried = false) {
     // call, the catalogue's too; `api` has cleared it (keeping a ban's reason for the
     // sign-in form), so start again signed out rather than call the server unreachable.
     if (!retried && err instanceof ApiError && err.status === 401 && !auth.token) return boot(true);
-    replace(main, h("p", { class: "notice" }, `The server cannot be reached: ${err.message}`));
+    replace(main, h("p", { class: "notice" }, err instanceof NetworkError ? err.message : `The server cannot be reached: ${err.message}`));
     return;
   }
   watchTurns();

@@ -1,5 +1,5 @@
 // Table talk: the room's chat, beside the table from the lobby to after the match
-// (README "Table talk"). Quick phrases in one tap, or a line of text of up to 280
+// (docs/talk/table-talk.md). Quick phrases in one tap, or a line of text of up to 280
 // characters; each line with its author, whether a spectator said it, and the time.
 //
 // On a phone the panel is a sheet opened by a "Chat" button in the table's sticky turn
@@ -252,7 +252,7 @@ export class TableTalk {
     if (this.stopped) return;
     const slot = root.querySelector(".turn-line") ?? root.querySelector(".table-head");
     if (slot && this.toggle.parentElement !== slot) slot.append(this.toggle);
-    // A spectator's word reaches the players only outside a hand (README "Table talk").
+    // A spectator's word reaches the players only outside a hand (docs/talk/table-talk.md).
     const watching = view && !view.you;
     const inHand = view?.status === "playing" && view.phase !== "round_over";
     this.hint.hidden = !watching;

@@ -1,12 +1,17 @@
-// Provably fair deals in the page: the commitment to the server's seed of the hand to
-// be dealt, the player's own seed in the shuffle (while it may still be set: in the lobby,
-// and in the pause before the next hand), and, after a hand, the seeds revealed that the
-// browser checked the deal against (fairness.js).
+// Provably fair deals in the page, in words for players: the lock (the commitment to
+// the server's seed) of the hand to be dealt, whole and copyable; the player's own seed
+// in the shuffle (while it may still be set: in the lobby, and in the pause before the
+// next hand); each hand this page checked (fairness.js); and, after a hand, the key (the
+// seed) and the players' seeds it was checked with. How to check it by hand, and the
+// algorithm's name, are on the site's page /fair-deals (web/templates/web/fair_deals.html).
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { checkedHands } from "./fairness.js";
 
-const short = (hex) => `${hex.slice(0, 16)}…`;
+const FAIR_DEALS_PAGE = "/fair-deals";
+const EXPLAINED =
+  "Before each hand the server locks in the shuffle and shows you the lock; after the hand it shows the key, so anyone can check the deal was not changed.";
 // The page is drawn again at every change of the room: the panel stays open, and a seed
 // being typed stays, across those.
 const opened = new Set();
@@ -53,7 +58,7 @@ export function fairDeal(view, code) {
         },
         h("label", { for: "client-seed" }, `Your seed for hand ${fair.hand}`),
         h("div", { class: "choice-row" }, input, h("button", { type: "submit" }, "Set my seed")),
-        h("small", {}, "Any text: it goes into the shuffle with the server's seed, so the server cannot choose the deal alone."),
+        h("small", {}, "Any words you like: they go into the shuffle with the server's key, so the server cannot choose the deal alone."),
         error,
         done,
       )
@@ -66,27 +71,60 @@ export function fairDeal(view, code) {
       ontoggle: (e) => (e.currentTarget.open ? opened.add(code) : opened.delete(code)),
     },
     h("summary", {}, "Fair deal"),
-    h(
-      "p",
-      {},
-      `The server is committed to its seed for hand ${fair.hand}: `,
-      h("code", { class: "commitment", title: fair.commitment }, short(fair.commitment)),
-      ". After the hand it reveals the seed, and this page checks the deal against it.",
-    ),
+    h("p", {}, EXPLAINED),
+    h("p", { class: "fair-lock-label" }, `The lock for hand ${fair.hand}:`),
+    copyable(fair.commitment, "commitment", `Copy the lock for hand ${fair.hand}`),
+    checkedList(code),
     form,
+    h("p", {}, h("a", { href: FAIR_DEALS_PAGE }, "How to check a deal yourself")),
   );
 }
 
-// The seeds a finished hand revealed, under its "Deal verified" line.
+// A long code written whole (it wraps), and a button that copies it. Where the browser
+// will not copy (no clipboard outside https), the code is selected for the device's Copy.
+function copyable(text, kind, label) {
+  const code = h("code", { class: `fair-code ${kind}` }, text);
+  const said = h("span", { class: "form-note", role: "status" });
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      said.textContent = "Copied.";
+    } catch {
+      getSelection()?.selectAllChildren(code);
+      said.textContent = "Selected: copy it with your device's Copy.";
+    }
+  };
+  return h("div", { class: "fair-copy" }, code, h("button", { type: "button", "aria-label": label, onclick: copy }, "Copy"), said);
+}
+
+// The hands of this room whose deal this page checked, each with its verdict.
+function checkedList(code) {
+  const hands = checkedHands(code).filter(([, ok]) => ok !== null);
+  if (!hands.length) return null;
+  return h(
+    "div",
+    {},
+    h("p", { class: "fair-lock-label" }, "Checked by this page:"),
+    h(
+      "ul",
+      { class: "fair-checked" },
+      hands.map(([hand, ok]) => h("li", { class: `deal-check ${ok ? "ok" : "bad"}`, "data-hand": hand }, `Hand ${hand}: ${ok ? "Verified ✓" : "NOT verified ✗"}`)),
+    ),
+  );
+}
+
+// Under a finished hand's "Deal verified": the lock, the key that opens it and the
+// players' seeds the deal was checked with.
 export function revealedSeeds(fairness) {
   if (!fairness) return null;
   const seeds = (fairness.client_seeds ?? []).map((s, i) => `${i + 1}: ${s === "" ? "(none)" : s}`).join(" · ");
   return h(
     "details",
     { class: "revealed-seeds" },
-    h("summary", {}, "The seeds"),
-    h("p", {}, "Server seed: ", h("code", {}, fairness.server_seed)),
+    h("summary", {}, "The key and the seeds"),
+    h("p", {}, "The lock shown before the hand: ", h("code", { class: "fair-code" }, fairness.commitment)),
+    h("p", {}, "The key that opens it: ", h("code", { class: "fair-code" }, fairness.server_seed)),
     h("p", {}, "Players' seeds (by seat): ", seeds || "(none)"),
-    h("p", {}, `Algorithm: ${fairness.algorithm}. The README's "Provably fair deals" says how to check it yourself.`),
+    h("p", {}, h("a", { href: FAIR_DEALS_PAGE }, "How to check this deal yourself")),
   );
 }

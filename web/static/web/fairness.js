@@ -95,6 +95,11 @@ export async function verifyHand(fair) {
   return true;
 }
 
+// What this page found of each hand it checked, by room: the Fair deal panel lists it
+// (fair.js), whichever part of the page read the hands.
+/** @type {Map<string, Map<number, boolean | null>>} */
+const checked = new Map();
+
 // Marks each entry of a rounds answer with `verified` (true, false or null).
 export async function verifyRounds(rounds) {
   await Promise.all(
@@ -104,7 +109,17 @@ export async function verifyRounds(rounds) {
       } catch {
         r.verified = false;
       }
+      const code = r.fairness?.code;
+      if (code) {
+        if (!checked.has(code)) checked.set(code, new Map());
+        checked.get(code)?.set(r.round, r.verified);
+      }
     }),
   );
   return rounds;
+}
+
+// The hands of room `code` checked so far, in order: [hand, true | false | null].
+export function checkedHands(code) {
+  return [...(checked.get(code) ?? new Map())].sort(([a], [b]) => a - b);
 }

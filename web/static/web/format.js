@@ -1,5 +1,8 @@
 // Words for what the table shows: names, phases, countdowns, events.
 
+import { cardText, SUIT_NAME } from "./cards.js";
+import { tileName } from "./dominoes.js";
+
 export function seatNames(view, me) {
   return (view.seats || []).map((s, i) =>
     i === me ? "You" : s.display_name || (s.is_bot ? `Computer ${i + 1}` : `Seat ${i + 1}`),
@@ -24,6 +27,62 @@ const TEAM_NAMES = ["Team A", "Team B"];
 
 export function teamName(team) {
   return TEAM_NAMES[team] ?? `Team ${team + 1}`;
+}
+
+// A card or a tile as the log writes it: "Q♠", "10♥", "6-4", "double 5".
+export function pieceText(code) {
+  return /^\d-\d$/.test(code) ? tileName(code) : cardText(code);
+}
+
+const PIP_TRUMPS = ["blanks", "ones", "twos", "threes", "fours", "fives", "sixes"];
+
+// The trumps named: a suit ("hearts") or Moon's number ("fives").
+export function trumpText(suit) {
+  if (typeof suit === "number") return PIP_TRUMPS[suit] ?? `${suit}s`;
+  return SUIT_NAME[suit] ?? String(suit);
+}
+
+/**
+ * One seat's pass: "alice passed Q♠ K♥ 2♦ to bob.", or for a funky pass "alice passed
+ * Q♠ to bob, K♥ to carol and 2♦ to dan.". A move whose cards the reader may not see
+ * says how many ("3 cards"), or only "cards" when even that is unknown.
+ * @param {number} from
+ * @param {{ to: number | null, cards?: string[] | null, count?: number | null }[]} moves
+ * @param {string[]} names
+ */
+export function passText(from, moves, names) {
+  const who = (seat) => names[seat] ?? `Seat ${seat + 1}`;
+  const parts = moves.map((m) => {
+    const what = m.cards?.length ? m.cards.map(pieceText).join(" ") : m.count ? count(m.count, "card") : "cards";
+    return m.to === null || m.to === undefined ? what : `${what} to ${who(m.to)}`;
+  });
+  const list = parts.length <= 1 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+  return `${who(from)} passed ${list || "cards"}.`;
+}
+
+// Events whose words are the same in every game and name what was passed, called or
+// named; the table's log and the replay both say them so (table/results.js eventText).
+// null for the others, and for a widow event without its tiles (the log's): the game's
+// own words then.
+export function describeSharedEvent(e, names) {
+  const who = (seat) => names[seat] ?? `Seat ${seat + 1}`;
+  switch (e.type) {
+    case "cards_passed":
+      return Array.isArray(e.cards) ? passText(e.from, [{ to: e.to, cards: e.cards }], names) : null;
+    case "partners_called":
+      if (!Array.isArray(e.cards)) return null;
+      return `${who(e.seat)} called ${e.cards.map(pieceText).join(" ")} as partner card${e.cards.length === 1 ? "" : "s"}.`;
+    case "trump":
+      return `${who(e.seat)} named trumps: ${trumpText(e.suit)}.`;
+    case "widow": {
+      const tile = e.widow ? ` (${pieceText(e.widow)})` : "";
+      if (e.take && e.discard) return `${who(e.seat)} took the widow${tile} and discarded ${pieceText(e.discard)}.`;
+      if (!e.take && e.widow) return `${who(e.seat)} left the widow${tile}.`;
+      return null;
+    }
+    default:
+      return null;
+  }
 }
 
 // Events every game shares; a game module describes its own first.

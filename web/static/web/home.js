@@ -10,6 +10,8 @@ import { optionsForm } from "./options.js";
 import { withStanding } from "./standing.js";
 import { TurnsPanel } from "./turns.js";
 
+const TITLE = "Hearts, Moon and Kali Tidi";
+
 function roomItem(room, catalogue) {
   const game = catalogue.find((g) => g.key === room.game);
   const taken = room.seats.filter((s) => s.user || s.is_bot).length;
@@ -38,7 +40,7 @@ export class HomePage {
         h(
           "div",
           { class: "home" },
-          h("section", { class: "intro" }, h("h1", {}, "Hearts, Moon and Kali Tidi"), h("p", {}, "Play trick-taking games with friends and computer players, live or one move a day.")),
+          h("section", { class: "intro" }, h("h1", {}, TITLE), h("p", {}, "Play trick-taking games with friends and computer players, live or one move a day.")),
           authPanel(),
         ),
       );
@@ -51,6 +53,8 @@ export class HomePage {
     this.turns = new TurnsPanel(this.app);
     replace(
       this.root,
+      // The page's name, as the signed-out page has it, in white on the page's green.
+      h("h1", { class: "intro" }, TITLE),
       h(
         "div",
         { class: "home" },

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { signedOutPage } from "./auth.js";
 import { h, replace } from "./dom.js";
-import { pager } from "./players.js";
+import { RATING_NOTE, pager } from "./players.js";
 
 export class LeaderboardPage {
   constructor(root, app) {
@@ -63,29 +63,32 @@ export class LeaderboardPage {
         h("h1", {}, "Leaderboard"),
         h("label", {}, "Game ", picker),
         rows.length
-          ? h(
-              "div",
-              { class: "scroll" },
+          ? [
               h(
-                "table",
-                { class: "board" },
-                h("thead", {}, h("tr", {}, ["#", "Player", "Rating", "Matches"].map((t) => h("th", { scope: "col" }, t)))),
+                "div",
+                { class: "scroll" },
                 h(
-                  "tbody",
-                  {},
-                  rows.map((r) =>
-                    h(
-                      "tr",
-                      { "data-username": r.username },
-                      h("td", {}, String(r.rank)),
-                      h("th", { scope: "row" }, h("a", { href: `/players/${encodeURIComponent(r.username)}`, "data-link": "" }, r.display_name)),
-                      h("td", { title: `μ ${r.mu.toFixed(1)}, σ ${r.sigma.toFixed(1)}` }, r.shown.toFixed(1)),
-                      h("td", {}, String(r.matches)),
+                  "table",
+                  { class: "board" },
+                  h("thead", {}, h("tr", {}, ["#", "Player", "Rating", "Matches"].map((t) => h("th", { scope: "col" }, t)))),
+                  h(
+                    "tbody",
+                    {},
+                    rows.map((r) =>
+                      h(
+                        "tr",
+                        { "data-username": r.username },
+                        h("td", {}, String(r.rank)),
+                        h("th", { scope: "row" }, h("a", { href: `/players/${encodeURIComponent(r.username)}`, "data-link": "" }, r.display_name)),
+                        h("td", { title: `Skill ${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)} (μ ± σ)` }, r.shown.toFixed(1)),
+                        h("td", {}, String(r.matches)),
+                      ),
                     ),
                   ),
                 ),
               ),
-            )
+              h("p", { class: "rating-note muted" }, RATING_NOTE),
+            ]
           : h("p", { class: "empty" }, `Nobody has played enough rated matches of this game yet: a player is listed after ${document.body.dataset.leaderboardMin ?? 5} rated matches.`),
         pager(this.board, this.page, (page) => {
           this.page = page;

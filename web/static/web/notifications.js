@@ -9,6 +9,7 @@ import { api } from "./api.js";
 import { signedOutPage } from "./auth.js";
 import { h, replace } from "./dom.js";
 import { iosBrowserTab } from "./platform.js";
+import { TRICK_PAUSE_DEFAULT_MS } from "./prefs.js";
 import { closedAccountPage, privacySection } from "./privacy.js";
 import { claimSubscription, pushUnsupported, turnOff, turnOn } from "./push.js";
 
@@ -44,6 +45,24 @@ function check(id, label, input, hint = null) {
   input.id = id;
   if (hint) input.setAttribute("aria-describedby", `${id}-hint`);
   return h("div", { class: "field check" }, input, h("label", { for: id }, label), hint && h("small", { id: `${id}-hint` }, hint));
+}
+
+/** @param {string} hint */
+function choice(id, label, select, hint) {
+  select.id = id;
+  select.setAttribute("aria-describedby", `${id}-hint`);
+  return h("div", { class: "field" }, h("label", { for: id }, label), select, h("small", { id: `${id}-hint` }, hint));
+}
+
+// Saves one of the account's settings as it is chosen; refused, the choice goes back to
+// what the account holds and the server's reason is said, as the forced-plays box does.
+async function saveSetting(app, select, name, value, asString) {
+  try {
+    app.user = await api("me", { method: "PATCH", body: { [name]: value } });
+  } catch (err) {
+    app.toast(err.message, "error");
+  }
+  select.value = asString(app.user[name]);
 }
 
 // On an iPhone or iPad in a browser tab, where no notice can arrive: what does make them
@@ -138,7 +157,8 @@ export class NotificationsPage {
     );
   }
 
-  // The account's one game setting, with what it costs said plainly beside it.
+  // The account's game settings, each with what it does said plainly beside it. They are
+  // the account's (PATCH me), so every device signed in follows them.
   atTheTable() {
     const app = this.app;
     const box = h("input", {
@@ -164,6 +184,54 @@ export class NotificationsPage {
         "When your only legal move is a single card or tile, the server plays it for you at once. " +
           "The other players can then see that the move was forced.",
       ),
+      this.confirmMoves(),
+      this.trickPause(),
+    );
+  }
+
+  // Three ways, as the server keeps it: null leaves it to the device (prefs.js), and the
+  // first choice says what the device picked.
+  confirmMoves() {
+    const app = this.app;
+    const asString = (value) => (value === true ? "on" : value === false ? "off" : "device");
+    const touch = matchMedia("(pointer: coarse)").matches;
+    const select = h(
+      "select",
+      {
+        onchange: () => saveSetting(app, select, "confirm_moves", { on: true, off: false, device: null }[select.value], asString),
+      },
+      h("option", { value: "device" }, touch ? "As this device suits: on here (a touch screen)" : "As this device suits: off here (a mouse)"),
+      h("option", { value: "on" }, "Always"),
+      h("option", { value: "off" }, "Never"),
+    );
+    select.value = asString(app.user.confirm_moves);
+    return choice(
+      "confirm-moves",
+      "Confirm each move",
+      select,
+      "On: a tap raises a card or tile, and a second tap on it, or the Play button under your hand, plays it. " +
+        "Off: a tap plays at once. Either way a quick second tap is ignored, and Moon's widow asks first.",
+    );
+  }
+
+  trickPause() {
+    const app = this.app;
+    const asString = (value) => String(value ?? TRICK_PAUSE_DEFAULT_MS);
+    const steps = [0, 600, 1200, 2000, 3000];
+    const current = app.user.trick_pause_ms ?? TRICK_PAUSE_DEFAULT_MS;
+    // A length set elsewhere (through the API) is shown as it is, among the others.
+    const shown = [...new Set([...steps, current])].sort((a, b) => a - b);
+    const select = h(
+      "select",
+      { onchange: () => saveSetting(app, select, "trick_pause_ms", Number(select.value), asString) },
+      shown.map((ms) => h("option", { value: String(ms) }, ms ? `${ms / 1000} s` : "Off: the next trick at once")),
+    );
+    select.value = asString(current);
+    return choice(
+      "trick-pause",
+      "Keep a finished trick on the table for",
+      select,
+      "So that you can see every card of a trick, and who took it, before the next one is drawn.",
     );
   }
 

@@ -25,7 +25,11 @@ export function humanize(name) {
 }
 
 function valueLabel(game, name, value) {
-  return game.module?.optionValueLabel?.(name, value) ?? VALUE_WORDS[name]?.[String(value)] ?? humanize(value);
+  return (
+    game.module?.optionValueLabel?.(name, value) ??
+    VALUE_WORDS[name]?.[String(value)] ??
+    humanize(value)
+  );
 }
 
 export function optionLabel(game, name) {

@@ -9,6 +9,18 @@ import { openReport } from "./report.js";
 
 const shown = (x) => x.toFixed(1);
 
+// A rating's parts in people's words, with what each means exactly (TrueSkill's μ and σ).
+const SKILL_MEANS = "μ ± σ: the best estimate so far of how well the player plays (μ), give or take how far off it may still be (σ).";
+export const RATING_NOTE =
+  "Skill is the best estimate so far of how well the player plays (μ), ± how far off it may still be (σ, which shrinks with each rated match). The rating is skill − 3 × σ: a cautious figure, which the player is very likely above.";
+
+// The counts as the server keeps them: finished matches (won among them), and apart from
+// those the matches abandoned while the player sat in them.
+function matchCounts({ played, won, abandoned }) {
+  const finished = `${played} match${played === 1 ? "" : "es"} finished, ${won} of them won`;
+  return abandoned ? `${finished}; ${abandoned} more left unfinished (abandoned).` : `${finished}.`;
+}
+
 export class ProfilePage {
   constructor(root, username, app) {
     this.root = root;
@@ -65,11 +77,7 @@ export class ProfilePage {
           "section",
           { class: "panel", "aria-label": "Player" },
           h("h1", {}, profile.display_name, profile.display_name !== profile.username ? h("span", { class: "muted" }, ` @${profile.username}`) : null),
-          h(
-            "p",
-            { class: "match-counts" },
-            `${counts.played} match${counts.played === 1 ? "" : "es"} played, ${counts.won} won, ${counts.abandoned} abandoned.`,
-          ),
+          h("p", { class: "match-counts" }, matchCounts(counts)),
           profile.username === this.app.user?.username
             ? null
             : h(
@@ -94,7 +102,18 @@ export class ProfilePage {
                   "table",
                   { class: "ratings" },
                   h("caption", {}, "Ratings"),
-                  h("thead", {}, h("tr", {}, ["Game", "Rating", "μ", "σ", "Rated matches"].map((t) => h("th", { scope: "col" }, t)))),
+                  h(
+                    "thead",
+                    {},
+                    h(
+                      "tr",
+                      {},
+                      h("th", { scope: "col" }, "Game"),
+                      h("th", { scope: "col" }, "Rating"),
+                      h("th", { scope: "col", title: SKILL_MEANS }, "Skill"),
+                      h("th", { scope: "col" }, "Rated matches"),
+                    ),
+                  ),
                   h(
                     "tbody",
                     {},
@@ -104,8 +123,8 @@ export class ProfilePage {
                         { "data-game": game },
                         h("th", { scope: "row" }, h("a", { href: `/leaderboard?game=${game}`, "data-link": "" }, this.gameName(game))),
                         h("td", {}, shown(r.shown)),
-                        h("td", {}, shown(r.mu)),
-                        h("td", {}, shown(r.sigma)),
+                        // A narrow screen breaks the line before "±", never after it.
+                        h("td", {}, `${shown(r.mu)} ±\u00a0${shown(r.sigma)}`),
                         h("td", {}, String(r.matches)),
                       ),
                     ),
@@ -113,6 +132,7 @@ export class ProfilePage {
                 ),
               )
             : h("p", { class: "no-ratings" }, "No rated match yet."),
+          ratings.length ? h("p", { class: "rating-note muted" }, RATING_NOTE) : null,
           h(
             "p",
             { class: "leaderboards" },

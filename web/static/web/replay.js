@@ -1,6 +1,9 @@
 // The replay of a finished match (`GET rooms/{code}/replay`): pick a hand, then step
 // through it play by play or trick by trick, every seat's hand face up, the trick on the
 // table and who took it. Drawn with the game modules' own pieces, so every game shows.
+// Each step says what happened in the words of the table's log (table/results.js
+// eventText), naming only the cards and tiles the answer gives this reader; each hand
+// ends in one step of its own, with its result as the table showed it.
 //
 // Beside it (under it on a phone, folded as "Table talk (N)") the match's table talk as
 // the reader could read it then: the answer's `chat`, as the server chose it for them.
@@ -17,12 +20,30 @@ import { api } from "./api.js";
 import { signedOutPage } from "./auth.js";
 import { isLine, PHRASES } from "./chat.js";
 import { h, replace } from "./dom.js";
-import { count } from "./format.js";
+import { count, passText } from "./format.js";
 import { gameModule } from "./games/index.js";
+import { eventText, handResult } from "./table/results.js";
 
 // From this width the talk is a column beside the replay, open (replay_talk.css).
 const WIDE = "(min-width: 1000px)";
 const ROUNDS_PAGE = 100;
+
+// `cards` less one copy of each card in `less`.
+function without(cards, less) {
+  const left = [...cards];
+  for (const card of less) {
+    const at = left.indexOf(card);
+    if (at >= 0) left.splice(at, 1);
+  }
+  return left;
+}
+
+// The seat other than `from` whose hand holds all of `cards`; null if none does.
+function holder(hands, cards, from) {
+  if (!cards.length) return null;
+  const seat = hands.findIndex((held, s) => s !== from && without(held, cards).length === held.length - cards.length);
+  return seat < 0 ? null : seat;
+}
 
 function clock(iso) {
   const at = new Date(iso);
@@ -35,13 +56,19 @@ export class ReplayPage {
     this.code = code;
     this.app = app;
     this.hand = 0;
-    this.step = 0; // 0: as dealt; k: after the k-th action of the hand
+    this.step = 0; // 0: as dealt; k: after the k-th step of the hand
+    // The current hand's steps, worked out once a hand (handSteps()).
+    /** @type {{ hand: any, steps: any[], redeals: boolean[] } | null} */
+    this.stepsOf = null;
     /** @type {import("./chat.js").Line[]} */
     this.talk = [];
     // Each line's place (place()), or null when the hands' times are unknown.
     /** @type {Map<number, number> | null} */
     this.talkAt = null;
     this.talkOpen = matchMedia(WIDE).matches;
+    // The game's renderer, set once the replay is loaded (start()): nothing is drawn before.
+    /** @type {import("./games/renderer.js").GameRenderer} */
+    this.game;
   }
 
   destroy() {
@@ -118,7 +145,7 @@ export class ReplayPage {
     if (!this.talk.length) return null;
     const placed = this.talkAt;
     const hands = this.replay.hands;
-    const ended = this.step === this.actions.length;
+    const ended = this.step === this.steps.length;
     let shown = this.talk;
     let note = "The hands' times could not be read: this is all the talk of the match, in order.";
     if (placed) {
@@ -180,51 +207,209 @@ export class ReplayPage {
     );
   }
 
-  get actions() {
-    return this.replay.hands[this.hand]?.actions ?? [];
+  // The hand's steps: every action the engine applied but the between-hands
+  // `next_round`s (one a seat, and none after the match's last hand), then one step of
+  // its own for the hand's end, which shows its score.
+  get steps() {
+    return this.handSteps().steps;
   }
 
-  // The table after `step` actions of the current hand.
+  // Whether step `i` (0-based) of the current hand is Moon's redeal: everyone passed,
+  // and the hands are new.
+  redealt(i) {
+    return this.handSteps().redeals[i] ?? false;
+  }
+
+  // The current hand's steps and redeals, worked out once a hand.
+  handSteps() {
+    const hand = this.replay.hands[this.hand];
+    if (!hand) return { hand, steps: [], redeals: [] };
+    const known = this.stepsOf;
+    if (known && known.hand === hand) return known;
+    const played = hand.actions.filter((a) => a.action?.type !== "next_round");
+    const redeals = played.map((a, i) => a.action.type === "pass" && JSON.stringify(a.hands) !== JSON.stringify(i ? played[i - 1].hands : hand.deal.hands));
+    const worked = { hand, steps: [...played, { end: true }], redeals };
+    this.stepsOf = worked;
+    return worked;
+  }
+
+  // The table before step `i` (0-based) of the current hand: as dealt, or after the one before.
+  before(i) {
+    const hand = this.replay.hands[this.hand];
+    return i > 0 ? this.steps[i - 1] : { hands: hand.deal.hands, trick: [], trick_winner: null, trump: null, phase: null };
+  }
+
+  // The table after `step` steps of the current hand; at the hand's end, as its last
+  // action left it with the trick taken away.
   frame() {
     const hand = this.replay.hands[this.hand];
     if (!hand) return { hands: [], trick: [], trick_winner: null, trump: null };
     if (this.step === 0) return { hands: hand.deal.hands, trick: [], trick_winner: null, trump: null, widow: hand.deal.widow };
-    return this.actions[this.step - 1];
+    const step = this.steps[this.step - 1];
+    if (!step.end) return step;
+    return { ...this.before(this.step - 1), trick: [], trick_winner: null };
   }
 
   go(step) {
-    this.step = Math.max(0, Math.min(this.actions.length, step));
+    this.step = Math.max(0, Math.min(this.steps.length, step));
     this.render();
   }
 
   // The next (or previous) step that ends a trick; past the last, the end (or the deal).
   trickStep(direction) {
-    const ends = this.actions.map((a, i) => (a.trick_winner !== null ? i + 1 : null)).filter((i) => i !== null);
-    if (direction > 0) return ends.find((i) => i > this.step) ?? this.actions.length;
+    const ends = this.steps.map((a, i) => (a.trick_winner !== null && a.trick_winner !== undefined ? i + 1 : null)).filter((i) => i !== null);
+    if (direction > 0) return ends.find((i) => i > this.step) ?? this.steps.length;
     return ends.filter((i) => i < this.step).at(-1) ?? 0;
   }
 
-  describe(frame) {
-    if (this.step === 0) return "As dealt.";
-    const action = this.actions[this.step - 1];
-    let what;
-    try {
-      what = this.game.actionLabel?.(action.action, { ...frame, seats: this.replay.players }, {}) ?? action.action.type;
-    } catch {
-      what = action.action.type;
+  // The step (0-based) whose pass moved every chosen card, from step `i` on, with the
+  // hands before and after it; null while nobody has.
+  exchange(i) {
+    const steps = this.steps;
+    for (let j = i; j < steps.length && steps[j].action?.type === "pass_cards"; j++) {
+      if (steps[j].phase !== "pass") return { before: this.before(j).hands, after: steps[j].hands };
     }
-    const item = action.action.card ?? action.action.tile;
-    if (action.action.type === "play" && item) what = `plays ${this.game.itemName(item, frame)}`;
-    const bot = action.by_bot && !/computer/i.test(this.names[action.seat]);
-    const how = action.claimed ? " (claimed)" : action.automatic ? " (automatic)" : bot ? " (computer)" : "";
-    return `${this.names[action.seat]}: ${what}${how}.`;
+    return null;
+  }
+
+  // Where the cards of step `i`'s pass went, as far as this reader may know: a funky
+  // pass names its receivers; a pass to one seat goes to whoever holds its cards once
+  // they are exchanged. Where the answer leaves the cards out, the move says how many
+  // left the hand and where they went, never which.
+  passMoves(i) {
+    const { seat, action } = this.steps[i];
+    const to = action.to;
+    if (Array.isArray(to)) return to.map((receiver, k) => ({ to: receiver, cards: action.cards?.[k] ? [action.cards[k]] : null, count: 1 }));
+    if (to && typeof to === "object") return Object.entries(to).map(([receiver, card]) => ({ to: Number(receiver), cards: card ? [card] : null, count: 1 }));
+    const swap = this.exchange(i);
+    if (Array.isArray(action.cards)) return [{ to: swap ? holder(swap.after, action.cards, seat) : null, cards: action.cards }];
+    if (!swap) return [{ to: null }];
+    const gone = without(swap.before[seat] ?? [], swap.after[seat] ?? []);
+    return [{ to: holder(swap.after, gone, seat), count: gone.length }];
+  }
+
+  // What step `i` did, as the server's log tells it (the events it logs for the action),
+  // each with the hand's number; a pass is told in words of its own (passText).
+  eventsOf(i) {
+    const hand = this.replay.hands[this.hand];
+    const step = this.steps[i];
+    const { seat, action } = step;
+    const result = hand.result ?? {};
+    /** @type {any[]} */
+    const events = [];
+    switch (action.type) {
+      case "play":
+        events.push({ type: "play", seat, card: action.card, tile: action.tile });
+        break;
+      case "bid":
+        events.push({ type: "bid", seat, value: action.value });
+        break;
+      case "pass":
+        events.push({ type: "pass", seat });
+        break;
+      case "trump":
+        events.push({ type: "trump", seat, suit: action.suit });
+        break;
+      case "widow": {
+        // The widow as dealt is the reader's to see unless a redeal changed it since.
+        const redealt = this.steps.slice(0, i).some((_, k) => this.redealt(k));
+        const widow = redealt ? null : (hand.deal.widow?.[0] ?? null);
+        events.push({ type: "widow", seat, take: action.take, discard: action.discard ?? null, widow });
+        break;
+      }
+      case "call_partners":
+        events.push({ type: "partners_called", seat, cards: action.cards });
+        break;
+      case "remove_cards":
+        events.push({ type: "cards_removed", seat, cards: action.cards });
+        break;
+      case "moon_choice":
+        events.push({ type: "moon_chosen", seat, choice: action.choice });
+        break;
+      case "claim":
+        events.push({ type: "claimed", seat });
+        break;
+    }
+    if (this.redealt(i) && Number.isInteger(result.dealer)) {
+      // The hand's result names its last dealer; each redeal passed the deal on by one.
+      const later = this.steps.slice(i + 1).filter((_, k) => this.redealt(i + 1 + k)).length;
+      const players = this.replay.players.length;
+      events.push({ type: "redeal", dealer: (((result.dealer - later) % players) + players) % players });
+    } else if ((action.type === "bid" || action.type === "pass") && step.phase !== "bid" && Number.isInteger(result.bidder)) {
+      // The auction is over: Moon logs `bid_won`, Kali Tidi `auction_won`; whichever
+      // the game has words for says it.
+      const allPassed = !this.steps.slice(0, i + 1).some((s) => s.action?.type === "bid");
+      events.push({ type: "bid_won", seat: result.bidder, value: result.bid }, { type: "auction_won", seat: result.bidder, bid: result.bid, all_passed: allPassed });
+    }
+    if (step.trick_winner !== null && step.trick_winner !== undefined) {
+      const trick = this.steps.slice(0, i + 1).filter((s) => s.trick_winner !== null && s.trick_winner !== undefined).length;
+      events.push({ type: "trick_won", winner: step.trick_winner, trick });
+    }
+    return events.map((e) => ({ ...e, round: hand.round }));
+  }
+
+  // Step `i` in the words of the table's log.
+  words(i) {
+    const step = this.steps[i];
+    const names = this.names;
+    const lines = this.eventsOf(i)
+      .map((e) => eventText(this.game, e, names))
+      .filter(Boolean);
+    if (step.action.type === "pass_cards") lines.unshift(passText(step.seat, this.passMoves(i), names));
+    if (!lines.length) {
+      // An action no event tells of: the game's label for it, else its name in words.
+      let label = step.action.type;
+      try {
+        label = this.game.actionLabel?.(step.action, { ...this.frame(), seats: this.replay.players }, { room: { options: this.replay.options } }) ?? label;
+      } catch {
+        // the name in words, below
+      }
+      lines.push(`${names[step.seat]}: ${String(label).replaceAll("_", " ")}.`);
+    }
+    const bot = step.by_bot && !/computer/i.test(names[step.seat]);
+    const how = step.claimed ? " (claimed)" : step.automatic ? " (automatic)" : bot ? " (computer)" : "";
+    lines[0] = lines[0].replace(/\.?$/, `${how}.`);
+    return lines.join(" ");
+  }
+
+  // Every event of the hand up to step `i`, for the game's summary of it (who took Q♠).
+  eventsUpTo(i) {
+    const events = [];
+    for (let k = 0; k < i; k++) if (!this.steps[k].end) events.push(...this.eventsOf(k));
+    return events;
+  }
+
+  describe() {
+    if (this.step === 0) return "As dealt.";
+    const hand = this.replay.hands[this.hand];
+    if (this.steps[this.step - 1].end) {
+      const result = hand.result ?? {};
+      const scored = eventText(this.game, { type: "hand_scored", ...result, round: hand.round }, this.names) || `Hand ${hand.round} is over.`;
+      const totals = Array.isArray(result.scores) ? ` Totals — ${this.names.map((name, i) => `${name}: ${result.scores[i]}`).join(", ")}.` : "";
+      return `${scored}${totals}`;
+    }
+    return this.words(this.step - 1);
+  }
+
+  // At the hand's end, in place of the trick: the hand's result as the table showed it.
+  resultSection() {
+    const hand = this.replay.hands[this.hand];
+    if (!hand.result) return null;
+    const view = { seats: this.replay.players, trump: null, round: hand.round };
+    const ctx = { room: { options: this.replay.options } };
+    return h(
+      "section",
+      { class: "replay-result results", "aria-label": `Hand ${hand.round} result` },
+      h("h2", { class: "caption" }, `Hand ${hand.round} result`),
+      handResult(this.game, hand.result, this.names, view, this.eventsUpTo(this.step - 1), ctx),
+    );
   }
 
   render() {
     const { replay, game } = this;
     const frame = this.frame();
     const view = { trump: frame.trump ?? null, seats: replay.players };
-    const total = this.actions.length;
+    const total = this.steps.length;
     const catalogue = this.app.catalogue.find((g) => g.key === replay.game);
     const handPicker = h(
       "select",
@@ -310,9 +495,9 @@ export class ReplayPage {
             ),
             h("div", { class: "replay-picker" }, h("label", {}, "Hand ", handPicker), h("span", { class: "replay-position", "aria-live": "polite" }, `Step ${this.step} of ${total}`)),
             controls,
-            h("p", { class: "replay-step" }, this.describe(frame)),
+            h("p", { class: "replay-step" }, this.describe()),
           ),
-          trick,
+          this.step > 0 && this.steps[this.step - 1].end ? this.resultSection() : trick,
           widow,
           seats,
         ),

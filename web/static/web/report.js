@@ -1,4 +1,4 @@
-// Reporting someone to the moderators (`POST reports`, README "Moderation"): from a line of
+// Reporting someone to the moderators (`POST reports`, docs/talk/moderation.md): from a line of
 // table talk (chat.js: the line's author is the one reported), from a seat's name in the
 // lobby or at the table (the player and the room), and from a player's page. A small
 // dialog asks what is wrong, in plain words, and for an optional note; the moderators

@@ -17,6 +17,8 @@ import { renderLobby } from "./lobby.js";
 import { EventLog } from "./eventlog.js";
 import { RoomLive } from "./live.js";
 import { TableView } from "./table.js";
+import { clocksDue } from "./table/status.js";
+import { movePrefs } from "./prefs.js";
 import { TableTalk } from "./chat.js";
 import { seatNamesOpenPlayers } from "./report.js";
 import { withStanding } from "./standing.js";
@@ -25,11 +27,33 @@ const AUTOJOIN_KEY = "tt.autojoin";
 const MAX_EVENTS = 200;
 const EVENTS_PAGE = 500;
 const ROUNDS_PAGE = 100;
+// The seats this browser's people held, by person and room, for as many rooms as this.
+const HELD_KEY = "tt.seatsHeld";
+const HELD_ROOMS = 50;
 
-// The hand-over that took `seat` from its player for good: the last `seat_to_bot` of that
-// seat that is not an idle player's (those keep their seat and may reclaim it).
-function handOverOf(events, seat) {
-  return events.findLast((e) => e.type === "seat_to_bot" && e.seat === seat && !e.idle) ?? null;
+// The seat `username` last held in room `code` in this browser, or null. Kept in
+// localStorage: a tab opened after a moderator took the seat must still know it was theirs.
+function seatHeld(username, code) {
+  return readHeld()[`${username} ${code}`] ?? null;
+}
+
+function holdSeat(username, code, seat) {
+  const key = `${username} ${code}`;
+  const held = readHeld();
+  if (held[key] === seat) return;
+  delete held[key];
+  // The newest last: the oldest rooms are let go first.
+  const kept = Object.entries(held).slice(-(HELD_ROOMS - 1));
+  localStorage.setItem(HELD_KEY, JSON.stringify(Object.fromEntries([...kept, [key, seat]])));
+}
+
+function readHeld() {
+  try {
+    const held = JSON.parse(localStorage.getItem(HELD_KEY) ?? "{}");
+    return held && typeof held === "object" ? held : {};
+  } catch {
+    return {};
+  }
 }
 
 // What the invite link names, from the page the server served for it.
@@ -62,6 +86,11 @@ export class RoomPage {
     // Why taking a seat was last refused, said in the lobby under its buttons (a playban).
     /** @type {string | null} */
     this.lobbyNotice = null;
+    // The hand-overs that took a seat from its player for good (a moderator's, a ban's: a
+    // `seat_to_bot` that is not an idle player's), by seat, noted as the events pass: the
+    // log keeps only the latest events, which a long match soon has more of.
+    /** @type {Map<number, any>} */
+    this.handOvers = new Map();
     // Set by start(), once the room is known.
     /** @type {TableView} */
     this.table;
@@ -89,6 +118,8 @@ export class RoomPage {
       rerender: () => this.render(),
       newTable: () => this.newTable(),
       rematch: () => this.rematch(),
+      // Read at each use: a change in Settings (another tab, another device) applies at once.
+      prefs: () => movePrefs(this.app.user),
     });
     // Table talk sits beside the page, not in it: a redraw leaves what is being typed alone.
     this.chat = new TableTalk(this.code, this.app.user, this.root);
@@ -103,7 +134,11 @@ export class RoomPage {
       (pushed) => this.onView(pushed),
       (line) => this.chat?.heard(line),
     ).start();
-    this.timer = setInterval(() => this.view && this.table.tick(this.root, this.view), 1000);
+    this.timer = setInterval(() => {
+      if (!this.view) return;
+      this.table.tick(this.root, this.view);
+      clocksDue(this.root, this.view);
+    }, 1000);
   }
 
   destroy() {
@@ -137,9 +172,9 @@ export class RoomPage {
     if (sessionStorage.getItem(AUTOJOIN_KEY) !== this.code) return;
     sessionStorage.removeItem(AUTOJOIN_KEY);
     const seated = this.view?.seats?.some((s) => s.user === this.app.user.username);
-    const teams = this.view?.seats?.some((s) => s.team !== null && s.team !== undefined);
-    // With teams the newcomer chooses one; otherwise the link's promise is a seat.
-    if (this.view?.status === "lobby" && !seated && !teams) await this.lobbyAct("join", {});
+    // The link's promise is a seat. With teams, the server seats the newcomer in the team
+    // with the most room (the first, when both have as much); the lobby lets them switch.
+    if (this.view?.status === "lobby" && !seated) await this.lobbyAct("join", {});
   }
 
   onLive(status) {
@@ -202,6 +237,7 @@ export class RoomPage {
   // A change pushed with this reader's view and its events.
   onView(pushed) {
     if (this.destroyed) return;
+    this.noteHandOvers(pushed.events);
     const added = this.log.pushed(pushed);
     if (pushed.version > Math.max(this.view?.version ?? -1, this.pushedVersion)) {
       this.pushedVersion = pushed.version;
@@ -268,8 +304,7 @@ export class RoomPage {
       // A pushed view left undrawn is fetched at the next notice of its version or later.
       this.pushed = null;
       this.pushedVersion = 0;
-      if (!(err instanceof ApiError)) this.app.toast("The server cannot be reached; retrying.", "error");
-      else this.app.toast(err.message, "error");
+      this.app.toast(err instanceof ApiError ? err.message : "You seem to be offline; retrying…", "error");
     } finally {
       this.syncing = false;
     }
@@ -301,6 +336,7 @@ export class RoomPage {
     // The server answers at most a page of events at a time (500): read on until the end.
     for (let page = 0; page < 20; page++) {
       const fetched = await api(`rooms/${encodeURIComponent(this.code)}/events?after=${this.log.lastSeq}`);
+      this.noteHandOvers(fetched);
       // Two catch-ups may overlap (a move's answer and a live notice), and the socket
       // pushes meanwhile: the log keeps each event once.
       this.log.add(fetched);
@@ -309,6 +345,10 @@ export class RoomPage {
         return;
       }
     }
+  }
+
+  noteHandOvers(events) {
+    for (const e of events) if (e.type === "seat_to_bot" && !e.idle) this.handOvers.set(e.seat, e);
   }
 
   roundsBehind(view) {
@@ -351,7 +391,9 @@ export class RoomPage {
     if (!view || this.missing || this.destroyed) return;
     const key = focusKey(document.activeElement);
     const wasInside = this.root.contains(document.activeElement);
-    if (view.status === "lobby") {
+    if (!this.room.started_at && (view.status === "closed" || view.status === "abandoned")) {
+      this.renderUnstarted(view);
+    } else if (view.status === "lobby") {
       this.loadQr();
       replace(
         this.root,
@@ -372,10 +414,10 @@ export class RoomPage {
       seatNamesOpenPlayers(this.root, view, this.app.user.username, this.code);
       // The seat this page's player held here, kept so that a hand-over that takes it for
       // good (a moderator's) can be told when the page turns into a spectator's.
-      const heldKey = `seat-held:${this.code}`;
-      if (view.you) sessionStorage.setItem(heldKey, String(view.you.seat));
-      const held = sessionStorage.getItem(heldKey);
-      const takenBy = !view.you && held !== null ? handOverOf(this.log.events, Number(held)) : null;
+      const username = this.app.user.username;
+      if (view.you) holdSeat(username, this.code, view.you.seat);
+      const held = view.you ? null : seatHeld(username, this.code);
+      const takenBy = held === null ? null : (this.handOvers.get(held) ?? null);
       if (takenBy) {
         this.root.prepend(
           h(
@@ -408,6 +450,22 @@ export class RoomPage {
       const next = this.root.querySelector(".actions button:not([disabled]), .hand button:not([disabled])");
       (next ?? this.root).focus({ preventScroll: true });
     }
+  }
+
+  // A room that ended before its match began (a moderator closed it in the lobby, or
+  // everyone left): no table to draw, only why, and the way back.
+  renderUnstarted(view) {
+    const closed = view.status === "closed";
+    replace(
+      this.root,
+      h(
+        "section",
+        { class: "panel unstarted-room", "data-status": view.status },
+        h("h1", {}, closed ? "This table was closed before it began" : "This table broke up before it began"),
+        view.status_reason ? h("p", { class: "status-reason" }, view.status_reason) : null,
+        h("p", {}, h("a", { href: "/", "data-link": "", "data-action": "home" }, "Back to your tables")),
+      ),
+    );
   }
 
   // The QR code needs the token, so it is fetched and shown from a blob URL.
@@ -451,7 +509,9 @@ export class RoomPage {
       const room = await withStanding(() =>
         api("rooms/", {
           method: "POST",
-          body: { game: this.room.game, options: this.room.options, name: this.room.name, public: this.room.public },
+          // The options as the host asked for them: `rated` left to the seats stays so,
+          // rather than what the seats of this match decided.
+          body: { game: this.room.game, options: this.room.asked_options ?? this.room.options, name: this.room.name, public: this.room.public },
         }),
       );
       this.app.navigate(`/join/${encodeURIComponent(room.code)}`);

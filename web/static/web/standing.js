@@ -1,4 +1,4 @@
-// A person's standing with the moderators (README "Moderation"): `GET me/sanctions` (their
+// A person's standing with the moderators (docs/talk/moderation.md): `GET me/sanctions` (their
 // warnings, the chat timeouts in force, a playban), their own reports (`GET reports`) and
 // the players they blocked (`me/blocks`).
 //

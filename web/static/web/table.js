@@ -6,18 +6,21 @@
 // announced...) and composes the parts of the table, each drawn by a module of table/:
 // the head and turn line (status.js), the end of the match (ending.js), the players and
 // the trick (ring.js), the game's facts and rules (rules.js), the moves (actions.js, with
-// choose.js for a dialog), the hand (hand.js), and the results and log (results.js).
+// choose.js for a dialog), the hand (hand.js, with taps.js for its taps), and the results
+// and log (results.js).
 
 import { append, h, replace } from "./dom.js";
 import { countdown, seatNames } from "./format.js";
 import { actionsArea } from "./table/actions.js";
 import { banner } from "./table/ending.js";
-import { handArea } from "./table/hand.js";
+import { handArea, handTemplate } from "./table/hand.js";
+import { movePrefs } from "./prefs.js";
 import { fairDeal } from "./fair.js";
 import { eventLog, resultsArea } from "./table/results.js";
 import { ring } from "./table/ring.js";
 import { houseRules, info } from "./table/rules.js";
 import { announce, head, idleClock, turnLine, turnText } from "./table/status.js";
+import { Taps } from "./table/taps.js";
 
 // Game modules and tests read these from here.
 export { count, signed } from "./format.js";
@@ -26,9 +29,16 @@ export { eventText } from "./table/results.js";
 export { seatPlaces } from "./table/ring.js";
 
 export class TableView {
-  // ctx: { game (module), room, act(action), rerender(), newTable(), rematch() }
+  // ctx: { game (module), room, act(action), rerender(), newTable(), rematch(), prefs() }
   constructor(ctx) {
-    this.ctx = ctx;
+    // Every move of the table goes through send(), the hand's, the panels' and the dialogs'.
+    this.ctx = { ...ctx, act: (action) => this.send(ctx.act, action) };
+    // Whether a move is on its way to the server.
+    this.sending = false;
+    // When the last move was sent (taps.js tells by it whether a key sent one).
+    this.sentAt = -Infinity;
+    // The hand's taps: the press under way, the last tap, the piece raised (taps.js).
+    this.taps = new Taps(this);
     // Cards picked for a multi-card choice, kept across re-renders of the same phase.
     /** @type {{ key: string | null, picked: number[] }} */
     this.selection = { key: null, picked: [] };
@@ -46,8 +56,32 @@ export class TableView {
     this.claimAskedAt = null;
   }
 
+  /** @returns {import("./games/renderer.js").GameRenderer} */
   get game() {
     return this.ctx.game;
+  }
+
+  // How this person makes their moves (prefs.js); a table drawn without a room goes by the device.
+  prefs() {
+    return this.ctx.prefs?.() ?? movePrefs(null);
+  }
+
+  // Never two moves from one gesture: while a move is on its way to the server no other
+  // is sent (a second tap on the same button, or on what is drawn under the finger before
+  // the answer). An `act` that answers at once (a table drawn with no server behind it)
+  // is not waited for.
+  send(act, action) {
+    if (this.sending) return undefined;
+    this.sentAt = performance.now();
+    const sent = act(action);
+    if (sent instanceof Promise) {
+      this.sending = true;
+      const done = () => {
+        this.sending = false;
+      };
+      sent.then(done, done);
+    }
+    return sent;
   }
 
   selectionFor(view) {
@@ -78,8 +112,7 @@ export class TableView {
       ring(this, view, names, me),
       info(this, view, names),
       houseRules(this, view),
-      me !== null ? actionsArea(this, view, names, legal) : h("p", { class: "spectating" }, "You are watching this table."),
-      me !== null ? handArea(this, view, legal) : null,
+      this.moves(view, names, legal, me),
       resultsArea(this, view, names, extras),
       fairDeal(view, view.code),
       eventLog(this, extras.events, names),
@@ -90,6 +123,16 @@ export class TableView {
     // the idle clock once, as the turn is, without its seconds.
     const ended = view.status === "abandoned" && view.status_reason ? view.status_reason : null;
     announce(this, view, ended ?? (idle && turn ? `${turn} If you do not act, ${idle.what} before this turn's time runs out.` : turn));
+  }
+
+  // The player's moves and hand. While cards are chosen from the hand (a pass), the step
+  // that sends them comes after it: the next Tab from the last card is the confirmation,
+  // and on a phone the hand moves up on the first screen.
+  moves(view, names, legal, me) {
+    if (me === null) return h("p", { class: "spectating" }, "You are watching this table.");
+    const actions = actionsArea(this, view, names, legal);
+    const hand = handArea(this, view, legal);
+    return handTemplate(this, view, legal) ? [hand, actions] : [actions, hand];
   }
 
   /**

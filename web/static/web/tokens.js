@@ -8,7 +8,7 @@ import { api } from "./api.js";
 import { h, replace } from "./dom.js";
 
 // The scopes in the words the authorize page uses (grants/scopes.py).
-const SCOPES = [
+export const SCOPES = [
   ["read", "See rooms, game states, events and your profile"],
   ["play", "Play for you: make moves, create rooms, join, leave, get ready, reclaim a seat, ask for a rematch"],
   ["notifications", "See and change your notification settings and push subscriptions"],

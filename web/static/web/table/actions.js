@@ -107,7 +107,9 @@ function genericButtons(table, view, names, actions) {
   return h("div", { class: "action-groups" }, groups);
 }
 
-// A multi-card choice from the hand (Hearts' pass): tap cards, then confirm.
+// A multi-card choice from the hand (Hearts' pass): tap cards, then confirm. Drawn after
+// the hand (table.js); the button names what it sends (the game's `templateButton`, given
+// the picks so far), so that it reads as the confirmation it is.
 /** @param {TableView} table */
 function handTemplatePanel(table, view, names, template) {
   const sel = table.selectionFor(view);
@@ -131,7 +133,8 @@ function handTemplatePanel(table, view, names, template) {
       "div",
       { class: "template" },
       h("p", {}, game.templateText?.(template, view, names) ?? `Choose ${template.count}.`),
-      // The slots and the buttons share a row: the hand below stays on a phone's first screen.
+      // The slots and the buttons share a row: with the hand above, all of it stays on a
+      // phone's first screen.
       h(
         "div",
         { class: "slot-row" },
@@ -142,7 +145,7 @@ function handTemplatePanel(table, view, names, template) {
           h(
             "button",
             { class: "primary", disabled: !ready, "data-focus": "confirm-template", "data-action": template.type, onclick: () => table.ctx.act(action) },
-            game.templateButton?.(template, view) ?? "Confirm",
+            game.templateButton?.(template, view, picked, names) ?? "Confirm",
           ),
           sel.picked.length ? h("button", { "data-focus": "clear-template", onclick: () => table.clearSelection() }, "Clear") : null,
         ),
@@ -163,7 +166,7 @@ function handTemplatePanel(table, view, names, template) {
         "data-action": template.type,
         onclick: () => table.ctx.act({ type: template.type, cards: picked }),
       },
-      game.templateButton?.(template, view) ?? "Confirm",
+      game.templateButton?.(template, view, picked, names) ?? "Confirm",
     ),
   );
 }

@@ -15,7 +15,8 @@ export function openDialog(table, view, names, template) {
   const chosen = new Map();
   const total = () => [...chosen.values()].reduce((a, b) => a + b, 0);
   const tally = h("span", {}, `0 of ${template.count}`);
-  const confirm = h("button", { class: "primary", disabled: true, value: "ok" }, game.templateButton?.(template, view) ?? "Confirm");
+  const confirm = h("button", { class: "primary", disabled: true, value: "ok" }, game.templateButton?.(template, view, [], names) ?? "Confirm");
+  const cards = () => [...chosen].flatMap(([code, k]) => Array(k).fill(code));
   const buttons = new Map();
   const copiesOf = (code) => game.choiceCopies?.(template, code, view) ?? offered.get(code);
   // Where any card comes in two copies (two decks), every card says how many.
@@ -39,6 +40,8 @@ export function openDialog(table, view, names, template) {
     }
     tally.textContent = `${total()} of ${template.count}`;
     confirm.disabled = total() !== template.count;
+    // A tap only chooses; the choice goes with this button, which names what it sends.
+    confirm.textContent = game.templateButton?.(template, view, cards(), names) ?? "Confirm";
   };
   // A tap takes one more copy while there is one and room for it, else puts the card back.
   const tap = (code) => {
@@ -115,10 +118,7 @@ export function openDialog(table, view, names, template) {
   // to the page's body, where a keyboard user would start again from the top.
   const opener = /** @type {HTMLElement | null} */ (document.activeElement);
   dialog.addEventListener("close", () => {
-    if (dialog.returnValue === "ok") {
-      const cards = [...chosen].flatMap(([code, k]) => Array(k).fill(code));
-      table.ctx.act({ type: template.type, cards });
-    }
+    if (dialog.returnValue === "ok") table.ctx.act({ type: template.type, cards: cards() });
     dialog.remove();
     const back =
       opener?.isConnected && opener !== document.body

@@ -2,9 +2,10 @@
 
 import { h } from "../dom.js";
 import { revealedSeeds } from "../fair.js";
-import { describeCommonEvent, signed } from "../format.js";
+import { describeCommonEvent, describeSharedEvent, signed } from "../format.js";
 
 /** @typedef {import("../table.js").TableView} TableView */
+/** @typedef {import("../games/renderer.js").GameRenderer} GameRenderer */
 
 /** @param {TableView} table */
 export function resultsArea(table, view, names, extras) {
@@ -13,78 +14,95 @@ export function resultsArea(table, view, names, extras) {
   const rounds = extras.rounds ?? [];
   const parts = [];
   if (last) {
-    const columns = game.resultColumns?.(last, view) ?? defaultResultColumns(last);
-    const rows = view.seats.map((_, i) =>
-      h("tr", { "data-seat": i }, h("th", { scope: "row" }, names[i]), columns.map((c) => h("td", {}, c.cell(i)))),
-    );
+    const round = rounds.find((r) => r.round === (last.round ?? view.round));
     parts.push(
       h(
         "section",
         { class: "results", "aria-label": "Result of the hand" },
         h("h2", {}, `Hand ${last.round ?? view.round} result`),
-        dealCheck(rounds.find((r) => r.round === (last.round ?? view.round))),
-        revealedSeeds(rounds.find((r) => r.round === (last.round ?? view.round))?.fairness),
-        game.resultSummary?.(last, names, view, extras.events ?? [], table.ctx) ?? null,
-        h(
-          "div",
-          { class: "scroll" },
-          h(
-            "table",
-            { class: "result-table" },
-            h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), columns.map((c) => h("th", { scope: "col" }, c.head)))),
-            h("tbody", {}, rows),
-          ),
-        ),
+        dealCheck(round),
+        revealedSeeds(round?.fairness),
+        handResult(game, last, names, view, extras.events ?? [], table.ctx),
       ),
     );
   }
-  if (rounds.length) {
-    parts.push(
-      h(
-        "details",
-        { class: "score-sheet", open: Boolean(last) },
-        h("summary", {}, `Score sheet (${rounds.length} hand${rounds.length === 1 ? "" : "s"})`),
-        h(
-          "div",
-          { class: "scroll" },
-          h(
-            "table",
-            { class: view.seats.length > 4 ? "many" : null },
-            h(
-              "thead",
-              {},
-              h(
-                "tr",
-                {},
-                h("th", { scope: "col", class: "hand-no" }, h("abbr", { title: "Hand" }, "#")),
-                game.roundColumns ? h("th", { scope: "col", class: "contract" }, "Contract") : null,
-                view.seats.map((_, i) => h("th", { scope: "col", class: "player" }, h("span", {}, names[i]))),
-              ),
-            ),
-            h(
-              "tbody",
-              {},
-              rounds.map((r) => [
-                // On a phone the contract takes a row of its own above the scores (the
-                // style sheet shows one of the two), leaving the width to the players.
-                game.roundColumns
-                  ? h("tr", { class: "contract-row" }, h("td", { colspan: view.seats.length + 2 }, `${r.round}. `, game.roundColumns(r, names)))
-                  : null,
-                h(
-                  "tr",
-                  {},
-                  h("th", { scope: "row" }, r.round, r.verified === false ? h("span", { class: "deal-check bad", title: "The deal did not verify" }, " ✗") : null),
-                  game.roundColumns ? h("td", { class: "contract" }, game.roundColumns(r, names)) : null,
-                  view.seats.map((_, i) => h("td", {}, game.sheetCell?.(r, i) ?? [`${signed(r.points?.[i])} `, h("small", {}, `(${r.scores?.[i]})`)])),
-                ),
-              ]),
-            ),
-          ),
-        ),
-      ),
-    );
-  }
+  if (rounds.length) parts.push(scoreSheet(game, rounds, names, Boolean(last)));
   return parts.length ? h("div", { class: "result-area" }, parts) : null;
+}
+
+// A scored hand in the game's words and a table of every seat's score: at the table
+// after the hand, and in the replay at the hand's end.
+/** @param {GameRenderer} game */
+export function handResult(game, last, names, view, events, ctx) {
+  const columns = game.resultColumns?.(last, view) ?? defaultResultColumns(last);
+  const rows = names.map((name, i) => h("tr", { "data-seat": i }, h("th", { scope: "row" }, name), columns.map((c) => h("td", {}, c.cell(i)))));
+  return [
+    game.resultSummary?.(last, names, view, events, ctx) ?? null,
+    h(
+      "div",
+      { class: "scroll" },
+      h(
+        "table",
+        { class: "result-table" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), columns.map((c) => h("th", { scope: "col" }, c.head)))),
+        h("tbody", {}, rows),
+      ),
+    ),
+  ];
+}
+
+// Every hand scored so far, each with whether the browser found its deal fair.
+/** @param {GameRenderer} game */
+function scoreSheet(game, rounds, names, open) {
+  const seats = names.length;
+  return h(
+    "details",
+    { class: "score-sheet", open },
+    h("summary", {}, `Score sheet (${rounds.length} hand${rounds.length === 1 ? "" : "s"})`),
+    h(
+      "div",
+      { class: "scroll" },
+      h(
+        "table",
+        { class: seats > 4 ? "many" : null },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col", class: "hand-no" }, h("abbr", { title: "Hand" }, "#")),
+            game.roundColumns ? h("th", { scope: "col", class: "contract" }, "Contract") : null,
+            names.map((name) => h("th", { scope: "col", class: "player" }, h("span", {}, name))),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          rounds.map((r) => [
+            // On a phone the contract takes a row of its own above the scores (the
+            // style sheet shows one of the two), leaving the width to the players.
+            game.roundColumns ? h("tr", { class: "contract-row" }, h("td", { colspan: seats + 2 }, `${r.round}. `, game.roundColumns(r, names))) : null,
+            h(
+              "tr",
+              {},
+              h("th", { scope: "row" }, r.round, sheetCheck(r.verified)),
+              game.roundColumns ? h("td", { class: "contract" }, game.roundColumns(r, names)) : null,
+              names.map((_, i) => h("td", {}, game.sheetCell?.(r, i) ?? [`${signed(r.points?.[i])} `, h("small", {}, `(${r.scores?.[i]})`)])),
+            ),
+          ]),
+        ),
+      ),
+    ),
+  );
+}
+
+// A hand's deal check on its row of the sheet: ✓ verified, ✗ not; nothing where it
+// could not be checked. Said in words to a screen reader.
+function sheetCheck(verified) {
+  if (verified === true) return h("span", { class: "deal-check ok" }, " ✓", h("span", { class: "sr-only" }, " deal verified"));
+  if (verified === false) return h("span", { class: "deal-check bad" }, " ✗", h("span", { class: "sr-only" }, " the deal did not verify"));
+  return null;
 }
 
 /** @param {TableView} table */
@@ -105,10 +123,13 @@ export function eventLog(table, events, names) {
   );
 }
 
-// One line of the log: the game's own words for its events, else the shared ones; ""
-// for events deliberately left out, null for an event nobody knows.
+// One line of the log (and of a replay's step): what was passed, called or named in
+// the same words in every game (describeSharedEvent), then the game's own words for its
+// events, else the shared ones; "" for events deliberately left out, null for an event
+// nobody knows.
+/** @param {GameRenderer} game */
 export function eventText(game, e, names) {
-  return game.describeEvent?.(e, names) ?? describeCommonEvent(e, names);
+  return describeSharedEvent(e, names) ?? game.describeEvent?.(e, names) ?? describeCommonEvent(e, names);
 }
 
 function defaultResultColumns(last) {

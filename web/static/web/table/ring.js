@@ -2,6 +2,7 @@
 
 import { h } from "../dom.js";
 import { count, teamName } from "../format.js";
+import { toggleReview, trickDrawn, trickShown } from "./linger.js";
 
 /** @typedef {import("../table.js").TableView} TableView */
 
@@ -56,13 +57,16 @@ function seatItem(table, view, names, me, place, area) {
   // In the pause between hands every seat is "to act" only as far as saying it is ready:
   // that is no turn, so no seat is marked as acting then.
   const acting = (view.to_act || []).includes(i) && !["match_over", "complete", "round_over"].includes(view.phase);
-  const badges = [
-    // "Computer 3" says it already; a computer player with another name gets the badge.
-    seat.is_bot && !/computer/i.test(names[i]) ? "computer" : null,
-    view.dealer === i ? (game.dealerLabel ?? "dealer") : null,
-    seat.team !== null && seat.team !== undefined ? teamName(seat.team) : null,
-    ...(game.seatBadges?.(seat, view, i) ?? []),
-  ].filter(Boolean);
+  // Filtered to the badges there are (tsc does not narrow by `filter(Boolean)`).
+  const badges = /** @type {string[]} */ (
+    [
+      // "Computer 3" says it already; a computer player with another name gets the badge.
+      seat.is_bot && !/computer/i.test(names[i]) ? "computer" : null,
+      view.dealer === i ? (game.dealerLabel ?? "dealer") : null,
+      seat.team !== null && seat.team !== undefined ? teamName(seat.team) : null,
+      ...(game.seatBadges?.(seat, view, i) ?? []),
+    ].filter(Boolean)
+  );
   const facts = game.seatFacts?.(seat, view, i) ?? genericSeatFacts(seat);
   return h(
     "li",
@@ -88,25 +92,42 @@ function seatItem(table, view, names, me, place, area) {
 /** @param {TableView} table */
 function trickArea(table, view, names, places, area) {
   const game = table.game;
-  let played = view.trick || [];
-  let caption = view.trick?.length ? "This trick" : null;
-  let old = false;
   const last = view.last_trick;
-  // When the trick just closed (computer players often finish it in the same moment),
-  // the last one stays in view so everyone sees what was played and who took it.
-  if (!played.length && last) {
-    played = last.cards || last.tiles || [];
+  const taken = last ? (last.cards ?? last.tiles ?? []) : [];
+  const shown = trickShown(table, view);
+  let played = view.trick || [];
+  let caption = played.length ? "This trick" : "Nothing played yet";
+  let old = false;
+  // Whether the trick shown is the one just taken, for the pause, while the next is under way.
+  let pause = false;
+  if (shown === "review" || (!played.length && last)) {
+    // Looked at again, or nothing led yet: the last trick, with who took it.
+    played = taken;
     caption = `Last trick, taken by ${names[last.winner]}`;
     old = true;
+  } else if (shown === "taken") {
+    // The pause after a trick is taken while the next is under way (led, or further).
+    played = taken;
+    caption = `Taken by ${names[last.winner]}`;
+    old = true;
+    pause = true;
   }
   // Up to four players each card lies in front of whoever played it; more would pile
   // up, so larger tables list the trick in play order, each card with its player's name.
   const placed = places.length <= 4;
   const where = new Map(places.map((p) => [p.seat, p]));
-  return h(
+  // The look back is offered while another trick is on the table. The button is there,
+  // unseen, whenever a trick was taken, so that where it takes room (a trick in rows)
+  // nothing moves when it shows.
+  const offered = Boolean(view.trick?.length) && shown !== "taken";
+  const section = h(
     "section",
-    { class: `trick-area${old ? " old" : ""}${placed ? " placed" : ""}`, "aria-label": "Trick", style: `grid-area: ${area}` },
-    h("h2", { class: "caption" }, caption ?? "Nothing played yet"),
+    {
+      class: `trick-area${old ? " old" : ""}${placed ? " placed" : ""}${pause ? " taken" : ""}`,
+      "aria-label": "Trick",
+      style: `grid-area: ${area}`,
+    },
+    h("h2", { class: "caption" }, caption),
     h(
       "ol",
       { class: "trick" },
@@ -116,7 +137,7 @@ function trickArea(table, view, names, places, area) {
         return h(
           "li",
           {
-            class: `played${last && old && p.seat === last.winner ? " winner" : ""}`,
+            class: `played${old && p.seat === last.winner ? " winner" : ""}`,
             "data-code": code,
             "data-seat": p.seat,
             style: placed ? `--x: ${Math.cos(angle).toFixed(3)}; --y: ${Math.sin(angle).toFixed(3)}` : null,
@@ -127,7 +148,25 @@ function trickArea(table, view, names, places, area) {
         );
       }),
     ),
+    last
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: `last-trick-toggle${offered ? "" : " unoffered"}`,
+            "aria-pressed": String(shown === "review"),
+            // The whole trick in words, heard on the button without opening it; it begins
+            // with the words on the button, as a spoken command names it.
+            "aria-label": `Last trick, taken by ${names[last.winner]}: ${taken.map((p) => `${game.itemName(p.card ?? p.tile, view)} by ${names[p.seat]}`).join(", ")}`,
+            "data-focus": "last-trick",
+            onclick: () => toggleReview(table),
+          },
+          "Last trick",
+        )
+      : null,
   );
+  trickDrawn(table, section, () => trickArea(table, view, names, places, area));
+  return section;
 }
 
 // Where each seat sits, seen from `viewer`'s chair at the bottom of the screen. Seats are

@@ -1,7 +1,7 @@
 // What the game says about the table (bid, trumps...) and the rules in force.
 
 import { h } from "../dom.js";
-import { duration } from "../options.js";
+import { duration, humanize } from "../options.js";
 
 /** @typedef {import("../table.js").TableView} TableView */
 
@@ -23,11 +23,13 @@ export function houseRules(table, view) {
   const items = [...(table.game.rulesSummary?.(options, view) ?? [])];
   if (options.turn_seconds) items.push(`${duration(options.turn_seconds)} a turn`);
   if (!items.length) return null;
-  const preset = options.preset ? `${table.game.optionValueLabel?.("preset", options.preset) ?? options.preset}: ` : "";
+  const preset = options.preset ? `${table.game.optionValueLabel?.("preset", options.preset) ?? humanize(options.preset)}: ` : "";
+  // The heading names the section for a screen reader; the word "Rules" that leads the
+  // line names it for the eye, and is not read a second time before the rules.
   return h(
     "section",
-    { class: "house-rules", "aria-label": "Rules in force" },
-    h("h2", { class: "sr-only" }, "Rules in force"),
-    h("p", {}, h("strong", {}, "Rules "), preset, items.map((text, k) => [k ? " · " : "", h("span", { class: "rule" }, text)])),
+    { class: "house-rules", "aria-labelledby": "house-rules-title" },
+    h("h2", { class: "sr-only", id: "house-rules-title" }, "Rules in force"),
+    h("p", {}, h("strong", { "aria-hidden": "true" }, "Rules "), preset, items.map((text, k) => [k ? " · " : "", h("span", { class: "rule" }, text)])),
   );
 }

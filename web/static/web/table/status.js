@@ -1,5 +1,9 @@
 // The table's head and its turn line: the room and the live link, whose turn it is, the
 // turn's clock and the player's own idle clock, and the turn said once to screen readers.
+//
+// A clock that has run out says what comes next ("any moment now") until the server
+// acts on it: the server looks at overdue tables every few seconds, and a clock that sat
+// at 0:00 meanwhile would read as stuck.
 
 import { h } from "../dom.js";
 import { listNames } from "../format.js";
@@ -20,8 +24,13 @@ export function idleClock(table, view) {
   const others = (view.seats || []).some((s, i) => i !== me && s.user && !s.is_bot);
   const toBot = table.ctx.room?.options?.on_abandon === "bot" && others;
   return toBot
-    ? { kind: "bot", what: "a computer player takes your seat", after: "before a computer player takes your seat" }
-    : { kind: "end", what: "the match is abandoned", after: "before the match is abandoned" };
+    ? {
+        kind: "bot",
+        what: "a computer player takes your seat",
+        after: "before a computer player takes your seat",
+        due: "A computer player takes your seat any moment now",
+      }
+    : { kind: "end", what: "the match is abandoned", after: "before the match is abandoned", due: "The match is abandoned any moment now" };
 }
 
 // Turns are announced once each, in a region that outlives the re-renders (one that is
@@ -49,6 +58,11 @@ export function turnText(table, view, names, myTurn) {
   if (view.status === "abandoned") return "The match was abandoned.";
   if (view.status === "closed") return "The room was closed.";
   if (view.phase === "match_over" || view.status === "finished") return "The match is over.";
+  // The seat is still the player's while a computer player keeps it for them (they were
+  // away too long, on_abandon: bot): the page offers it back above the table.
+  if (view.status === "playing" && view.you && view.seats?.[view.you.seat]?.is_bot) {
+    return "A computer player is playing for you: take your seat back to play.";
+  }
   if (myTurn) return game.yourTurnText?.(view, names) ?? "Your turn.";
   if (view.phase === "round_over") {
     return waiting.length ? `The hand is over. Waiting for ${listNames(waiting, names)}.` : "The hand is over.";
@@ -67,18 +81,60 @@ export function head(view, extras) {
   );
 }
 
+// Whether a deadline has come, as its clock shows it: from 0:00 on (format.js countdown).
+function due(deadline, now = Date.now()) {
+  return Boolean(deadline) && Math.round((Date.parse(deadline) - now) / 1000) <= 0;
+}
+
+// A clock's words: its countdown while it runs (`running`, around the countdown's span),
+// what comes next once it has run out (`over`). `data-when-due` keeps those words for
+// `clocksDue`, which puts them in place when the clock runs out between two draws.
+function clockWords(attrs, deadline, running, over) {
+  if (due(deadline)) return h("span", attrs, over);
+  return h("span", { ...attrs, "data-when-due": over }, running);
+}
+
 // Whose turn it is and the time left stay in view (sticky) while the player scrolls to
 // their hand, the results or the log; so does the idle clock when it comes first.
 export function turnLine(view, line, myTurn, idle) {
   const showClock = view.deadline && view.status === "playing" && (view.to_act || []).length > 0;
-  // Between hands the clock is the pause: when it runs out the next hand is dealt.
+  const attrs = { class: "clock", "data-clock": "turn" };
+  // Between hands the clock is the pause: when it runs out the next hand is dealt. In a
+  // turn, the server moves for whoever has not (a computer player's choice).
   const clock = !showClock
     ? null
     : view.phase === "round_over"
-      ? h("span", { class: "clock" }, " The next hand starts by itself in ", h("span", { class: "nowrap" }, h("span", { "data-countdown": "" }), "."))
-      : h("span", { class: "clock" }, " · ", h("span", { class: "nowrap" }, h("span", { "data-countdown": "" }), " left"));
+      ? clockWords(
+          attrs,
+          view.deadline,
+          [" The next hand starts by itself in ", h("span", { class: "nowrap" }, h("span", { "data-countdown": "" }), ".")],
+          " The next hand starts any moment now.",
+        )
+      : clockWords(
+          attrs,
+          view.deadline,
+          [" · ", h("span", { class: "nowrap" }, h("span", { "data-countdown": "" }), " left")],
+          ` · time is up: the server plays for ${myTurn ? "you" : "them"} any moment now`,
+        );
   const idleClock = idle
-    ? h("span", { class: "idle-clock", "data-idle": idle.kind }, h("span", { class: "nowrap", "data-idle-countdown": "" }), ` ${idle.after}`)
+    ? clockWords(
+        { class: "idle-clock", "data-idle": idle.kind, "data-clock": "idle" },
+        view.abandon_deadline,
+        [h("span", { class: "nowrap", "data-idle-countdown": "" }), ` ${idle.after}`],
+        idle.due,
+      )
     : null;
   return h("p", { class: `turn-line${myTurn ? " mine" : ""}` }, h("span", { class: "turn-text" }, line), clock, idleClock);
+}
+
+// Each second, after the countdowns (TableView.tick): a clock that has just run out says
+// its words in place of 0:00, and its countdown goes (tick finds none to set).
+export function clocksDue(root, view) {
+  for (const el of root.querySelectorAll("[data-when-due]")) {
+    if (!(el instanceof HTMLElement)) continue;
+    const deadline = el.dataset.clock === "idle" ? view.abandon_deadline : view.deadline;
+    if (!due(deadline)) continue;
+    el.textContent = el.dataset.whenDue ?? "";
+    el.removeAttribute("data-when-due");
+  }
 }
