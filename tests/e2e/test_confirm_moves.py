@@ -208,6 +208,67 @@ def test_a_double_tap_on_a_card_plays_one_card(open_page, live_url, shots, devic
         expect(card).to_have_count(0)
 
 
+@pytest.mark.parametrize("device", list(DEVICES), ids=list(DEVICES))
+def test_a_double_tap_held_through_the_answer_plays_one_card(open_page, live_url, device):
+    # The second tap of a double tap comes down on the next card once the socket has shown
+    # the first move; the move's own answer, held back here until then, draws the hand
+    # anew before the finger lifts. The release on the card drawn anew is no tap of its own.
+    page = open_page(**DEVICES[device])
+    touch = device == "phone"
+    hearts_table(page, live_url, f"holdtap{device}")
+    confirm = page.evaluate("matchMedia('(pointer: coarse)').matches")
+    pass_the_moon_cards(page)
+    wait_my_turn(page, ("play",))
+    play_at_once(page, "AC", confirm)
+    wait_my_turn(page, ("play",))
+    held = hand_codes(page)
+    top, under = held[0], held[1]
+    if confirm:
+        card = page.locator(f".hand button[data-code='{top}']")
+        card.tap()
+        expect(card).to_have_attribute("aria-pressed", "true")
+        # Longer than a double tap: the next tap is a tap of its own.
+        page.wait_for_timeout(600)
+
+    answers: list[tuple[Any, Any]] = []
+
+    def hold(route: Any) -> None:
+        # The first move's answer is held; any other request goes through.
+        if answers:
+            route.continue_()
+        else:
+            answers.append((route, route.fetch()))
+
+    page.route("**/api/v1/rooms/*/actions", hold)
+    spot = point_on(page, top)
+    before = version(page)
+    tap(page, spot, touch)
+    # The socket shows the move while its answer is held: the next card lies under the finger.
+    page.wait_for_function(f"v => ({NEWER})(v) && document.querySelector('main.busy')", arg=before, polling="raf")
+    assert (
+        page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.piece')?.dataset.code", list(spot))
+        == under
+    )
+    cdp = page.context.new_cdp_session(page)
+    if touch:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": spot[0], "y": spot[1]}]})
+    else:
+        page.mouse.down(click_count=2)
+    ((route, answer),) = answers
+    route.fulfill(response=answer)
+    settled(page)
+    if touch:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    else:
+        page.mouse.up(click_count=2)
+    # Time for a second move to be answered, had one been sent.
+    page.wait_for_timeout(800)
+    settled(page)
+    page.unroute("**/api/v1/rooms/*/actions")
+    assert hand_codes(page) == held[1:]
+    expect(page.locator(".hand .piece[aria-pressed=true]")).to_have_count(0)
+
+
 # The keys the page saw, each with the version of the table drawn then and whether a move
 # was on its way (one listener; the record starts anew at each call).
 RECORD_KEYS = """() => {

@@ -8,10 +8,13 @@
 // - with a mouse, the browser drops the click of a press whose button left the page
 //   before the release, so that same redraw loses a deliberate tap on a card that did not
 //   move.
-// So the second tap of a double tap (the browser counts it: the click's `detail`) within
-// REPEAT_MS of the first, or a key pressed again that soon after a move, is ignored; a
-// press remembers the piece it fell on, a click on another piece is ignored, and a
-// release on the same piece drawn anew stands for the click the redraw took away.
+// So the second tap of a double tap (the browser counts it: the click's `detail`) pressed
+// within REPEAT_MS of the first, or a key pressed again that soon after a move, is
+// ignored; a press remembers the piece it fell on and when, a click on another piece is
+// ignored, and a release on the same piece drawn anew stands for the click the redraw
+// took away, unless its press came within REPEAT_MS of the last tap. That release has no
+// count of its own, and it is what the second tap of a double tap becomes when the move's
+// answer draws the hand again while the finger is still down.
 //
 // A tap that only raises a piece, with "Confirm each move" on or for a choice that is
 // always asked first (prefs.js, the game's `asksFirst`), is remembered here too: the
@@ -24,7 +27,7 @@
 export const REPEAT_MS = 400;
 
 /**
- * @typedef {{ id: string, el: EventTarget | null, n: number, done: boolean }} Press
+ * @typedef {{ id: string, el: EventTarget | null, n: number, at: number, done: boolean }} Press
  * @typedef {{ code: string, i: number }} Raised
  */
 
@@ -61,13 +64,19 @@ export class Taps {
    * @param {() => void} run
    */
   piece(id, run) {
-    /** @param {Event} e */
-    const take = (e) => {
+    /**
+     * @param {Event} e
+     * @param {Press | null} press the press this tap began with, if a pointer's
+     */
+    const take = (e, press) => {
       const now = performance.now();
-      const double = e instanceof MouseEvent && e.detail >= 2 && now - this.last < REPEAT_MS;
+      // Timed from the press: a finger may rest a while on the second tap of a double tap.
+      const soon = (press?.at ?? now) - this.last < REPEAT_MS;
+      const released = e.type === "pointerup";
+      const double = soon && (released || (e instanceof MouseEvent && e.detail >= 2));
       // A keyboard's Enter or Space makes a trusted click with no detail: pressed again
       // just after it sent a move, it would land on the piece the focus moved to.
-      const keyed = e instanceof MouseEvent && e.detail === 0 && e.isTrusted;
+      const keyed = e.type === "click" && e instanceof MouseEvent && e.detail === 0 && e.isTrusted;
       const again = keyed && now - this.keySent < REPEAT_MS;
       this.last = now;
       if (double || again) return;
@@ -78,7 +87,9 @@ export class Taps {
     return {
       /** @param {PointerEvent} e */
       onpointerdown: (e) => {
-        if (e.isPrimary && e.button === 0) this.press = { id, el: e.currentTarget, n: presses, done: false };
+        if (e.isPrimary && e.button === 0) {
+          this.press = { id, el: e.currentTarget, n: presses, at: performance.now(), done: false };
+        }
       },
       // The release on this piece of a press on a button that was drawn anew meanwhile:
       // the browser clicks nothing, so the release is the tap (when the same piece is under it).
@@ -88,18 +99,18 @@ export class Taps {
         if (!press || press.done || press.n !== presses || press.id !== id) return;
         if (!(press.el instanceof Node) || press.el.isConnected) return;
         press.done = true;
-        take(e);
+        take(e, press);
       },
       /** @param {MouseEvent} e */
       onclick: (e) => {
         // A pointer's click (a keyboard's has no detail) counts once, and only on the
         // piece its press fell on.
-        if (e.detail > 0 && this.press) {
-          const press = this.press;
+        const press = e.detail > 0 ? this.press : null;
+        if (press) {
           if (press.done || press.n !== presses || press.id !== id) return;
           press.done = true;
         }
-        take(e);
+        take(e, press);
       },
     };
   }
