@@ -54,7 +54,9 @@ def _refs(node: Any) -> Iterator[str]:
 
 
 def _schema_names(node: Any) -> set[str]:
-    return {ref.removeprefix(SCHEMAS) for ref in _refs(node) if ref.startswith(SCHEMAS)}
+    """The components `node` refers to: a reference into one (`ActionRequest/properties/
+    action`) names that component."""
+    return {ref.removeprefix(SCHEMAS).split("/")[0] for ref in _refs(node) if ref.startswith(SCHEMAS)}
 
 
 def reachable_components(openapi: dict[str, Any], names: set[str]) -> dict[str, Any]:

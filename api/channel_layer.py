@@ -14,6 +14,9 @@ channels_redis' own layer, with two changes:
   group. `group_send_many` reads every group's members in one pipeline and queues every
   message in one script, in the order given (each a little later than the one before,
   as the receiving end pops the lowest score first).
+- **Who listens, asked from a request.** A change makes a view only for the groups that
+  have members (games/view_push.py); `members_now` reads them in one pipeline on a plain
+  (sync) Redis connection of the process's own, from the request's thread.
 - **A dropped notice is a warning, and counted.** channels_redis drops a group message
   for a channel already holding `capacity` messages (a socket process that is paused or
   too busy to read) and says so only in an INFO line; a socket's own buffer in the
@@ -26,9 +29,12 @@ from __future__ import annotations
 import collections
 import functools
 import logging
+import os
+import threading
 import time
 from typing import Any
 
+import redis
 from channels_redis.core import BoundedQueue, RedisChannelLayer
 from redis import asyncio as aioredis
 
@@ -83,6 +89,31 @@ class SizedRedisChannelLayer(RedisChannelLayer):
         return aioredis.BlockingConnectionPool.from_url(
             host.pop("address"), max_connections=self.pool_size, timeout=self.pool_timeout, **host
         )
+
+    def members_now(self, groups: list[str]) -> dict[str, list[str]] | None:
+        """Each group's channels as Redis holds them now (those not expired), read in one
+        round trip from sync code; None where they cannot be read so (a sharded layer,
+        or a host given without an address): then every group counts as listening."""
+        if len(self.hosts) != 1 or "address" not in self.hosts[0]:
+            return None
+        client = self._sync_client()
+        floor = int(time.time()) - self.group_expiry
+        reading = client.pipeline(transaction=False)
+        for group in groups:
+            reading.zrangebyscore(self._group_key(group), min=floor + 1, max="+inf")
+        read = reading.execute()
+        return {group: [n.decode() for n in names] for group, names in zip(groups, read, strict=True)}
+
+    _sync: tuple[int, redis.Redis] | None = None
+    _sync_lock = threading.Lock()
+
+    def _sync_client(self) -> redis.Redis:
+        # One client per process (a forked worker makes its own), with its own pool.
+        with self._sync_lock:
+            if self._sync is None or self._sync[0] != os.getpid():
+                host = {k: v for k, v in self.hosts[0].items() if k != "address"}
+                self._sync = (os.getpid(), redis.Redis.from_url(self.hosts[0]["address"], **host))
+            return self._sync[1]
 
     async def group_send_many(self, sends: list[tuple[str, dict[str, Any]]]) -> None:
         """`group_send` of each (group, message), in order, in two round trips; what goes

@@ -14,6 +14,11 @@ it has read. A view carries the same two, and stands for its change's notice. A 
 said at the table comes as `{"type": "chat", "line": {...}}` to the sockets of those
 who read it (talk/selectors.py); `chat?after=` catches up with the lines.
 
+A socket of the room may send a move, `{"type": "action", "id", "version", "action",
+"idempotency_key"}`, answered `{"type": "result", "id", "status", "view" or "error"}`:
+the HTTP request `POST rooms/CODE/actions` it stands for, served as HTTP serves it
+(api/socket_moves.py).
+
 A client may also send `{"type": "ping"}` at any
 time; the answer, `{"type": "pong", "version": N, "seq": S}`, is where the room stands
 as the database or its notices told this process within LIVE_PING_FRESH_SECONDS
@@ -32,7 +37,9 @@ error for it. Both paths are served with and without their trailing slash.
 
 Every frame a client sends, and every socket an account opens, costs a token of the
 socket's and the account's buckets (api/socket_limits.py): a socket sending faster than
-they allow is closed with 4429, its frames counted before they reach a consumer.
+they allow is closed with 4429, its frames counted before they reach a consumer. A move
+is counted apart, as HTTP's throttle counts a POST, with a bucket of its own per socket
+against a flood.
 """
 
 from __future__ import annotations
@@ -55,7 +62,7 @@ from games.selectors import RoomPosition
 from notifications.services import presence
 from talk import live as talk_live
 
-from . import socket_closes
+from . import socket_closes, socket_moves
 from . import socket_metrics as metrics
 from .db_async import database_sync_to_async
 from .room_versions import versions_for
@@ -84,8 +91,8 @@ async def _quietly(what: str, step: Awaitable[Any]) -> None:
 
 
 class NoticeConsumer(AsyncJsonWebsocketConsumer):
-    """What both sockets share: they announce, and take nothing from a client but pings,
-    at a limited rate; every socket of a signed-in account is closed when the account is
+    """What both sockets share: they announce, and take nothing from a client but pings
+    (and, on a room's, moves), at a limited rate; every socket of a signed-in account is closed when the account is
     banned."""
 
     # The `path` label of gameserver_sockets_open for the sockets a subclass serves.
@@ -236,7 +243,10 @@ class RoomConsumer(NoticeConsumer):
         await self.leave_account()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        # The socket only tells; everything a client does goes through the HTTP API.
+        if socket_moves.is_action(content) and getattr(self, "listening", False):
+            # A move: the HTTP request it stands for, answered here (api/socket_moves.py).
+            await self.send(text_data=await socket_moves.submit(self.scope, self.code, content))
+            return
         if _is_ping(content) and getattr(self, "listening", False):
             try:
                 answer = await self.versions.position(self.code, settings.LIVE_PING_FRESH_SECONDS)

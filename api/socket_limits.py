@@ -6,6 +6,12 @@ at most `burst` tokens and gains `rate` a second (WS_SOCKET_* and WS_ACCOUNT_* s
 A socket whose bucket, or whose account's, is empty is closed with 4429, and whatever it
 sends after is dropped unread.
 
+A move (an `action` frame, api/socket_moves.py) is not a frame of those buckets: it is
+an HTTP request, counted by HTTP's throttle as a POST is, so a person moving as fast as
+the table lets them is never closed. Its socket has a bucket of moves of its own
+(WS_ACTION_*: by default as many a second as HTTP's per-user rate allows, twice that at
+once) so that a flood of moves is closed with 4429 too, rather than queued.
+
 The frames are counted here, in ASGI middleware between the server and the consumer,
 and not in the consumer: daphne parses a flood's frames as fast as they come and queues
 each for the application, while a Channels consumer takes its messages one at a time,
@@ -32,10 +38,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from django.conf import settings
 
 from . import socket_metrics as metrics
 from .socket_closes import RATE_LIMITED
+from .socket_moves import is_action
 
 logger = logging.getLogger(__name__)
 
@@ -117,6 +125,18 @@ def _limit_exceeded(bucket: TokenBucket, account: int | None) -> str | None:
     return None
 
 
+def _is_action(message: dict[str, Any]) -> bool:
+    """A text frame that is a move: read whole, as the consumer will (a frame that only
+    says "action" somewhere inside is not one)."""
+    text = message.get("text")
+    if not text or '"action"' not in text:
+        return False
+    try:
+        return is_action(orjson.loads(text))
+    except orjson.JSONDecodeError:
+        return False
+
+
 CLOSE_MESSAGE = RATE_LIMITED.message()
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -134,6 +154,7 @@ class FrameRateLimit:
         user = scope.get("user")
         account = user.pk if user is not None and user.is_authenticated else None
         bucket = TokenBucket(settings.WS_SOCKET_RATE, settings.WS_SOCKET_BURST)
+        moves = TokenBucket(settings.WS_ACTION_RATE, settings.WS_ACTION_BURST)
         passed: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         closed = False
 
@@ -148,7 +169,10 @@ class FrameRateLimit:
                     if message["type"] == "websocket.receive":
                         if closed:
                             continue  # after the close, unread
-                        limit = _limit_exceeded(bucket, account)
+                        if _is_action(message):
+                            limit = None if moves.take(time.monotonic()) else metrics.LIMIT_ACTIONS
+                        else:
+                            limit = _limit_exceeded(bucket, account)
                         if limit is not None:
                             closed = True
                             metrics.sockets_closed_rate_limited.labels(limit).inc()

@@ -22,11 +22,13 @@ NOTICE_DROPPED_IN_PROCESS = "process"
 sockets_closed_rate_limited = Counter(
     "gameserver_socket_closed_rate_limited_total",
     "Sockets closed with 4429 because they or their account sent messages (or opened "
-    "sockets) faster than WS_SOCKET_RATE or WS_ACCOUNT_RATE allow.",
+    "sockets) faster than WS_SOCKET_RATE or WS_ACCOUNT_RATE allow, or moves faster than "
+    "WS_ACTION_RATE.",
     ["limit"],
 )
 LIMIT_SOCKET = "socket"
 LIMIT_ACCOUNT = "account"
+LIMIT_ACTIONS = "actions"
 
 sockets_open = Gauge(
     "gameserver_sockets_open",

@@ -35,9 +35,16 @@ from .socket_limits import FrameRateLimit
 
 
 @database_sync_to_async
-def _user_for_token(key: str) -> User | AnonymousUser:
-    user = user_for_token(key=key) or socket_user(key, READ)
-    return user if user is not None and user.is_active else AnonymousUser()
+def _user_for_token(key: str) -> tuple[User | AnonymousUser, tuple[str, str] | None]:
+    """The token's account, and the credential as HTTP sends it (the scheme that token
+    signs in with): a move over the socket is that credential's HTTP request
+    (api/socket_moves.py)."""
+    user, scheme = user_for_token(key=key), "Token"
+    if user is None:
+        user, scheme = socket_user(key, READ), "Bearer"
+    if user is None or not user.is_active:
+        return AnonymousUser(), None
+    return user, (scheme, key)
 
 
 def _token(scope: dict[str, Any]) -> str | None:
@@ -72,7 +79,8 @@ class _SocketAuthMiddleware:
         token = _token(scope)
         if token is not None:
             # The session is not read at all: a token, even a bad one, is the socket's only credential.
-            return await self.inner({**scope, "user": await _user_for_token(token)}, receive, send)
+            user, credential = await _user_for_token(token)
+            return await self.inner({**scope, "user": user, "credential": credential}, receive, send)
         origin = _origin(scope)
         if origin is None:
             return await self.inner({**scope, "user": AnonymousUser()}, receive, send)

@@ -218,6 +218,11 @@ WS_SOCKET_RATE = float(env_str("WS_SOCKET_RATE", "1"))
 WS_SOCKET_BURST = float(env_str("WS_SOCKET_BURST", "10"))
 WS_ACCOUNT_RATE = float(env_str("WS_ACCOUNT_RATE", "5"))
 WS_ACCOUNT_BURST = float(env_str("WS_ACCOUNT_BURST", "50"))
+# Moves over a room socket are HTTP requests, throttled as HTTP's are; besides, a socket
+# may send BURST at once and RATE a second after (HTTP's default per-user rate), beyond
+# which it is a flood, closed with 4429.
+WS_ACTION_RATE = float(env_str("WS_ACTION_RATE", "20"))
+WS_ACTION_BURST = float(env_str("WS_ACTION_BURST", "40"))
 
 # Frontends on other sites (`https://app.example`, exactly scheme, host and port): CORS
 # answers for the API, and their pages' session sockets are trusted too (api/ws_auth.py).

@@ -138,6 +138,31 @@ def _send_many(sends: list[tuple[str, dict[str, Any]]]) -> None:
     _announcer_for(layer).send(sends)
 
 
+def members_now(groups: list[str]) -> dict[str, list[str]] | None:
+    """Each group's members (channel names) as the channel layer holds them now, for
+    making only the views someone will receive (games/view_push.py); None where the layer
+    cannot tell (every group then counts as listening). A socket that joins just after
+    this read misses nothing: it reads where the room stands as it joins, and a change
+    whose view it was not sent reaches it as the room's `changed`, which it catches up
+    from over HTTP."""
+    layer = get_channel_layer()
+    if layer is None:
+        return {group: [] for group in groups}
+    if isinstance(layer, InMemoryChannelLayer):
+        # The one-process start: the sockets of this process are all there are (a worker
+        # process's own layer has none, and its notices reach nobody: live_watch.py).
+        return {group: list(layer.groups.get(group, {})) for group in groups}
+    members = getattr(layer, "members_now", None)
+    if members is None:
+        return None
+    try:
+        found: dict[str, list[str]] | None = members(groups)
+    except Exception:  # Redis away: make every view, as before; sending reports its own failure
+        logger.exception("could not read who listens to %s", groups)
+        return None
+    return found
+
+
 def room_send_after_commit(code: str, message: dict[str, Any]) -> None:
     """Send `message` to the room's sockets once this commits (a line of its table talk)."""
     transaction.on_commit(lambda: _send(group_name(code), message))

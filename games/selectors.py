@@ -206,7 +206,16 @@ def table_view(*, table: Table, user: User | None) -> dict[str, Any]:
 def seat_view(*, table: Table, mine: Seat | None) -> dict[str, Any]:
     """What the person in seat `mine` sees (None: anyone not seated). A function of the
     table alone: a view pushed on the socket (games/view_push.py) is the one `GET state`
-    answers at the same version."""
+    answers at the same version. Made once per table as it stands (`Table.views`): the
+    view is read, never changed, by whoever asks for it."""
+    key = None if mine is None else mine.index
+    made = table.views.get(key)
+    if made is None:
+        made = table.views[key] = _seat_view(table, mine)
+    return made
+
+
+def _seat_view(table: Table, mine: Seat | None) -> dict[str, Any]:
     room, seats, round_ = table.room, table.seats, table.round
     seat = None if mine is None else mine.index
     base: dict[str, Any] = {

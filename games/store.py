@@ -92,6 +92,10 @@ class Table:
         # and every event the block logged after it (games/view_push.py).
         self.seq_read = room.event_seq
         self.logged: list[Event] = []
+        # Each viewer's view as the table stands (selectors.seat_view), by seat (None:
+        # anyone not seated): a move's answer and the mover's pushed view are made once.
+        # Every change through this class forgets them.
+        self.views: dict[int | None, dict[str, Any]] = {}
         self._announcing = False
         # With TABLE_STORE_CHECK_WRITES (the tests), the values each row had when read, to
         # prove at the flush that every field changed was also named to `mark`.
@@ -139,10 +143,12 @@ class Table:
         flush, not now (unlike a model's `save`). Only the fields named are written: a
         move's UPDATEs stay small (the room's options, the round's carry are not
         rewritten on every move)."""
+        self.views.clear()
         self.writes.update(obj, fields)
 
     def add(self, *objs: models.Model) -> None:
         """Insert these rows at the flush."""
+        self.views.clear()
         self.writes.insert(*objs)
 
     def touch(self) -> None:
@@ -195,6 +201,7 @@ class Table:
         round_.room = self.room
         round_.save(force_insert=True)
         self.round = round_
+        self.views.clear()
         if self._check_writes:
             self._remember(round_)
 

@@ -28,27 +28,34 @@ from .store import Table
 
 def views_to_push(sender: object, table: Table, **kwargs: Any) -> list[tuple[str, dict[str, Any]]]:
     """The `table_committed` receiver (games/apps.py): the (group, message) pairs that
-    carry each viewer's view of `table` as it committed."""
+    carry each viewer's view of `table` as it committed, made only for the groups that
+    someone listens to (live.members_now): at a table played a move a day, most changes
+    have nobody to see them live."""
     room = table.room
     position = {"version": room.version, "seq": room.event_seq, "after": table.seq_read}
     mark = {"version": room.version, "seq": room.event_seq}
-    notices: list[tuple[str, dict[str, Any]]] = []
-    seated: list[int] = []
-    for seat in table.seats:
-        if seat.user_id is None:
-            continue
-        seated.append(seat.user_id)
-        message = {"type": "seat.view", **mark, "frame": _frame(table, seat, position)}
-        notices.append((live.viewer_group_name(room.code, seat.user_id), message))
-    public = {
-        "type": "room.view",
-        **mark,
-        "frame": _frame(table, None, position),
-        "seated": seated,
-        # The seated people's sockets have their own: the layer sends them none of this.
-        live.EXCEPT_GROUPS: [group for group, _ in notices],
+    viewers = {
+        live.viewer_group_name(room.code, seat.user_id): seat for seat in table.seats if seat.user_id is not None
     }
-    notices.append((live.group_name(room.code), public))
+    public_group = live.group_name(room.code)
+    members = live.members_now([*viewers, public_group])
+    notices: list[tuple[str, dict[str, Any]]] = []
+    for group, seat in viewers.items():
+        if members is None or members[group]:
+            notices.append((group, {"type": "seat.view", **mark, "frame": _frame(table, seat, position)}))
+    # The seated people's sockets have their own view (or the room's `changed`): the layer
+    # sends them none of this, so it is made only for a socket of someone else (or one of
+    # a seated person's that asked for notices alone: the room's group holds both alike).
+    own = set() if members is None else {name for group in viewers for name in members[group]}
+    if members is None or any(name not in own for name in members[public_group]):
+        public = {
+            "type": "room.view",
+            **mark,
+            "frame": _frame(table, None, position),
+            "seated": [seat.user_id for seat in viewers.values()],
+            live.EXCEPT_GROUPS: list(viewers),
+        }
+        notices.append((public_group, public))
     return notices
 
 

@@ -22,6 +22,13 @@ A move: once all four clients are caught up with the table's version, a player t
 POSTs one of its view's legal actions with that version (its own view is then the
 answer). The move is done once all four are caught up with the new version; its time is
 from the POST being sent to the last of them. Only then may the table move again.
+
+With `over="socket"` the mover sends the same body on its room socket instead,
+`{"type": "action", "id", "version", "action"}`, and the server answers there with
+`{"type": "result", "id", "status", "view"}` (or, refused, `"error"`: the API's error
+body); the move is timed from the frame being sent. With `pace`, each table moves once
+every `pace` seconds at most (bench_measure.Pacer), its moves spread over the pace, and
+still only once all four clients have caught up.
 """
 
 from __future__ import annotations
@@ -44,7 +51,7 @@ import aiohttp
 import httpx
 import orjson
 import redis
-from bench_measure import ServerCPU, Window, available, backends, percentile, redis_server, tree
+from bench_measure import Pacer, ServerCPU, Window, available, backends, percentile, redis_server, tree
 from bench_targets import (
     ADMIN_URL,
     Client,
@@ -75,6 +82,17 @@ STALLS = 3  # consecutive waits that ran out before a table stops playing
 EVENTS_PAGE = 500
 LOGS = ROOT / "var" / "bench"
 REDIS_SHARED = "redis"  # the ServerCPU group of the Redis server, which serves others too
+GROUPS = ("gunicorn", "daphne", "celery", "postgres")  # the server's own process groups
+# With moves over the socket a client sends a frame a move, some a second at full speed:
+# beyond the deployed socket and account buckets (1 a second, 10 at once; 5 and 50), which
+# would close its socket with 4429. Raised out of reach on the live server (opening a
+# socket and a ping cost the same whatever the figures).
+RAISED_SOCKET_LIMITS = {
+    "WS_SOCKET_RATE": "100000",
+    "WS_SOCKET_BURST": "100000",
+    "WS_ACCOUNT_RATE": "100000",
+    "WS_ACCOUNT_BURST": "100000",
+}
 
 
 class Live(Game):
@@ -82,9 +100,10 @@ class Live(Game):
 
     name = "live"
 
-    def __init__(self, database: str, template: str | None = None) -> None:
+    def __init__(self, database: str, template: str | None = None, raise_socket_limits: bool = True) -> None:
         super().__init__(database)
         self.template = template
+        self.raise_socket_limits = raise_socket_limits
 
     def env(self) -> dict[str, str]:
         redis_url = self.redis_url()
@@ -99,6 +118,7 @@ class Live(Game):
             # clocks none is due within the horizon, so none is sent).
             "GAME_TASKS_ENABLED": "1",
             "PYTHONUNBUFFERED": "1",
+            **(RAISED_SOCKET_LIMITS if self.raise_socket_limits else {}),
         }
 
     def set_up(self) -> None:
@@ -182,25 +202,31 @@ class LiveServer(Server):
                 os.killpg(process.pid, signal.SIGKILL)  # and whatever it started
             except ProcessLookupError:
                 pass
-        # The channel layer's groups would stay for a day, the broker's keys for good.
-        client = redis.Redis.from_url(self.live.redis_url())
-        try:
-            for key in client.scan_iter(match=f"{self.live.prefix}*", count=1000):
-                client.delete(key)
-        finally:
-            client.close()
+        forget_keys(self.live.redis_url(), self.live.prefix)
+
+
+def forget_keys(url: str, prefix: str) -> None:
+    """Delete a run's keys from Redis: the channel layer's groups would stay for a day, the
+    broker's keys for good."""
+    client = redis.Redis.from_url(url)
+    try:
+        for key in client.scan_iter(match=f"{prefix}*", count=1000):
+            client.delete(key)
+    finally:
+        client.close()
 
 
 @dataclass
 class LiveStats:
-    seen_ms: list[float] = field(default_factory=list)  # POST sent -> the last client caught up
-    post_ms: list[float] = field(default_factory=list)
+    seen_ms: list[float] = field(default_factory=list)  # POST (or action frame) sent -> the last client caught up
+    post_ms: list[float] = field(default_factory=list)  # the POST, or the action frame to its result
     state_ms: list[float] = field(default_factory=list)
     events_ms: list[float] = field(default_factory=list)
     accepted: int = 0
     stale: int = 0
     errors: int = 0
     stalled: int = 0  # waits for the clients that ran out
+    unanswered: int = 0  # action frames with no result in time, or on a socket that closed
     # How each client's view and events of each accepted move reached it: (role, what, how).
     ways: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     pushed: int = 0  # `view` messages received
@@ -220,6 +246,7 @@ class Player:
         self.ws: aiohttp.ClientWebSocketResponse | None = None
         self.reader: asyncio.Task[None] | None = None
         self.catching_up: asyncio.Task[None] | None = None
+        self.results: dict[str, asyncio.Future[dict[str, Any]]] = {}  # action frames sent, by id
         self.reset()
 
     def reset(self) -> None:
@@ -254,14 +281,47 @@ class Player:
             await self.ws.close()
         await asyncio.gather(*(t for t in (self.reader, self.catching_up) if t is not None), return_exceptions=True)
         self.ws = self.reader = self.catching_up = None
+        self.fail_results()
+
+    def fail_results(self) -> None:
+        """The socket is gone: no result will come for what was sent on it."""
+        for future in self.results.values():
+            if not future.done():
+                future.set_exception(ConnectionResetError("the socket closed before its result"))
+        self.results.clear()
+
+    async def act(self, body: dict[str, Any], frame_id: str) -> tuple[int, Any]:
+        """Send an action on this client's room socket and wait for its result: its status,
+        and the view (200) or the error body."""
+        if self.ws is None or self.ws.closed:
+            raise ConnectionResetError("no open socket")
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.results[frame_id] = future
+        try:
+            await self.ws.send_str(orjson.dumps({"type": "action", "id": frame_id, **body}).decode())
+            result = await asyncio.wait_for(future, CAUGHT_UP_SECONDS)
+        finally:
+            self.results.pop(frame_id, None)
+        status = int(result.get("status", 0))
+        return status, result.get("view") if status == 200 else result.get("error")
 
     async def read(self) -> None:
         assert self.ws is not None
-        async for message in self.ws:
+        try:
+            await self.take(self.ws)
+        finally:
+            self.fail_results()
+
+    async def take(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        async for message in ws:
             if message.type != aiohttp.WSMsgType.TEXT:
                 continue
             data = orjson.loads(message.data)
-            if data.get("type") == "view":
+            if data.get("type") == "result":
+                future = self.results.get(str(data.get("id")))
+                if future is not None and not future.done():
+                    future.set_result(data)
+            elif data.get("type") == "view":
                 self.table.stats().pushed += 1
                 self.heard(data["version"], data["seq"])
                 if data["version"] > self.version:
@@ -272,8 +332,8 @@ class Player:
             elif data.get("type") == "changed":
                 self.heard(data["version"], data["seq"])
             self.catch_up()
-        if self.ws.close_code is not None:
-            self.table.stats().closed[self.ws.close_code] += 1
+        if ws.close_code is not None:
+            self.table.stats().closed[ws.close_code] += 1
 
     def heard(self, version: int, seq: int) -> None:
         self.heard_version = max(self.heard_version, version)
@@ -352,9 +412,12 @@ class LiveTable:
         rng: random.Random,
         stats: Callable[[], LiveStats],
         push: bool,
+        over: str = "http",
     ) -> None:
         self.http = http
         self.push = push
+        self.over = over  # how a move is sent: "http" (POST actions) or "socket" (an action frame)
+        self.frames = 0
         self.sockets = sockets
         self.ws_base = ws_base
         self.rng = rng
@@ -392,7 +455,8 @@ class LiveTable:
                 return False
         return True
 
-    async def play(self, stop_at: float) -> None:
+    async def play(self, stop_at: float, pacer: Pacer | None = None) -> None:
+        """Move until `stop_at`, as fast as the clients catch up or at `pacer`'s pace."""
         stalls = 0
         while time.perf_counter() < stop_at and stalls < STALLS:
             if not self.playing:
@@ -401,6 +465,8 @@ class LiveTable:
                     stalls += 1
                     self.stats().stalled += 1
                 continue
+            if pacer is not None and not await pacer.wait(stop_at):
+                break
             if await self.move():
                 stalls = 0
             else:
@@ -438,15 +504,25 @@ class LiveTable:
             player.view_by = player.events_by = ""
         mover.posting = True
         t0 = time.perf_counter()
-        status, answer = await self.http.call("POST", f"/api/v1/rooms/{self.code}/actions", mover.auth, body)
+        if self.over == "socket":
+            self.frames += 1
+            try:
+                status, answer = await mover.act(body, f"{self.code}-{self.frames}")
+            except (ConnectionResetError, TimeoutError, aiohttp.ClientError):
+                mover.posting = False
+                self.stats().unanswered += 1
+                return False  # its clients start again from their sockets
+        else:
+            status, answer = await self.http.call("POST", f"/api/v1/rooms/{self.code}/actions", mover.auth, body)
         post_ms = (time.perf_counter() - t0) * 1000
         mover.posting = False
         if status == 200 and answer["version"] > mover.version:
-            mover.show(answer, "post")
+            mover.show(answer, "post" if self.over == "http" else "result")
         mover.catch_up()
         if status != 200:
             stats = self.stats()
-            if status == 409 and answer["errors"][0]["code"] == "stale_version":
+            errors = answer.get("errors") if isinstance(answer, dict) else None
+            if status == 409 and errors and errors[0].get("code") == "stale_version":
                 stats.stale += 1
             else:
                 stats.errors += 1
@@ -467,6 +543,9 @@ class LiveTable:
 @dataclass
 class LiveResult:
     push: bool  # whether the sockets asked for views
+    over: str  # how the moves went: "http" or "socket"
+    tables: int
+    pace: float | None  # seconds between a table's moves, None: as fast as they can
     moves_per_s: float
     cpu_ms_per_move: float | None  # the server's processes, the shared Redis left out
     redis_ms_per_move: float | None
@@ -474,12 +553,31 @@ class LiveResult:
     seen_p99: float
     seen_max: float
     pushed_share: float | None  # of the three others' views, how many came pushed
+    group_ms: dict[str, float] = field(default_factory=dict)  # CPU ms per move of each group
+    server_cores: float | None = None  # the server's CPU seconds a second, the shared Redis left out
+    busy_cores: float | None = None  # the machine's, every process
+    other_cores: float | None = None  # anything but this server and the client
+
+    @property
+    def kind(self) -> str:
+        """What the run's sockets took and how its moves went, as the tables label it."""
+        return ("views" if self.push else "?views=0") + (" ws" if self.over == "socket" else "")
 
 
-async def run_live(server: LiveServer, tables: int, seconds: float, warmup: float, push: bool) -> LiveResult:
+async def run_live(
+    server: LiveServer,
+    tables: int,
+    seconds: float,
+    warmup: float,
+    push: bool,
+    over: str = "http",
+    pace: float | None = None,
+) -> LiveResult:
     """`tables` tables play for `warmup` seconds, then for `seconds` counted. Their sockets
     take the pushed views, or with `push` false ask for notices alone (`?views=0`), and
-    their clients fetch every view and event."""
+    their clients fetch every view and event. Moves go as POSTs (`over="http"`) or as
+    action frames on the mover's room socket (`over="socket"`); as fast as the clients
+    catch up, or with `pace` one move per table every `pace` seconds."""
     http_connector = aiohttp.TCPConnector(limit=min(4 * tables, 100))
     timeout = aiohttp.ClientTimeout(total=30)
     async with (
@@ -501,25 +599,41 @@ async def run_live(server: LiveServer, tables: int, seconds: float, warmup: floa
         rng = random.Random(7)
         group = [
             LiveTable(
-                http, sockets, server.ws_base, tokens[4 * i : 4 * i + 4], random.Random(rng.random()), counting, push
+                http,
+                sockets,
+                server.ws_base,
+                tokens[4 * i : 4 * i + 4],
+                random.Random(rng.random()),
+                counting,
+                push,
+                over,
             )
             for i in range(tables)
         ]
         try:
             for start in range(0, tables, 8):
                 await asyncio.gather(*(t.open() for t in group[start : start + 8]))
-            began = time.perf_counter() + warmup
+            started = time.perf_counter()
+            began = started + warmup
             stop_at = began + seconds
             opening = asyncio.create_task(window.open_at(began))
-            await asyncio.gather(*(t.play(stop_at) for t in group))
+            # Paced, the tables' moves spread evenly over the pace.
+            pacers = [Pacer(started + pace * i / tables, pace) if pace else None for i in range(tables)]
+            await asyncio.gather(*(t.play(stop_at, pacer) for t, pacer in zip(group, pacers, strict=True)))
+            if pace:
+                # The window is the whole time offered, the sockets idle at its end too.
+                await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
             opening.cancel()
             measured = window.close()
         finally:
             await asyncio.gather(*(t.close() for t in group), return_exceptions=True)
 
+    move = "POST" if over == "http" else "action frame"
     title = (
         f"live: {tables} tables of four socket clients, "
         + ("views pushed" if push else "notices alone (?views=0), every view fetched")
+        + (", moves sent on the socket" if over == "socket" else ", moves POSTed")
+        + (f", one move per table every {pace:g} s (offered {tables / pace:.1f} moves/s)" if pace else "")
         + (f", after {warmup:g} s of warm-up" if warmup else "")
     )
     print(f"\n== {title} ==")
@@ -528,11 +642,14 @@ async def run_live(server: LiveServer, tables: int, seconds: float, warmup: floa
     print(
         f"stale_version 409s: {stats.stale}   other errors: {stats.errors}   waits for the clients that ran out "
         f"({CAUGHT_UP_SECONDS} s): {stats.stalled}"
+        + (f"   action frames unanswered: {stats.unanswered}" if over == "socket" else "")
         + (f"   sockets closed by the server: {dict(stats.closed)}" if stats.closed else "")
     )
+    if over == "socket" and stats.unanswered and not stats.accepted:
+        print("  no action frame was answered: does the server's room socket take actions (api/consumers.py)?")
     for name, values in (
-        ("POST sent -> all four caught up", stats.seen_ms),
-        ("POST", stats.post_ms),
+        (f"{move} sent -> all four caught up", stats.seen_ms),
+        ("POST" if over == "http" else "action frame -> its result", stats.post_ms),
         ("GET state", stats.state_ms),
         ("GET events", stats.events_ms),
     ):
@@ -558,16 +675,31 @@ async def run_live(server: LiveServer, tables: int, seconds: float, warmup: floa
     if push and not stats.pushed:
         print("  the server pushed no views: every client fetched what each `changed` announced")
     why = "the machine's one Redis: other work's commands count too"
-    measured.report(stats.accepted, "its POST and every client's fetches", stats.requests(), {REDIS_SHARED: why})
+    what = f"its {move} and every client's fetches"
+    measured.report(stats.accepted, what, stats.requests(), {REDIS_SHARED: why})
     total = measured.server_total({REDIS_SHARED})
+    if pace and total is not None:
+        print(
+            f"server CPU a second, sockets idle between moves included: {total / elapsed:.3f} s "
+            f"({1000 * total / elapsed / tables:.2f} ms a second per table of four sockets; the shared Redis apart)"
+        )
     redis = measured.server[REDIS_SHARED] if measured.server and REDIS_SHARED in measured.server else None
+    per = 1000 / stats.accepted if stats.accepted else None
+    others_cpu = measured.others()
     return LiveResult(
         push,
+        over,
+        tables,
+        pace,
         stats.accepted / elapsed,
-        1000 * total / stats.accepted if total is not None and stats.accepted else None,
-        1000 * sum(redis) / stats.accepted if redis is not None and stats.accepted else None,
+        total * per if total is not None and per else None,
+        sum(redis) * per if redis is not None and per else None,
         percentile(stats.seen_ms, 50),
         percentile(stats.seen_ms, 99),
         max(stats.seen_ms, default=float("nan")),
         pushed_share,
+        {name: sum(times) * per for name, times in (measured.server or {}).items()} if per else {},
+        total / elapsed if total is not None else None,
+        measured.machine / elapsed if measured.machine is not None else None,
+        others_cpu / elapsed if others_cpu is not None else None,
     )

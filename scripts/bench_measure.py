@@ -12,9 +12,11 @@ connection closed meanwhile loses at most its last second).
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import resource
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -36,8 +38,69 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
+def counts(value: str) -> list[int]:
+    """An option's one count, or several separated by commas (`16,64,256`)."""
+    try:
+        found = [int(part) for part in value.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a count or a list of counts: {value!r}") from None
+    if not found or any(c < 1 for c in found):
+        raise argparse.ArgumentTypeError(f"counts must be at least 1: {value!r}")
+    return found
+
+
 def available() -> bool:
     return Path("/proc/self/stat").exists()
+
+
+def raise_open_files(wanted: int) -> int:
+    """Raise this process's soft limit of open files (RLIMIT_NOFILE) to `wanted`, or as
+    far as the hard limit allows; the processes it starts afterwards inherit it. Returns
+    the limit now in force, with a warning when it is below `wanted`."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return wanted if soft == resource.RLIM_INFINITY else soft
+    new = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if new > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+    if new < wanted:
+        print(f"bench: open files limited to {new} (hard limit), {wanted} wanted: sockets may fail", file=sys.stderr)
+    return new
+
+
+def memory_kb(pid: int) -> tuple[int | None, int | None]:
+    """A process's resident set (VmRSS of /proc/PID/status) and its proportional set
+    (Pss of /proc/PID/smaps_rollup: shared pages divided among their users; None where
+    that file is missing or unreadable), in kB."""
+
+    def field(path: str, name: str) -> int | None:
+        try:
+            for line in Path(path).read_text().splitlines():
+                if line.startswith(name + ":"):
+                    return int(line.split()[1])
+        except (OSError, ValueError, IndexError):
+            return None
+        return None
+
+    return field(f"/proc/{pid}/status", "VmRSS"), field(f"/proc/{pid}/smaps_rollup", "Pss")
+
+
+class Pacer:
+    """A table's moves at a steady pace: the first at `first_at` (time.perf_counter), then
+    one every `interval` seconds. A move that ends late makes the next start at once (the
+    offered load stays what it is), never two at a time."""
+
+    def __init__(self, first_at: float, interval: float) -> None:
+        self.next_at = first_at
+        self.interval = interval
+
+    async def wait(self, stop_at: float) -> bool:
+        """Sleep until the next move is due; False when it would fall at or after `stop_at`."""
+        if self.next_at >= stop_at or time.perf_counter() >= stop_at:
+            return False
+        await asyncio.sleep(max(0.0, self.next_at - time.perf_counter()))
+        self.next_at += self.interval
+        return True
 
 
 def process_cpu(pid: int) -> Times | None:
@@ -213,6 +276,13 @@ class Measured:
             return None
         return sum(u + s for name, (u, s) in self.server.items() if name not in shared)
 
+    def others(self) -> float | None:
+        """CPU seconds of everything on the machine but this server (all its groups, the
+        shared ones too) and the client."""
+        if self.machine is None or self.server is None:
+            return None
+        return max(0.0, self.machine - (self.server_total() or 0.0) - self.client)
+
     def report(self, moves: int, what: str, requests: int | None = None, shared: dict[str, str] | None = None) -> None:
         """Print the client's CPU, the server's per move by group (`what` says what a move
         is), and the machine's load. `shared` names groups whose processes serve others
@@ -242,10 +312,10 @@ class Measured:
             print(f"  per request {1000 * total / requests:.2f} ms; {capacity}")
         elif capacity:
             print(f"  {capacity}")
-        if self.machine is not None:
+        other = self.others()
+        if self.machine is not None and other is not None:
             # What else ran on the cores meanwhile: on a shared machine, why moves/s moved.
-            ours = total + sum(sum(self.server[name]) for name in shared)
-            other = max(0.0, self.machine - ours - self.client)
+            ours = self.server_total() or 0.0
             print(
                 f"machine: {self.machine / self.seconds:.2f} of {cores} cores busy (this server "
                 f"{ours / self.seconds:.2f}, the client {self.client / self.seconds:.2f}, "

@@ -102,7 +102,7 @@ def test_every_example_is_a_valid_message():
     for channel, spec in DOCUMENT["channels"].items():
         for name, ref in spec.get("messages", {}).items():
             for example in CONTRACT.resolve(ref["$ref"]).get("examples", []):
-                by_client = name == "ping"
+                by_client = name in CONTRACT.operation_messages(channel, "receive", replies=False)
                 assert CONTRACT.validate(channel, example["payload"], by_client=by_client) == name
 
 
@@ -200,11 +200,16 @@ def test_the_view_is_typed_by_the_openapi_components_the_document_carries(client
     assert view["properties"]["events"]["items"]["$ref"] == "#/components/schemas/Event"
     chat = CONTRACT.payload("room", "chat")
     assert chat["properties"]["line"]["$ref"] == "#/components/schemas/ChatLine"
-    # Those three came with every component they reach in the OpenAPI document served,
-    # and nothing else of it: each game's views and events, whatever they are called.
+    # A move's frame is the POST's body, and its result the POST's answer.
+    frame, result = CONTRACT.payload("room", "action"), CONTRACT.payload("room", "result")
+    assert frame["properties"]["action"]["$ref"] == "#/components/schemas/ActionRequest/properties/action"
+    assert result["properties"]["view"]["$ref"] == "#/components/schemas/GameView"
+    assert result["properties"]["error"]["$ref"] == "#/components/schemas/Error"
+    # Those came with every component they reach in the OpenAPI document served, and
+    # nothing else of it: each game's views, events and actions, whatever they are called.
     openapi = yaml.safe_load(client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi").content)
     components = openapi["components"]["schemas"]
-    reached, todo = set(), ["GameView", "Event", "ChatLine"]
+    reached, todo = set(), ["GameView", "Event", "ChatLine", "ActionRequest", "Error"]
     while todo:
         name = todo.pop()
         if name not in reached:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from games import selectors
+from games import live, selectors
 from games.live import EXCEPT_GROUPS
 from games.models import Room
 from games.services import lobby
@@ -222,4 +222,41 @@ async def test_a_funky_pass_made_in_memory_is_pushed_as_http_writes_it(make_user
         if any(e["type"] == "pass_chosen" and "to" in e for e in view["events"]):
             funky = view
     assert funky["view"]["round"] == 4
+    await ws.disconnect()
+
+
+@database_sync_to_async
+def views_made_now(code: str) -> list[tuple[str, str]]:
+    """The views a change of the room would make now: (group, kind) of each."""
+    from games import store, view_push
+
+    with store.locked(code) as table:
+        return [(group, message["type"]) for group, message in view_push.views_to_push(Room, table)]
+
+
+async def test_a_change_makes_the_views_of_those_listening_and_no_other(make_user):
+    code, players, _, tokens, spectator_token = await hearts_of_four(make_user)
+    # Nobody listens: no view is made.
+    assert await views_made_now(code) == []
+    # One seat listens: its view alone.
+    ws = room_socket(code, tokens[2], views=True)
+    assert (await ws.connect())[0]
+    own = live.viewer_group_name(code, players[2].pk)
+    assert await views_made_now(code) == [(own, "seat.view")]
+    # A spectator: the spectators' view too.
+    watching = room_socket(code, spectator_token, views=True)
+    assert (await watching.connect())[0]
+    assert await views_made_now(code) == [(own, "seat.view"), (live.group_name(code), "room.view")]
+    # Gone again: only what is still listened to.
+    await ws.disconnect()
+    assert await views_made_now(code) == [(live.group_name(code), "room.view")]
+    await watching.disconnect()
+    assert await views_made_now(code) == []
+    # And a move with one seat listening sends that one view, and the room's notice.
+    ws = room_socket(code, tokens[0], views=True)
+    assert (await ws.connect())[0]
+    await ws.receive_json_from(timeout=5)
+    assert await database_sync_to_async(move_by_whoever_acts)(code, players, random.Random(5))
+    (view,) = await heard_of_a_change(ws)
+    assert view["type"] == "view" and view["view"]["you"]["seat"] == 0
     await ws.disconnect()
