@@ -55,7 +55,7 @@ class TeamsGame(Game):
     def to_act(self, state):
         return []
 
-    def legal_actions(self, state, seat):
+    def legal_actions(self, state, seat, *, with_claim=True):
         return []
 
     def handlers(self):

@@ -256,8 +256,11 @@ class Game[StateT: RoundState[Any]](ABC):
         """Seats that may act now (several in simultaneous phases); [] when nobody can."""
 
     @abstractmethod
-    def legal_actions(self, state: StateT, seat: int) -> list[Action]:
-        """Everything `seat` may do now; multi-card choices as a template."""
+    def legal_actions(self, state: StateT, seat: int, *, with_claim: bool = True) -> list[Action]:
+        """Everything `seat` may do now; multi-card choices as a template. A claim of the
+        rest is listed where it holds, and only asked about `with_claim` (its proof and
+        search are the dearest part of a view): a computer player, which never claims,
+        and a forced play ask without it."""
 
     def apply(self, state: StateT, seat: int, action: SentAction) -> Applied[StateT]:
         """Check and apply one action. Pure: the given state is not modified.
@@ -321,7 +324,7 @@ class Game[StateT: RoundState[Any]](ABC):
 
     def bot_legal_actions(self, state: StateT, seat: int) -> list[Action]:
         """What the computer player chooses from; a seat that may not act is refused."""
-        legal = self.legal_actions(state, seat)
+        legal = self.legal_actions(state, seat, with_claim=False)
         if not legal:
             raise RuleError("not_your_turn", "It is not your turn.")
         return legal

@@ -13,7 +13,6 @@ from typing import Any
 
 from ..models import RoomStatus, Seat
 from ..rules.base import Event
-from ..rules.claims import CLAIM
 from ..store import Table
 
 # The fields of a play, whatever the game calls the piece.
@@ -36,9 +35,8 @@ def forced_play(table: Table) -> tuple[Seat, dict[str, Any]] | None:
         seat = table.seat_at(index)
         if seat is None or not _opted_in(seat):
             continue
-        # A claim of the rest is listed in every trick-play position (listing it only
-        # where it holds would tell about the hands), so it is no alternative here.
-        legal = [a for a in table.rules.legal_actions(round_.state, index) if a.get("type") != CLAIM]
+        # A claim of the rest is no alternative to the one play: not asked about.
+        legal = table.rules.legal_actions(round_.state, index, with_claim=False)
         if len(legal) == 1 and legal[0].get("type") == "play":
             return seat, {k: v for k, v in legal[0].items() if k in _PLAY_FIELDS}
     return None

@@ -137,7 +137,7 @@ class Duel(Game[DuelState]):
             return round_over_to_act(state)
         return []
 
-    def legal_actions(self, state: DuelState, seat: int) -> list[Action]:
+    def legal_actions(self, state: DuelState, seat: int, *, with_claim: bool = True) -> list[Action]:
         if not is_int(seat) or seat not in self.to_act(state):
             return []
         if state["phase"] == PLAY:

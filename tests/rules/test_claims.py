@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from games import rules
-from games.rules import templates
+from games.rules import claims, templates
 from games.rules.claims import NOT_CERTAIN_DETAIL
 from games.rules.conformance import first_carry
 from games.rules.moon.engine import side_of as moon_side_of
@@ -402,3 +402,28 @@ def test_computer_players_play_on_where_a_claim_holds():
     assert CLAIM in KALI.legal_actions(kali, 0) and KALI.bot_action(kali, 0)["type"] == "play"
     hearts = end_of_hearts([["AS", "KS"], ["2S", "3S"], ["4S", "5S"], ["6S", "7S"]], 0)
     assert CLAIM in HEARTS.legal_actions(hearts, 0) and HEARTS.bot_action(hearts, 0)["type"] == "play"
+
+
+def test_only_a_claimant_who_may_list_it_pays_for_the_proof(monkeypatch):
+    # Computer players and forced plays never claim: they ask without it, and the proof
+    # and search (claims.judge) do not run for them; the same position asked for the
+    # player's view still lists the claim.
+    positions = [
+        (MOON, moon_end(4, [["6-6", "6-5"], ["4-1", "3-1"], ["6-4", "2-2"], ["4-2", "3-2"]], 0)),
+        (KALI, kali_end("teams", kali_hands(["AS", "KS"], ["2C", "3C"], ["4H", "3H"], ["4C", "5C"]), 0)),
+        (HEARTS, end_of_hearts([["AS", "KS"], ["2S", "3S"], ["4S", "5S"], ["6S", "7S"]], 0)),
+    ]
+    judged: list[str] = []
+    real_judge = claims.judge
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        judged.append("judged")
+        return real_judge(*args, **kwargs)
+
+    monkeypatch.setattr(claims, "judge", counting)
+    for game, state in positions:
+        judged.clear()
+        without = game.legal_actions(state, 0, with_claim=False)
+        assert CLAIM not in without and judged == []
+        assert game.bot_action(state, 0)["type"] == "play" and judged == []
+        assert game.legal_actions(state, 0) == [*without, CLAIM] and judged == ["judged"]

@@ -365,7 +365,7 @@ class Hearts(Game[HeartsState]):
             return round_over_to_act(state)
         return []
 
-    def legal_actions(self, state: HeartsState, seat: int) -> list[Action]:
+    def legal_actions(self, state: HeartsState, seat: int, *, with_claim: bool = True) -> list[Action]:
         if not is_int(seat) or seat not in self.to_act(state):
             return []
         phase = state["phase"]
@@ -379,7 +379,8 @@ class Hearts(Game[HeartsState]):
                 template["to"] = [s for s in range(PLAYERS) if s != seat]
             return [template]
         if phase == PLAY:
-            return [*_plays(state), *([claims.claim_action()] if self._claim_line(state, seat) is not None else [])]
+            claim = with_claim and self._claim_line(state, seat) is not None
+            return [*_plays(state), *([claims.claim_action()] if claim else [])]
         if phase == MOON_CHOICE:
             return [{"type": "moon_choice", "choice": c} for c in MOON_CHOICES]
         if phase == ROUND_OVER:

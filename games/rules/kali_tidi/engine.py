@@ -404,7 +404,7 @@ class KaliTidi(Game[KaliTidiState]):
             return round_over_to_act(state)
         return []
 
-    def legal_actions(self, state: KaliTidiState, seat: int) -> list[Action]:
+    def legal_actions(self, state: KaliTidiState, seat: int, *, with_claim: bool = True) -> list[Action]:
         if not is_int(seat) or seat not in self.to_act(state):
             return []
         phase = state["phase"]
@@ -418,7 +418,8 @@ class KaliTidi(Game[KaliTidiState]):
         if phase == TRUMP:
             return [{"type": "trump", "suit": s} for s in cards.SUITS]
         if phase == PLAY:
-            return [*_plays(state), *([claims.claim_action()] if self._claim_line(state, seat) is not None else [])]
+            claim = with_claim and self._claim_line(state, seat) is not None
+            return [*_plays(state), *([claims.claim_action()] if claim else [])]
         if phase == ROUND_OVER:
             return [{"type": "next_round"}]
         return []

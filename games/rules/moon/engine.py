@@ -356,7 +356,7 @@ class Moon(Game[MoonState]):
             return round_over_to_act(state)
         return []
 
-    def legal_actions(self, state: MoonState, seat: int) -> list[Action]:
+    def legal_actions(self, state: MoonState, seat: int, *, with_claim: bool = True) -> list[Action]:
         if not is_int(seat) or seat not in self.to_act(state):
             return []
         phase = state["phase"]
@@ -371,7 +371,8 @@ class Moon(Game[MoonState]):
                 actions.append({"type": "widow", "take": False})
             return actions
         if phase == PLAY:
-            return [*_plays(state), *([claims.claim_action()] if self._claim_line(state, seat) is not None else [])]
+            claim = with_claim and self._claim_line(state, seat) is not None
+            return [*_plays(state), *([claims.claim_action()] if claim else [])]
         if phase == ROUND_OVER:
             return [{"type": "next_round"}]
         return []
