@@ -8,6 +8,8 @@ channels_redis' own layer, with two changes:
   groups, and two hundred of those removals failed. Here the pool is a
   `BlockingConnectionPool` of `CHANNELS_REDIS_POOL_SIZE` connections: a command beyond
   them waits up to `CHANNELS_REDIS_POOL_TIMEOUT` seconds for one to come free.
+- **A socket process's messages in one round trip** a batch, not four a message
+  (`receive_single`).
 - **A change's notices in two round trips.** A change of a room sends each seated
   person's view to their group, the spectators' view and the notice to the room's
   (games/view_push.py); channels_redis' `group_send` costs four round trips to Redis a
@@ -182,9 +184,44 @@ class SizedRedisChannelLayer(RedisChannelLayer):
     _last_score = 0.0
 
     async def receive_single(self, channel: str) -> tuple[Any, Any]:
-        """channels_redis' own, and a batch (`group_send_many`) shared out to its channels'
-        buffers in order, as its messages would have been one by one."""
-        to, message = await super().receive_single(channel)
+        """The next messages of a channel. This process's own channel (its sockets', "!")
+        takes every message waiting at once, in one round trip (ZPOPMIN of up to
+        RECEIVE_BATCH), or waits for the next (BZPOPMIN) when none is, and shares them out
+        to their sockets' buffers in order; a batch (`group_send_many`) is shared out as
+        its messages would have been one by one.
+
+        channels_redis' own takes one message in four round trips: a script that puts back
+        its backup queue, the pop, the message's copy in the backup queue and that copy's
+        removal once delivered. The backup keeps a message whose receive was cancelled
+        between its pop and its delivery; here such a message (its process stopping) is
+        lost, as a notice still queued when a process exits is: clients catch up from
+        the event log, and from their pings."""
+        if "!" not in channel:
+            to, message = await super().receive_single(channel)
+            return self._shared_out(to, message)
+        key = self.prefix + channel
+        connection = self.connection(self.consistent_hash(channel))
+        while True:
+            popped = await connection.zpopmin(key, count=RECEIVE_BATCH)
+            if popped:
+                contents = [member for member, _ in popped]
+                break
+            waited = await connection.bzpopmin(key, timeout=self.brpop_timeout)
+            if waited is not None:
+                contents = [waited[1]]
+                break
+        for content in contents:
+            message = self.deserialize(content)
+            to = message.pop("__asgi_channel__", [])
+            to, message = self._shared_out(to, message)
+            for name in [to] if isinstance(to, str) else to:
+                self.receive_buffer[name].put_nowait(message)
+        # Everything is in its socket's buffer, where `receive` looks next.
+        return [], {}
+
+    def _shared_out(self, to: Any, message: dict[str, Any]) -> tuple[Any, Any]:
+        """A batch's messages put in their channels' buffers (nothing left to deliver);
+        any other message as it came."""
         batch = message.pop(_BATCH, None)
         if batch is None:
             return to, message
@@ -196,6 +233,8 @@ class SizedRedisChannelLayer(RedisChannelLayer):
 
 # The field of a Redis message that carries several, for one socket process's channels.
 _BATCH = "__gameserver_batch__"
+# The most messages a socket process takes off its channel in one round trip.
+RECEIVE_BATCH = 100
 
 # Far above a score's precision at today's times (2**-22 s), far below a round trip.
 _SCORE_STEP = 1e-5

@@ -4,7 +4,9 @@ DRF's own throttles keep every request's timestamp of the last window in the cac
 rewrite that whole list on each request, so a 1200/min limit moves up to 1200 numbers
 through Redis per call. These subclasses keep DRF's rates, scopes, identities and
 `Retry-After` answers, and store one integer per window instead (an atomic increment,
-core.counters).
+core.counters); the per-user and anonymous rates, never taken back, count in batches
+where they are large (`core.counters.take`: a Redis round trip once in a hundredth of
+the limit, and a few requests of a window may be refused early, never one let past).
 A client may burst up to twice the rate across a window boundary; for abuse limits
 that is fine.
 
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from rest_framework import throttling
 
-from core.counters import count, uncount
+from core.counters import count, take, uncount
 
 if TYPE_CHECKING:  # rest_framework.views imports this module, through the settings
     from rest_framework.request import Request
@@ -36,6 +38,9 @@ class FixedWindowMixin(throttling.SimpleRateThrottle):
     window_ends: int
     # The window's counter this request added one to (None when it counted nothing).
     counted: str | None = None
+    # Whether a large limit is counted in batches, per process (core.counters.take): for
+    # limits never taken back, where a few requests refused early in a window are fine.
+    batched = False
 
     def allow_request(self, request: Request, view: APIView) -> bool:
         limit, duration = self.num_requests, self.duration
@@ -47,10 +52,12 @@ class FixedWindowMixin(throttling.SimpleRateThrottle):
         now = self.timer()
         window = int(now // duration)
         self.window_ends = (window + 1) * duration
-        self.counted = f"{key}:{window}"
-        count_now = count(self.counted, duration + 1)
         self.now = now
-        return count_now <= limit
+        if self.batched:
+            # Never taken back: counted in batches (core.counters.take).
+            return take(f"{key}:{window}", duration + 1, limit)
+        self.counted = f"{key}:{window}"
+        return count(self.counted, duration + 1) <= limit
 
     def uncount(self) -> None:
         """Take back what `allow_request` counted (it was not what the limit counts)."""
@@ -64,10 +71,12 @@ class FixedWindowMixin(throttling.SimpleRateThrottle):
 
 class AnonRateThrottle(FixedWindowMixin, throttling.AnonRateThrottle):
     timer = time.time
+    batched = True
 
 
 class UserRateThrottle(FixedWindowMixin, throttling.UserRateThrottle):
     timer = time.time
+    batched = True
 
 
 class ScopedRateThrottle(FixedWindowMixin, throttling.ScopedRateThrottle):

@@ -69,6 +69,43 @@ def test_redis_counter_is_one_atomic_round_trip_with_a_lifetime(settings, monkey
     client.delete(f"throttle:{key}", f"throttle:{key}-other")
 
 
+def test_a_large_limit_is_counted_in_batches_and_never_let_past(settings, monkeypatch):
+    """`take`: a process reserves a hundredth of the limit at once; nobody is granted past
+    the limit, and another process's unused reservation refuses at most a batch early."""
+    import os
+
+    import redis
+
+    from core import counters
+
+    settings.REDIS_URL = os.environ["CELERY_BROKER_URL"]
+    monkeypatch.setattr(counters, "_counter", None)
+    counters._redis_counter()
+    trips = []
+    real = counters._reserver
+    monkeypatch.setattr(counters, "_reserver", lambda **kw: trips.append(kw) or real(**kw))
+    key, limit = f"test-{uuid.uuid4().hex}", 1000
+    # One process alone: exactly the limit, a round trip per batch of ten.
+    assert all(counters.take(key, 60, limit) for _ in range(limit))
+    assert len(trips) == limit // 10 and {tuple(t["args"]) for t in trips} == {(60, 10)}
+    assert not any(counters.take(key, 60, limit) for _ in range(100))
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    assert 0 < client.ttl(f"throttle:{key}") <= 60
+    # Two processes, taking in turn, each with its own reservations.
+    key = f"test-{uuid.uuid4().hex}"
+    held: list[dict[str, int]] = [{}, {}]
+    total = 0
+    for i in range(1100):
+        monkeypatch.setattr(counters, "_reserved", held[i % 2])
+        total += counters.take(key, 60, limit)
+    assert limit - 10 <= total <= limit
+    # A small limit is counted one by one, exactly, with a take-back possible.
+    key = f"test-{uuid.uuid4().hex}"
+    assert [counters.take(key, 60, 150) for _ in range(151)] == [True] * 150 + [False]
+    assert int(client.get(f"throttle:{key}")) == 151
+    client.delete(f"throttle:{key}")
+
+
 def _random_address():
     return ".".join(str(b) for b in uuid.uuid4().bytes[:4])
 

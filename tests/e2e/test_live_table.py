@@ -162,8 +162,11 @@ def test_without_its_socket_the_page_polls_then_reconnects_and_catches_up(open_p
     mark_no_reload(player)
     expect(player.locator("[data-live]")).to_have_text("reconnecting (polling)")
 
-    # Polling (every 3 s) still brings the host's change.
+    # Polling (every 3 s) still brings the host's change. The host clicks once their page
+    # shows the newcomer (its redraw would otherwise fall between press and release).
+    expect(host.locator(".lobby-seat", has_text="pia")).to_be_visible()
     host.locator("[data-action=add-bot]").click()
+    expect(host.locator(".lobby-seat", has_text="Computer")).to_be_visible()
     expect(player.locator(".lobby-seat", has_text="Computer")).to_be_visible(timeout=15_000)
     shots(player, "polling")
 
