@@ -30,15 +30,18 @@ same idempotency key over either.
 from __future__ import annotations
 
 import io
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import orjson
+from channels.db import DatabaseSyncToAsync
+from django.conf import settings
 from django.core.handlers.base import BaseHandler
 from django.core.handlers.wsgi import WSGIRequest
+from django.db import connections
 from django.http import HttpResponseBase
 from django.urls import reverse
-
-from .db_async import database_sync_to_async
 
 ACTION = "action"
 RESULT = "result"
@@ -164,5 +167,24 @@ def _submit(scope: dict[str, Any], code: str, content: dict[str, Any]) -> str:
     return _answer(ident, response)
 
 
-submit = database_sync_to_async(_submit)
+# Moves are served by threads of their own, as gunicorn's workers serve POSTs: one move
+# waiting for the database (the room's lock) holds up no other room's, and none of the
+# socket process's reads (channels runs those one at a time, in one thread).
+_threads = ThreadPoolExecutor(max_workers=settings.SOCKET_MOVE_THREADS, thread_name_prefix="socket-move")
+
+submit = DatabaseSyncToAsync(_submit, thread_sensitive=False, executor=_threads)
 """`_submit` from the socket's event loop: the frame's answer, as the text to send."""
+
+
+def close_connections() -> None:
+    """Close every move thread's database connections (kept for DB_CONN_MAX_AGE): each
+    thread closes its own, all at once (a barrier holds each until all have one)."""
+    count = settings.SOCKET_MOVE_THREADS
+    together = threading.Barrier(count)
+
+    def close() -> None:
+        together.wait(timeout=10)
+        connections.close_all()
+
+    for done in [_threads.submit(close) for _ in range(count)]:
+        done.result()

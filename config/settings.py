@@ -223,6 +223,9 @@ WS_ACCOUNT_BURST = float(env_str("WS_ACCOUNT_BURST", "50"))
 # which it is a flood, closed with 4429.
 WS_ACTION_RATE = float(env_str("WS_ACTION_RATE", "20"))
 WS_ACTION_BURST = float(env_str("WS_ACTION_BURST", "40"))
+# Threads of a socket process serving moves (api/socket_moves.py), each with its own
+# database connection: as many as moves that may wait on the database at once.
+SOCKET_MOVE_THREADS = env_int("SOCKET_MOVE_THREADS", 4)
 
 # Frontends on other sites (`https://app.example`, exactly scheme, host and port): CORS
 # answers for the API, and their pages' session sockets are trusted too (api/ws_auth.py).

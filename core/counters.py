@@ -8,8 +8,8 @@ a process reserves `limit // BATCH_PARTS` at once from the window's counter in R
 (one INCRBY) and grants from its reservation, so a request costs a Redis round trip
 once in that many instead of every time. Nobody is ever granted past the limit (a
 reservation past it grants only what is left); the price is that another process's
-unused reservation may refuse a client early: in a window, at most (processes − 1) ×
-batch requests (with 4 workers, 36 of 1200). A limit under 2 × BATCH_PARTS is counted
+unused reservation may refuse a client early: in a window, at most (processes - 1) times
+batch requests (with 4 workers, 36 of 1200). A limit under twice BATCH_PARTS is counted
 one by one, exactly, as is any counter that may be taken back (`uncount`).
 """
 
@@ -49,24 +49,24 @@ def _redis_counter() -> Any:
     """The counting script bound to a Redis client where the cache is Redis, else None.
 
     The client keeps one connection rather than a pool (a quarter less of the client's
-    CPU per command); it is made anew in a forked process, which must not share it.
+    CPU per command), so it is one per thread (a socket process serves moves from
+    several, api/socket_moves.py) and is made anew in a forked process.
     """
-    global _counter, _uncounter, _reserver, _counter_pid
-    if _counter is None or _counter_pid != os.getpid():
+    mine = _clients.__dict__
+    if mine.get("pid") != os.getpid() or mine.get("url") != getattr(settings, "REDIS_URL", ""):
         url = getattr(settings, "REDIS_URL", "")
         client = redis.Redis.from_url(url, single_connection_client=True) if url else None
-        _counter = client.register_script(_COUNT_SCRIPT) if client is not None else False
-        _uncounter = client.register_script(_UNCOUNT_SCRIPT) if client is not None else False
-        _reserver = client.register_script(_RESERVE_SCRIPT) if client is not None else False
-        _counter_pid = os.getpid()
-        _reserved.clear()
-    return _counter or None
+        mine["pid"], mine["url"] = os.getpid(), url
+        mine["count"] = client.register_script(_COUNT_SCRIPT) if client is not None else None
+        mine["uncount"] = client.register_script(_UNCOUNT_SCRIPT) if client is not None else None
+        mine["reserve"] = client.register_script(_RESERVE_SCRIPT) if client is not None else None
+        with _reserving:
+            _reserved.clear()
+    return mine["count"]
 
 
-_counter: Any = None
-_uncounter: Any = None
-_reserver: Any = None
-_counter_pid = 0
+_clients = threading.local()
+
 
 # A batch is a limit's share this large: 1200 a minute reserves 12 at once.
 BATCH_PARTS = 100
@@ -89,7 +89,7 @@ def take(key: str, ttl: int, limit: int) -> bool:
         if left > 0:
             _reserved[key] = left - 1
             return True
-        total = int(_reserver(keys=[f"throttle:{key}"], args=[ttl, batch]))
+        total = int(_clients.reserve(keys=[f"throttle:{key}"], args=[ttl, batch]))
         granted = min(batch, max(0, limit - (total - batch)))
         if len(_reserved) >= _RESERVED_MOST:
             _reserved.clear()
@@ -115,7 +115,7 @@ def uncount(key: str) -> None:
     """Take back one from a window's counter (a sign-in that succeeded, for one);
     nothing once the window is over."""
     if _redis_counter() is not None:
-        _uncounter(keys=[f"throttle:{key}"])
+        _clients.uncount(keys=[f"throttle:{key}"])
         return
     try:
         cache.decr(key)

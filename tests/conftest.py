@@ -167,9 +167,13 @@ def fresh_channel_layer() -> Any:
 @pytest_asyncio.fixture
 async def close_thread_connections() -> Any:
     """For async tests: database_sync_to_async runs in a worker thread whose connection
-    outlives the test; closed here, or the test database cannot be dropped at the end."""
+    outlives the test, as do the threads serving moves sent on sockets; closed here, or
+    the test database cannot be dropped at the end."""
     from channels.db import database_sync_to_async
     from django.db import connections
 
+    from api import socket_moves
+
     yield
     await database_sync_to_async(connections.close_all)()
+    await database_sync_to_async(socket_moves.close_connections)()

@@ -50,7 +50,6 @@ def test_redis_counter_is_one_atomic_round_trip_with_a_lifetime(settings, monkey
     from core import counters
 
     settings.REDIS_URL = os.environ["CELERY_BROKER_URL"]
-    monkeypatch.setattr(counters, "_counter", None)
     key = f"test-{uuid.uuid4().hex}"
     assert [counters.count(key, 60) for _ in range(3)] == [1, 2, 3]
     assert counters.count(key + "-other", 60) == 1
@@ -79,11 +78,10 @@ def test_a_large_limit_is_counted_in_batches_and_never_let_past(settings, monkey
     from core import counters
 
     settings.REDIS_URL = os.environ["CELERY_BROKER_URL"]
-    monkeypatch.setattr(counters, "_counter", None)
     counters._redis_counter()
     trips = []
-    real = counters._reserver
-    monkeypatch.setattr(counters, "_reserver", lambda **kw: trips.append(kw) or real(**kw))
+    real = counters._clients.reserve
+    monkeypatch.setattr(counters._clients, "reserve", lambda **kw: trips.append(kw) or real(**kw))
     key, limit = f"test-{uuid.uuid4().hex}", 1000
     # One process alone: exactly the limit, a round trip per batch of ten.
     assert all(counters.take(key, 60, limit) for _ in range(limit))

@@ -158,9 +158,12 @@ async def test_a_move_over_the_socket_is_the_move_over_http(make_user, game, see
         assert (await ws.connect())[0]
     rng = random.Random(seed)
     answered: list[int] = []
+    first_hand = None
     for _ in range(steps):
         views, _ = await read(socket_room, people)
-        if views[0]["status"] != "playing" or not views[0]["to_act"]:
+        first_hand = first_hand or views[0]["round"]
+        # The next hand is dealt by each room's own seed: the play-out ends with the first.
+        if views[0]["status"] != "playing" or not views[0]["to_act"] or views[0]["round"] != first_hand:
             break
         # A seat to act, or sometimes one that is not; a legal move, or sometimes a wrong one.
         seat = rng.choice(views[0]["to_act"]) if rng.random() < 0.9 else rng.randrange(len(people))
@@ -188,7 +191,7 @@ async def test_a_move_over_the_socket_is_the_move_over_http(make_user, game, see
         assert [[event_alike(e) for e in log] for log in socket_logs] == [
             [event_alike(e) for e in log] for log in http_logs
         ]
-    # The play-out moved the table, and met refusals of more than one kind on the way.
+    # The play-out moved the table.
     assert answered.count(200) >= 5, answered
     for ws in sockets:
         await ws.disconnect()
