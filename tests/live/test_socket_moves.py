@@ -23,6 +23,7 @@ from games.services import lobby
 from tests.api.helpers import concrete, without_claim
 from tests.game_params import game_params, seats_for, short_match
 from tests.live.asyncapi import Contract, load
+from tests.live.rooms import hearts_of_four
 from tests.sockets import room_socket, socket_client
 from tests.strict_answers import check_component
 from tests.tokens import new_token
@@ -197,20 +198,14 @@ async def test_a_move_over_the_socket_is_the_move_over_http(make_user, game, see
         await ws.disconnect()
 
 
-@database_sync_to_async
-def hearts_of_four(make_user: Any) -> tuple[str, list[Any], list[str]]:
-    people = [make_user() for _ in range(4)]
-    room = lobby.room_create(host=people[0], game="hearts", options={})
-    for person in people[1:]:
-        lobby.room_join(code=room.code, user=person)
-    lobby.room_start(code=room.code, user=people[0])
-    seated = {s.user_id: s.index for s in selectors.table_of(code=room.code).seats}
-    people.sort(key=lambda p: seated[p.pk])
-    return room.code, people, [new_token(p) for p in people]
+async def hearts_at_four(make_user: Any) -> tuple[str, list[Any], list[str]]:
+    """A started Hearts room of four people: its code, the people and their tokens by seat."""
+    code, players, _, tokens, _ = await hearts_of_four(make_user)
+    return code, [players[i] for i in range(4)], [tokens[i] for i in range(4)]
 
 
 async def test_a_replayed_move_answers_its_first_answer_over_either(make_user):
-    code, people, tokens = await hearts_of_four(make_user)
+    code, people, tokens = await hearts_at_four(make_user)
     views, _ = await read(code, people)
     # The pass: every seat acts at once.
     seat, other = views[0]["to_act"][:2]
@@ -241,7 +236,7 @@ async def test_a_replayed_move_answers_its_first_answer_over_either(make_user):
 
 
 async def test_a_spectator_a_bad_frame_and_a_revoked_token_are_answered_as_http_does(make_user):
-    code, people, _ = await hearts_of_four(make_user)
+    code, people, _ = await hearts_at_four(make_user)
     views, _ = await read(code, people)
     body = {"version": views[0]["version"], "action": {"type": "pass_cards", "cards": ["2C", "3C", "4C"]}}
     spectator = await database_sync_to_async(make_user)()
@@ -277,7 +272,7 @@ def _revoke(key: str) -> None:
 
 
 async def test_a_session_socket_moves_as_its_session_does(make_user, client):
-    code, people, _ = await hearts_of_four(make_user)
+    code, people, _ = await hearts_at_four(make_user)
     views, _ = await read(code, people)
     await database_sync_to_async(client.force_login)(people[0])
     session = client.cookies[django_settings.SESSION_COOKIE_NAME].value
@@ -297,7 +292,7 @@ async def test_a_session_socket_moves_as_its_session_does(make_user, client):
 
 async def test_moves_as_fast_as_the_table_allows_are_never_closed_a_flood_is(make_user, settings):
     settings.WS_SOCKET_BURST, settings.WS_SOCKET_RATE = 2, 0
-    code, people, tokens = await hearts_of_four(make_user)
+    code, people, tokens = await hearts_at_four(make_user)
     ws = room_socket(code, tokens[0], views=True)
     assert (await ws.connect())[0]
     # Ten moves (refused ones too), far past the socket's bucket of two frames: all answered.

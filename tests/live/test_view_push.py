@@ -19,6 +19,7 @@ from games.live import EXCEPT_GROUPS
 from games.models import Room
 from games.services import lobby
 from tests.api.helpers import move_by_whoever_acts
+from tests.live.rooms import hearts_of_four
 from tests.sockets import room_socket
 from tests.strict_answers import check_component
 from tests.tokens import new_token
@@ -30,21 +31,6 @@ pytestmark = [
 ]
 
 CARD = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
-
-
-@database_sync_to_async
-def hearts_of_four(make_user) -> tuple[str, dict[int, Any], Any, dict[int, str], str]:
-    """A started Hearts room of four people: its code, the players by seat, a spectator,
-    the players' tokens by seat and the spectator's."""
-    people = [make_user() for _ in range(4)]
-    room = lobby.room_create(host=people[0], game="hearts", options={})
-    for person in people[1:]:
-        lobby.room_join(code=room.code, user=person)
-    lobby.room_start(code=room.code, user=people[0])
-    players = {seat.index: seat.user for seat in selectors.table_of(code=room.code).seats}
-    spectator = make_user()
-    tokens = {seat: new_token(user) for seat, user in players.items()}
-    return room.code, players, spectator, tokens, new_token(spectator)
 
 
 @database_sync_to_async
