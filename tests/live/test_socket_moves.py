@@ -179,6 +179,8 @@ async def test_a_move_over_the_socket_is_the_move_over_http(make_user, game, see
         by_http = await post(tokens[seat], http_room, body)
         answered.append(by_http[0])
         assert by_socket[0] == by_http[0], (body, by_socket, by_http)
+        if by_http[0] == 200 and by_http[1]["round"] != first_hand:
+            break  # the move dealt the next hand, by each room's own seed
         if by_http[0] == 200:
             assert alike(by_socket[1]) == alike(by_http[1])
             check_component("GameView", by_socket[1])
