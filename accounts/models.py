@@ -1,13 +1,16 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Case, Q, Value, When
+from django.utils.crypto import salted_hmac
 
 from . import usernames
 
@@ -15,6 +18,8 @@ from . import usernames
 # cards, and never so long that the next trick's clock runs unseen.
 TRICK_PAUSE_DEFAULT_MS = 1200
 TRICK_PAUSE_MAX_MS = 5000
+
+_SESSION_HASH_SALT = "django.contrib.auth.models.AbstractBaseUser.get_session_auth_hash"
 
 
 class PlayerManager(UserManager["User"]):
@@ -67,6 +72,10 @@ class User(AbstractUser):
     # moderator sees the other accounts made from it, and a sign-up from a browser a
     # banned account was made from is refused. Empty for an app that keeps no cookies.
     browser_mark = models.CharField(max_length=32, blank=True, db_index=True)
+    # Moved on by a ban and a closure: every session of the account (the admin's, an
+    # authorize page's) ends with it, and an unban or a restore brings none back
+    # (`get_session_auth_hash`). A new password ends them as Django's own hash does.
+    sessions_epoch = models.PositiveIntegerField(default=0, editable=False)
     # Derived from the username (accounts.usernames) whenever it is set, and unique, so
     # the database itself refuses a second `Alice` or a lookalike (a Cyrillic A). Null only
     # for accounts older than these rules whose name collided with an earlier account's
@@ -89,6 +98,20 @@ class User(AbstractUser):
             if update_fields is not None:
                 kwargs["update_fields"] = {*update_fields, "username_key", "username_skeleton"}
         super().save(*args, **kwargs)
+
+    def get_session_auth_hash(self) -> str:
+        return self._session_hash(None)
+
+    def get_session_auth_fallback_hash(self) -> Iterator[str]:
+        for secret in settings.SECRET_KEY_FALLBACKS:
+            yield self._session_hash(secret)
+
+    def _session_hash(self, secret: str | bytes | None) -> str:
+        """Django's HMAC of the password (as AbstractBaseUser makes it), with the sessions'
+        epoch beside the password once a ban or closure moved it: epoch 0 gives Django's
+        own hash, so no session ended when the epoch came in."""
+        signed = f"{self.password}:{self.sessions_epoch}" if self.sessions_epoch else self.password
+        return salted_hmac(_SESSION_HASH_SALT, signed, secret=secret, algorithm="sha256").hexdigest()
 
     def clean(self) -> None:
         """The admin's check, before the unique keys would refuse the row."""

@@ -3,3 +3,8 @@ from django.apps import AppConfig
 
 class ApiConfig(AppConfig):
     name = "api"
+
+    def ready(self) -> None:
+        from . import credential_ends
+
+        credential_ends.connect()

@@ -47,6 +47,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable
 from typing import Any
 from urllib.parse import parse_qs
@@ -55,6 +56,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
 from django.conf import settings
+from django.utils import timezone
 
 from accounts.models import User
 from games import live, live_watch, selectors
@@ -62,12 +64,12 @@ from games.selectors import RoomPosition
 from notifications.services import presence
 from talk import live as talk_live
 
-from . import socket_closes, socket_moves
+from . import socket_closes, socket_credentials, socket_moves
 from . import socket_metrics as metrics
 from .db_async import database_sync_to_async
 from .room_versions import versions_for
 from .socket_closes import SocketClose
-from .socket_limits import account_buckets
+from .socket_limits import account_buckets, account_sockets
 
 logger = logging.getLogger(__name__)
 
@@ -92,8 +94,8 @@ async def _quietly(what: str, step: Awaitable[Any]) -> None:
 
 class NoticeConsumer(AsyncJsonWebsocketConsumer):
     """What both sockets share: they announce, and take nothing from a client but pings
-    (and, on a room's, moves), at a limited rate; every socket of a signed-in account is closed when the account is
-    banned."""
+    (and, on a room's, moves), at a limited rate; a socket whose credential ends (signed
+    out, revoked, a new password, a ban, a closure) is closed at once."""
 
     # The `path` label of gameserver_sockets_open for the sockets a subclass serves.
     path_label = "other"
@@ -117,17 +119,66 @@ class NoticeConsumer(AsyncJsonWebsocketConsumer):
             leaving = self.channel_layer.group_discard(self.account_group, self.channel_name)
             await _quietly("leave the account's group", leaving)
 
-    async def account_closed(self, event: dict[str, Any]) -> None:
-        # The account's tokens are revoked: as for any token that no longer works.
-        await self.close_as(socket_closes.BANNED)
+    async def credentials_check(self, event: dict[str, Any]) -> None:
+        """One of the account's credentials may have ended (api/credential_ends.py): read
+        this socket's again, and close it if it no longer works. A check begun after the
+        message was sent has read what it tells already."""
+        if getattr(self, "ended", False) or event.get("at", 0.0) < getattr(self, "checked_at", 0.0):
+            return
+        self.checked_at = time.time()
+        try:
+            close = await socket_credentials.ended(self.scope)
+        except Exception:
+            # The database away: the socket cannot tell, and ends as a server's error does
+            # (its client reconnects, and the reconnect reads the credential).
+            logger.exception("could not read the credential of a socket of user %s", self.scope["user"].pk)
+            close = socket_closes.SERVER_ERROR
+        if close is not None:
+            await self.end(close)
+
+    async def end(self, close: SocketClose) -> None:
+        """Close at once: nothing queued for the socket is sent after this (`send`)."""
+        self.ended = True
+        await self.close_as(close)
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+        # A socket ended for its credential sends nothing more, whatever its handlers were
+        # still given (the close itself goes through channels' own, underneath this).
+        if not getattr(self, "ended", False):
+            await super().send(text_data, bytes_data, close)
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        # channels' own goes to the websocket's `send` past the one above.
+        if not getattr(self, "ended", False):
+            await super().send_json(content, close)
+
+    async def watch_credential(self) -> None:
+        """Once served: read the credential again (one that ended while the socket opened
+        was checked before the socket could hear of it), and again when it expires."""
+        await self.credentials_check({"at": time.time()})
+        expires = None if getattr(self, "ended", False) else await socket_credentials.expires(self.scope)
+        if expires is not None:
+            delay = max(0.0, (expires - timezone.now()).total_seconds())
+            self.expiry = asyncio.get_running_loop().call_later(delay, self._expired)
+
+    def _expired(self) -> None:
+        self.expiry_check = asyncio.ensure_future(self.credentials_check({"at": time.time()}))
 
     async def may_open(self, user: User) -> bool:
         """Opening a socket costs its account a token; without one the socket is refused
-        with 4429 (a reconnecting flood reads no room for it)."""
-        if account_buckets().take(user.pk):
+        with 4429 (a reconnecting flood reads no room for it). An account holds at most
+        WS_ACCOUNT_SOCKETS_MAX sockets open on every socket process together; one more is
+        refused with 4409 (api/socket_limits.py, AccountSockets)."""
+        if not account_buckets().take(user.pk):
+            metrics.sockets_closed_rate_limited.labels(metrics.LIMIT_ACCOUNT).inc()
+            await self.refuse(socket_closes.RATE_LIMITED)
+            return False
+        self.holds_slot = True  # released as it closes, whatever the answer
+        cap = settings.WS_ACCOUNT_SOCKETS_MAX
+        if await account_sockets().hold(self.channel_layer, user.pk, self.channel_name, cap):
             return True
-        metrics.sockets_closed_rate_limited.labels(metrics.LIMIT_ACCOUNT).inc()
-        await self.refuse(socket_closes.RATE_LIMITED)
+        metrics.sockets_refused_too_many.inc()
+        await self.refuse(socket_closes.TOO_MANY_SOCKETS)
         return False
 
     async def serve(self) -> None:
@@ -137,9 +188,16 @@ class NoticeConsumer(AsyncJsonWebsocketConsumer):
         self.counted_open = True
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        expiry = getattr(self, "expiry", None)
+        if expiry is not None:
+            expiry.cancel()
         if getattr(self, "counted_open", False):
             self.counted_open = False
             metrics.sockets_open.labels(self.path_label).dec()
+        if getattr(self, "holds_slot", False):
+            self.holds_slot = False
+            releasing = account_sockets().release(self.channel_layer, self.channel_name)
+            await _quietly("release the account's socket", releasing)
         await super().websocket_disconnect(message)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
@@ -228,6 +286,7 @@ class RoomConsumer(NoticeConsumer):
         # Where the room is now, so a client that reconnects knows at once whether it
         # missed anything, and from which event to catch up.
         await self.send_json({"type": "changed", **position._asdict()})
+        await self.watch_credential()
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "listening", False):
@@ -243,6 +302,8 @@ class RoomConsumer(NoticeConsumer):
         await self.leave_account()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if getattr(self, "ended", False):
+            return
         if socket_moves.is_action(content) and getattr(self, "listening", False):
             # A move: the HTTP request it stands for, answered here (api/socket_moves.py).
             await self.send(text_data=await socket_moves.submit(self.scope, self.code, content))
@@ -335,9 +396,12 @@ class UserConsumer(NoticeConsumer):
             self.group = live.user_group_name(user.pk)
             await self.channel_layer.group_add(self.group, self.channel_name)
         await self.join_account(user)
+        # Accepted before the presence record is written: a handshake must not wait for a
+        # database write, which under load took it past daphne's connect timeout (403).
+        await self.serve()
         await self._say_present()
         self.presence = asyncio.get_running_loop().create_task(self._stay_present())
-        await self.serve()
+        await self.watch_credential()
 
     async def disconnect(self, code: int) -> None:
         for task in (getattr(self, "poller", None), getattr(self, "presence", None)):

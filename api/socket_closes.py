@@ -3,8 +3,9 @@ it tells a client. The AsyncAPI document's `x-close-codes` are made from this ta
 (api/asyncapi_document.py), so what the server sends and what the document promises are
 one list.
 
-Codes in the 4000 range mirror the HTTP statuses a client already knows; 1011 is the
-WebSocket protocol's own "server error". A reason is at most 123 bytes of UTF-8, the
+Codes in the 4000 range mirror the HTTP statuses a client already knows; 1011 and 1013
+are the WebSocket protocol's own "server error" and "try again later" (RFC 6455, 7.4,
+and IANA's registry). A reason is at most 123 bytes of UTF-8, the
 room a close frame has for it (RFC 6455, 5.5).
 """
 
@@ -33,6 +34,12 @@ BANNED = SocketClose(
     "The account was banned while the socket was open; every socket of it is closed, and the HTTP API answers "
     "its token `401 banned` with the moderator's reason.",
 )
+CREDENTIAL_ENDED = SocketClose(
+    4401,
+    "credentials ended",
+    "The credential the socket was opened with ended while it was open: signed out, a token or an app's access "
+    "revoked, the password changed, the account closed. Nothing more is sent on it; sign in again.",
+)
 ORIGIN_NOT_ALLOWED = SocketClose(
     4403,
     "origin not allowed",
@@ -47,6 +54,19 @@ RATE_LIMITED = SocketClose(
     "The socket, or its account's sockets together, sent frames faster than allowed (or the account opened "
     "sockets faster). Reconnect after a pause; a client that only pings when quiet never meets it.",
 )
+TOO_MANY_SOCKETS = SocketClose(
+    4409,
+    "too many sockets",
+    "The account already holds WS_ACCOUNT_SOCKETS_MAX (30) sockets open, on every socket process together. "
+    "Close one first; retrying after a backoff (full jitter) opens it once another has closed.",
+)
+TRY_AGAIN_LATER = SocketClose(
+    1013,
+    "try again later",
+    "The server is too busy to open the socket now (more handshakes waiting than it takes at once, or the "
+    "socket not ready within its budget); nothing was wrong with the request. Reconnect after a random wait "
+    "between 0 and a ceiling that doubles with each attempt (exponential backoff with full jitter).",
+)
 SERVER_ERROR = SocketClose(
     1011,
     "server error",
@@ -56,9 +76,28 @@ SERVER_ERROR = SocketClose(
 
 # What each channel of the AsyncAPI document may be closed with, in the document's order.
 CHANNEL_CLOSES: dict[str, tuple[SocketClose, ...]] = {
-    "room": (UNAUTHENTICATED, BANNED, ORIGIN_NOT_ALLOWED, NO_SUCH_ROOM, RATE_LIMITED, SERVER_ERROR),
-    "me": (UNAUTHENTICATED, BANNED, ORIGIN_NOT_ALLOWED, RATE_LIMITED),
-    "unknown": (NO_SUCH_SOCKET, ORIGIN_NOT_ALLOWED),
+    "room": (
+        UNAUTHENTICATED,
+        BANNED,
+        CREDENTIAL_ENDED,
+        ORIGIN_NOT_ALLOWED,
+        NO_SUCH_ROOM,
+        TOO_MANY_SOCKETS,
+        RATE_LIMITED,
+        TRY_AGAIN_LATER,
+        SERVER_ERROR,
+    ),
+    "me": (
+        UNAUTHENTICATED,
+        BANNED,
+        CREDENTIAL_ENDED,
+        ORIGIN_NOT_ALLOWED,
+        TOO_MANY_SOCKETS,
+        RATE_LIMITED,
+        TRY_AGAIN_LATER,
+        SERVER_ERROR,
+    ),
+    "unknown": (NO_SUCH_SOCKET, ORIGIN_NOT_ALLOWED, TRY_AGAIN_LATER, SERVER_ERROR),
 }
 
 ALL: tuple[SocketClose, ...] = tuple(dict.fromkeys(close for closes in CHANNEL_CLOSES.values() for close in closes))

@@ -12,44 +12,30 @@ origin the site trusts: one of its own hosts (`ALLOWED_HOSTS`) or a frontend lis
 `CORS_ALLOWED_ORIGINS`, the list HTTP's CORS answers use. A socket without a token from
 another origin is closed with 4403; one without a token and without an `Origin` (no
 browser sent it) is served without the session, as anonymous, and so closed with 4401.
+
+The credential is read again whenever one of the account's may have ended, and the
+socket closed when it no longer works (api/socket_credentials.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import ParseResult, parse_qs, urlparse
+from urllib.parse import ParseResult, urlparse
 
 from channels.auth import AuthMiddlewareStack
 from channels.security.websocket import OriginValidator
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
-from accounts.models import User
-from accounts.selectors import user_for_token
-from grants.authentication import socket_user
-from grants.scopes import READ
-
 from .consumers import ForeignOriginConsumer
 from .db_async import database_sync_to_async
+from .socket_credentials import Opened, token_of, token_opened
 from .socket_limits import FrameRateLimit
 
 
 @database_sync_to_async
-def _user_for_token(key: str) -> tuple[User | AnonymousUser, tuple[str, str] | None]:
-    """The token's account, and the credential as HTTP sends it (the scheme that token
-    signs in with): a move over the socket is that credential's HTTP request
-    (api/socket_moves.py)."""
-    user, scheme = user_for_token(key=key), "Token"
-    if user is None:
-        user, scheme = socket_user(key, READ), "Bearer"
-    if user is None or not user.is_active:
-        return AnonymousUser(), None
-    return user, (scheme, key)
-
-
-def _token(scope: dict[str, Any]) -> str | None:
-    values = parse_qs(scope.get("query_string", b"").decode("latin1")).get("token")
-    return values[0] if values else None
+def _token_opened(key: str) -> Opened:
+    return token_opened(key)
 
 
 def _origin(scope: dict[str, Any]) -> ParseResult | None:
@@ -76,11 +62,12 @@ class _SocketAuthMiddleware:
         self.refuse_origin = ForeignOriginConsumer.as_asgi()
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        token = _token(scope)
+        token = token_of(scope)
         if token is not None:
             # The session is not read at all: a token, even a bad one, is the socket's only credential.
-            user, credential = await _user_for_token(token)
-            return await self.inner({**scope, "user": user, "credential": credential}, receive, send)
+            opened = await _token_opened(token)
+            signed_in = {"user": opened.user, "credential": opened.credential, "credential_expires": opened.expires}
+            return await self.inner({**scope, **signed_in}, receive, send)
         origin = _origin(scope)
         if origin is None:
             return await self.inner({**scope, "user": AnonymousUser()}, receive, send)

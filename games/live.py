@@ -31,14 +31,27 @@ def user_group_name(user_id: int) -> str:
 
 
 def account_group_name(user_id: int) -> str:
-    """Every socket of the account, its rooms' and its own: what a ban closes."""
+    """Every socket of the account, its rooms' and its own: where its credentials are
+    checked again when one of them ends."""
     return f"account.{user_id}"
 
 
-def sockets_close_after_commit(user_id: int) -> None:
-    """Close every open socket of the account once this commits (a ban): the sockets
-    answer 4401, and the client, reading why, is told it is banned."""
-    transaction.on_commit(lambda: _send(account_group_name(user_id), {"type": "account.closed"}))
+# How long a change that ends a credential waits for the sockets to be told: the answer
+# to the request that ended it comes after, so nothing is pushed to such a socket later.
+CREDENTIALS_CHECK_WAIT_SECONDS = 2.0
+
+
+def credentials_check_after_commit(user_id: int) -> None:
+    """Once this commits, every open socket of the account checks the credential it was
+    opened with, on every socket process, and closes when it no longer works
+    (api/credential_ends.py says which changes call this). The check is sent before
+    the caller goes on, so a socket hears it before any change committed afterwards."""
+    transaction.on_commit(lambda: _send_now(account_group_name(user_id), credentials_check_message()))
+
+
+def credentials_check_message() -> dict[str, Any]:
+    """`at` (wall-clock seconds): a socket that checked since need not check again."""
+    return {"type": "credentials.check", "at": time.time()}
 
 
 class _Announcer:
@@ -79,6 +92,10 @@ class _Announcer:
     def send(self, sends: list[tuple[str, dict[str, Any]]]) -> None:
         assert self.queue is not None
         self.loop.call_soon_threadsafe(self.queue.put_nowait, sends)
+
+    def send_now(self, sends: list[tuple[str, dict[str, Any]]], timeout: float) -> None:
+        """Send ahead of the queue and wait until the layer has it (or `timeout`)."""
+        asyncio.run_coroutine_threadsafe(_group_send_many(self.layer, sends), self.loop).result(timeout)
 
 
 async def _group_send_many(layer: Any, sends: list[tuple[str, dict[str, Any]]]) -> None:
@@ -121,6 +138,19 @@ def room_changed_message(version: int, seq: int) -> dict[str, Any]:
 
 def _send(group: str, message: dict[str, Any]) -> None:
     _send_many([(group, message)])
+
+
+def _send_now(group: str, message: dict[str, Any]) -> None:
+    """Send and wait until the layer has the message, for what must reach sockets before
+    the caller answers (a credential ended)."""
+    layer = get_channel_layer()
+    if layer is None or isinstance(layer, InMemoryChannelLayer):
+        _send_many([(group, message)])  # in the serving loop, and so sent on return
+        return
+    try:
+        _announcer_for(layer).send_now([(group, message)], CREDENTIALS_CHECK_WAIT_SECONDS)
+    except Exception:
+        logger.exception("could not announce %s to %s", message["type"], group)
 
 
 def _send_many(sends: list[tuple[str, dict[str, Any]]]) -> None:

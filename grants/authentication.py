@@ -62,11 +62,12 @@ class BearerAuthentication(authentication.BaseAuthentication):
         return 'Bearer realm="api"'
 
 
-def socket_user(key: str, scope: str = scopes.READ) -> User | None:
-    """The active account a bearer token with `scope` acts for on a socket, else None."""
+def socket_grant(key: str, scope: str = scopes.READ) -> selectors.Grant | None:
+    """The grant of a bearer token with `scope` for an active account, on a socket; else
+    None. Its `expires` is when the socket's credential ends by itself."""
     grant = selectors.grant_for_bearer(key=key)
     if grant is None or not grant.user.is_active or scope not in grant.scopes:
         return None
     if grant.kind == "personal":
         services.personal_token_used(token_id=grant.id, last_used_at=grant.last_used_at)
-    return grant.user
+    return grant

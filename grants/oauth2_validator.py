@@ -47,7 +47,11 @@ class OAuth2Validator(oauth2_validators.OAuth2Validator):
         replayed = self._replay_within_grace(refresh_token)
         if replayed is None:
             # A live token, or a replay the toolkit refuses (revoking the family).
-            return bool(super().validate_refresh_token(refresh_token, client, request, *args, **kwargs))
+            valid = super().validate_refresh_token(refresh_token, client, request, *args, **kwargs)
+            # A banned or closed account's tokens are all revoked; this holds even so.
+            return bool(valid) and request.user.is_active
+        if not replayed.user.is_active:
+            return False
         request.user = replayed.user
         request.refresh_token = refresh_token
         request.refresh_token_instance = replayed

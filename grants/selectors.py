@@ -34,6 +34,9 @@ class Grant:
     id: int
     # When a personal token's use was last written (None for OAuth2 tokens).
     last_used_at: datetime | None = None
+    # When an OAuth2 access token stops working (None for personal tokens, which last
+    # until revoked).
+    expires: datetime | None = None
 
 
 def personal_tokens_of(*, user: User) -> QuerySet[PersonalToken]:
@@ -90,7 +93,15 @@ def grant_for_bearer(*, key: str) -> Grant | None:
     access = get_access_token_model().objects.select_related("user").filter(token_checksum=checksum).first()
     if access is None or access.user is None or access.expires <= timezone.now():
         return None
-    return Grant(access.user, scopes.parse(access.scope), "oauth2", access.pk)
+    return Grant(access.user, scopes.parse(access.scope), "oauth2", access.pk, expires=access.expires)
+
+
+def token_digests_of(*, user: User) -> list[str]:
+    """The SHA-256 digests of every personal token and app's access token of the account,
+    as its own sign-ins' are kept (what a ban remembers, accounts.models.BannedToken)."""
+    personal = PersonalToken.objects.filter(user=user).values_list("digest", flat=True)
+    access = get_access_token_model().objects.filter(user=user).values_list("token_checksum", flat=True)
+    return [*personal, *access]
 
 
 def apps_made_by(*, user: User) -> QuerySet[Any]:

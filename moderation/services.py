@@ -18,10 +18,11 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services.sign_ins import banned_tokens_forget, tokens_revoke_for_ban
 from core.errors import ServiceError
-from games import live
 from games import selectors as game_selectors
 from games.models import Room, RoomStatus
 from games.services import table_moderation
+from grants import selectors as grant_selectors
+from grants import services as grants
 
 from .models import ModerationEntry
 
@@ -46,7 +47,8 @@ def require_reason(reason: str, *, limit: int = MAX_REASON) -> str:
 @transaction.atomic
 def user_ban(*, moderator: User, user: User, reason: str, until: datetime | None = None) -> ModerationEntry:
     """The account can no longer sign in or act (until `until`, when moderation.tasks
-    lifts the ban; for good without), its tokens stop working at once, and it leaves
+    lifts the ban; for good without), every credential of it ends at once (its sockets
+    close), and it leaves
     every room still open, in the same transaction:
 
     - a room in play gives its seat to a computer player, who plays on;
@@ -69,8 +71,10 @@ def user_ban(*, moderator: User, user: User, reason: str, until: datetime | None
     user.ban_reason = reason
     user.ban_ends_at = until
     user.save(update_fields=["is_active", "banned_at", "ban_reason", "ban_ends_at"])
-    tokens_revoke_for_ban(user=user)
-    live.sockets_close_after_commit(user.pk)
+    # Every credential ends, the apps' and personal tokens with the account's own, and an
+    # unban brings none back; while the ban lasts each says `banned` with the reason.
+    tokens_revoke_for_ban(user=user, others=grant_selectors.token_digests_of(user=user))
+    grants.grants_revoke_all(user=user)
     done = user_leave_open_rooms(user=user, reason=reason, banned=True)
     if until is not None:
         transaction.on_commit(lambda: _lift_at(user.pk, until))
@@ -150,7 +154,8 @@ def _leave(room: Room, index: int, user: User, reason: str, banned: bool) -> str
 
 @transaction.atomic
 def user_unban(*, moderator: User, user: User, reason: str) -> ModerationEntry:
-    """The account may sign in again (with its password: its old tokens stay revoked)."""
+    """The account may sign in again (with its password or passkey): every credential it
+    held before the ban stays ended, its tokens, apps' tokens and sessions alike."""
     reason = require_reason(reason)
     user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
     if user.banned_at is None:

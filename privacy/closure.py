@@ -23,7 +23,6 @@ from django.db import transaction
 from accounts import selectors as accounts
 from accounts.models import User
 from accounts.services import closure as account_closure
-from games import live
 from grants import services as grants
 from moderation import services as moderation
 from notifications import selectors as notices
@@ -43,7 +42,6 @@ def account_close(*, user: User, password: str, now: datetime) -> User:
     grants.grants_revoke_all(user=user)
     erasure.delivery_stop(user=user)
     moderation.user_leave_open_rooms(user=user, reason=CLOSED_REASON, banned=False)
-    live.sockets_close_after_commit(user.pk)
     until = accounts.restorable_until(user=user)
     if address and until is not None:
         account_notices.account_closed_after_commit(address=address, username=user.username, until=until)

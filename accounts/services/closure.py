@@ -10,7 +10,7 @@ from django.db.models import Q
 
 from ..models import Block, NameChange, Passkey, SecondFactor, User
 from .passwords import password_confirm
-from .sign_ins import sign_ins_end
+from .sign_ins import sessions_end, sign_ins_end
 
 
 @transaction.atomic
@@ -26,6 +26,7 @@ def account_close(*, user: User, password: str, now: datetime) -> User:
     user.is_active = False
     user.save(update_fields=["closed_at", "is_active"])
     sign_ins_end(user=user)
+    sessions_end(user=user)
     return user
 
 

@@ -4,9 +4,11 @@ the digests a ban keeps of them."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import F
 
 from core.errors import ServiceError
 
@@ -66,13 +68,26 @@ def user_sign_in(*, user: User, now: datetime, device: Device | None = None, how
 
 
 @transaction.atomic
-def tokens_revoke_for_ban(*, user: User) -> None:
-    """End the account's sign-ins, keeping only their digests (see BannedToken)."""
-    digests = list(SignIn.objects.filter(user=user).values_list("digest", flat=True))
+def tokens_revoke_for_ban(*, user: User, others: Sequence[str] = ()) -> None:
+    """End the account's sign-ins and sessions, keeping the digests of their tokens and
+    of `others` (the SHA-256 digests of the account's other tokens, which the caller
+    ends) so that each answers `banned` with the reason while the ban lasts (see
+    BannedToken). Unbanning forgets the digests and brings back none of them."""
+    digests = [*SignIn.objects.filter(user=user).values_list("digest", flat=True), *others]
     BannedToken.objects.bulk_create(
         [BannedToken(digest=digest, user=user) for digest in digests], ignore_conflicts=True
     )
     sign_ins_end(user=user)
+    sessions_end(user=user)
+
+
+def sessions_end(*, user: User) -> None:
+    """End every session of the account (the admin's, an authorize page's): their hash no
+    longer matches (User.get_session_auth_hash)."""
+    user.sessions_epoch = F("sessions_epoch") + 1
+    # Saved (not updated) so that the account's sockets hear of it (api/credential_ends.py).
+    user.save(update_fields=["sessions_epoch"])
+    user.refresh_from_db(fields=["sessions_epoch"])
 
 
 def banned_tokens_forget(*, user: User) -> None:
