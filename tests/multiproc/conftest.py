@@ -66,6 +66,8 @@ class Cluster:
     sockets: list[str]  # the daphne processes' URLs
     workers: list[Worker]
     logs: dict[str, Path]
+    # The environment every process shares: a command run with it acts on the deployment.
+    env: dict[str, str]
 
 
 def postgres_server() -> str:
@@ -86,7 +88,7 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
     logs: dict[str, Path] = {}
     waits: list[Callable[[], None]] = []
     procs: list[subprocess.Popen[Any]] = []
-    cluster = Cluster(web=[], sockets=[], workers=[], logs=logs)
+    cluster = Cluster(web=[], sockets=[], workers=[], logs=logs, env={})
     try:
         with ExitStack() as stack:
             database = stack.enter_context(own_database(postgres_server(), f"test_{base}_deploy_{tag}"))
@@ -95,6 +97,7 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
             metrics = tmp_path / "metrics"
             metrics.mkdir()
             env = cluster_env(database, broker, prefix, PROMETHEUS_MULTIPROC_DIR=str(metrics))
+            cluster.env.update(env)
 
             def start(name: str, argv: list[str]) -> tuple[subprocess.Popen[Any], Path]:
                 logs[name] = LOGS / f"multiproc-{tag}-{name}.log"
