@@ -19,6 +19,11 @@ CODES = Catalogue(
             "The name (or table-talk line) holds a bidirectional control character (such as U+202E), which could "
             "make it read otherwise than it is written.",
         ),
+        "invisible_character": (
+            400,
+            "The name holds a character shown as nothing (a zero-width space or joiner, a soft hyphen, a "
+            "variation selector after a letter...), which could make it read as another name or as none.",
+        ),
         "weak_password": (400, "The password is too short, too common or too like the username."),
         "wrong_password": (400, "The current password given to change it is not the account's."),
         "bad_reset_token": (

@@ -9,6 +9,13 @@
   a capital I reading as a small l), so a second one is refused.
 - Bidirectional controls (U+202E and friends) reorder what follows them on screen, so
   a name that holds one can show as another; none is accepted.
+- Invisible characters (zero-width spaces and joiners, the word joiner, soft hyphens, the
+  byte-order mark, Hangul fillers, variation selectors, tags: Unicode's default-ignorable
+  code points) make two names that read the same different, or a name that reads as
+  nothing; none is accepted where it is invisible. Where one does show (the joiner of an
+  emoji sequence, 👩‍💻; a variation selector after a symbol, ❤️; the joiners of the scripts
+  that write with them, such as Persian's zero-width non-joiner between letters; the tags of
+  a subdivision's flag) it is taken.
 - The server names computer players "Computer N" (and its client names seats "Seat N"
   and the viewer "You"); nobody may look like one.
 """
@@ -66,6 +73,78 @@ def skeleton(name: str) -> str:
 
 def has_bidi_control(text: str) -> bool:
     return any(c in _BIDI_MARKS or unicodedata.bidirectional(c) in _BIDI_CLASSES for c in text)
+
+
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): drawn as nothing.
+_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+_ZWNJ, _ZWJ = "\u200c", "\u200d"
+_PRESENTATION = frozenset("\ufe0e\ufe0f")
+_BLACK_FLAG, _CANCEL_TAG = "\U0001f3f4", "\U000e007f"
+_TAGS = range(0xE0020, 0xE0080)
+# Scripts whose writing uses the joiners between letters (Arabic, Persian, the Indic
+# scripts...): any but these, where a joiner between two letters changes nothing seen.
+_NO_JOINERS = ("LATIN", "GREEK", "CYRILLIC", "COMBINING")
+
+
+def is_ignorable(char: str) -> bool:
+    code = ord(char)
+    return any(low <= code <= high for low, high in _IGNORABLE)
+
+
+def _joins_letters(char: str) -> bool:
+    return (
+        bool(char)
+        and not char.isascii()
+        and unicodedata.category(char)[0] in "LM"
+        and not unicodedata.name(char, "").startswith(_NO_JOINERS)
+    )
+
+
+def _pictograph_before(text: str, i: int) -> bool:
+    """Whether an emoji ends just before index `i` (a skin tone or presentation selector
+    may follow it)."""
+    j = i - 1
+    while j >= 0 and (text[j] in _PRESENTATION or "\U0001f3fb" <= text[j] <= "\U0001f3ff"):
+        j -= 1
+    return j >= 0 and unicodedata.category(text[j]) == "So"
+
+
+def _in_flag_tags(text: str, i: int) -> bool:
+    """Whether the tag at `i` is in a run of tags after a black flag, ended by the cancel
+    tag: a subdivision's flag (🏴 and the tags of gbsct)."""
+    start = i
+    while start > 0 and ord(text[start - 1]) in _TAGS:
+        start -= 1
+    end = i
+    while end < len(text) and ord(text[end]) in _TAGS:
+        end += 1
+    return start > 0 and text[start - 1] == _BLACK_FLAG and text[end - 1] == _CANCEL_TAG
+
+
+def has_invisible(text: str) -> bool:
+    """Whether `text` holds a default-ignorable character where it shows as nothing (see
+    the module's note for where one shows and is taken). The bidirectional controls among
+    them are `has_bidi_control`'s."""
+    for i, char in enumerate(text):
+        if not is_ignorable(char):
+            continue
+        before = text[i - 1] if i else ""
+        after = text[i + 1] if i + 1 < len(text) else ""
+        if char in _PRESENTATION and before and unicodedata.category(before)[0] in "SPN":
+            continue
+        if char == _ZWJ and _pictograph_before(text, i) and after and unicodedata.category(after) == "So":
+            continue
+        if char in (_ZWJ, _ZWNJ) and _joins_letters(before) and _joins_letters(after):
+            continue
+        if ord(char) in _TAGS and _in_flag_tags(text, i):
+            continue
+        return True
+    return False
 
 
 def impersonates_server(text: str) -> bool:

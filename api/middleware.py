@@ -14,7 +14,10 @@ endpoint could serve, so the later layers never see it:
   reach PostgreSQL by way of the token or the Idempotency-Key);
 - a multipart body whose boundary is missing or not one RFC 2046 allows: 400
   `bad_request` (no endpoint reads multipart, which is 415 otherwise; a layer that
-  parsed the form, such as a CSRF check on a session, would fail on it without a word).
+  parsed the form, such as a CSRF check on a session, would fail on it without a word);
+- a Content-Type Django could not read as it made the request (api/http_requests.py):
+  400 `bad_request` too. Under daphne as under gunicorn: daphne no longer parses form
+  bodies itself (api/daphne_bodies.py).
 
 Details name the limit or the header, never what was sent.
 """
@@ -88,8 +91,14 @@ def refusal(request: HttpRequest) -> JsonResponse | None:
                 detail = "A header may not hold control characters."
                 return error_response(400, "invalid_character", detail, _header_name(key))
     content_type = meta.get("CONTENT_TYPE", "")
+    if getattr(request, "content_type_unreadable", False):
+        detail = "The Content-Type header cannot be read; the API reads JSON bodies only."
+        return error_response(400, "bad_request", detail, "Content-Type")
     if isinstance(content_type, str) and content_type.lower().lstrip().startswith("multipart/"):
-        boundary = parse_header_parameters(content_type)[1].get("boundary", "")
+        try:
+            boundary = parse_header_parameters(content_type)[1].get("boundary", "")
+        except ValueError:
+            boundary = ""
         if not _BOUNDARY.fullmatch(boundary):
             detail = "The multipart body's boundary is missing or malformed; the API reads JSON bodies only."
             return error_response(400, "bad_request", detail, "Content-Type")

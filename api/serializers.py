@@ -186,12 +186,25 @@ class UserSerializer(serializers.ModelSerializer[User]):
         return account_selectors.display_name_changeable_at(user=user, now=timezone.now())
 
 
-def _refuse_misleading(value: str) -> None:
-    """What other players would misread: reordered text, or a name the server gives."""
+def refuse_unreadable(value: str) -> None:
+    """The one rule of every name others read (display names, room names): nothing that
+    makes it read otherwise than it is written, reordered text (`bidi_control`) or a
+    character shown as nothing (`invisible_character`; accounts/usernames.py)."""
     if usernames.has_bidi_control(value):
         raise serializers.ValidationError(
             "Names may not hold bidirectional control characters (such as U+202E).", code="bidi_control"
         )
+    if usernames.has_invisible(value):
+        raise serializers.ValidationError(
+            "Names may not hold invisible characters (such as U+200B, a zero-width space).",
+            code="invisible_character",
+        )
+
+
+def _refuse_misleading(value: str) -> None:
+    """What other players would misread: reordered text, invisible characters, or a name
+    the server gives."""
+    refuse_unreadable(value)
     if usernames.impersonates_server(value):
         raise serializers.ValidationError("Names like the server's own labels are reserved.", code="reserved_name")
 
@@ -203,6 +216,16 @@ class UsernameField(serializers.RegexField):
         if not isinstance(data, str):
             self.fail("invalid")
         return unicodedata.normalize("NFKC", super().to_internal_value(data))
+
+
+class ReadableNameField(StrictCharField):
+    """A name others read: a room's (`refuse_unreadable`)."""
+
+    def run_validation(self, data: Any = serializers.empty) -> Any:
+        value = super().run_validation(data)
+        if value:
+            refuse_unreadable(value)
+        return value
 
 
 class DisplayNameField(StrictCharField):
@@ -302,7 +325,14 @@ class TokenAnswerSerializer(serializers.Serializer[Any]):
 class RoomCreateSerializer(StrictSerializer):
     game = GameKeyField(max_length=20)
     options = serializers.DictField(required=False, default=dict)
-    name = StrictCharField(max_length=80, required=False, allow_blank=True, default="")
+    name = ReadableNameField(
+        max_length=80,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Shown in the room list when public: the rules of display names, no bidirectional control or "
+        "invisible character",
+    )
     public = StrictBooleanField(required=False, default=True)
 
 

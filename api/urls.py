@@ -1,5 +1,7 @@
 from django.urls import path, register_converter
 
+import core.ids  # noqa: F401  (registers `<id:…>`)
+
 from . import (
     views_auth,
     views_blocks,
@@ -32,7 +34,7 @@ urlpatterns = [
     path("rooms/<room_code:code>/chat", views_chat.ChatView.as_view(), name="room-chat"),
     path("reports", views_reports.ReportsView.as_view(), name="reports"),
     path("me/sanctions", views_reports.SanctionsView.as_view(), name="me-sanctions"),
-    path("me/warnings/<int:pk>/read", views_reports.WarningReadView.as_view(), name="me-warning-read"),
+    path("me/warnings/<id:pk>/read", views_reports.WarningReadView.as_view(), name="me-warning-read"),
     path("me/blocks", views_blocks.BlocksView.as_view(), name="me-blocks"),
     path("me/blocks/<str:username>", views_blocks.BlockView.as_view(), name="me-block"),
     path("auth/register", views_auth.RegisterView.as_view(), name="register"),
@@ -48,8 +50,8 @@ urlpatterns = [
     path("me/factors/recovery-codes", views_factors.RecoveryCodesView.as_view(), name="me-factors-recovery-codes"),
     path("me/passkeys", views_passkeys.PasskeysView.as_view(), name="me-passkeys"),
     path("me/passkeys/options", views_passkeys.PasskeyOptionsView.as_view(), name="me-passkeys-options"),
-    path("me/passkeys/<int:pk>", views_passkeys.PasskeyView.as_view(), name="me-passkey"),
-    path("me/passkeys/<int:pk>/remove", views_passkeys.PasskeyRemoveView.as_view(), name="me-passkey-remove"),
+    path("me/passkeys/<id:pk>", views_passkeys.PasskeyView.as_view(), name="me-passkey"),
+    path("me/passkeys/<id:pk>/remove", views_passkeys.PasskeyRemoveView.as_view(), name="me-passkey-remove"),
     path("auth/passkey/options", views_passkeys.PasskeySignInOptionsView.as_view(), name="passkey-options"),
     path("auth/passkey", views_passkeys.PasskeySignInView.as_view(), name="passkey"),
     path("me/export", views_export.ExportRequestView.as_view(), name="me-export"),
@@ -60,13 +62,13 @@ urlpatterns = [
     path("me", views_auth.MeView.as_view(), name="me"),
     path("me/turns", views_me.TurnsView.as_view(), name="me-turns"),
     path("me/sign-ins", views_sign_ins.SignInsView.as_view(), name="me-sign-ins"),
-    path("me/sign-ins/<int:sign_in_id>", views_sign_ins.SignInView.as_view(), name="me-sign-in"),
+    path("me/sign-ins/<id:sign_in_id>", views_sign_ins.SignInView.as_view(), name="me-sign-in"),
     path("me/tokens", views_tokens.PersonalTokensView.as_view(), name="me-tokens"),
-    path("me/tokens/<int:token_id>", views_tokens.PersonalTokenView.as_view(), name="me-token"),
+    path("me/tokens/<id:token_id>", views_tokens.PersonalTokenView.as_view(), name="me-token"),
     path("me/apps", views_tokens.AllowedAppsView.as_view(), name="me-apps"),
-    path("me/apps/<int:app_id>", views_tokens.AllowedAppView.as_view(), name="me-app"),
+    path("me/apps/<id:app_id>", views_tokens.AllowedAppView.as_view(), name="me-app"),
     path("me/apps/made", views_my_apps.MadeAppsView.as_view(), name="me-apps-made"),
-    path("me/apps/made/<int:app_id>", views_my_apps.MadeAppView.as_view(), name="me-app-made"),
+    path("me/apps/made/<id:app_id>", views_my_apps.MadeAppView.as_view(), name="me-app-made"),
     path("me/notifications", views_notifications.NotificationSettingsView.as_view(), name="me-notifications"),
     path(
         "me/notifications/email-confirmation",

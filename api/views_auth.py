@@ -78,7 +78,15 @@ class RegisterView(SignInThrottledView):
             "marks it with an HTTP-only cookie) is answered `banned` while the ban lasts."
         ),
     )
-    @answers("username_taken", "username_confusable", "reserved_name", "bidi_control", "weak_password", "banned")
+    @answers(
+        "username_taken",
+        "username_confusable",
+        "reserved_name",
+        "bidi_control",
+        "invisible_character",
+        "weak_password",
+        "banned",
+    )
     @creates("the new account (`me`)")
     def post(self, request: Request) -> Response:
         data = RegisterSerializer(data=request.data)
@@ -150,7 +158,7 @@ class GuestView(SignInThrottledView):
             "answer marks it with an HTTP-only cookie) is answered `banned` while the ban lasts."
         ),
     )
-    @answers("reserved_name", "bidi_control", "banned")
+    @answers("reserved_name", "bidi_control", "invisible_character", "banned")
     @creates("the new account (`me`)")
     def post(self, request: Request) -> Response:
         data = GuestSerializer(data=request.data)
@@ -189,7 +197,7 @@ class MeView(APIView):
         return Response(UserSerializer(signed_in_user(request)).data)
 
     @extend_schema(request=MeUpdateSerializer, responses=UserSerializer, summary="Change your own settings")
-    @answers("display_name_too_soon", "username_confusable", "reserved_name", "bidi_control")
+    @answers("display_name_too_soon", "username_confusable", "reserved_name", "bidi_control", "invisible_character")
     def patch(self, request: Request) -> Response:
         data = MeUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)

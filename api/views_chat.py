@@ -57,14 +57,18 @@ class ChatView(APIView):
         description="Lines in `id` order, after the `id` given as `after`. The players read their own channel "
         "and the spectators' lines said outside a hand; everyone else reads both. Lines of accounts the caller "
         "blocked, or that blocked the caller, are left out. While the list goes on, the `Link` header names "
-        "the next page. The `ETag` changes when the page would; send it back as `If-None-Match` for a 304.",
+        "the next page. The `ETag` changes when the page would; send it back as `If-None-Match` for a 304. Once a "
+        "private room is over, only its players and moderators read its talk: anyone else is answered 404, as "
+        "for a room that does not exist.",
     )
     def get(self, request: Request, code: str) -> HttpResponseBase:
         query = ChatQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         after, limit = query.validated_data["after"], query.validated_data["limit"]
-        room = games.room_get(code=code)
-        reader = selectors.reader_of(room=room, user=signed_in_user(request))
+        user = signed_in_user(request)
+        # A private room's talk, once it is over, is its players' (as its replay is).
+        room = games.room_record_for(code=code, user=user)
+        reader = selectors.reader_of(room=room, user=user)
         rows = [
             selectors.line_shown(line)
             for line in selectors.lines_for(room=room, reader=reader, after=after, limit=limit + 1)

@@ -41,6 +41,7 @@ class GuestKeepView(APIView):
         "username_confusable",
         "reserved_name",
         "bidi_control",
+        "invisible_character",
         "weak_password",
         "display_name_too_soon",
         "bad_email_address",

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from grants.scopes import READ, scopes
 from ratings import selectors
 
+from .auth import signed_in_user
 from .schema import answers
 from .serializers_ratings import (
     LeaderboardQuerySerializer,
@@ -34,10 +35,16 @@ class PlayerView(APIView):
 class PlayerMatchesView(GenericAPIView):
     serializer_class = MatchSerializer
 
-    @extend_schema(parameters=[_USERNAME], responses=MatchSerializer(many=True), summary="A player's finished matches")
+    @extend_schema(
+        parameters=[_USERNAME],
+        responses=MatchSerializer(many=True),
+        summary="A player's finished matches",
+        description="Newest first. A private room's match is listed only to those who played in it and to "
+        "moderators: its code opens its replay, which is theirs alone (the profile's counts include it).",
+    )
     def get(self, request: Request, username: str) -> Response:
         user = selectors.player_get(username=username)
-        page = self.paginate_queryset(selectors.matches_of(user=user))
+        page = self.paginate_queryset(selectors.matches_of(user=user, viewer=signed_in_user(request)))
         assert page is not None
         return self.get_paginated_response(MatchSerializer([selectors.match_row(p) for p in page], many=True).data)
 

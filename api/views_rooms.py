@@ -83,7 +83,7 @@ class RoomListView(GenericAPIView):
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     @extend_schema(request=RoomCreateSerializer, responses={201: RoomSerializer})
-    @answers("invalid", "server_busy", "unread_warning", "playbanned")
+    @answers("invalid", "bidi_control", "invisible_character", "server_busy", "unread_warning", "playbanned")
     @creates("the room")
     def post(self, request: Request) -> Response:
         data = RoomCreateSerializer(data=request.data)
@@ -332,7 +332,8 @@ class EventsView(APIView):
             'the list goes on, the `Link` header names the next page (`rel="next"`); without one the client '
             "has every event there is. The answer's `ETag` changes when the room logs an event (the caller's "
             "or not) or the caller's seat changes; send it back as `If-None-Match` to be answered 304 with no "
-            "body while nothing was logged."
+            "body while nothing was logged. Once a private room is over, only its players and moderators read "
+            "its log: anyone else is answered 404, as for a room that does not exist."
         ),
     )
     def get(self, request: Request, code: str) -> HttpResponseBase:
@@ -347,7 +348,7 @@ class EventsView(APIView):
             if digest is not None and conditional.holds(request, digest):  # None: no such room, read on to 404
                 return conditional.not_modified(digest)
         # The room and the seat before the events: the page holds at least what its tag says.
-        room = selectors.room_for_play(code=code)
+        room = selectors.room_record_for(code=code, user=user)
         seat = selectors.seat_index_of(room=room, user=user)
         rows = selectors.events_for(room=room, seat=seat, after=after, limit=limit + 1)
         digest = view_tags.events_tag_of(
@@ -364,14 +365,15 @@ class RoundsView(APIView):
         summary="The summary table of finished hands, a page at a time",
         description=(
             "Finished hands in order, after the hand numbered `after`. While the list goes on, the `Link` "
-            'header names the next page (`rel="next"`).'
+            'header names the next page (`rel="next"`). Once a private room is over, only its players and '
+            "moderators read them: anyone else is answered 404, as for a room that does not exist."
         ),
     )
     def get(self, request: Request, code: str) -> Response:
         query = RoundsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         after, limit = query.validated_data["after"], query.validated_data["limit"]
-        room = selectors.room_for_play(code=code)
+        room = selectors.room_record_for(code=code, user=signed_in_user(request))
         rows = selectors.rounds_summary(room=room, after=after, limit=limit + 1)
         return pagination.page_after(request, rows, limit=limit, key="round")
 
@@ -384,13 +386,16 @@ class ReplayView(APIView):
         description=(
             "Once the match is finished: each hand as dealt and each action in order, with every seat's "
             "hand and the trick on the table after it. Before the end the answer is 409 `match_not_over` "
-            "whoever asks, seated or not; an abandoned or closed match has none (409 `room_closed`)."
+            "whoever asks, seated or not; an abandoned or closed match has none (409 `room_closed`). A "
+            "private room's replay is its players' and moderators' alone: anyone else is answered 404, as "
+            "for a room that does not exist, whether the match is over or not."
         ),
     )
     @answers("match_not_over", "room_closed")
     def get(self, request: Request, code: str) -> Response:
+        user = signed_in_user(request)
+        room = selectors.room_match_for(code=code, user=user)
         answer = replay.match_replay(code=code)
-        room = selectors.room_get(code=code)
-        reader = talk.reader_of(room=room, user=signed_in_user(request))
+        reader = talk.reader_of(room=room, user=user)
         lines = talk.lines_for(room=room, reader=reader, limit=REPLAY_CHAT_MAX)
         return Response({**answer, "chat": [talk.line_shown(line) for line in lines]})

@@ -48,6 +48,41 @@ def room_for_play(*, code: str) -> Room:
     return room
 
 
+# A room that is over: what is left of it is its record (the replay, the log, the hands).
+ENDED = (RoomStatus.FINISHED, RoomStatus.ABANDONED, RoomStatus.CLOSED)
+
+
+def may_read_match(*, room: Room, user: User | None) -> bool:
+    """Whether `user` may read the room's match whole (its replay) or, once it is over,
+    its record (the hands' summaries, the event log, the table talk): anyone for a public room; for a
+    private one, its players (seated in it, or at its end) and staff (moderators) only."""
+    if room.public:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return bool(user.is_staff) or room.seats.filter(user=user).exists()
+
+
+def room_match_for(*, code: str, user: User | None) -> Room:
+    """The room with its host, for a read of its match whole (the replay): `not_found`, as
+    for a room that does not exist, where `user` may not read it (`may_read_match`)."""
+    room = room_get(code=code)
+    if not may_read_match(room=room, user=user):
+        raise not_found()
+    return room
+
+
+def room_record_for(*, code: str, user: User | None) -> Room:
+    """The room, for a read of its record (hands' summaries, event log, table talk): `not_found`,
+    as for a room that does not exist, where it is a private room that is over and `user`
+    may not read it (`may_read_match`). While it is played, whoever holds its code may
+    watch, as its invitation says."""
+    room = room_for_play(code=code)
+    if room.status in ENDED and not may_read_match(room=room, user=user):
+        raise not_found()
+    return room
+
+
 def table_of(*, code: str) -> Table:
     """The room as it is played: seats, hand in play and rules (games.store)."""
     found = store.table(code)

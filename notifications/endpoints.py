@@ -15,6 +15,13 @@ catches a public name pointing at an internal address. Redirects are never follo
 (notifications.push). What no check here can stop (a name that changes its answer between
 the check and the connection) is for the deployment's egress rules (docs/notifications.md).
 
+An endpoint is kept, compared and sent to in one spelling (`normalised`): scheme and host
+in lower case, the host without a final dot, no default port, a path that is at least `/`
+with its percent-escapes' hex digits in upper case (and the unreserved characters they
+escape written plainly), no empty query or fragment. `HTTPS://Push.Example.com:443/x?`
+is `https://push.example.com/x`, so another spelling of an account's endpoint is that
+endpoint (`push_endpoint_taken`), not a second one.
+
 `PUSH_ALLOW_LOOPBACK` (tests only) admits http and https endpoints on 127.0.0.1, ::1 and
 localhost, any port, for a fake push service.
 """
@@ -137,8 +144,47 @@ def _host_listed(host: str) -> bool:
     return not listed or any(host == h or host.endswith("." + h) for h in listed)
 
 
+_ESCAPE = re.compile("%([0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_DEFAULT_PORTS = {"https": 443, "http": 80}
+
+
+def _escape_normalised(text: str) -> str:
+    """RFC 3986 6.2.2: percent-escapes in upper case, unreserved characters unescaped."""
+
+    def one(match: re.Match[str]) -> str:
+        char = chr(int(match.group(1), 16))
+        return char if char in _UNRESERVED else "%" + match.group(1).upper()
+
+    return _ESCAPE.sub(one, text)
+
+
+def normalised(endpoint: str) -> str:
+    """The endpoint in the one spelling it is kept and compared in (see above); a string
+    that is no URL is returned as it is (endpoint_check refuses it)."""
+    try:
+        parts = urlsplit(endpoint)
+        port = parts.port
+    except ValueError:
+        return endpoint
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").rstrip(".")
+    if not host:
+        return endpoint
+    if ":" in host:
+        host = f"[{host}]"
+    userinfo = parts.netloc.rpartition("@")[0]
+    netloc = (userinfo + "@" if "@" in parts.netloc else "") + host
+    if port is not None and port != _DEFAULT_PORTS.get(scheme):
+        netloc += f":{port}"
+    path = _escape_normalised(parts.path) or "/"
+    query = _escape_normalised(parts.query)
+    fragment = _escape_normalised(parts.fragment)
+    return SplitResult(scheme, netloc, path, query, fragment).geturl()
+
+
 def endpoint_check(endpoint: str) -> str:
-    """The endpoint, if the server may POST to it; else `bad_push_endpoint`."""
+    """The endpoint, normalised, if the server may POST to it; else `bad_push_endpoint`."""
     if not endpoint.isascii() or not endpoint.isprintable() or len(endpoint) > ENDPOINT_MAX or " " in endpoint:
         raise _refuse_endpoint()
     try:
@@ -150,17 +196,17 @@ def endpoint_check(endpoint: str) -> str:
     if not host or parts.username is not None or parts.password is not None or parts.fragment:
         raise _refuse_endpoint()
     if _loopback_allowed(parts, host):
-        return endpoint
-    if parts.scheme != "https" or port not in (None, 443):
+        return normalised(endpoint)
+    if parts.scheme.lower() != "https" or port not in (None, 443):
         raise _refuse_endpoint()
     address = _address(host)
     if address is not None:
         if not is_public(address) or settings.PUSH_ENDPOINT_HOSTS:
             raise _refuse_endpoint()
-        return endpoint
+        return normalised(endpoint)
     if not is_public_name(host) or not _host_listed(host):
         raise _refuse_endpoint()
-    return endpoint
+    return normalised(endpoint)
 
 
 def host_resolves_public(endpoint: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from accounts import selectors as accounts
 from accounts.models import User
@@ -66,11 +66,20 @@ def leaderboard_row(rating: Rating, rank: int) -> dict[str, Any]:
     }
 
 
-def matches_of(*, user: User) -> QuerySet[Placing]:
-    """The player's finished matches, newest first, with everything a row shows."""
+def matches_of(*, user: User, viewer: User | None = None) -> QuerySet[Placing]:
+    """The player's finished matches, newest first, with everything a row shows. A
+    private room's match is listed to those who may read it (games.selectors.
+    may_read_match): the player themself, the others who played in it, and staff; to
+    anyone else it is not there, so its code (the key to its replay) and who played it
+    stay among its players. (The profile's counts and the ratings still count it.)"""
+    placings = Placing.objects.filter(user=user, room__status=RoomStatus.FINISHED)
+    if viewer is None or not viewer.is_staff:
+        shown = Q(room__public=True)
+        if viewer is not None:
+            shown |= Q(Exists(Placing.objects.filter(room=OuterRef("room"), user=viewer)))
+        placings = placings.filter(shown)
     return (
-        Placing.objects.filter(user=user, room__status=RoomStatus.FINISHED)
-        .select_related("room")
+        placings.select_related("room")
         .prefetch_related(
             Prefetch("room__placings", queryset=Placing.objects.select_related("user").order_by("seat")),
             Prefetch("room__rating_changes", queryset=RatingChange.objects.filter(user=user)),

@@ -142,6 +142,7 @@ def test_every_app_answers_only_its_own_codes_and_the_shared_ones(folder):
 def test_the_server_codes_are_found():
     found = {code for folder in OWN_CODES for code in server_codes(folder)}
     assert {"username_taken", "username_confusable", "reserved_name", "bidi_control", "stale_version"} <= found
+    assert {"invisible_character"} <= found
     assert {"invalid_character", "too_deep", "body_too_large", "uri_too_long", "not_found"} <= found
     assert {"weak_password", "bad_push_endpoint", "room_full", "invalid"} <= found
 

@@ -5,6 +5,8 @@ It lives here rather than in `accounts` and `games` so those apps never import
 moderation: moderation sits above them and calls their services.
 """
 
+import core.ids  # noqa: F401  (registers `<id:…>`, which the pages' URLs use)
+
 from . import log, oauth_apps, outages, queue, rooms, tokens, users
 
 __all__ = ["log", "oauth_apps", "outages", "queue", "rooms", "tokens", "users"]

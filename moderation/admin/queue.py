@@ -247,7 +247,7 @@ class CaseAdmin(ReadOnlyAdmin):
 
     def get_urls(self) -> list[Any]:
         def view(name: str, handler: Any) -> Any:
-            return path(f"<int:case_id>/{name}/", self.admin_site.admin_view(handler), name=f"moderation_case_{name}")
+            return path(f"<id:case_id>/{name}/", self.admin_site.admin_view(handler), name=f"moderation_case_{name}")
 
         return [
             view("claim", self.claim_view),

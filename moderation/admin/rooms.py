@@ -197,9 +197,9 @@ class RoomAdmin(ReadOnlyAdmin):
 
     def get_urls(self):
         urls = [
-            path("<int:room_id>/close/", self.admin_site.admin_view(self.close_view), name="games_room_close"),
+            path("<id:room_id>/close/", self.admin_site.admin_view(self.close_view), name="games_room_close"),
             path(
-                "<int:room_id>/seat/<int:index>/to-bot/",
+                "<id:room_id>/seat/<id:index>/to-bot/",
                 self.admin_site.admin_view(self.seat_to_bot_view),
                 name="games_room_seat_to_bot",
             ),
@@ -302,7 +302,7 @@ class RoundAdmin(ReadOnlyAdmin):
 
     def get_urls(self):
         view = self.admin_site.admin_view(self.replay_view)
-        return [path("<int:round_id>/replay/", view, name="games_round_replay"), *super().get_urls()]
+        return [path("<id:round_id>/replay/", view, name="games_round_replay"), *super().get_urls()]
 
     def replay_view(self, request: HttpRequest, round_id: int) -> HttpResponse:
         # Reading, not moderating: it changes nothing, so it is not a moderation log entry.

@@ -171,8 +171,8 @@ class UserAdmin(BaseUserAdmin):
 
     def get_urls(self):
         urls = [
-            path("<int:user_id>/ban/", self.admin_site.admin_view(self.ban_view), name="accounts_user_ban"),
-            path("<int:user_id>/unban/", self.admin_site.admin_view(self.unban_view), name="accounts_user_unban"),
+            path("<id:user_id>/ban/", self.admin_site.admin_view(self.ban_view), name="accounts_user_ban"),
+            path("<id:user_id>/unban/", self.admin_site.admin_view(self.unban_view), name="accounts_user_unban"),
         ]
         return urls + super().get_urls()
 

@@ -6,7 +6,9 @@ take it over only by proving it holds the browser's subscription: by sending the
 keys (`p256dh` and `auth`, which the browser made and only it and this server know) with
 the endpoint, as a browser shared by two people does when the second signs in. Knowing
 the endpoint alone (a URL that may leak through a log or a proxy) is not enough: that is
-refused with `push_endpoint_taken`, and the owner keeps the subscription.
+refused with `push_endpoint_taken`, and the owner keeps the subscription. Endpoints are
+stored and compared normalised (notifications.endpoints.normalised): another spelling of
+the same URL (`:443`, an empty query, the host in capitals) is the same endpoint.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from accounts.models import User
 from core.errors import ServiceError
 
 from .. import selectors
-from ..endpoints import endpoint_check, keys_check
+from ..endpoints import endpoint_check, keys_check, normalised
 from ..models import PushSubscription
 from ..push import Outcome, push_send
 
@@ -105,7 +107,7 @@ def _same_keys(found: PushSubscription, p256dh: str, auth: str) -> bool:
 
 @transaction.atomic
 def push_subscription_delete(*, user: User, endpoint: str) -> None:
-    deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
+    deleted, _ = PushSubscription.objects.filter(user=user, endpoint=normalised(endpoint)).delete()
     if not deleted:
         raise ServiceError("not_found", "You have no push subscription with this endpoint.", 404)
 
