@@ -396,11 +396,9 @@ class UserConsumer(NoticeConsumer):
             self.group = live.user_group_name(user.pk)
             await self.channel_layer.group_add(self.group, self.channel_name)
         await self.join_account(user)
-        # Accepted before the presence record is written: a handshake must not wait for a
-        # database write, which under load took it past daphne's connect timeout (403).
-        await self.serve()
         await self._say_present()
         self.presence = asyncio.get_running_loop().create_task(self._stay_present())
+        await self.serve()
         await self.watch_credential()
 
     async def disconnect(self, code: int) -> None:

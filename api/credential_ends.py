@@ -16,7 +16,8 @@ endpoint, a cascade from a deleted app) is covered without a line here:
 - a personal token deleted;
 - an app's access token deleted: revoking the app's access or the app, `oauth/revoke_token`,
   and a refresh (the access token it replaces ends);
-- a session ended by signing out (`user_logged_out`);
+- a session deleted: signing out of it (Django's `logout` deletes it only after its
+  `user_logged_out` signal, so the row is what is watched), or the session cleanup;
 - the account's password, activity or sessions changed (a new password, a ban, a closure,
   an erasure: `User` saved with one of `ACCOUNT_FIELDS`).
 
@@ -25,9 +26,11 @@ docs/accounts.md has the table of what ends what.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
-from django.contrib.auth.signals import user_logged_out
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY
 from django.db.models.signals import post_delete, post_save
 from oauth2_provider.models import get_access_token_model
 
@@ -45,9 +48,10 @@ def _owner_lost_one(sender: Any, instance: Any, **kwargs: Any) -> None:
         live.credentials_check_after_commit(instance.user_id)
 
 
-def _signed_out(sender: Any, request: Any, user: User | None, **kwargs: Any) -> None:
-    if user is not None:
-        live.credentials_check_after_commit(user.pk)
+def _session_ended(sender: Any, instance: Any, **kwargs: Any) -> None:
+    user_id = instance.get_decoded().get(SESSION_KEY)
+    if user_id is not None:
+        live.credentials_check_after_commit(int(user_id))
 
 
 def _account_saved(sender: Any, instance: User, created: bool, update_fields: Any = None, **kwargs: Any) -> None:
@@ -61,5 +65,7 @@ def connect() -> None:
     """Called once, from the app's `ready`."""
     for model in (SignIn, PersonalToken, get_access_token_model()):
         post_delete.connect(_owner_lost_one, sender=model, dispatch_uid=f"credential-ends-{model._meta.label}")
-    user_logged_out.connect(_signed_out, dispatch_uid="credential-ends-logout")
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    if hasattr(store, "get_model_class"):  # sessions kept in the database (the default)
+        post_delete.connect(_session_ended, sender=store.get_model_class(), dispatch_uid="credential-ends-session")
     post_save.connect(_account_saved, sender=User, dispatch_uid="credential-ends-account")

@@ -27,11 +27,40 @@ A bucket refuses rather than waits (as a leaky-bucket limiter such as aiolimiter
 a socket has nothing to delay, only to stop. Buckets live in the socket process: an
 account's sockets spread over several daphne processes have a bucket in each, and each
 process is protected alike.
+
+Two more limits stand before a socket is served:
+
+- **The handshakes a process takes at once** (`HandshakeGate`, the outermost middleware
+  of the sockets). daphne answers HTTP 403 to any handshake the application has not
+  accepted within its `--websocket_connect_timeout` (5 s), and autobahn drops the
+  connection at the same time (aiohttp retries such a GET once, unseen); a consumer
+  accepts a socket once it is served, its credentials and, for a room, the room read,
+  and all of a process's database work waited on the one thread channels'
+  `database_sync_to_async` runs it on (api/db_async.py): 300 sockets at once on a
+  loaded machine waited past the timeout, and their clients, told nothing but 403,
+  reconnected into the same queue. A process is now *overloaded* when more than
+  WS_HANDSHAKES_WAITING_MAX handshakes are waiting to be served (the next one is closed
+  at once, reading nothing), or when one is not served within WS_ACCEPT_BUDGET_SECONDS
+  (3 s, under daphne's timeout): such a socket is accepted and closed with 1013, "try
+  again later", which a client retries after a backoff with full jitter. A socket the
+  gate closed is its application's no more (what it says goes nowhere); the
+  application still hears the disconnect, and cleans up as after any close. Should the
+  event loop be so late that even the gate's close comes after daphne's timeout,
+  daphne's protocol closes it with 1013 itself rather than answering 403
+  (api/daphne_close_reason.py).
+- **The sockets an account holds open** (`AccountSockets`), WS_ACCOUNT_SOCKETS_MAX on
+  all socket processes together: each open socket is an entry of a sorted set in the
+  channel layer's Redis, scored with when it expires; its process refreshes its
+  entries every `SLOT_REFRESH_SECONDS`, and a socket's entry goes when it closes. A
+  process that dies leaves entries that expire `SLOT_TTL_SECONDS` later. One over the
+  cap is closed with 4409. Without Redis (the one-process start) the count is the
+  process's own.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -42,7 +71,7 @@ import orjson
 from django.conf import settings
 
 from . import socket_metrics as metrics
-from .socket_closes import RATE_LIMITED
+from .socket_closes import RATE_LIMITED, SERVER_ERROR, TRY_AGAIN_LATER, SocketClose
 from .socket_moves import is_action
 
 logger = logging.getLogger(__name__)
@@ -201,3 +230,181 @@ class FrameRateLimit:
             return await self.inner(scope, passed.get, unless_closed)
         finally:
             pumping.cancel()
+
+
+ACCEPT_MESSAGE = {"type": "websocket.accept"}
+
+
+async def refuse_at_once(close: SocketClose, receive: Receive, send: Send) -> None:
+    """Accept a socket whose handshake was read and close it as `close` says, without the
+    application (daphne answers a close before the accept 403, which a client cannot tell
+    from any other failure); what the client sends after is dropped until it is gone."""
+    await send(ACCEPT_MESSAGE)
+    await send(close.message())
+    while (await receive())["type"] != "websocket.disconnect":
+        pass
+
+
+class HandshakeGate:
+    """ASGI middleware for sockets, outermost: the handshakes waiting in this process are
+    counted from their start (daphne makes the application instance as the handshake
+    arrives) until the application accepts or closes; past WS_HANDSHAKES_WAITING_MAX, or
+    past WS_ACCEPT_BUDGET_SECONDS for one, the socket is accepted and closed with 1013."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.waiting = 0
+
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> Any:
+        if scope["type"] != "websocket":
+            return await self.inner(scope, receive, send)
+        if self.waiting >= settings.WS_HANDSHAKES_WAITING_MAX:
+            metrics.sockets_refused_busy.labels(metrics.BUSY_WAITING).inc()
+            return await refuse_at_once(TRY_AGAIN_LATER, receive, send)
+        self.waiting += 1
+        answered = False  # the application accepted or closed, or the gate closed the socket
+        closed_here = False
+
+        def answer() -> None:
+            nonlocal answered
+            if not answered:
+                answered = True
+                self.waiting -= 1
+
+        async def close_here(close: SocketClose) -> None:
+            nonlocal closed_here
+            answer()
+            closed_here = True
+            await send(ACCEPT_MESSAGE)
+            await send(close.message())
+
+        async def passed_on(message: dict[str, Any]) -> None:
+            if closed_here:
+                return  # the gate closed this socket: nothing the application says reaches it
+            answer()
+            await send(message)
+
+        async def budget() -> None:
+            await asyncio.sleep(settings.WS_ACCEPT_BUDGET_SECONDS)
+            if not answered:
+                metrics.sockets_refused_busy.labels(metrics.BUSY_BUDGET).inc()
+                await close_here(TRY_AGAIN_LATER)
+
+        timer = asyncio.ensure_future(budget())
+        try:
+            return await self.inner(scope, receive, passed_on)
+        except Exception:
+            # Failed before it answered (its database or Redis out of reach): a close the
+            # client can read rather than daphne's 500; the error is logged as ever.
+            if not answered:
+                with contextlib.suppress(Exception):
+                    await close_here(SERVER_ERROR)
+            raise
+        finally:
+            timer.cancel()
+            answer()
+
+
+# A socket's entry in its account's set lasts this long unless refreshed; its process
+# refreshes all of its entries this often (one Redis round trip).
+SLOT_TTL_SECONDS = 60.0
+SLOT_REFRESH_SECONDS = 20.0
+
+# Drop the expired entries, then add this one if the account holds fewer than the cap:
+# one atomic command. KEYS[1]: the account's set; ARGV: now, expiry, member, cap, ttl (ms).
+_HOLD_SCRIPT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZSCORE', KEYS[1], ARGV[3]) then return 1 end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
+
+
+class AccountSockets:
+    """The sockets each account holds open, on every socket process together (in the
+    channel layer's Redis), or in this process alone (any other layer)."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        self.held: dict[str, int] = {}  # this process's entries: socket -> account
+        self.local: dict[int, set[str]] = {}  # without Redis: each account's sockets
+        self.refresher: asyncio.Task[None] | None = None
+
+    @staticmethod
+    def _redis(layer: Any, account: int) -> tuple[Any, str] | None:
+        if not hasattr(layer, "consistent_hash") or not hasattr(layer, "connection"):
+            return None
+        key = f"{layer.prefix}:sockets:{account}"
+        return layer.connection(layer.consistent_hash(key)), key
+
+    async def hold(self, layer: Any, account: int, socket: str, cap: int) -> bool:
+        """Count `socket` among `account`'s open sockets, if it holds fewer than `cap`."""
+        redis = self._redis(layer, account)
+        if redis is None:
+            mine = self.local.setdefault(account, set())
+            if len(mine) >= cap and socket not in mine:
+                return False
+            mine.add(socket)
+            self.held[socket] = account
+            return True
+        connection, key = redis
+        now = self.clock()
+        held = await connection.eval(
+            _HOLD_SCRIPT, 1, key, now, now + SLOT_TTL_SECONDS, socket, cap, int(SLOT_TTL_SECONDS * 1000)
+        )
+        if not held:
+            return False
+        self.held[socket] = account
+        loop = asyncio.get_running_loop()
+        if self.refresher is None or self.refresher.done() or self.refresher.get_loop() is not loop:
+            self.refresher = loop.create_task(self._refresh_all(layer))
+        return True
+
+    async def release(self, layer: Any, socket: str) -> None:
+        account = self.held.pop(socket, None)
+        if account is None:
+            return
+        redis = self._redis(layer, account)
+        if redis is None:
+            mine = self.local.get(account, set())
+            mine.discard(socket)
+            if not mine:
+                self.local.pop(account, None)
+            return
+        connection, key = redis
+        await connection.zrem(key, socket)
+
+    async def refresh(self, layer: Any) -> None:
+        """Push back the expiry of every entry this process holds (one pipeline a host)."""
+        expiry = self.clock() + SLOT_TTL_SECONDS
+        by_connection: dict[int, tuple[Any, list[tuple[str, str]]]] = {}
+        for socket, account in list(self.held.items()):
+            redis = self._redis(layer, account)
+            if redis is None:
+                continue
+            connection, key = redis
+            by_connection.setdefault(id(connection), (connection, []))[1].append((key, socket))
+        for connection, entries in by_connection.values():
+            pipe = connection.pipeline(transaction=False)
+            for key, socket in entries:
+                pipe.zadd(key, {socket: expiry})
+                pipe.pexpire(key, int(SLOT_TTL_SECONDS * 1000))
+            await pipe.execute()
+
+    async def _refresh_all(self, layer: Any) -> None:
+        while self.held:
+            await asyncio.sleep(SLOT_REFRESH_SECONDS)
+            try:
+                await self.refresh(layer)
+            except Exception:  # the next round tries again; an entry lasts three rounds
+                logger.exception("could not refresh the account sockets' entries")
+
+
+_account_sockets = AccountSockets()
+
+
+def account_sockets() -> AccountSockets:
+    """This process's record of the sockets it holds for their accounts."""
+    return _account_sockets

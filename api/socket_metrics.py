@@ -30,6 +30,21 @@ LIMIT_SOCKET = "socket"
 LIMIT_ACCOUNT = "account"
 LIMIT_ACTIONS = "actions"
 
+sockets_refused_busy = Counter(
+    "gameserver_sockets_refused_busy_total",
+    "Sockets closed with 1013 (try again later) because their process was overloaded: more "
+    "handshakes waiting than WS_HANDSHAKES_WAITING_MAX (`waiting`), or the socket not ready "
+    "within WS_ACCEPT_BUDGET_SECONDS (`budget`).",
+    ["why"],
+)
+BUSY_WAITING = "waiting"
+BUSY_BUDGET = "budget"
+
+sockets_refused_too_many = Counter(
+    "gameserver_sockets_refused_too_many_total",
+    "Sockets closed with 4409 because their account already held WS_ACCOUNT_SOCKETS_MAX open.",
+)
+
 sockets_open = Gauge(
     "gameserver_sockets_open",
     "Sockets served (accepted and not refused) and still open, by path.",

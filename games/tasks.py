@@ -15,14 +15,16 @@ from .services import clock, due, timekeeper
 
 
 @shared_task(name=clock.ROOM_DUE_TASK, ignore_result=True, bind=True)
-def room_due(self: Task, code: str, version: int) -> bool:
-    """Scheduled for a hand's due time; does nothing if the room moved on since."""
+def room_due(self: Task, code: str, version: int, served_after: str | None = None) -> bool:
+    """Scheduled for a hand's due time; does nothing if the room moved on since.
+    `served_after`: a clock held for a beat of the API past that moment looks again."""
     # How late the worker came to it: a deployment short of workers shows here first.
     eta: object = self.request.eta  # an ISO string as the message carries it
     due_at = datetime.fromisoformat(eta) if isinstance(eta, str) else eta
     if isinstance(due_at, datetime):
         metrics.observe_quietly(metrics.DUE_LATENESS, max(0.0, (timezone.now() - due_at).total_seconds()))
-    return due.due_actions_apply(code=code, version=version)
+    after = datetime.fromisoformat(served_after) if served_after else None
+    return due.due_actions_apply(code=code, version=version, served_after=after)
 
 
 # TODO(#15): remove after a release: tasks queued before the rename carry a round's id.

@@ -17,10 +17,13 @@ The rules, for every game (docs/time/clocks.md):
   reaches `abandon_seconds` the match is abandoned, or their seat handed to a computer
   player (`on_abandon`). Consecutive turns that run out therefore add up; acting once
   starts it again from nothing.
-- The server's outage is nobody's time. An outage (uptime.Outage: no process could
-  serve the API) that began before a clock ran out extends it by the part of the
-  outage after the turn began (`extended`), and the same is taken off the player's
-  waiting time.
+- The server's outage is nobody's time. An outage (uptime.Outage: no process
+  answered the API, until one answered again) that began before a clock ran out extends
+  it by the part of the outage after the turn began (`extended`), and the same is taken
+  off the player's waiting time. And after it the turn has at least
+  UPTIME_MIN_SERVING_AFTER_OUTAGE_SECONDS of serving time (the whole clock when that is
+  shorter), counted from the outage's end, the first answer served: those who queued
+  at a restarting server get their answer in time to play (`after_outage`).
 """
 
 from __future__ import annotations
@@ -101,14 +104,37 @@ def abandon_at(table: Table, seat: Seat) -> datetime | None:
     return seat.turn_since + limit - timedelta(seconds=seat.idle_seconds)
 
 
-def extended(until: datetime, start: datetime, outages: Iterable[tuple[datetime, datetime]]) -> datetime:
+def after_outage(clock: timedelta) -> timedelta:
+    """The serving time a turn on `clock` is owed after an outage it overlapped, from
+    the outage's end: UPTIME_MIN_SERVING_AFTER_OUTAGE_SECONDS, or the whole clock when
+    that is shorter."""
+    minimum = timedelta(seconds=float(getattr(settings, "UPTIME_MIN_SERVING_AFTER_OUTAGE_SECONDS", 15)))
+    return max(timedelta(0), min(minimum, clock))
+
+
+def extended(
+    until: datetime,
+    start: datetime,
+    outages: Iterable[tuple[datetime, datetime]],
+    minimum: timedelta = timedelta(0),
+) -> datetime:
     """A clock that started at `start` and runs out at `until`, given back every outage
     that began before it ran out: by the part of each after `start` (oldest first, so
-    that an extension can reach into a later outage)."""
+    that an extension can reach into a later outage), and then to no sooner than
+    `minimum` (`after_outage`) after the outage's end."""
     for began, ended in sorted(outages):
         if began < until and ended > start:
             until += ended - max(began, start)
+            until = max(until, ended + minimum)
     return until
+
+
+def clock_length(table: Table) -> timedelta:
+    """The clock of the turn in progress: `between_rounds_seconds` in the pause between
+    hands, else `turn_seconds`."""
+    if in_pause(table):
+        return option_seconds(table.room.options, "between_rounds_seconds", BETWEEN_ROUNDS_SECONDS)
+    return option_seconds(table.room.options, "turn_seconds", TURN_SECONDS)
 
 
 def plan(table: Table, *, started: set[int], now: datetime) -> None:
@@ -123,12 +149,7 @@ def plan(table: Table, *, started: set[int], now: datetime) -> None:
     if not people:
         round_.deadline_at = None
     elif started.intersection(people) or round_.deadline_at is None:
-        length = (
-            option_seconds(table.room.options, "between_rounds_seconds", BETWEEN_ROUNDS_SECONDS)
-            if in_pause(table)
-            else option_seconds(table.room.options, "turn_seconds", TURN_SECONDS)
-        )
-        round_.deadline_at = now + length
+        round_.deadline_at = now + clock_length(table)
     if not bots:
         round_.bots_due_at = None
     elif started.intersection(bots) or round_.bots_due_at is None:

@@ -10,7 +10,9 @@ migrated here, dropped at the end unless --keep), Redis (--redis) as the Celery 
 cache and channel layer under a key prefix of the run's own, and as tests/multiproc
 starts them (tests/multiproc/processes.py: the same environment and test settings, no
 rate limits for a few hundred players at one address): 2 gunicorn (--preload,
---web-workers sync workers each), 1 daphne, 2 Celery workers and beat, on free ports.
+--web-workers sync workers each), 1 daphne, 2 Celery workers on the default queue,
+--clock-workers workers on the players' clocks' queue (GAME_CLOCK_QUEUE; 0: the two
+take both queues, the layout before it had one) and beat, on free ports.
 
 The load: --tables rooms spread over every game the server lists (Hearts; Moon with
 three or four players; Kali Tidi with three or four), each with a clock drawn from
@@ -39,7 +41,10 @@ came before their turn's own start plus its clock (plus recorded outages); playe
 abandoned, or handed to a computer player, before their own waiting time reached
 abandon_seconds; the turns running while a web process was down. It prints those and
 the run's figures (tables, hands, moves, requests, server errors, connection errors,
-timeouts, abandonments) and exits 1 when a figure that must be zero is not: lost,
+timeouts and how late they came after their deadline, p50, p95 and max, abandonments;
+where every web process was down, the first answer the clients got after it against the
+outage the server recorded, and the turns that ran out within the serving time owed
+after it) and exits 1 when a figure that must be zero is not: lost,
 duplicated, early, wrongful, and 5xx answers outside the windows a web process was down.
 
 Every loop is bounded in time, --max-seconds bounds the whole run, and the processes
@@ -62,8 +67,8 @@ import sys
 import time
 import uuid
 from collections import Counter
-from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -146,6 +151,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     deployment = parser.add_argument_group("the deployment")
     deployment.add_argument("--web-workers", type=int, default=2, help="sync workers of each gunicorn (2)")
     deployment.add_argument("--sweep-seconds", type=float, default=5, help="SWEEP_SECONDS (5)")
+    deployment.add_argument(
+        "--clock-workers",
+        type=int,
+        default=1,
+        help="workers of the players' clocks' queue (1; 0: the two workers take every queue, as before it had one)",
+    )
+    deployment.add_argument(
+        "--clock-concurrency", type=int, default=2, help="pool processes of each clock worker (2, as deploy/Procfile)"
+    )
+    deployment.add_argument(
+        "--min-serving",
+        type=float,
+        default=15,
+        help="UPTIME_MIN_SERVING_AFTER_OUTAGE_SECONDS, the serving time owed after an outage (15)",
+    )
     deployment.add_argument(
         "--visibility-timeout",
         type=int,
@@ -308,14 +328,28 @@ class Cluster:
         port = free_port()
         url = f"http://127.0.0.1:{port}"
         self.sockets = Proc("daphne", daphne_argv(port), env, logs / "daphne.log", url=url)
+        # The default queue's workers; the players' clocks have workers of their own.
+        queues = "celery" if args.clock_workers > 0 else None
         self.workers = [
-            Proc(f"worker{n}", worker_argv(f"soak{n}"), env, logs / f"worker{n}.log", ready=WORKER_READY)
+            Proc(f"worker{n}", worker_argv(f"soak{n}", queues), env, logs / f"worker{n}.log", ready=WORKER_READY)
             for n in (1, 2)
         ]
+        self.clock_workers = [
+            Proc(
+                f"clock{n}",
+                worker_argv(f"clock{n}", "clock", args.clock_concurrency),
+                env,
+                logs / f"clock{n}.log",
+                ready=WORKER_READY,
+            )
+            for n in range(1, args.clock_workers + 1)
+        ]
         self.beat = Proc("beat", beat_argv(logs / "beat-schedule"), env, logs / "beat.log", ready=BEAT_READY)
-        self.all = [*self.web, self.sockets, *self.workers, self.beat]
+        self.all = [*self.web, self.sockets, *self.workers, *self.clock_workers, self.beat]
         self.faults: list[Fault] = []
         self.windows: list[Window] = []
+        self.other_faults: list[Window] = []  # a worker killed, beat stopped: their whole time
+        self.all_down: list[tuple[int, float]] = []  # windows with every web process down, from when
         self.t0 = time.time()
 
     def start(self) -> None:
@@ -353,6 +387,7 @@ class Cluster:
     async def worker_fault(self, at: float, down: float) -> None:
         await self.until(at)
         worker = self.workers[0]
+        began = time.time()
         await asyncio.to_thread(worker.kill)
         self.note(f"{worker.name} killed (SIGKILL)")
         await asyncio.sleep(down)
@@ -360,6 +395,7 @@ class Cluster:
         self.note(f"{worker.name} restarting")
         await asyncio.to_thread(worker.wait_ready)
         self.note(f"{worker.name} ready")
+        self.other_faults.append(Window(f"{worker.name} down", wall(began), wall(time.time())))
 
     async def web_fault(self, at: float, down: float) -> None:
         await self.until(at)
@@ -372,6 +408,7 @@ class Cluster:
         for proc in victims:
             left = proc.kill_group()
             self.note(f"{proc.name}: {left} of its processes outlived the master by 2 s; killed (SIGKILL)")
+        gone = time.time()  # nothing of them is left to answer
         await asyncio.sleep(max(0.0, down - 2))
         for proc in victims:
             proc.start()
@@ -381,9 +418,12 @@ class Cluster:
             self.note(f"{proc.name} serving")
         what = " and ".join(p.name for p in victims)
         self.windows.append(Window(f"{what} down", wall(began), wall(time.time())))
+        if len(victims) == len(self.web):
+            self.all_down.append((len(self.windows) - 1, gone))
 
     async def beat_fault(self, at: float, down: float) -> None:
         await self.until(at)
+        began = time.time()
         await asyncio.to_thread(self.beat.stop)
         self.note("beat stopped (SIGTERM)")
         await asyncio.sleep(down)
@@ -391,6 +431,7 @@ class Cluster:
         self.note("beat restarting")
         await asyncio.to_thread(self.beat.wait_ready)
         self.note("beat sent its first task")
+        self.other_faults.append(Window("beat stopped", wall(began), wall(time.time())))
 
     def problems(self) -> dict[str, list[str]]:
         """Each log's lines that say something went wrong."""
@@ -415,6 +456,7 @@ class Stats:
     statuses: Counter[int] = field(default_factory=Counter)
     server_errors: list[tuple[float, str]] = field(default_factory=list)
     no_answer: list[tuple[float, str]] = field(default_factory=list)  # connection errors and timeouts
+    answered: list[float] = field(default_factory=list)  # when each answer came (any status)
     accepted: list[Accepted] = field(default_factory=list)
     unanswered: list[Unanswered] = field(default_factory=list)
     refused: Counter[str] = field(default_factory=Counter)  # actions answered 4xx, by code
@@ -452,6 +494,7 @@ class Http:
                 await asyncio.sleep(0.3 * (attempt + 1))
                 continue
             self.stats.statuses[status] += 1
+            self.stats.answered.append(time.time())
             if status >= 500:
                 self.stats.server_errors.append((time.time(), f"{method} {path} at {base}: {status} {text[:300]}"))
             try:
@@ -784,6 +827,36 @@ def in_windows(moment: float, windows: list[Window]) -> bool:
     return any(w.started_at <= wall(moment) <= w.ended_at for w in windows)
 
 
+def with_first_answers(cluster: Cluster, answered: list[float]) -> list[Window]:
+    """The web windows, each where every web process was down with the first answer the
+    clients got after nothing of them was left to answer."""
+    windows = list(cluster.windows)
+    for index, gone in cluster.all_down:
+        first = min((t for t in answered if t > gone), default=None)
+        if first is not None:
+            windows[index] = replace(windows[index], first_answer=wall(first))
+    return windows
+
+
+def window_record(window: Window) -> dict[str, Any]:
+    return {
+        "what": window.what,
+        "started_at": window.started_at.isoformat(),
+        "ended_at": window.ended_at.isoformat(),
+        "first_answer": window.first_answer.isoformat() if window.first_answer else None,
+    }
+
+
+def window_of(record: dict[str, Any]) -> Window:
+    first = record.get("first_answer")
+    return Window(
+        record["what"],
+        datetime.fromisoformat(record["started_at"]),
+        datetime.fromisoformat(record["ended_at"]),
+        datetime.fromisoformat(first) if first else None,
+    )
+
+
 def database_figures(url: str) -> dict[str, Any]:
     with psycopg.connect(url) as conn:
         rooms: dict[str, int] = dict(conn.execute("SELECT status, count(*) FROM games_room GROUP BY status").fetchall())
@@ -812,12 +885,19 @@ def report(url: str, records: dict[str, Any]) -> int:
     status: 1 when a figure that must be zero is not."""
     accepted = [Accepted(**a) for a in records["accepted"]]
     unanswered = [Unanswered(**u) for u in records["unanswered"]]
-    windows = [
-        Window(w["what"], datetime.fromisoformat(w["started_at"]), datetime.fromisoformat(w["ended_at"]))
-        for w in records["windows"]
-    ]
+    windows = [window_of(w) for w in records["windows"]]
+    faults = [window_of(w) for w in records.get("other_faults", [])]
     with psycopg.connect(url) as conn, conn.cursor() as cursor:
-        result = audit(load(cursor), accepted, unanswered, windows)
+        data = load(cursor)
+    # The serving time owed after an outage, as the deployment had it (none before it did).
+    data.min_serving = timedelta(seconds=float(records["args"].get("min_serving", 0)))
+    # When the load stopped, every person at once: their turns all run out together.
+    first = records["faults"][0] if records["faults"] else None
+    ending = None
+    if first is not None:
+        over = first["at"] - first["offset"] + records["args"]["minutes"] * 60
+        ending = Window("the load stopped", wall(over), wall(over + records["args"]["drain"] + 30))
+    result = audit(data, accepted, unanswered, windows, faults, ending)
     db = database_figures(url)
     stats = records["stats"]
     server_errors = [(t, what) for t, what in stats["server_errors"]]
@@ -920,6 +1000,7 @@ def main() -> None:
                 BOT_DELAY_SECONDS=str(args.bot_delay),
                 SWEEP_SECONDS=str(args.sweep_seconds),
                 CELERY_VISIBILITY_TIMEOUT=str(args.visibility_timeout),
+                UPTIME_MIN_SERVING_AFTER_OUTAGE_SECONDS=str(args.min_serving),
                 # Connections kept between requests, as in production.
                 DB_CONN_MAX_AGE="60",
             )
@@ -927,7 +1008,8 @@ def main() -> None:
             began = time.monotonic()
             cluster.start()
             print(
-                f"started 2 gunicorn ({args.web_workers} workers each, --preload), daphne, 2 workers and beat in "
+                f"started 2 gunicorn ({args.web_workers} workers each, --preload), daphne, 2 workers, "
+                f"{args.clock_workers} clock workers and beat in "
                 f"{time.monotonic() - began:.0f} s on {args.database}",
                 flush=True,
             )
@@ -945,10 +1027,8 @@ def main() -> None:
                 "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
                 "accepted": [asdict(a) for a in load_.stats.accepted],
                 "unanswered": [asdict(u) for u in load_.stats.unanswered],
-                "windows": [
-                    {"what": w.what, "started_at": w.started_at.isoformat(), "ended_at": w.ended_at.isoformat()}
-                    for w in cluster.windows
-                ],
+                "windows": [window_record(w) for w in with_first_answers(cluster, load_.stats.answered)],
+                "other_faults": [window_record(w) for w in cluster.other_faults],
                 "faults": [asdict(f) for f in cluster.faults],
                 "people": [{"name": p.name, "kind": p.kind} for p in load_.people],
                 "tables": [{"code": t.code, "game": t.game, "options": t.options} for t in load_.tables],

@@ -12,7 +12,9 @@ were answered 200 for (`Accepted`), of the requests that got no answer at all
    under it).
 2. Timeouts: each automatic action came no earlier than its turn's start plus its clock,
    extended by any recorded outage (`uptime_outage`) that began before that deadline,
-   by its part after the turn began. A turn starts at the latest action of the hand
+   by its part after the turn began, and to no sooner than the serving time owed after
+   the outage's end (`min_serving`: UPTIME_MIN_SERVING_AFTER_OUTAGE_SECONDS, or the
+   whole clock when shorter). A turn starts at the latest action of the hand
    before it, or when the hand began; in Hearts' pass every seat's turn starts with the
    hand; the pause between hands (`next_round`) starts when the hand's last play ended
    it, and its clock is `between_rounds_seconds`.
@@ -24,7 +26,12 @@ were answered 200 for (`Accepted`), of the requests that got no answer at all
    does not count.
 4. Turns running while the web was down (the soak's fault windows): how many, and
    whether those that timed out were given their clock plus the recorded outages; and,
-   for comparison, plus the whole window.
+   for comparison, plus the whole window. Where every web process was down, the
+   first answer the clients got after it (`Window.first_answer`): no turn running then
+   may run out before the serving time owed after it.
+5. Lateness: how long after its (extended) deadline each timeout came, p50, p95 and
+   max: of all, of those whose turn overlapped no outage and no web window ("outages
+   aside"), and of those clear of every fault the soak made.
 
 Every comparison allows TOLERANCE for the gap between a server's reading of its clock
 and the insert of the row that records what it did.
@@ -34,6 +41,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import math
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -145,11 +153,14 @@ class Unanswered:
 
 @dataclass(frozen=True)
 class Window:
-    """A time the soak had a web process down."""
+    """A time the soak had a web process down (or another fault under way).
+    `first_answer`: where every web process was down, the first answer its clients got
+    after the window began."""
 
     what: str
     started_at: datetime
     ended_at: datetime
+    first_answer: datetime | None = None
 
 
 @dataclass
@@ -160,6 +171,9 @@ class Data:
     events: list[Event]
     outages: list[Outage]
     outage_table: bool
+    # The serving time owed after an outage (UPTIME_MIN_SERVING_AFTER_OUTAGE_SECONDS);
+    # the audit's caller sets it, as the deployment had it.
+    min_serving: timedelta = ZERO
     _by_hand: dict[int, list[Act]] = field(default_factory=dict, init=False, repr=False)
     _hands_of: dict[int, list[Hand]] = field(default_factory=dict, init=False, repr=False)
 
@@ -229,15 +243,18 @@ def load(cursor: Cursor) -> Data:
 # -- turns, clocks, outages -------------------------------------------------------------
 
 
-def deadline(start: datetime, clock: timedelta, outages: Iterable[Outage]) -> datetime:
+def deadline(start: datetime, clock: timedelta, outages: Iterable[Outage], min_serving: timedelta = ZERO) -> datetime:
     """When a turn that began at `start` runs out: its clock, extended by every outage
-    that began before it ran out, by the outage's part after the turn began."""
+    that began before it ran out, by the outage's part after the turn began, and to no
+    sooner than `min_serving` (at most the clock) after the outage's end."""
     due = start + clock
+    owed = min(min_serving, clock)
     for outage in sorted(outages, key=lambda o: o.started_at):
         if outage.started_at >= due:
             break
         if outage.ended_at > start:
             due += outage.ended_at - max(outage.started_at, start)
+            due = max(due, outage.ended_at + owed)
     return due
 
 
@@ -338,6 +355,10 @@ class WindowTurns:
     timed_out: int
     given_outages: int  # timed out no earlier than clock + recorded outages
     given_window: int  # timed out no earlier than clock + the whole window
+    # Of the turns running at the clients' first answer after the window, those that
+    # timed out before the serving time owed after it; None without a first answer.
+    short_after_answer: int | None = None
+    owed_examples: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -408,7 +429,7 @@ def check_timeouts(data: Data) -> list[Timeout]:
                 start=start,
                 at=act.created_at,
                 clock=clock,
-                due=deadline(start, clock, data.outages),
+                due=deadline(start, clock, data.outages, data.min_serving),
             )
         )
     return sorted(found, key=lambda t: (t.at, t.code, t.seq))
@@ -475,12 +496,65 @@ def check_windows(data: Data, windows: Iterable[Window]) -> list[WindowTurns]:
         running = [(start, a) for start, a in spans if start < window.ended_at and a.created_at > window.started_at]
         timed_out = [(start, a) for start, a in running if a.automatic]
         whole = [*data.outages, Outage(window.started_at, window.ended_at)]
+        owed = data.min_serving
         given_outages = sum(
-            1 for s, a in timed_out if a.created_at >= deadline(s, clock_of(data, a), data.outages) - TOLERANCE
+            1 for s, a in timed_out if a.created_at >= deadline(s, clock_of(data, a), data.outages, owed) - TOLERANCE
         )
-        given_window = sum(1 for s, a in timed_out if a.created_at >= deadline(s, clock_of(data, a), whole) - TOLERANCE)
-        found.append(WindowTurns(window, len(running), len(timed_out), given_outages, given_window))
+        given_window = sum(
+            1 for s, a in timed_out if a.created_at >= deadline(s, clock_of(data, a), whole, owed) - TOLERANCE
+        )
+        short, examples = None, []
+        if window.first_answer is not None:
+            first = window.first_answer
+            short = 0
+            for s, a in timed_out:
+                if (
+                    s < first <= a.created_at + TOLERANCE
+                    and a.created_at < first + min(owed, clock_of(data, a)) - TOLERANCE
+                ):
+                    short += 1
+                    examples.append(
+                        f"{a.kind} #{a.seq} of a turn begun {_t(s)}, timed out {_t(a.created_at)}, "
+                        f"{(a.created_at - first).total_seconds():.2f} s after the first answer"
+                    )
+        found.append(WindowTurns(window, len(running), len(timed_out), given_outages, given_window, short, examples))
     return found
+
+
+@dataclass(frozen=True)
+class Lateness:
+    """How long after their (extended) deadline timeouts came, in seconds."""
+
+    what: str
+    count: int
+    p50: float
+    p95: float
+    max: float
+
+    def line(self) -> str:
+        if not self.count:
+            return f"{self.what}: none"
+        return f"{self.what} ({self.count}): p50 {self.p50:.2f} s, p95 {self.p95:.2f} s, max {self.max:.2f} s"
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """The nearest-rank percentile (`share` of 1) of `values`."""
+    ordered = sorted(values)
+    rank = min(len(ordered), max(1, math.ceil(share * len(ordered))))
+    return ordered[rank - 1]
+
+
+def lateness(what: str, timeouts: Sequence[Timeout]) -> Lateness:
+    over = [max(0.0, t.over) for t in timeouts]
+    if not over:
+        return Lateness(what, 0, 0.0, 0.0, 0.0)
+    return Lateness(what, len(over), percentile(over, 0.5), percentile(over, 0.95), max(over))
+
+
+def clear_of(timeouts: Iterable[Timeout], spans: Iterable[tuple[datetime, datetime]]) -> list[Timeout]:
+    """The timeouts whose turn (its start to its timeout) overlapped none of `spans`."""
+    spans = list(spans)
+    return [t for t in timeouts if not any(t.start < end and t.at > begin for begin, end in spans)]
 
 
 @dataclass
@@ -491,6 +565,8 @@ class Report:
     abandonments: list[Abandonment]
     everyone_away: int
     windows: list[WindowTurns]
+    faults: list[Window] = field(default_factory=list)
+    ending: Window | None = None  # the load stopped: every person's turn runs out at once
 
     @property
     def early(self) -> list[Timeout]:
@@ -509,7 +585,25 @@ class Report:
             "timeouts inside a web outage window not given their clock + recorded outages": sum(
                 w.timed_out - w.given_outages for w in self.windows
             ),
+            "timeouts sooner than the serving time owed after the clients' first answer": sum(
+                w.short_after_answer or 0 for w in self.windows
+            ),
         }
+
+    def lateness(self) -> list[Lateness]:
+        """p50, p95 and max of how late timeouts came: all; outages aside (turns that
+        overlapped no recorded outage and no web window); clear of every fault."""
+        turns = [t for t in self.timeouts if t.kind != NEXT_ROUND]
+        outages = [(o.started_at, o.ended_at) for o in self.data.outages]
+        web = [(w.window.started_at, w.window.ended_at) for w in self.windows]
+        others = [(f.started_at, f.ended_at) for f in self.faults]
+        end = [(self.ending.started_at, self.ending.ended_at)] if self.ending is not None else []
+        return [
+            lateness("all timeouts", self.timeouts),
+            lateness("turns, outages aside", clear_of(turns, [*outages, *web])),
+            lateness("turns, outages and the load's end aside", clear_of(turns, [*outages, *web, *end])),
+            lateness("turns clear of every fault", clear_of(turns, [*outages, *web, *others, *end])),
+        ]
 
     def lines(self, examples: int = 5) -> list[str]:
         d, m = self.data, self.moves
@@ -546,6 +640,9 @@ class Report:
             )
             late = [t.over for t in self.timeouts if t.over > LATE.total_seconds()]
             out.append(f"  later than their clock by over {LATE.total_seconds():g} s: {len(late)}")
+            out.append("  lateness of timeouts after their deadline (+ outages, + the serving time owed after them):")
+            for figure in self.lateness():
+                out.append(f"    {figure.line()}")
         if self.early:
             by = sorted(-t.over for t in self.early)
             out.append(f"  early by: min {by[0]:.2f} s, median {statistics.median(by):.2f} s, max {by[-1]:.2f} s")
@@ -580,6 +677,16 @@ class Report:
                 f"{w.timed_out} timed out, of which {w.given_outages} no earlier than clock + recorded outages "
                 f"(must be all) and {w.given_window} no earlier than clock + the whole window"
             )
+            if w.window.first_answer is not None:
+                ended = [o.ended_at for o in d.outages if o.started_at <= w.window.first_answer]
+                recorded = f"{_t(max(ended))}" if ended else "none"
+                out.append(
+                    f"  clients' first answer after it: {_t(w.window.first_answer)} (the outage recorded ended "
+                    f"{recorded}); timeouts of turns running then, sooner than "
+                    f"{d.min_serving.total_seconds():g} s (or the clock) after it: {w.short_after_answer} (must be 0)"
+                )
+                for example in w.owed_examples[:examples]:
+                    out.append(f"    {example}")
         return out
 
 
@@ -592,7 +699,13 @@ def audit(
     accepted: Iterable[Accepted] = (),
     unanswered: Iterable[Unanswered] = (),
     windows: Iterable[Window] = (),
+    faults: Iterable[Window] = (),
+    ending: Window | None = None,
 ) -> Report:
+    """`windows`: the web processes' down times; `faults`: the other faults' (a worker
+    killed, beat stopped), left out of the lateness of the timeouts clear of faults;
+    `ending`: from when the load stopped, every person at once (their turns all run out
+    together), left out of the lateness but of all."""
     abandonments, everyone_away = check_abandonments(data)
     return Report(
         data=data,
@@ -601,4 +714,6 @@ def audit(
         abandonments=abandonments,
         everyone_away=everyone_away,
         windows=check_windows(data, windows),
+        faults=list(faults),
+        ending=ending,
     )

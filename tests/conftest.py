@@ -172,8 +172,9 @@ async def close_thread_connections() -> Any:
     from channels.db import database_sync_to_async
     from django.db import connections
 
-    from api import socket_moves
+    from api import db_async, socket_moves
 
     yield
     await database_sync_to_async(connections.close_all)()
     await database_sync_to_async(socket_moves.close_connections)()
+    await database_sync_to_async(db_async.close_connections)()

@@ -5,6 +5,9 @@ sets it (`write`), or, for rounds due later (a table on a one-day clock), by the
 pickup once it comes within the horizon (`due_tasks_queue`). `Round.task_due_at` says
 which due time a task is queued for at the room's version, so neither queues it twice;
 the sweeper acts on whatever is overdue all the same, for the tasks that were lost.
+A person's clock goes to a queue of its own (GAME_CLOCK_QUEUE, `clock_queue`), which a
+worker of its own takes: a deadline waits behind no computer player's move, sweep or
+notice. Computer players' moves go to the default queue with the rest.
 
 `due_tasks_claim` is the one write to rounds outside a table (games.store): the pickup
 notes which rounds it queues a task for, under their rooms' locks too.
@@ -55,7 +58,22 @@ def write(table: Table, *, now: datetime) -> None:
     round_.task_due_at = due if queue else None
     table.mark(round_, ["deadline_at", "bots_due_at", "due_at", "task_due_at"])
     if queue and due is not None:
-        transaction.on_commit(partial(schedule, table.room.code, table.room.version, due))
+        where = clock_queue() if not bots_only(round_) else None
+        transaction.on_commit(partial(schedule, table.room.code, table.room.version, due, queue=where))
+
+
+def clock_queue() -> str | None:
+    """The queue of the tasks that run out players' clocks (GAME_CLOCK_QUEUE): a worker
+    of its own takes them, so that nothing slower holds them up. None: the default."""
+    return str(getattr(settings, "GAME_CLOCK_QUEUE", "") or "") or None
+
+
+def bots_only(round_: Round) -> bool:
+    """Whether the round's due time is only computer players' move: its task goes to the
+    default queue with the other background work; a person's deadline or abandonment
+    goes to the clock queue."""
+    due = round_.due_at
+    return due is not None and due == round_.bots_due_at and due != round_.deadline_at
 
 
 def stop(table: Table, round_: Round) -> None:
@@ -64,13 +82,15 @@ def stop(table: Table, round_: Round) -> None:
     table.mark(round_, ["deadline_at", "bots_due_at", "due_at", "task_due_at"])
 
 
-def look_again(table: Table, *, after: timedelta) -> None:
+def look_again(table: Table, *, after: timedelta, served_after: datetime | None = None) -> None:
     """Queue the table's task again `after` from now, at the version this change leaves
     (a person's clock ran out just before the heartbeat could show the API served past
-    it: the next beat will). Expects the room lock held."""
+    it: the next beat will; `served_after`: the beat it waits for is one past this).
+    Expects the room lock held."""
     if tasks_enabled():
         eta = timezone.now() + after
-        transaction.on_commit(partial(schedule, table.room.code, table.room.version, eta))
+        code, version = table.room.code, table.room.version
+        transaction.on_commit(partial(schedule, code, version, eta, queue=clock_queue(), served_after=served_after))
 
 
 def due_tasks_queue(*, now: datetime | None = None) -> int:
@@ -90,7 +110,9 @@ def due_tasks_queue(*, now: datetime | None = None) -> int:
         with transaction.atomic():
             claimed, more = due_tasks_claim(until=until, limit=PICKUP_BATCH)
             for code, version, due in claimed:
-                transaction.on_commit(partial(schedule, code, version, due))
+                # Rounds due this far ahead are people's clocks (computer players move
+                # within BOT_DELAY_SECONDS, queued by the change itself).
+                transaction.on_commit(partial(schedule, code, version, due, queue=clock_queue()))
         queued += len(claimed)
         more = more and bool(claimed)
     return queued
@@ -119,10 +141,15 @@ def due_tasks_claim(*, until: datetime, limit: int) -> tuple[list[tuple[str, int
     return [(code, version, due) for _, code, version, due in claimed if due is not None], len(rooms) == limit
 
 
-def schedule(code: str, version: int, eta: datetime) -> None:
-    """Queue the due-time task (games/tasks.py) for this room at this version."""
+def schedule(
+    code: str, version: int, eta: datetime, *, queue: str | None = None, served_after: datetime | None = None
+) -> None:
+    """Queue the due-time task (games/tasks.py) for this room at this version, on
+    `queue` (`clock_queue()` for a person's clock; None: the default queue);
+    `served_after`: a held clock's task, which waits for a beat past that."""
+    kwargs = {"served_after": served_after.isoformat()} if served_after is not None else None
     try:
         # By name: the tasks module calls these services, so it is not imported here.
-        current_app.send_task(ROOM_DUE_TASK, args=(code, version), eta=eta)
+        current_app.send_task(ROOM_DUE_TASK, args=(code, version), kwargs=kwargs, eta=eta, queue=queue)
     except Exception:  # the broker is down: the sweeper will find the round overdue
         logger.exception("could not schedule room %s v%s; the sweeper will catch up", code, version)

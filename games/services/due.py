@@ -22,10 +22,24 @@ from . import clock, ending, handover, moves, timekeeper
 logger = logging.getLogger(__name__)
 
 # A clock held for the next beat is looked at again this long after that beat is due.
-LOOK_AGAIN_MARGIN = timedelta(milliseconds=200)
+LOOK_AGAIN_MARGIN = timedelta(milliseconds=100)
 
 
-def due_actions_apply(*, code: str, version: int | None = None, now: datetime | None = None) -> bool:
+def look_again_after(held_since: datetime, now: datetime) -> timedelta:
+    """How long a clock held for a beat (the last at `held_since`) waits to look again:
+    just after the next beat is due (a process serving answers beats an eighth of an
+    interval after its last, uptime.heartbeat.Pulse; one that serves none a whole
+    interval after); once that is past, half the time the beat is late, so that held
+    clocks do not crowd their worker while the beats are slow; at most an interval."""
+    beat = timedelta(seconds=heartbeat.interval())
+    expected = held_since + timedelta(seconds=heartbeat.fresh_interval()) + LOOK_AGAIN_MARGIN
+    after = expected - now if expected > now else (now - held_since) / 2
+    return min(max(after, LOOK_AGAIN_MARGIN), beat)
+
+
+def due_actions_apply(
+    *, code: str, version: int | None = None, now: datetime | None = None, served_after: datetime | None = None
+) -> bool:
     """Do whatever is overdue at a table: computer players' moves, timed-out players'
     automatic actions, or abandonment. Returns whether anything was applied.
 
@@ -35,12 +49,26 @@ def due_actions_apply(*, code: str, version: int | None = None, now: datetime | 
     API has been seen serving after it ran out (uptime.heartbeat; timing.due_now): while
     the API is down nothing runs out (the sweeper comes back once it serves, and the
     outage is then given back to the clocks); just after a deadline, before the next
-    beat, the task looks again a beat later.
+    beat, the task looks again just after the next beat is due (`look_again_after`),
+    saying which beat it waits for (`served_after`: it looks again without the room's
+    lock until a beat that late has come).
     """
+    # A task for a version the room has moved past (its player moved in time: most
+    # deadlines' tasks) is done with one read, without the room's lock: versions only
+    # grow, so it can only be stale.
+    if version is not None and not Room.objects.filter(code=code, version=version).exists():
+        return False
     # The heartbeat read once, before the lock: a beat that comes while the task waits
     # for it only makes the task look again a moment later.
     served = heartbeat.last_beat()
-    if not heartbeat.serving(now=now or timezone.now(), last=served):
+    moment = now or timezone.now()
+    if not heartbeat.serving(now=moment, last=served):
+        return False
+    if served_after is not None and served is not None and served < served_after:
+        # Still no beat past the clock it waits for: again later, without the lock.
+        if version is not None and clock.tasks_enabled():
+            eta = moment + look_again_after(served, moment)
+            clock.schedule(code, version, eta, queue=clock.clock_queue(), served_after=served_after)
         return False
     try:
         with timekeeper.changing(code, now=now) as table:
@@ -48,10 +76,11 @@ def due_actions_apply(*, code: str, version: int | None = None, now: datetime | 
             # waited for the lock must not start the next turn before its own action.
             acted, held_since = _act_when_due(table, version=version, now=table.now, served=served)
             if held_since is not None:
-                # Again just after the next beat is due.
-                beat = timedelta(seconds=heartbeat.interval())
-                after = held_since + beat + LOOK_AGAIN_MARGIN - table.now
-                clock.look_again(table, after=min(max(after, LOOK_AGAIN_MARGIN), beat))
+                # Again just after the next beat is due, waiting for one past the clock
+                # that ran out (the round's due time, passed).
+                after = look_again_after(held_since, table.now)
+                due = table.round.due_at if table.round is not None else None
+                clock.look_again(table, after=after, served_after=due)
             return acted
     except ServiceError as err:
         if err.code == "not_found":  # the room is gone: a task outlived it

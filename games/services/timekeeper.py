@@ -116,8 +116,10 @@ def settle(table: Table, *, now: datetime) -> set[int]:
 def credit_outages(table: Table) -> None:
     """Give the clocks of the turns in progress every outage of the server recorded
     since they last were given one: the turn deadline and each waiting person's
-    abandonment are pushed back by the part of the outage after their turn began
-    (timing.extended), so that no one loses time they could not have played in."""
+    abandonment are pushed back by the part of the outage after their turn began, and
+    to no sooner than the serving time owed after it (timing.extended, after_outage),
+    so that no one loses time they could not have played in. The people waiting hear
+    the new deadline."""
     room, round_ = table.room, table.round
     if round_ is None or room.status != RoomStatus.PLAYING or table.outages_until is None:
         return
@@ -128,20 +130,27 @@ def credit_outages(table: Table) -> None:
     round_.outages_until = table.outages_until
     fields = ["outages_until"]
     people = [s for s in table.seats if s.turn_since is not None]
+    # After the outage, at least this much serving time before the clock runs out.
+    minimum = timing.after_outage(timing.clock_length(table))
     if outages and people and round_.deadline_at is not None:
         began = max(s.turn_since for s in people if s.turn_since is not None)
-        round_.deadline_at = timing.extended(round_.deadline_at, began, outages)
-        fields.append("deadline_at")
+        deadline = timing.extended(round_.deadline_at, began, outages, minimum)
+        if deadline != round_.deadline_at:
+            round_.deadline_at = deadline
+            fields.append("deadline_at")
     for seat in people:
         at = timing.abandon_at(table, seat)
         if outages and at is not None and seat.turn_since is not None:
-            credit = timing.extended(at, seat.turn_since, outages) - at
+            credit = timing.extended(at, seat.turn_since, outages, minimum) - at
             if credit > timedelta(0):
                 seat.idle_seconds -= credit.total_seconds()
                 table.mark(seat, ["idle_seconds"])
     table.mark(round_, fields)
     if "deadline_at" in fields:
         table.touch()
+        # Their turn's clock moved: the people it waits for hear its new deadline
+        # (`your_turn` on ws/me/, as when it began), once the change commits.
+        table.turns.begun.update(s.index for s in people if s.index in timing.waiting(table) and timing.is_person(s))
 
 
 def outage_credit_everywhere(*, started: datetime, ended: datetime) -> int:

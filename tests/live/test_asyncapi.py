@@ -113,9 +113,10 @@ def test_the_close_codes_are_the_servers_table():
         ], name
     for close in socket_closes.ALL:
         # A close frame holds at most 123 bytes of reason (RFC 6455, 5.5); an application
-        # closes with 1000, 1011 or a code of its own (4000-4999).
+        # closes with 1000, 1011, 1013 (IANA's "try again later") or a code of its own
+        # (4000-4999).
         assert 0 < len(close.reason.encode()) <= 123, close
-        assert close.code in (1000, 1011) or 4000 <= close.code <= 4999, close
+        assert close.code in (1000, 1011, 1013) or 4000 <= close.code <= 4999, close
     assert len({(close.code, close.reason) for close in socket_closes.ALL}) == len(socket_closes.ALL)
 
 
@@ -397,6 +398,18 @@ async def test_every_refusal_is_a_documented_close_of_its_channel(make_user, set
         closed = (message["code"], message.get("reason", ""))
         assert closed in CONTRACT.close_codes(channel), (channel, closed)
         seen.add((channel, closed))
+    # An open socket whose sign-in ended (signed out elsewhere): both channels close it.
+    ended_token = await spectator_banned_later(make_user)
+    sockets = {"room": room_socket(code, ended_token), "me": user_socket(ended_token)}
+    for ws in sockets.values():
+        assert (await ws.connect())[0]
+    await sign_in_end(ended_token)
+    for channel, ws in sockets.items():
+        while (message := await ws.receive_output(timeout=3))["type"] != "websocket.close":
+            pass
+        closed = (message["code"], message.get("reason", ""))
+        assert closed in CONTRACT.close_codes(channel), (channel, closed)
+        seen.add((channel, closed))
     # A socket sending more than its limit (here two frames, and no refill), from an app
     # that sends no Origin: both channels close it.
     settings.WS_SOCKET_BURST, settings.WS_SOCKET_RATE = 2, 0
@@ -410,16 +423,42 @@ async def test_every_refusal_is_a_documented_close_of_its_channel(make_user, set
         closed = (message["code"], message.get("reason", ""))
         assert closed in CONTRACT.close_codes(channel), (channel, closed)
         seen.add((channel, closed))
+    settings.WS_SOCKET_BURST, settings.WS_SOCKET_RATE = 10, 1
+    # Refused for the load (no handshake may wait here: 1013) and for the account's
+    # sockets (none may be open: 4409); tests/socket_load meets both through daphne.
+    for setting, channels in (
+        ("WS_HANDSHAKES_WAITING_MAX", ("room", "me", "unknown")),
+        ("WS_ACCOUNT_SOCKETS_MAX", ("room", "me")),
+    ):
+        original = getattr(settings, setting)
+        setattr(settings, setting, 0)
+        paths = {"room": f"/ws/rooms/{code}/", "me": "/ws/me/", "unknown": "/ws/nothing/here"}
+        for channel in channels:
+            ws = socket_client(paths[channel], token=token)
+            closed = await refused_with(ws)
+            await ws.wait()
+            assert closed in CONTRACT.close_codes(channel), (channel, closed)
+            seen.add((channel, closed))
+        setattr(settings, setting, original)
     # And every close a channel documents is one a client can meet; a server error (1011),
-    # the database out of reach, is met against a real server in test_close_reasons.py.
+    # the database out of reach, is met against a real server in test_close_reasons.py
+    # (on a path but a room's, a failure before the socket is served, which the gate of
+    # the handshakes closes so: api/socket_limits.py).
     server_error = (socket_closes.SERVER_ERROR.code, socket_closes.SERVER_ERROR.reason)
     documented = {(channel, close) for channel in DOCUMENT["channels"] for close in CONTRACT.close_codes(channel)}
-    assert seen == documented - {("room", server_error)}
+    assert seen == documented - {(channel, server_error) for channel in ("room", "me", "unknown")}
 
 
 @database_sync_to_async
 def spectator_banned_later(make_user) -> str:
     return new_token(make_user())
+
+
+@database_sync_to_async
+def sign_in_end(token: str) -> None:
+    from accounts.models import SignIn
+
+    SignIn.objects.filter(digest=SignIn.digest_of(token)).delete()
 
 
 @database_sync_to_async

@@ -60,10 +60,13 @@ def gunicorn_argv(port: int, *, workers: int = 1) -> list[str]:
     return [PY, "-m", "gunicorn", *conf, "config.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{port}"]
 
 
-def worker_argv(name: str) -> list[str]:
-    """A Celery worker of one process (solo pool) named `name`@host."""
-    options = ["--pool=solo", "--loglevel=INFO", "-n", f"{name}@%h", "--without-gossip", "--without-mingle"]
-    return [*CELERY, "worker", *options]
+def worker_argv(name: str, queues: str | None = None, concurrency: int = 0) -> list[str]:
+    """A Celery worker of one process (solo pool; `concurrency`: that many pool
+    processes) named `name`@host, taking `queues` (comma-separated, as -Q; None: every
+    queue, the players' clocks' included)."""
+    pool = ["--pool=prefork", f"--concurrency={concurrency}"] if concurrency else ["--pool=solo"]
+    options = [*pool, "--loglevel=INFO", "-n", f"{name}@%h", "--without-gossip", "--without-mingle"]
+    return [*CELERY, "worker", *options, *(["-Q", queues] if queues else [])]
 
 
 # What a worker logs once it takes tasks.

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +40,27 @@ def closing_connections[**P, R](func: Callable[P, R]) -> Callable[P, R]:
             connections.close_all()
 
     return run
+
+
+# Busy processes a test of the sockets under load runs beside the server (as the browser
+# tests' second suite does, E2E_LOAD): on this project's 2-core machine, two of them keep
+# every core taken, whatever else runs.
+BUSY_PROCESSES = int(os.environ.get("SOCKET_LOAD_BUSY") or 2)
+
+
+@pytest.fixture
+def busy_machine() -> Iterator[int]:
+    """The machine kept busy for the test: BUSY_PROCESSES processes spinning."""
+    burners = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"], stdin=subprocess.DEVNULL)
+        for _ in range(BUSY_PROCESSES)
+    ]
+    try:
+        yield BUSY_PROCESSES
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
 
 
 @dataclass

@@ -32,7 +32,10 @@ class Flood:
     pongs: int = 0  # pings answered
     sent: int = 0
     sockets: int = 0  # sockets opened (the first and every reconnect)
-    closes: Counter[int] = field(default_factory=Counter)  # close codes the server sent
+    # The close code of each socket the server closed, as its client read it (1006: the
+    # connection ended without a close frame). A socket still open when the flood's time
+    # is up is not counted (aiohttp reports 1006 for a read it was told to stop).
+    closes: Counter[int] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)  # connections that failed otherwise
 
 
@@ -61,14 +64,18 @@ async def flood_one(http: aiohttp.ClientSession, url: str, until: float, flood: 
         sender = asyncio.create_task(_send_pings(ws, until, flood))
         try:
             async with asyncio.timeout(max(until - time.monotonic(), 0.01)):
-                async for message in ws:
-                    if message.type == aiohttp.WSMsgType.TEXT and '"pong"' in message.data:
-                        flood.pongs += 1
+                while True:
+                    message = await ws.receive()
+                    if message.type == aiohttp.WSMsgType.TEXT:
+                        flood.pongs += '"pong"' in message.data
+                        continue
+                    closed = message.data if message.type == aiohttp.WSMsgType.CLOSE else 1006
+                    if closed != 1000:
+                        flood.closes[closed] += 1
+                    break
         except TimeoutError:
             pass
         sender.cancel()
-        if ws.close_code is not None and ws.close_code != 1000:
-            flood.closes[ws.close_code] += 1
         await ws.close()
 
 

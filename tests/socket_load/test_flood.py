@@ -30,7 +30,7 @@ def tokens_of(users) -> list[str]:
     return [new_token(user) for user in users]
 
 
-def test_a_flooding_account_is_closed_with_4429_and_others_pings_stay_quick(daphne: Daphne, make_user):
+def test_a_flooding_account_is_closed_with_4429_and_others_pings_stay_quick(daphne: Daphne, make_user, busy_machine):
     host, flooder, *listeners = (make_user() for _ in range(6))
     code = lobby.room_create(host=host, game="hearts", options={}).code
     flooder_token, *listener_tokens = tokens_of([flooder, *listeners])
@@ -45,13 +45,15 @@ def test_a_flooding_account_is_closed_with_4429_and_others_pings_stay_quick(daph
 
     flood, pings = asyncio.run(both())
 
-    # The flooder's sockets were closed for their flood: most reached it as 4429, each
-    # counted by the server as it sent it. The rest were dropped (1006): a close frame lost
-    # when the server shut a connection with the flood's frames still unread in it (TCP
-    # then resets it), or a socket a loaded server was slow to open, the likelier on a
-    # busy machine; whatever becomes of a socket, the flood was never served (below).
-    assert set(flood.closes) <= {4429, 1006}, flood.closes
-    assert closed_for_flood(daphne) - closed_before >= flood.closes[4429] > flood.closes[1006], flood.closes
+    # The flooder's sockets were closed for their flood, every one with 4429 as its client
+    # read it (the close frame: never 1006), each counted by the server as it sent it, on
+    # a machine kept busy. Before, some were counted 1006: aiohttp reports it for a read
+    # the client itself stopped at the flood's end (flood.py counts the frame now), and
+    # for a close frame read whose answer met a connection the server had reset, 1 s
+    # after its close or as the client answered (api/daphne_close_reason.py). A socket
+    # the loaded server was too busy to open is closed with 1013.
+    assert set(flood.closes) <= {4429, 1013} and flood.closes[4429], flood.closes
+    assert closed_for_flood(daphne) - closed_before >= flood.closes[4429], flood.closes
     assert not flood.errors, flood.errors[:3]
     # However fast it sent, its account was served no more than its bucket holds: the
     # burst, the refill over the flood, and nothing for the sockets it opened.

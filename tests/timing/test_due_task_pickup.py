@@ -32,7 +32,7 @@ def sent(settings, monkeypatch) -> list[tuple[str, int, datetime]]:
     settings.GAME_TASKS_ENABLED = True
     settings.GAME_TASK_HORIZON_SECONDS = int(HORIZON.total_seconds())
     queued: list[tuple[str, int, datetime]] = []
-    monkeypatch.setattr(clock, "schedule", lambda code, version, eta: queued.append((code, version, eta)))
+    monkeypatch.setattr(clock, "schedule", lambda code, version, eta, **_: queued.append((code, version, eta)))
     return queued
 
 

@@ -193,13 +193,16 @@ def test_a_clock_runs_out_only_once_the_api_was_seen_serving_after_it(
         # been seen serving at 10 s. The task looks again just after the next beat.
         settings.GAME_TASKS_ENABLED = True
         queued: list[tuple[str, int, datetime]] = []
-        monkeypatch.setattr(clock_service, "schedule", lambda code, version, eta: queued.append((code, version, eta)))
+        monkeypatch.setattr(
+            clock_service, "schedule", lambda code, version, eta, **_: queued.append((code, version, eta))
+        )
         with django_capture_on_commit_callbacks(execute=True):
             assert due.due_actions_apply(code=room.code, now=deadline + timedelta(milliseconds=500)) is False
         assert not Action.objects.filter(round=round_).exists()
         room.refresh_from_db()
-        # The next beat was due at 10 s and has not come yet: again 0.2 s from now.
-        assert queued == [(room.code, room.version, T0 + timedelta(seconds=10, milliseconds=700))]
+        # The next beat was due by 10 s and has not come yet: again in half the time it
+        # is late by (1.25 s).
+        assert queued == [(room.code, room.version, T0 + timedelta(seconds=11, milliseconds=750))]
         settings.GAME_TASKS_ENABLED = False
         heartbeat.beat(now=deadline + timedelta(seconds=1))
         clock.move_to(deadline + timedelta(seconds=1))

@@ -232,7 +232,7 @@ def test_tasks_are_scheduled_only_for_due_times_the_broker_can_hold(
     table, monkeypatch, django_capture_on_commit_callbacks
 ):
     scheduled = []
-    monkeypatch.setattr(clock, "schedule", lambda *args: scheduled.append(args))
+    monkeypatch.setattr(clock, "schedule", lambda *args, **_: scheduled.append(args))
     with django_capture_on_commit_callbacks(execute=True):
         live, _ = table()
     assert [version for _, version, _ in scheduled] == [live.version]

@@ -7,8 +7,12 @@
 // drop the socket is opened again (after a growing pause) and its opening notice says at
 // once whether anything was missed: every event comes once, in order, none missing.
 // A quiet socket is pinged after `quiet` seconds, so that a lost notice is noticed too.
-// Closes that reconnecting cannot cure (4401, 4403, 4404) throw SocketRefused; 4429 (too
-// many frames) waits `pause` seconds before reconnecting.
+// Closes that reconnecting cannot cure (4401, 4403, 4404) throw SocketRefused. After any
+// other close the feed waits before reconnecting: a random time between 0 and a ceiling
+// that starts at `pause` seconds and doubles with each attempt that was not served, up to
+// `longestPause` (exponential backoff with full jitter), so that clients a busy server
+// refused (1013 `try again later`, 4409 `too many sockets`, 4429 `rate limited`) do not
+// come back together; a socket that was served starts the waits again.
 //
 // Node 20 has no global WebSocket: the `ws` package's stands in, unless the options give
 // a constructor (a browser's WebSocket, Node 22's).
@@ -33,7 +37,8 @@ export interface RoomFeedOptions {
   lastSeq?: number; // the last event already read (0: the whole log first)
   views?: boolean; // the server pushes your view with each change (default true)
   quiet?: number; // seconds without a frame before a ping
-  pause?: number; // seconds to wait after a 4429
+  pause?: number; // the first ceiling of the wait before reconnecting, in seconds (1)
+  longestPause?: number; // the highest ceiling, in seconds (30)
   WebSocket?: WebSocketConstructor;
 }
 
@@ -58,7 +63,11 @@ interface Notice {
 type Item = { kind: "open" } | { kind: "message"; notice: Notice } | { kind: "close"; code: number; reason: string };
 
 const REFUSED = new Set([4401, 4403, 4404]);
-const RATE_LIMITED = 4429;
+
+/** The wait in seconds before reconnecting after `attempt` attempts in a row were not served. */
+export function fullJitter(attempt: number, first: number, longest: number, random = Math.random): number {
+  return random() * Math.min(longest, first * 2 ** attempt);
+}
 
 export class RoomFeed implements AsyncIterable<RoomUpdate> {
   lastSeq: number;
@@ -67,6 +76,7 @@ export class RoomFeed implements AsyncIterable<RoomUpdate> {
   private readonly url: string;
   private readonly quiet: number;
   private readonly pause: number;
+  private readonly longestPause: number;
   private readonly WebSocket: WebSocketConstructor;
   private socket: WebSocketLike | null = null;
   private closed = false;
@@ -80,7 +90,8 @@ export class RoomFeed implements AsyncIterable<RoomUpdate> {
   ) {
     this.lastSeq = options.lastSeq ?? 0;
     this.quiet = options.quiet ?? 10;
-    this.pause = options.pause ?? 5;
+    this.pause = options.pause ?? 1;
+    this.longestPause = options.longestPause ?? 30;
     // `ws`'s class has the members WebSocketLike names, with its own richer event types.
     this.WebSocket = options.WebSocket ?? (NodeWebSocket as unknown as WebSocketConstructor);
     const url = new URL(`${server.baseUrl}/ws/rooms/${code}/`);
@@ -163,16 +174,17 @@ export class RoomFeed implements AsyncIterable<RoomUpdate> {
         }
         if (item.kind === "open") {
           this.connections += 1;
-          failures = 0;
           continue;
         }
         if (item.kind === "close") {
           if (REFUSED.has(item.code)) throw new SocketRefused(item.code, item.reason);
+          // A socket refused for the load opens before it is closed: only a message says it was served.
+          const wait = fullJitter(failures, this.pause, this.longestPause);
           failures += 1;
-          const wait = item.code === RATE_LIMITED ? this.pause : Math.min(30, 0.5 * 2 ** failures * Math.random());
           await new Promise((resolve) => setTimeout(resolve, wait * 1000));
           break; // and reconnect
         }
+        failures = 0;
         const update = await this.take(item.notice);
         if (update !== null) yield update;
       }

@@ -6,7 +6,10 @@
 //
 // The server accepts a socket it cannot serve and then closes it with a code that says
 // why (FINAL_CLOSE); retrying cannot help then, so the socket stops for good and says
-// which code it was.
+// which code it was. A socket closed for the server's load or the account's (RETRY_LATER:
+// 1013 the server too busy, 4409 too many sockets, 4429 too many frames) is retried like
+// a dropped one, but its opening does not count as the connection working: the waits
+// keep growing until one is served.
 //
 // A socket can also be checked: when nothing has arrived for a while it sends
 // `{"type":"ping"}` (a server that offers checks answers with any message), and one that
@@ -16,6 +19,7 @@
 import { Backoff } from "./backoff.js";
 
 export const FINAL_CLOSE = { 4401: "unauthorized", 4403: "refused", 4404: "gone" };
+export const RETRY_LATER = { 1013: "busy", 4409: "too many sockets", 4429: "rate limited" };
 
 /**
  * @typedef {object} SocketHandlers
@@ -102,13 +106,14 @@ export class Socket {
         this.handlers.onFinal?.(event.code);
         return;
       }
-      this.dropped();
+      this.dropped(event.code);
     };
   }
 
+  // The backoff starts again once a connection that worked drops (in `dropped`), not here:
+  // a socket refused for the load opens before it is closed.
   isUp() {
     this.up = true;
-    this.backoff.reset();
     this.handlers.onUp?.();
   }
 
@@ -146,8 +151,10 @@ export class Socket {
   }
 
   // A dropped connection (or one that could not be made): say so, and try again later.
-  dropped() {
+  /** @param {number} [code] The close's code, if the server sent one. */
+  dropped(code) {
     if (this.stopped) return;
+    if (this.up && !(code !== undefined && RETRY_LATER[code])) this.backoff.reset();
     this.up = false;
     this.handlers.onDown?.();
     clearTimeout(this.retryTimer);

@@ -10,12 +10,18 @@ missed. So every event comes once, in order, none missing.
 
 A quiet socket is pinged (`{"type": "ping"}`) after `quiet` seconds, so that a lost
 notice is noticed too. Closes that reconnecting cannot cure (4401, 4403, 4404) raise
-`SocketRefused`; 4429 (too many frames) waits `pause` seconds before reconnecting."""
+`SocketRefused`. After any other close the feed waits before reconnecting: a random time
+between 0 and a ceiling that starts at `pause` seconds and doubles with each attempt
+that was not served, up to `longest_pause` (exponential backoff with full jitter), so
+that clients a busy server refused (1013 `try again later`, 4409 `too many sockets`,
+4429 `rate limited`) do not come back together; a socket that was served starts the
+waits again."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +36,13 @@ from gameserver_client.retries import RetryAfterTransport
 
 REFUSED = {4401, 4403, 4404}
 RATE_LIMITED = 4429
+TOO_MANY_SOCKETS = 4409
+TRY_AGAIN_LATER = 1013
+
+
+def full_jitter(attempt: int, first: float, longest: float) -> float:
+    """The wait before reconnecting after `attempt` attempts in a row were not served."""
+    return random.uniform(0, min(longest, first * 2**attempt))
 
 
 @dataclass
@@ -66,12 +79,14 @@ class RoomFeed:
         last_seq: int = 0,
         views: bool = True,
         quiet: float = 10.0,
-        pause: float = 5.0,
+        pause: float = 1.0,
+        longest_pause: float = 30.0,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self.base_url, self.code = base_url.rstrip("/"), code
         self.last_seq, self.version = last_seq, -1
-        self.quiet, self.pause = quiet, pause
+        self.quiet, self.pause, self.longest_pause = quiet, pause, longest_pause
+        self.failures = 0  # attempts in a row that were not served
         self.url = socket_url(self.base_url, code, token, views=views)
         self.http = httpx.AsyncClient(
             base_url=self.base_url,
@@ -145,6 +160,7 @@ class RoomFeed:
             self.socket, self.connections = socket, self.connections + 1
             try:
                 async for message in self._frames(socket):
+                    self.failures = 0  # served: a refused socket is closed before it says anything
                     update = await self._take(message)
                     if update is not None:
                         yield update
@@ -152,8 +168,8 @@ class RoomFeed:
                 code = closed.rcvd.code if closed.rcvd is not None else None
                 if code in REFUSED:
                     raise SocketRefused(code or 0, closed.rcvd.reason if closed.rcvd else "") from closed
-                if code == RATE_LIMITED:
-                    await asyncio.sleep(self.pause)
+                await asyncio.sleep(full_jitter(self.failures, self.pause, self.longest_pause))
+                self.failures += 1
                 continue  # any other close is worth a reconnect: `connect` opens the next
 
     def drop(self) -> None:
