@@ -27,8 +27,10 @@ from django.views.decorators.csrf import csrf_protect
 from rest_framework.exceptions import AuthenticationFailed
 
 from accounts import selectors, usernames
+from core import csp
 
 from .auth import second_step
+from .authorize import redirect_source
 from .serializers_webauthn import PasskeyAssertionSerializer
 from .sign_in_limits import SignInLimits
 from .throttling import ScopedRateThrottle
@@ -134,6 +136,12 @@ class SignInView(LoginView):
             return _refused(self.form_invalid(form), wait)
 
         return _limited(request, lambda: super(SignInView, self).post(request, *args, **kwargs), refuse)
+
+    def render_to_response(self, context: dict[str, Any], **response_kwargs: Any) -> HttpResponse:
+        # The form's POST may end at the app's redirect: its origin joins form-action.
+        response = super().render_to_response(context, **response_kwargs)
+        source = redirect_source(self.get_redirect_url())
+        return csp.with_sources(response, form_action=[source]) if source else response
 
 
 @never_cache

@@ -13,6 +13,8 @@ from typing import Any
 
 import dj_database_url
 import orjson
+from django.utils.csp import CSP
+from kombu import Exchange, Queue
 
 from grants.scopes import SCOPES as GRANT_SCOPES
 
@@ -72,6 +74,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # WhiteNoise: the static files, and the documentation site at /docs/ (config/static_files.py).
     "config.static_files.StaticFilesMiddleware",
+    # The Content-Security-Policy (SECURE_CSP, below) of every answer past the static
+    # files: Django's, with a fresh nonce in every HTML page's (core/csp.py).
+    "core.csp.ContentSecurityPolicyMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     # Inside CORS, so its headers reach the error answers this makes too.
     "api.middleware.ApiErrorsMiddleware",
@@ -98,6 +103,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # `csp_nonce`, the request's nonce, for the scripts a page writes.
+                "django.template.context_processors.csp",
             ],
         },
     },
@@ -223,9 +230,22 @@ WS_ACCOUNT_BURST = float(env_str("WS_ACCOUNT_BURST", "50"))
 # which it is a flood, closed with 4429.
 WS_ACTION_RATE = float(env_str("WS_ACTION_RATE", "20"))
 WS_ACTION_BURST = float(env_str("WS_ACTION_BURST", "40"))
+# A socket process is overloaded (api/socket_limits.py, HandshakeGate) when more than
+# WS_HANDSHAKES_WAITING_MAX handshakes wait to be served (their credentials and room
+# read), or when one is not served within WS_ACCEPT_BUDGET_SECONDS (under daphne's
+# --websocket_connect_timeout, 5 s, past which it would answer 403): such a socket is
+# accepted and closed with 1013, "try again later".
+WS_HANDSHAKES_WAITING_MAX = env_int("WS_HANDSHAKES_WAITING_MAX", 100)
+WS_ACCEPT_BUDGET_SECONDS = float(env_str("WS_ACCEPT_BUDGET_SECONDS", "3"))
+# Sockets one account may hold open on every socket process together (in Redis); one
+# more is closed with 4409.
+WS_ACCOUNT_SOCKETS_MAX = env_int("WS_ACCOUNT_SOCKETS_MAX", 30)
 # Threads of a socket process serving moves (api/socket_moves.py), each with its own
 # database connection: as many as moves that may wait on the database at once.
 SOCKET_MOVE_THREADS = env_int("SOCKET_MOVE_THREADS", 4)
+# Threads of a socket process for everything else its sockets read or write in the
+# database (credentials, rooms, presence: api/db_async.py), each with its own connection.
+SOCKET_DB_THREADS = env_int("SOCKET_DB_THREADS", 4)
 
 # Frontends on other sites (`https://app.example`, exactly scheme, host and port): CORS
 # answers for the API, and their pages' session sockets are trusted too (api/ws_auth.py).
@@ -260,6 +280,28 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# The Content-Security-Policy of every page (docs/operations/security.md): scripts only
+# with the request's nonce (and what they load), no inline style or script without it,
+# nothing framing the site, forms posted only to it. `'self'` in connect-src covers the
+# site's own ws:/wss: sockets (CSP level 3). The documentation site at /docs/ has a policy
+# of its own (core.csp.DOCS_POLICY), the authorize page a form-action that names the app.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.NONCE, CSP.STRICT_DYNAMIC],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    # The invite's QR code is an SVG the page makes (a blob: URL); the authenticator app's
+    # QR code comes from the API as a data: URL, and Swagger UI's icons are data: too.
+    "img-src": [CSP.SELF, "blob:", "data:", *env_list("CSP_IMG_SRC", [])],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF, *env_list("CSP_CONNECT_SRC", [])],
+    "worker-src": [CSP.SELF],
+    "manifest-src": [CSP.SELF],
+    "frame-src": [CSP.NONE],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+}
 
 # -- REST framework ----------------------------------------------------------------
 REST_FRAMEWORK: dict[str, Any] = {
@@ -352,6 +394,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "PublicKeyCredentialTypeEnum": ["public-key"],
     },
+    # `<id:…>` (core/ids.py): a whole number a 64-bit signed column holds; beyond, 404.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.add_error_codes",
@@ -442,6 +486,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "global_keyprefix": env_str("CELERY_KEY_PREFIX", ""),
     }
 )
+# Players' clocks have a queue of their own (games.services.clock): a turn's deadline
+# task must not wait behind computer players' moves, sweeps and notices. A worker
+# started without -Q takes both queues; a deployment runs its workers with `-Q celery`
+# and one or more clock workers with `-Q clock` (deploy/Procfile), so that nothing
+# slower ever holds up a clock. GAME_CLOCK_QUEUE="" sends the clocks' tasks to the
+# default queue.
+GAME_CLOCK_QUEUE = env_str("GAME_CLOCK_QUEUE", "clock")
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = tuple(
+    Queue(name, Exchange(name), routing_key=name) for name in dict.fromkeys(["celery", GAME_CLOCK_QUEUE]) if name
+)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -502,11 +557,15 @@ TABLE_STORE_PORTABLE = False
 TABLE_STORE_CHECK_WRITES = False
 
 # -- uptime: the heartbeat of the processes serving the API (uptime/heartbeat.py) ----
-# Each such process beats this often; 0 turns the heartbeat and outage accounting off.
+# Each such process beats this often once it has served an answer (and at most every
+# eighth of it while it serves); 0 turns the heartbeat and outage accounting off.
 UPTIME_HEARTBEAT_SECONDS = float(env_str("UPTIME_HEARTBEAT_SECONDS", "2"))
-# No beat for longer than this is an outage: the clocks of the turns it overlapped are
-# extended by it, and no clock runs out while it lasts.
+# No beat for longer than this is an outage, until the API answers again: the clocks of
+# the turns it overlapped are extended by it, and no clock runs out while it lasts.
 UPTIME_OUTAGE_AFTER_SECONDS = float(env_str("UPTIME_OUTAGE_AFTER_SECONDS", "6"))
+# After an outage, every turn it overlapped has at least this much serving time from the
+# first answer served (the whole clock when shorter) before it may run out.
+UPTIME_MIN_SERVING_AFTER_OUTAGE_SECONDS = float(env_str("UPTIME_MIN_SERVING_AFTER_OUTAGE_SECONDS", "15"))
 # The ASGI application beats too (development's runserver serves the API over ASGI;
 # production's daphne serves only the sockets, so it must not speak for the API).
 UPTIME_ASGI_BEATS = env_bool("UPTIME_ASGI_BEATS", False)

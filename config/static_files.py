@@ -17,6 +17,8 @@ from typing import Any
 from django.conf import settings as django_settings
 from whitenoise.middleware import WhiteNoiseMiddleware
 
+from core.csp import docs_headers
+
 DOCS_PREFIX = "docs/"
 
 
@@ -25,5 +27,19 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):
         super().__init__(get_response, settings=settings)
         site = getattr(settings, "DOCS_SITE_DIR", None)
         # Read at startup without autorefresh: a folder not there yet is no error.
+        # The site's files carry a policy of their own, with the hashes of each page's
+        # inline scripts (core/csp.py): the site's answers never reach Django's CSP
+        # middleware, and a static page has no request's nonce.
+        previous: Any = getattr(self, "add_headers_function", None)
+        self.add_headers_function = self._with_docs_policy(previous)
         if site and (self.autorefresh or Path(site).is_dir()):
             self.add_files(str(site), prefix=DOCS_PREFIX)
+
+    @staticmethod
+    def _with_docs_policy(previous: Any) -> Any:
+        def add_headers(headers: Any, path: str, url: str) -> None:
+            if previous is not None:
+                previous(headers, path, url)
+            docs_headers(headers, path, url, prefix="/" + DOCS_PREFIX)
+
+        return add_headers

@@ -1,15 +1,18 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 from oauth2_provider import views as oauth_views
 
+from api.authorize import AuthorizationView
 from api.sign_in import AdminSignInForm, SignInView, admin_login
+from api.swagger import SwaggerView
 from api.views_asyncapi import asyncapi_document
 
 # OAuth2 for third-party apps (docs/third-party-apps.md): the authorize page, the token
 # and revocation endpoints; apps are registered by moderators in the admin.
 oauth_urlpatterns = [
-    path("authorize/", oauth_views.AuthorizationView.as_view(), name="authorize"),
+    # The toolkit's, whose page lets its form's redirect reach the app (api/authorize.py).
+    path("authorize/", AuthorizationView.as_view(), name="authorize"),
     path("token/", oauth_views.TokenView.as_view(), name="token"),
     path("revoke_token/", oauth_views.RevokeTokenView.as_view(), name="revoke-token"),
 ]
@@ -28,7 +31,7 @@ urlpatterns = [
     path("oauth/", include((oauth_urlpatterns, "oauth2_provider"))),
     path("oauth/login/", SignInView.as_view(), name="oauth-login"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/docs/", SwaggerView.as_view(url_name="schema"), name="docs"),
     # The sockets' contract (api/asyncapi.yaml).
     path("api/asyncapi.yaml", asyncapi_document, name="asyncapi"),
     # The web client: `/` and the invite links `/join/<code>`.

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
+from core import csp
 from games import selectors as games_selectors
 from games.rules import fairness
 
@@ -22,6 +23,7 @@ from .finders import renderers
 FAVICON = Path(__file__).resolve().parent / "static" / "web" / "favicon.ico"
 SERVICE_WORKER = Path(__file__).resolve().parent / "worker" / "sw.js"
 OFFLINE_SCRIPT = Path(__file__).resolve().parent / "static" / "web" / "offline.js"
+OFFLINE_STYLE = Path(__file__).resolve().parent / "static" / "web" / "offline.css"
 
 
 @require_safe
@@ -97,9 +99,13 @@ def offline(request: HttpRequest) -> HttpResponse:
     cannot fetch, so that the app opened without a network says so in its own words and
     tries again, never the browser's error page. It must work with nothing else at hand,
     so its script (web/static/web/offline.js, linted and type-checked with the client's
-    modules) and its styles are written into the page itself. `no-cache`: the worker's
+    modules) and its styles (offline.css) are written into the page itself, and its
+    Content-Security-Policy names the two by their hashes: the worker shows the copy it
+    keeps, header and all, so no nonce of one request would do. `no-cache`: the worker's
     copy is fetched afresh, never from an older one in the browser's cache. Read at each
     request, as the worker is."""
-    response = render(request, "web/offline.html", {"script": OFFLINE_SCRIPT.read_text(encoding="utf-8")})
+    script = OFFLINE_SCRIPT.read_text(encoding="utf-8")
+    style = OFFLINE_STYLE.read_text(encoding="utf-8")
+    response = render(request, "web/offline.html", {"script": script, "style": style})
     response["Cache-Control"] = "no-cache"
-    return response
+    return csp.with_policy(response, script_src=[csp.hash_source(script)], style_src=[csp.hash_source(style)])

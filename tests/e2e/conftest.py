@@ -28,6 +28,8 @@ from playwright.sync_api import sync_playwright
 from tests.api.helpers import concrete
 from tests.servers import MakeRun, daphne_argv, database_url, free_port, server_env, serving
 
+from . import csp
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = ROOT / "var" / "e2e-artifacts"
@@ -52,10 +54,11 @@ def live_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
 def make_run_page(make_run: MakeRun) -> Iterator[Callable[..., Any]]:
     """Pages of their own (own storage) at a given size, on the `make run` server unless
     `base_url` names it otherwise (passkeys need it by name: `http://localhost:<port>`);
-    any script error fails the test."""
+    any script error or Content-Security-Policy violation fails the test."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/test.sh does)")
     errors: list[str] = []
+    violations: list[Any] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM)
 
@@ -63,6 +66,7 @@ def make_run_page(make_run: MakeRun) -> Iterator[Callable[..., Any]]:
             context = browser.new_context(
                 viewport={"width": width, "height": height}, base_url=base_url or make_run.url
             )
+            violations.append(csp.watch(context))
             page = context.new_page()
             page.set_default_timeout(15_000)
             page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -71,6 +75,7 @@ def make_run_page(make_run: MakeRun) -> Iterator[Callable[..., Any]]:
         yield make
         browser.close()
     assert not errors, f"script errors in the page: {errors}"
+    csp.assert_none([v for each in violations for v in each])
 
 
 # The plays' second suite (scripts/test.sh runs it after the whole one): the same browser
@@ -137,9 +142,10 @@ def open_page(browser: Any, live_url: str, shots: Shots) -> Iterator[Callable[..
     """A new browser context (its own storage: its own signed-in user) with one page, on
     the live server unless `base_url` names another.
 
-    Any script error in any page fails the test."""
+    Any script error or Content-Security-Policy violation in any page fails the test."""
     errors: list[str] = []
     contexts = []
+    violations: list[Any] = []
 
     def make(width: int = 390, height: int = 844, base_url: str | None = None, **options: Any) -> Any:
         # `options` go to the browser context as they are (a time zone, permissions...).
@@ -147,6 +153,7 @@ def open_page(browser: Any, live_url: str, shots: Shots) -> Iterator[Callable[..
             viewport={"width": width, "height": height}, base_url=base_url or live_url, **options
         )
         contexts.append(context)
+        violations.append(csp.watch(context))
         page = context.new_page()
         page.set_default_timeout(10_000)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -156,6 +163,7 @@ def open_page(browser: Any, live_url: str, shots: Shots) -> Iterator[Callable[..
     for context in contexts:
         context.close()
     assert not errors, f"script errors in the page: {errors}"
+    csp.assert_none([v for each in violations for v in each])
 
 
 def sign_up(page: Any, username: str) -> None:
@@ -257,7 +265,7 @@ def play_piece(page: Any, code: str, tap: Callable[[Any], None] | None = None, t
         f"playing {code} took {left} from the hand: {before} -> {now['hand']}"
     )
     # No second move may follow this one: once nothing is on its way, the hand is as it was.
-    page.wait_for_function("!document.querySelector('main.busy')", timeout=timeout)
+    page.wait_for_function("() => !document.querySelector('main.busy')", timeout=timeout)
     settled = hand_codes(page)
     assert settled == now["hand"], (
         f"after {code}, {_taken(now['hand'], settled)} left the hand as well: {before} -> {settled}"

@@ -118,7 +118,7 @@ def play_at_once(page: Any, code: str, confirm: bool) -> None:
 def settled(page: Any) -> None:
     """No move of the page's on its way (the socket may show its outcome before the answer
     comes, and the page sends nothing else meanwhile)."""
-    page.wait_for_function("!document.querySelector('main.busy')")
+    page.wait_for_function("() => !document.querySelector('main.busy')")
 
 
 @pytest.mark.parametrize("device", list(DEVICES), ids=list(DEVICES))

@@ -23,6 +23,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect, sync_playwright
 
+from . import csp
 from .axe import violations
 from .conftest import CHROMIUM, PHONE, create_room, new_match, orm, sign_up, table, token_of
 from .test_notifications import PUSH_SERVICE, push_server, registration_id, shown_when
@@ -44,6 +45,7 @@ def profile_page(transactional_db: Any, live_url: str, tmp_path: Path) -> Iterat
         context = pw.chromium.launch_persistent_context(
             str(tmp_path / "profile"), executable_path=CHROMIUM, viewport=PHONE, base_url=live_url
         )
+        blocked = csp.watch(context)
         try:
             page = context.pages[0] if context.pages else context.new_page()
             page.set_default_timeout(15_000)
@@ -52,6 +54,7 @@ def profile_page(transactional_db: Any, live_url: str, tmp_path: Path) -> Iterat
         finally:
             context.close()
     assert not errors, f"script errors in the page: {errors}"
+    csp.assert_none(blocked)
 
 
 def test_chromium_finds_the_app_installable_from_any_page(profile_page: Any, live_url: str, shots: Any) -> None:
@@ -372,7 +375,7 @@ def test_an_invite_goes_by_the_share_sheet_or_the_clipboard(open_page: Callable[
     share = page.get_by_role("button", name="Share link")
     shots(page, "lobby-share")
     share.click()
-    page.wait_for_function("window.shared.length === 1")
+    page.wait_for_function("() => window.shared.length === 1")
     shared = {"title": "Trick-taking tables", "text": "Come and play Hearts with me", "url": invite}
     assert page.evaluate("window.shared") == [shared]
 
@@ -381,7 +384,7 @@ def test_an_invite_goes_by_the_share_sheet_or_the_clipboard(open_page: Callable[
     page.evaluate("window.shareFails = 'AbortError'")
     share.click()
     # Once the sheet has closed, the click's handler has finished (the page polls later).
-    page.wait_for_function("window.shareSheets === 2")
+    page.wait_for_function("() => window.shareSheets === 2")
     assert page.evaluate("navigator.clipboard.readText()") == ""
     expect(page.locator(".copied")).to_have_text("")
     # Refused by the browser: the link is copied instead.

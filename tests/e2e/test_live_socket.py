@@ -88,7 +88,7 @@ def test_the_live_link_stops_for_good_on_4404_and_4401(open_page):
 
     # No such room: one socket, closed with 4404; no retry and no polling after it.
     page.evaluate(START_LINK, ["NOPE99"])
-    page.wait_for_function("window.__statuses.includes('gone')")
+    page.wait_for_function("() => window.__statuses.includes('gone')")
     state = page.evaluate(LINK_STATE)
     assert state["statuses"] == ["connecting", "gone"], state
     assert state["closeCode"] == 4404
@@ -98,7 +98,7 @@ def test_the_live_link_stops_for_good_on_4404_and_4401(open_page):
     # Signed out (the token no longer works): the same, with 4401.
     page.evaluate("localStorage.setItem('tt.token', 'revoked-token')")
     page.evaluate(START_LINK, [code])
-    page.wait_for_function("window.__statuses.includes('unauthorized')")
+    page.wait_for_function("() => window.__statuses.includes('unauthorized')")
     state = page.evaluate(LINK_STATE)
     assert state["statuses"] == ["connecting", "unauthorized"], state
     assert state["closeCode"] == 4401

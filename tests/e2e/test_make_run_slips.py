@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from . import csp
 from .conftest import ARTIFACTS, CHROMIUM, MakeRun, Shots, add_bots, create_room, hand_codes, sign_up, table
 
 # Not marked `plays`: the loaded second suite replays the production-like server's play
@@ -90,6 +91,7 @@ def phone(make_run: MakeRun) -> Iterator[Callable[[], Phone]]:
     """Phones of their own on the `make run` server: 390 by 844, touch, mobile."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/test.sh does)")
+    blocked: list[Any] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM)
 
@@ -97,12 +99,14 @@ def phone(make_run: MakeRun) -> Iterator[Callable[[], Phone]]:
             context = browser.new_context(
                 viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True, is_mobile=True, base_url=make_run.url
             )
+            blocked.append(csp.watch(context))
             page = context.new_page()
             page.set_default_timeout(30_000)
             return Phone(page)
 
         yield make
         browser.close()
+    csp.assert_none([v for each in blocked for v in each])
 
 
 def version(page: Any) -> int:
@@ -112,7 +116,7 @@ def version(page: Any) -> int:
 def settled(page: Any, before: int) -> None:
     """The table shows a view newer than `before`, and no move of the page's is on its way."""
     page.wait_for_function(NEWER, arg=before, timeout=TURN_MS)
-    page.wait_for_function("!document.querySelector('main.busy')", timeout=TURN_MS)
+    page.wait_for_function("() => !document.querySelector('main.busy')", timeout=TURN_MS)
 
 
 def piece(page: Any, code: str) -> Any:

@@ -16,6 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from . import csp
 from .conftest import ARTIFACTS, CHROMIUM, Shots, orm
 
 PASSWORD = "correct-horse-9"  # make_user's
@@ -269,6 +270,7 @@ def test_the_moderators_group_works_under_make_run(make_run):
         try:
             for size, (width, height) in VIEWPORTS.items():
                 context = browser.new_context(viewport={"width": width, "height": height}, base_url=url)
+                blocked = csp.watch(context)
                 page = context.new_page()
                 page.set_default_timeout(15_000)
                 errors: list[str] = []
@@ -304,6 +306,7 @@ def test_the_moderators_group_works_under_make_run(make_run):
                     assert_readable(cell, whole=True)
                     shots(page, "desktop-log")
                 assert not errors, errors
+                csp.assert_none(blocked)
                 context.close()
         finally:
             browser.close()

@@ -206,7 +206,7 @@ def test_a_frontend_on_another_origin_follows_a_move_live(deployment):
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             page.goto(f"{deployment.frontend}/#api={deployment.api}&token={token}&code={code}")
             assert page.evaluate("location.origin") == deployment.frontend
-            page.wait_for_function("window.seen && window.seen.opened && window.seen.notices.length >= 1")
+            page.wait_for_function("() => window.seen && window.seen.opened && window.seen.notices.length >= 1")
             assert page.evaluate("window.seen.notices[0]") == {"type": "changed", "version": 3, "seq": 4}
 
             # Someone else's change (the host starting from another client) reaches the page.

@@ -96,7 +96,9 @@ def test_the_shell_is_served_at_home_invite_links_and_settings(client, path):
     assert res.status_code == 200
     assert res["Content-Type"].startswith("text/html")
     html = res.content.decode()
-    assert '<script type="module" src="/static/web/app.js"></script>' in html
+    # With the request's nonce, which the page's policy names (tests/test_csp.py).
+    nonce = res["Content-Security-Policy"].split("'nonce-")[1].split("'")[0]
+    assert f'<script type="module" src="/static/web/app.js" nonce="{nonce}"></script>' in html
     assert 'href="/static/web/style.css"' in html
     # The client learns where the API and its service worker are from the page, not from a constant.
     assert 'data-api-root="/api/v1/"' in html
@@ -180,7 +182,7 @@ def test_the_page_names_every_game_renderer_and_each_is_served(client):
     html = client.get("/").content.decode()
     assert f'data-game-renderers="{" ".join(game_keys())}"' in html
     # The renderers' shared modules, by the import map, are the client's own.
-    import_map = json.loads(re.search(r'<script type="importmap">(.*?)</script>', html, re.S)[1])
+    import_map = json.loads(re.search(r'<script type="importmap" nonce="[^"]+">(.*?)</script>', html, re.S)[1])
     assert import_map == {"imports": {"@web/": "/static/web/"}}
     for name in RENDERERS:
         res = client.get(f"/static/web/{name}")

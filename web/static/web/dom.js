@@ -10,6 +10,9 @@ function setProps(el, props, svg) {
     else if (key === "dataset") Object.assign(el.dataset, value);
     else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
     else if (!svg && (key === "value" || key === "checked" || key === "selected")) el[key] = value;
+    // Through the CSS object model, which the Content-Security-Policy allows; a style
+    // attribute set as markup is refused (docs/operations/security.md).
+    else if (key === "style") el.style.cssText = String(value);
     else el.setAttribute(key, value === true ? "" : String(value));
   }
 }
