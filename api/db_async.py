@@ -34,14 +34,18 @@ def database_sync_to_async[**P, R](func: Callable[P, R]) -> SyncToAsync[P, R]:
 
 
 def close_connections() -> None:
-    """Close every thread's database connections: each thread closes its own, all at once
-    (a barrier holds each until all have one)."""
-    count = settings.SOCKET_DB_THREADS
+    """Close every database thread's connections."""
+    close_thread_connections(_threads, settings.SOCKET_DB_THREADS)
+
+
+def close_thread_connections(threads: ThreadPoolExecutor, count: int) -> None:
+    """Close the database connections of each of the `count` threads of `threads`: each
+    thread closes its own, all at once (a barrier holds each until all have one)."""
     together = threading.Barrier(count)
 
     def close() -> None:
         together.wait(timeout=10)
         connections.close_all()
 
-    for done in [_threads.submit(close) for _ in range(count)]:
+    for done in [threads.submit(close) for _ in range(count)]:
         done.result()

@@ -30,7 +30,6 @@ same idempotency key over either.
 from __future__ import annotations
 
 import io
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -39,9 +38,10 @@ from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 from django.core.handlers.base import BaseHandler
 from django.core.handlers.wsgi import WSGIRequest
-from django.db import connections
 from django.http import HttpResponseBase
 from django.urls import reverse
+
+from .db_async import close_thread_connections
 
 ACTION = "action"
 RESULT = "result"
@@ -177,14 +177,5 @@ submit = DatabaseSyncToAsync(_submit, thread_sensitive=False, executor=_threads)
 
 
 def close_connections() -> None:
-    """Close every move thread's database connections (kept for DB_CONN_MAX_AGE): each
-    thread closes its own, all at once (a barrier holds each until all have one)."""
-    count = settings.SOCKET_MOVE_THREADS
-    together = threading.Barrier(count)
-
-    def close() -> None:
-        together.wait(timeout=10)
-        connections.close_all()
-
-    for done in [_threads.submit(close) for _ in range(count)]:
-        done.result()
+    """Close every move thread's database connections (kept for DB_CONN_MAX_AGE)."""
+    close_thread_connections(_threads, settings.SOCKET_MOVE_THREADS)

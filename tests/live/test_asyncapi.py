@@ -392,24 +392,14 @@ async def test_every_refusal_is_a_documented_close_of_its_channel(make_user, set
     for ws in sockets.values():
         assert (await ws.connect())[0]
     await ban_the_token_holder(banned_token, make_user)
-    for channel, ws in sockets.items():
-        while (message := await ws.receive_output(timeout=3))["type"] != "websocket.close":
-            pass
-        closed = (message["code"], message.get("reason", ""))
-        assert closed in CONTRACT.close_codes(channel), (channel, closed)
-        seen.add((channel, closed))
+    seen |= await documented_closes(sockets)
     # An open socket whose sign-in ended (signed out elsewhere): both channels close it.
     ended_token = await spectator_banned_later(make_user)
     sockets = {"room": room_socket(code, ended_token), "me": user_socket(ended_token)}
     for ws in sockets.values():
         assert (await ws.connect())[0]
     await sign_in_end(ended_token)
-    for channel, ws in sockets.items():
-        while (message := await ws.receive_output(timeout=3))["type"] != "websocket.close":
-            pass
-        closed = (message["code"], message.get("reason", ""))
-        assert closed in CONTRACT.close_codes(channel), (channel, closed)
-        seen.add((channel, closed))
+    seen |= await documented_closes(sockets)
     # A socket sending more than its limit (here two frames, and no refill), from an app
     # that sends no Origin: both channels close it.
     settings.WS_SOCKET_BURST, settings.WS_SOCKET_RATE = 2, 0
@@ -447,6 +437,18 @@ async def test_every_refusal_is_a_documented_close_of_its_channel(make_user, set
     server_error = (socket_closes.SERVER_ERROR.code, socket_closes.SERVER_ERROR.reason)
     documented = {(channel, close) for channel in DOCUMENT["channels"] for close in CONTRACT.close_codes(channel)}
     assert seen == documented - {(channel, server_error) for channel in ("room", "me", "unknown")}
+
+
+async def documented_closes(sockets: dict[str, Any]) -> set[tuple[str, tuple[int, str]]]:
+    """Each socket's close (channel, (code, reason)), held to its channel's documented closes."""
+    seen = set()
+    for channel, ws in sockets.items():
+        while (message := await ws.receive_output(timeout=3))["type"] != "websocket.close":
+            pass
+        closed = (message["code"], message.get("reason", ""))
+        assert closed in CONTRACT.close_codes(channel), (channel, closed)
+        seen.add((channel, closed))
+    return seen
 
 
 @database_sync_to_async
