@@ -181,11 +181,22 @@ class NoticeConsumer(AsyncJsonWebsocketConsumer):
         await self.refuse(socket_closes.TOO_MANY_SOCKETS)
         return False
 
-    async def serve(self) -> None:
-        """Accept a socket that is served (not refused): it counts as open until it closes."""
+    def refused_meanwhile(self) -> bool:
+        """Whether the handshake gate closed this socket with 1013 while it was opening
+        (api/socket_limits.py, GateVerdict): its opening stops at the next step, and its
+        disconnect undoes what was done."""
+        verdict = self.scope.get("handshake_gate")
+        return verdict is not None and verdict.closed
+
+    async def serve(self) -> bool:
+        """Accept a socket that is served (not refused): it counts as open until it closes.
+        False if the gate refused it meanwhile: the opening stops there."""
+        if self.refused_meanwhile():
+            return False
         await self.accept()
         metrics.sockets_open.labels(self.path_label).inc()
         self.counted_open = True
+        return True
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         expiry = getattr(self, "expiry", None)
@@ -257,7 +268,7 @@ class RoomConsumer(NoticeConsumer):
         if user is None or not user.is_authenticated:
             await self.refuse(socket_closes.UNAUTHENTICATED)
             return
-        if not await self.may_open(user):
+        if not await self.may_open(user) or self.refused_meanwhile():
             return
         self.versions = versions_for(self.channel_layer)
         # Read, not taken from the record: a notice still on its way when the socket
@@ -266,6 +277,8 @@ class RoomConsumer(NoticeConsumer):
         position = answer.position
         if position is None:
             await self.refuse(socket_closes.NO_SUCH_ROOM)
+            return
+        if self.refused_meanwhile():
             return
         # Only a socket that is served joins the room's group (and leaves it on disconnect),
         # and its person's own group of the room, where their view is pushed.
@@ -282,7 +295,8 @@ class RoomConsumer(NoticeConsumer):
         self.watch = live_watch.watch_for(self.channel_layer)
         if self.watch is not None:
             self.watch.add(self.code, position.version)
-        await self.serve()
+        if not await self.serve():
+            return
         # Where the room is now, so a client that reconnects knows at once whether it
         # missed anything, and from which event to catch up.
         await self.send_json({"type": "changed", **position._asdict()})
@@ -384,7 +398,7 @@ class UserConsumer(NoticeConsumer):
         if user is None or not user.is_authenticated:
             await self.refuse(socket_closes.UNAUTHENTICATED)
             return
-        if not await self.may_open(user):
+        if not await self.may_open(user) or self.refused_meanwhile():
             return
         self.user = user
         if isinstance(self.channel_layer, InMemoryChannelLayer):
@@ -396,9 +410,12 @@ class UserConsumer(NoticeConsumer):
             self.group = live.user_group_name(user.pk)
             await self.channel_layer.group_add(self.group, self.channel_name)
         await self.join_account(user)
+        if self.refused_meanwhile():
+            return
         await self._say_present()
         self.presence = asyncio.get_running_loop().create_task(self._stay_present())
-        await self.serve()
+        if not await self.serve():
+            return
         await self.watch_credential()
 
     async def disconnect(self, code: int) -> None:

@@ -245,6 +245,16 @@ async def refuse_at_once(close: SocketClose, receive: Receive, send: Send) -> No
         pass
 
 
+class GateVerdict:
+    """What the gate decided of one socket, in its scope (`handshake_gate`): `closed` once
+    the gate closed it with 1013 for taking too long. Its application goes on opening it
+    unseen, and stops at its next step (`NoticeConsumer.refused_meanwhile`): a refused
+    socket's presence, groups and reads would be work for nobody on a machine already
+    too busy."""
+
+    closed = False
+
+
 class HandshakeGate:
     """ASGI middleware for sockets, outermost: the handshakes waiting in this process are
     counted from their start (daphne makes the application instance as the handshake
@@ -262,6 +272,8 @@ class HandshakeGate:
             metrics.sockets_refused_busy.labels(metrics.BUSY_WAITING).inc()
             return await refuse_at_once(TRY_AGAIN_LATER, receive, send)
         self.waiting += 1
+        verdict = GateVerdict()
+        scope = {**scope, "handshake_gate": verdict}
         answered = False  # the application accepted or closed, or the gate closed the socket
         closed_here = False
 
@@ -274,7 +286,7 @@ class HandshakeGate:
         async def close_here(close: SocketClose) -> None:
             nonlocal closed_here
             answer()
-            closed_here = True
+            closed_here = verdict.closed = True
             await send(ACCEPT_MESSAGE)
             await send(close.message())
 
