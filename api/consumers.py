@@ -275,7 +275,7 @@ class RoomConsumer(NoticeConsumer):
         # joins the group would never reach it. Sockets opening at once share one read.
         answer = await self.versions.position(self.code, fresh_for=0)
         position = answer.position
-        if position is None:
+        if position is None or await _hidden_from(self.code, user):
             await self.refuse(socket_closes.NO_SUCH_ROOM)
             return
         if self.refused_meanwhile():
@@ -370,6 +370,11 @@ class RoomConsumer(NoticeConsumer):
 @database_sync_to_async
 def _turns_and_rooms(user: User) -> tuple[list[dict[str, Any]], set[str]]:
     return selectors.turns_of(user=user), selectors.rooms_playing_of(user=user)
+
+
+@database_sync_to_async
+def _hidden_from(code: str, user: User) -> bool:
+    return selectors.room_hidden_from_code(code=code, user=user)
 
 
 @database_sync_to_async

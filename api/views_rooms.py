@@ -100,7 +100,7 @@ class RoomListView(GenericAPIView):
 class RoomDetailView(APIView):
     @extend_schema(responses=RoomSerializer)
     def get(self, request: Request, code: str) -> Response:
-        room = selectors.room_get(code=code)
+        room = selectors.room_shown_to(code=code, user=signed_in_user(request))
         return Response(RoomSerializer(room, context={"request": request}).data)
 
 
@@ -116,7 +116,7 @@ class RoomQRView(APIView):
         }
     )
     def get(self, request: Request, code: str) -> HttpResponse:
-        room = selectors.room_get(code=code)
+        room = selectors.room_shown_to(code=code, user=signed_in_user(request))
         out = io.BytesIO()
         segno.make(invite_url(room, request), error="m").save(out, kind="svg", scale=6, border=2)
         return HttpResponse(out.getvalue(), content_type="image/svg+xml")
@@ -262,7 +262,7 @@ class StateView(ReadsTable, APIView):
             digest = view_tags.state_tag(code=code, user=user, variant=variant)
             if digest is not None and conditional.holds(request, digest):  # None: no such room, read on to 404
                 return conditional.not_modified(digest)
-        table = self.table_of(code)
+        table = selectors.table_shown_to(table=self.table_of(code), user=user)
         view = selectors.table_view(table=table, user=user)
         return conditional.tagged(Response(view), view_tags.state_tag_of(table=table, user=user, variant=variant))
 

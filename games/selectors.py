@@ -18,7 +18,7 @@ from core.times import iso
 from . import rules, store, timing
 from .codes import is_room_code
 from .errors import not_found
-from .models import PUBLIC, Event, Room, RoomStatus, Round, Seat
+from .models import PUBLIC, Action, Event, Room, RoomStatus, Round, Seat
 from .rules import fairness
 from .store import Table
 
@@ -31,11 +31,12 @@ def room_get(*, code: str) -> Room:
     return room
 
 
-def invite_of(*, code: str) -> tuple[str, str] | None:
+def invite_of(*, code: str, user: User | None) -> tuple[str, str] | None:
     """The game's name and the host's of the room an invite link names (whoever holds the
-    link may read them: it is the invitation); None where there is no such room."""
+    link may read them: it is the invitation); None where there is no such room, or where
+    it is a private room that is over and `user` did not play in it (`hidden_from`)."""
     room = Room.objects.select_related("host").filter(code=code).first() if is_room_code(code) else None
-    if room is None:
+    if room is None or hidden_from(room=room, user=user):
         return None
     return rules.get(room.game).name, room.host.display_name or room.host.username
 
@@ -60,7 +61,44 @@ def may_read_match(*, room: Room, user: User | None) -> bool:
         return True
     if user is None or not user.is_authenticated:
         return False
-    return bool(user.is_staff) or room.seats.filter(user=user).exists()
+    # A player whose seat went to a computer player (abandoned, or handed over by a
+    # moderator) is one still: their moves name them.
+    return (
+        bool(user.is_staff)
+        or room.seats.filter(user=user).exists()
+        or Action.objects.filter(round__room=room, user=user).exists()
+    )
+
+
+def hidden_from(*, room: Room, user: User | None) -> bool:
+    """Whether the room is, to `user`, as if it did not exist: a private room that is
+    over, which its code (on its players' profiles, in old links) no longer opens to
+    anyone but its players and staff. While it is played, whoever holds its code may
+    watch, as its invitation says."""
+    return room.status in ENDED and not may_read_match(room=room, user=user)
+
+
+def room_hidden_from_code(*, code: str, user: User | None) -> bool:
+    """`hidden_from` for the room `code` names (a room socket's opening): one indexed
+    read, and a second only for a private room that is over."""
+    room = Room.objects.filter(code=code, public=False, status__in=ENDED).first() if is_room_code(code) else None
+    return room is not None and not may_read_match(room=room, user=user)
+
+
+def room_shown_to(*, code: str, user: User | None) -> Room:
+    """The room with its host, as rooms/{code}/ and its QR code show it: `not_found`, as
+    for a room that does not exist, where it is `hidden_from` the user."""
+    room = room_get(code=code)
+    if hidden_from(room=room, user=user):
+        raise not_found()
+    return room
+
+
+def table_shown_to(*, table: Table, user: User | None) -> Table:
+    """The table, for the caller's view of it: `not_found` where it is `hidden_from` them."""
+    if hidden_from(room=table.room, user=user):
+        raise not_found()
+    return table
 
 
 def room_match_for(*, code: str, user: User | None) -> Room:
@@ -78,7 +116,7 @@ def room_record_for(*, code: str, user: User | None) -> Room:
     may not read it (`may_read_match`). While it is played, whoever holds its code may
     watch, as its invitation says."""
     room = room_for_play(code=code)
-    if room.status in ENDED and not may_read_match(room=room, user=user):
+    if hidden_from(room=room, user=user):
         raise not_found()
     return room
 

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
+from accounts.models import User
 from core import csp
 from games import selectors as games_selectors
 from games.rules import fairness
@@ -35,7 +36,8 @@ def shell(request: HttpRequest, code: str | None = None, username: str | None = 
     api_root = reverse("games").removesuffix("games/")
     # The games whose renderer the client imports (web/static/web/games/index.js).
     game_renderers = " ".join(renderers())
-    invite = games_selectors.invite_of(code=code) if code else None
+    reader = request.user if isinstance(request.user, User) else None
+    invite = games_selectors.invite_of(code=code, user=reader) if code else None
     context = {
         # Who invites to what, for the invite page of `/join/<code>` (empty for no such room).
         "invite_game": invite[0] if invite else "",

@@ -1,23 +1,27 @@
 """A private room's record is its players' (and moderators'): its replay at any time,
-and once it is over its hands' summaries and its event log. Anyone else is answered
-exactly as for a room that does not exist, so the answer says nothing of whether it
-does; and a player's profile lists a private room's match (whose code opens its replay)
-only to those who played in it and to moderators. Public rooms' stay public."""
+and once it is over its hands' summaries, its event log, and the room itself (its page,
+its QR code, its state, its socket). Anyone else is answered exactly as for a room that
+does not exist, so the answer says nothing of whether it does; and a player's profile
+lists a private room's match (whose code opens its replay) only to those who played in
+it and to moderators. A player whose seat went to a computer player played in it still.
+Public rooms' stay public."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
-from games.models import Room, RoomStatus
+from games.models import Action, Room, RoomStatus
+from games.services import table_moderation
 
-from .helpers import play_to_end
+from .helpers import play_one, play_to_end
 
 pytestmark = pytest.mark.django_db
 
 NOWHERE = "ZZZZZZ"  # a room code no room has
-RECORD = ("replay", "rounds", "events", "chat")
+RECORD = ("replay", "rounds", "events", "chat", "", "qr.svg", "state")
 
 
 def finished_room(api_client: Any, make_user: Any, *, public: bool) -> tuple[str, list[Any], list[Any]]:
@@ -60,6 +64,27 @@ def test_a_private_rooms_record_is_its_players_and_moderators(api_client, make_u
             assert res.status_code == 200, (tail, res.content)
     replay = players[1].get(f"/api/v1/rooms/{code}/replay").json()
     assert replay["code"] == code and replay["hands"]
+
+
+def test_a_player_whose_seat_went_to_a_computer_player_still_reads_the_record(api_client, make_user):
+    users = [make_user(), make_user()]
+    host, guest = (api_client(u) for u in users)
+    code = host.post("/api/v1/rooms/", {"game": "hearts", "options": {"target": 30}, "public": False}, format="json")
+    code = code.json()["code"]
+    assert guest.post(f"/api/v1/rooms/{code}/join", {}, format="json").status_code == 201
+    for _ in range(2):
+        assert host.post(f"/api/v1/rooms/{code}/bots", {}, format="json").status_code == 201
+    assert host.post(f"/api/v1/rooms/{code}/start").status_code == 200
+    # The guest passes their cards, then their seat goes to a computer player.
+    rng = random.Random(11)
+    while not Action.objects.filter(round__room__code=code, user=users[1]).exists():
+        play_one({0: host, 1: guest}, code, rng)
+    table_moderation.seat_give_to_bot(code=code, index=1, reason="gone")
+    final = play_to_end({0: host}, code, seed=11)
+    assert final["status"] == "finished"
+    for tail in RECORD:
+        assert guest.get(f"/api/v1/rooms/{code}/{tail}").status_code == 200, tail
+    as_nowhere(api_client(make_user()), code, "replay")
 
 
 def test_a_public_rooms_record_stays_public(api_client, make_user):

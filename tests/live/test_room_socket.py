@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
+from games.models import Room, RoomStatus
 from games.services import lobby
 from tests.sockets import refused_with, room_socket
 from tests.tokens import new_token
@@ -60,6 +61,27 @@ async def test_unknown_room_is_closed_with_4404(make_user):
     ws = room_socket("NOPE99", token)
     assert await refused_with(ws) == (4404, "no such room")
     await ws.wait()
+
+
+async def test_a_private_room_that_is_over_opens_to_its_players_alone(make_user):
+    """As its page and its state: to anyone else, as a room that does not exist."""
+
+    @database_sync_to_async
+    def over() -> tuple[str, str, str, str]:
+        host, stranger, moderator = make_user(), make_user(), make_user(is_staff=True)
+        room = lobby.room_create(host=host, game="hearts", options={}, public=False)
+        Room.objects.filter(pk=room.pk).update(status=RoomStatus.ABANDONED)
+        return room.code, new_token(host), new_token(stranger), new_token(moderator)
+
+    code, host, stranger, moderator = await over()
+    ws = room_socket(code, stranger)
+    assert await refused_with(ws) == (4404, "no such room")
+    await ws.wait()
+    for token in (host, moderator):
+        ws = room_socket(code, token)
+        assert (await ws.connect())[0]
+        assert (await ws.receive_json_from(timeout=3))["type"] == "changed"
+        await ws.disconnect()
 
 
 async def test_a_code_that_cannot_exist_is_closed_with_4404_without_a_query(make_user):

@@ -110,6 +110,26 @@ def test_an_invite_link_names_its_room_in_the_title(client):
     assert "<title>Table XY7Q2Z" in html
 
 
+@pytest.mark.django_db
+def test_an_invite_to_a_private_room_that_is_over_names_nothing_but_to_its_players(client, make_user):
+    from games.models import Room, RoomStatus
+    from games.services import lobby
+
+    host = make_user()
+    host.display_name = "Hosta"
+    host.save(update_fields=["display_name"])
+    code = lobby.room_create(host=host, game="hearts", options={}, public=False).code
+    assert 'data-invite-host="Hosta"' in client.get(f"/join/{code}").content.decode()
+    Room.objects.filter(code=code).update(status=RoomStatus.FINISHED)
+    for reader in (None, make_user()):
+        if reader is not None:
+            client.force_login(reader)
+        html = client.get(f"/join/{code}").content.decode()
+        assert 'data-invite-game=""' in html and 'data-invite-host=""' in html
+    client.force_login(host)
+    assert 'data-invite-host="Hosta"' in client.get(f"/join/{code}").content.decode()
+
+
 def test_the_shell_needs_no_login_and_only_answers_reads(client):
     assert client.get("/").status_code == 200
     assert client.post("/").status_code == 405
