@@ -358,7 +358,7 @@ REST_FRAMEWORK: dict[str, Any] = {
 # addresses it never signed in from, for this long after (api/sign_in_limits.py).
 THROTTLE_AUTH_KNOWN_DAYS = env_int("THROTTLE_AUTH_KNOWN_DAYS", 90)
 if env_bool("DEBUG_BROWSABLE_API", False):
-    REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append("rest_framework.renderers.BrowsableAPIRenderer")
+    REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append("api.browsable_api.BrowsableAPIRenderer")
 
 DRF_STANDARDIZED_ERRORS = {
     "ENABLE_IN_DEBUG_FOR_UNHANDLED_EXCEPTIONS": True,
