@@ -46,7 +46,29 @@ def credentials_check_after_commit(user_id: int) -> None:
     opened with, on every socket process, and closes when it no longer works
     (api/credential_ends.py says which changes call this). The check is sent before
     the caller goes on, so a socket hears it before any change committed afterwards."""
-    transaction.on_commit(lambda: _send_now(account_group_name(user_id), credentials_check_message()))
+    connection = transaction.get_connection()
+    # One check per account per transaction, however many of its rows it deletes (a ban
+    # ends every token and session at once). Read from the callbacks still pending, not
+    # from a record of our own: a savepoint rolled back takes its callbacks with it.
+    if any(check == _CredentialsCheck(user_id) for _, check, _ in connection.run_on_commit):
+        return
+    transaction.on_commit(_CredentialsCheck(user_id))
+
+
+class _CredentialsCheck:
+    """The commit callback of `credentials_check_after_commit`."""
+
+    def __init__(self, user_id: int) -> None:
+        self.user_id = user_id
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _CredentialsCheck) and other.user_id == self.user_id
+
+    def __hash__(self) -> int:
+        return hash(self.user_id)
+
+    def __call__(self) -> None:
+        _send_now(account_group_name(self.user_id), credentials_check_message())
 
 
 def credentials_check_message() -> dict[str, Any]:
