@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -52,16 +53,27 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
 
         for title, tail in died_servers():
             report.sections.append((title, tail))
+        if "make_run" in getattr(item, "fixturenames", ()):
+            # The newcomer's server is shared by the process's tests: what it said last.
+            log_path = make_run_log_path()
+            if log_path.exists():
+                tail = "\n".join(log_path.read_text(errors="replace").splitlines()[-100:])
+                report.sections.append((f"{log_path} ends", tail))
+
+
+def make_run_log_path() -> Path:
+    from tests.servers import ROOT
+
+    return ROOT / "var" / "e2e-artifacts" / f"make-run-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
 
 
 @pytest.fixture(scope="session")
 def make_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MakeRun]:
     """One `make run` server per test process, shared by the browser tests of a
     newcomer's journey and the socket tests that read its closes."""
-    from tests.servers import ROOT, make_run_serving
+    from tests.servers import make_run_serving
 
-    log_path = ROOT / "var" / "e2e-artifacts" / f"make-run-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
-    with make_run_serving(tmp_path_factory.mktemp("make-run-var"), log_path) as server:
+    with make_run_serving(tmp_path_factory.mktemp("make-run-var"), make_run_log_path()) as server:
         yield server
 
 
