@@ -32,8 +32,17 @@ The faults, at times into the play (each a flag; a negative time skips it): one 
 is killed (SIGKILL) and restarted --worker-down seconds later; one gunicorn's master is
 killed (SIGKILL; whatever of its group outlives it two seconds later too; with
 --web-fault all, both gunicorn) and restarted --web-down seconds later on the same port;
-beat is stopped for --beat-down seconds. Then the load stops, due tasks drain for
---drain seconds and everything stops.
+beat is stopped for --beat-down seconds; daphne is killed (SIGKILL) at --socket-kill-at
+and restarted --socket-down seconds later. With --fault-every, they come again and
+again instead: every that many seconds the next of worker, web, sockets and beat, in
+turn, for the whole play. Then the load stops, due tasks drain for --drain seconds and
+everything stops.
+
+Besides each person's ws/me/ socket, each room has a socket of one of its people
+(ws/rooms/{code}/, notices only), which reopens whenever it drops, as a client does, and
+keeps the last version it heard. After the drain every socket client must have caught
+up: each room's socket has heard the version the room's state is at, and every ws/me/
+socket is open.
 
 The audit reads the database (scripts/soak_audit.py says exactly what it holds the
 server to): moves answered 200 that the action log lacks or holds twice; timeouts that
@@ -45,7 +54,8 @@ timeouts and how late they came after their deadline, p50, p95 and max, abandonm
 where every web process was down, the first answer the clients got after it against the
 outage the server recorded, and the turns that ran out within the serving time owed
 after it) and exits 1 when a figure that must be zero is not: lost,
-duplicated, early, wrongful, and 5xx answers outside the windows a web process was down.
+duplicated, early, wrongful, 5xx answers outside the windows a web process was down, and
+socket clients that had not caught up at the end.
 
 Every loop is bounded in time, --max-seconds bounds the whole run, and the processes
 are stopped and the database dropped however it ends. The processes' logs and the
@@ -188,6 +198,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     faults.add_argument(
         "--beat-down", type=float, default=None, help="for this long (default 120 s, less to end by 95%% of the play)"
     )
+    faults.add_argument("--socket-kill-at", type=float, default=None, help="SIGKILL daphne (default 60%% of the play)")
+    faults.add_argument("--socket-down", type=float, default=5, help="then restart it after this long (5 s)")
+    faults.add_argument(
+        "--fault-every",
+        type=float,
+        default=0,
+        help="instead of the times above: every this many seconds the next fault of worker, web, sockets, beat "
+        "(0: once each, at their times)",
+    )
     ending = parser.add_argument_group("the end")
     ending.add_argument("--drain", type=float, default=10, help="seconds for due tasks after the load stops (10)")
     ending.add_argument("--max-seconds", type=float, default=None, help="stop and fail after this long (play + 600)")
@@ -200,11 +219,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.web_kill_at = 0.30 * play_seconds
     if args.beat_stop_at is None:
         args.beat_stop_at = 0.45 * play_seconds
+    if args.socket_kill_at is None:
+        args.socket_kill_at = 0.60 * play_seconds
     if args.beat_down is None:
-        args.beat_down = max(10.0, min(120.0, 0.95 * play_seconds - args.beat_stop_at))
+        # Repeated, beat's stop must end before the next fault begins.
+        room = args.fault_every * 0.8 if args.fault_every > 0 else 0.95 * play_seconds - args.beat_stop_at
+        args.beat_down = max(10.0, min(120.0, room))
     if args.max_seconds is None:
         args.max_seconds = play_seconds + 600
-    for flag in ("worker_kill_at", "web_kill_at", "beat_stop_at"):
+    for flag in ("worker_kill_at", "web_kill_at", "beat_stop_at", "socket_kill_at"):
         if getattr(args, flag) >= play_seconds:
             parser.error(f"--{flag.replace('_', '-')} must fall within the play ({play_seconds:g} s)")
     return args
@@ -374,15 +397,39 @@ class Cluster:
         await asyncio.sleep(max(0.0, self.t0 + offset - time.time()))
 
     async def run_faults(self) -> None:
-        """The faults, each at its time into the play (t0), side by side."""
+        """The faults, each at its time into the play (t0), side by side; with
+        --fault-every, one after the other in turn for the whole play."""
         args, steps = self.args, []
+        if args.fault_every > 0:
+            await self.repeated_faults(args.fault_every)
+            return
         if args.worker_kill_at >= 0:
             steps.append(self.worker_fault(args.worker_kill_at, args.worker_down))
         if args.web_kill_at >= 0:
             steps.append(self.web_fault(args.web_kill_at, args.web_down))
         if args.beat_stop_at >= 0:
             steps.append(self.beat_fault(args.beat_stop_at, args.beat_down))
+        if args.socket_kill_at >= 0:
+            steps.append(self.socket_fault(args.socket_kill_at, args.socket_down))
         await asyncio.gather(*steps)
+
+    async def repeated_faults(self, every: float) -> None:
+        """Worker, web, sockets, beat, worker...: one every `every` seconds from `every`
+        into the play, each begun only where it ends before the play does."""
+        args = self.args
+        kinds = [
+            (self.worker_fault, args.worker_down),
+            (self.web_fault, args.web_down),
+            (self.socket_fault, args.socket_down),
+            (self.beat_fault, args.beat_down),
+        ]
+        at, n = every, 0
+        while True:
+            fault, down = kinds[n % len(kinds)]
+            if at + down + START_SECONDS / 3 >= args.minutes * 60:
+                return
+            await fault(at, down)
+            at, n = max(at + every, time.time() - self.t0 + 1), n + 1
 
     async def worker_fault(self, at: float, down: float) -> None:
         await self.until(at)
@@ -420,6 +467,20 @@ class Cluster:
         self.windows.append(Window(f"{what} down", wall(began), wall(time.time())))
         if len(victims) == len(self.web):
             self.all_down.append((len(self.windows) - 1, gone))
+
+    async def socket_fault(self, at: float, down: float) -> None:
+        """daphne killed with every socket open; its clients reconnect once it serves again."""
+        await self.until(at)
+        began = time.time()
+        await asyncio.to_thread(self.sockets.kill)
+        self.sockets.kill_group()
+        self.note("daphne killed (SIGKILL)")
+        await asyncio.sleep(down)
+        self.sockets.start()
+        self.note("daphne restarting on the same port")
+        await asyncio.to_thread(self.sockets.wait_ready)
+        self.note("daphne serving")
+        self.other_faults.append(Window("daphne down", wall(began), wall(time.time())))
 
     async def beat_fault(self, at: float, down: float) -> None:
         await self.until(at)
@@ -465,6 +526,9 @@ class Stats:
     reclaims: int = 0
     notices: int = 0
     socket_drops: int = 0
+    room_socket_drops: int = 0
+    rooms_behind: list[str] = field(default_factory=list)  # room sockets that had not caught up at the end
+    me_closed: list[str] = field(default_factory=list)  # people whose ws/me/ socket was not open at the end
 
 
 class Http:
@@ -513,6 +577,7 @@ class Person:
     token: str = ""
     gone: bool = False
     notices: dict[str, asyncio.Event] = field(default_factory=dict)
+    listening: bool = False  # their ws/me/ socket is open
 
     def notice(self, code: str) -> asyncio.Event:
         return self.notices.setdefault(code, asyncio.Event())
@@ -525,6 +590,7 @@ class Table:
     options: dict[str, Any]
     people: list[Person]
     next: asyncio.Future[Table | None] | None = None  # the room it plays in once this match is over
+    heard: int = -1  # the last version its room's socket heard
 
 
 def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -542,6 +608,9 @@ class Load:
         self.tables: list[Table] = []
         self.began = 0.0  # time.monotonic() when the play began
         self.end = 0.0  # and when it stops
+        self.watching = True  # the sockets stay open past the play, through the drain
+        self.watchers: list[asyncio.Task[None]] = []
+        self.socket_session: aiohttp.ClientSession | None = None
 
     def playing(self) -> bool:
         return time.monotonic() < self.end
@@ -640,18 +709,23 @@ class Load:
             assert status == 201, f"a computer player in {code}: {status} {answer}"
         status, answer = await http.call("POST", f"rooms/{code}/start", token=host.token)
         assert status == 200, f"start {code}: {status} {answer}"
-        return Table(code, game, room["options"], people)
+        table = Table(code, game, room["options"], people)
+        if self.socket_session is not None:
+            self.watchers.append(asyncio.create_task(self.watch_room(self.socket_session, table)))
+        return table
 
     # -- playing ------------------------------------------------------------------------
 
     async def listen(self, session: aiohttp.ClientSession, person: Person) -> None:
-        """The person's ws/me/ socket: each notice wakes their seat in that room."""
+        """The person's ws/me/ socket: each notice wakes their seat in that room. It
+        reopens when it drops, until the end of the drain."""
         base = self.cluster.sockets.url
         url = f"{base.replace('http', 'ws', 1)}/ws/me/?token={person.token}"
-        while self.playing():
+        while self.watching:
             try:
                 timeout = aiohttp.ClientWSTimeout(ws_receive=None, ws_close=5)
                 async with session.ws_connect(url, origin=base, timeout=timeout) as ws:
+                    person.listening = True
                     async for message in ws:
                         if message.type != aiohttp.WSMsgType.TEXT:
                             continue
@@ -661,9 +735,55 @@ class Load:
                             person.notice(room).set()
             except (aiohttp.ClientError, TimeoutError, ValueError):
                 pass
-            if self.playing():
+            person.listening = False
+            if self.watching:
                 self.stats.socket_drops += 1
-                await self.pause(2)
+                await asyncio.sleep(self.rng.uniform(0.5, 2))
+
+    async def watch_room(self, session: aiohttp.ClientSession, table: Table) -> None:
+        """A socket of the room's (its first person's, notices only): the last version it
+        heard. Reopened when it drops, it is told where the room is at once, and so
+        catches up on whatever it missed meanwhile."""
+        base = self.cluster.sockets.url
+        url = f"{base.replace('http', 'ws', 1)}/ws/rooms/{table.code}/?views=0&token={table.people[0].token}"
+        while self.watching:
+            try:
+                timeout = aiohttp.ClientWSTimeout(ws_receive=None, ws_close=5)
+                async with session.ws_connect(url, origin=base, timeout=timeout) as ws:
+                    async for message in ws:
+                        if message.type != aiohttp.WSMsgType.TEXT:
+                            continue
+                        body = message.json()
+                        if body.get("type") == "changed" and isinstance(body.get("version"), int):
+                            table.heard = max(table.heard, body["version"])
+            except (aiohttp.ClientError, TimeoutError, ValueError):
+                pass
+            if self.watching:
+                self.stats.room_socket_drops += 1
+                await asyncio.sleep(self.rng.uniform(0.5, 2))
+
+    async def caught_up(self, http: Http, within: float = 20) -> None:
+        """After the drain: each room's socket has heard the version its state is at (a
+        notice still on its way is waited for, up to `within` seconds), and every
+        person's ws/me/ socket is open."""
+        deadline = time.monotonic() + within
+        behind = list(self.tables)
+        while behind and time.monotonic() < deadline:
+            still = []
+            for table in behind:
+                try:
+                    status, view = await http.call("GET", f"rooms/{table.code}/state", token=table.people[0].token)
+                except NoAnswer:
+                    status, view = 0, None
+                if status != 200 or view is None or table.heard < view["version"]:
+                    still.append(table)
+            behind = still
+            if behind:
+                await asyncio.sleep(1)
+        self.stats.rooms_behind = [f"{t.code} heard {t.heard}" for t in behind]
+        while time.monotonic() < deadline and not all(p.listening for p in self.people):
+            await asyncio.sleep(0.5)
+        self.stats.me_closed = [p.name for p in self.people if not p.listening]
 
     async def play(self, http: Http, person: Person, table: Table) -> None:
         """One person's seat, match after match: when one is over and there is time for
@@ -777,6 +897,7 @@ class Load:
         ):
             webs = [p.url for p in self.cluster.web]
             http = Http(session, webs, self.stats, self.rng)
+            self.socket_session = sockets
             began = time.monotonic()
             await self.setup(http)
             print(
@@ -793,18 +914,26 @@ class Load:
             progress = asyncio.create_task(self.progress())
             # Each seat ends with the play; an action sent just before may take its time.
             await asyncio.wait(seats, timeout=args.minutes * 60 + REQUEST_SECONDS + 5)
-            for task in [*seats, *listeners, progress]:
+            for task in [*seats, progress]:
                 task.cancel()
-            await asyncio.gather(*seats, *listeners, progress, return_exceptions=True)
+            await asyncio.gather(*seats, progress, return_exceptions=True)
             # A fault still under way restarts its process, if it can in time; everything
             # stops next anyway.
-            down = max(args.worker_down, args.web_down, args.beat_down)
+            down = max(args.worker_down, args.web_down, args.beat_down, args.socket_down)
             done, _ = await asyncio.wait([faults], timeout=START_SECONDS + down)
             if not done:
                 faults.cancel()
                 self.cluster.note("the faults still under way were given up")
             elif faults.exception() is not None:
                 self.cluster.note(f"a fault failed: {faults.exception()!r}")
+            # The sockets stay open while due tasks drain, then must have caught up.
+            print(f"play over; due tasks drain for {args.drain:g} s", flush=True)
+            await asyncio.sleep(args.drain)
+            await self.caught_up(http)
+            self.watching = False
+            for task in [*listeners, *self.watchers]:
+                task.cancel()
+            await asyncio.gather(*listeners, *self.watchers, return_exceptions=True)
 
     async def progress(self) -> None:
         began = time.monotonic()
@@ -947,8 +1076,16 @@ def report(url: str, records: dict[str, Any]) -> int:
         f"idleness: {sum(1 for a in result.abandonments if a.kind == 'seat_to_bot')}"
     )
     print(
-        f"  ws/me/ notices heard: {stats['notices']}; sockets reopened: {max(0, stats['socket_drops'])}; "
-        f"processes that exited on their own: {', '.join(records['died']) or 'none'}"
+        f"  ws/me/ notices heard: {stats['notices']}; sockets reopened: ws/me/ {max(0, stats['socket_drops'])}, "
+        f"rooms' {stats.get('room_socket_drops', 0)}; processes that exited on their own: "
+        f"{', '.join(records['died']) or 'none'}"
+    )
+    behind, closed = stats.get("rooms_behind", []), stats.get("me_closed", [])
+    print(
+        f"  at the end: room sockets behind their room: {len(behind)}"
+        + (f" ({', '.join(behind[:5])})" if behind else "")
+        + f"; ws/me/ sockets not open: {len(closed)}"
+        + (f" ({', '.join(closed[:5])})" if closed else "")
     )
     problems = records.get("problems", {})
     if any(problems.values()):
@@ -959,7 +1096,12 @@ def report(url: str, records: dict[str, Any]) -> int:
     print("the audit:")
     for line in result.lines():
         print(f"  {line}")
-    checks = {**result.must_be_zero(), "5xx answers outside the windows a web process was down": len(outside)}
+    checks = {
+        **result.must_be_zero(),
+        "5xx answers outside the windows a web process was down": len(outside),
+        "room sockets not caught up with their room at the end": len(behind),
+        "ws/me/ sockets not open at the end": len(closed),
+    }
     print("must be zero:")
     for what, count in checks.items():
         print(f"  {'ok' if count == 0 else 'FAILED'}: {what}: {count}")
@@ -1017,8 +1159,6 @@ def main() -> None:
             try:
                 asyncio.run(load_.run())
             finally:
-                print(f"play over; due tasks drain for {args.drain:g} s", flush=True)
-                time.sleep(args.drain)
                 died = [p.name for p in cluster.all if p.died()]
                 cluster.stop()
             records = {
@@ -1045,6 +1185,9 @@ def main() -> None:
                     "reclaims": load_.stats.reclaims,
                     "notices": load_.stats.notices,
                     "socket_drops": load_.stats.socket_drops,
+                    "room_socket_drops": load_.stats.room_socket_drops,
+                    "rooms_behind": load_.stats.rooms_behind,
+                    "me_closed": load_.stats.me_closed,
                 },
             }
             (logs / "records.json").write_text(json.dumps(records, indent=1, default=str))
