@@ -591,6 +591,7 @@ class Table:
     people: list[Person]
     next: asyncio.Future[Table | None] | None = None  # the room it plays in once this match is over
     heard: int = -1  # the last version its room's socket heard
+    final: int | None = None  # the version its match ended at, once a person saw it end
 
 
 def concrete(template: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -743,14 +744,28 @@ class Load:
     async def watch_room(self, session: aiohttp.ClientSession, table: Table) -> None:
         """A socket of the room's (its first person's, notices only): the last version it
         heard. Reopened when it drops, it is told where the room is at once, and so
-        catches up on whatever it missed meanwhile."""
+        catches up on whatever it missed meanwhile. Closed, as a client leaving the room
+        closes it, once it has heard the version the match ended at (an account holds at
+        most WS_ACCOUNT_SOCKETS_MAX sockets)."""
         base = self.cluster.sockets.url
         url = f"{base.replace('http', 'ws', 1)}/ws/rooms/{table.code}/?views=0&token={table.people[0].token}"
-        while self.watching:
+
+        def done() -> bool:
+            return table.final is not None and table.heard >= table.final
+
+        while self.watching and not done():
             try:
                 timeout = aiohttp.ClientWSTimeout(ws_receive=None, ws_close=5)
                 async with session.ws_connect(url, origin=base, timeout=timeout) as ws:
-                    async for message in ws:
+                    while not done():
+                        try:
+                            # Looked at again now and then: the match may have ended
+                            # with the last notice heard.
+                            message = await ws.receive(timeout=2)
+                        except TimeoutError:
+                            continue
+                        if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
+                            break
                         if message.type != aiohttp.WSMsgType.TEXT:
                             continue
                         body = message.json()
@@ -758,7 +773,7 @@ class Load:
                             table.heard = max(table.heard, body["version"])
             except (aiohttp.ClientError, TimeoutError, ValueError):
                 pass
-            if self.watching:
+            if self.watching and not done():
                 self.stats.room_socket_drops += 1
                 await asyncio.sleep(self.rng.uniform(0.5, 2))
 
@@ -767,7 +782,8 @@ class Load:
         notice still on its way is waited for, up to `within` seconds), and every
         person's ws/me/ socket is open."""
         deadline = time.monotonic() + within
-        behind = list(self.tables)
+        # Those whose socket is still open: the others heard their match's end and closed.
+        behind = [t for t in self.tables if not (t.final is not None and t.heard >= t.final)]
         while behind and time.monotonic() < deadline:
             still = []
             for table in behind:
@@ -833,6 +849,8 @@ class Load:
                     await self.pause(1)
                     continue
             if view["status"] != "playing":
+                if table.final is None or view["version"] > table.final:
+                    table.final = view["version"]
                 return str(view["status"])
             you = view.get("you") or {}
             legal = [a for a in you.get("legal_actions") or [] if a["type"] != "claim"]

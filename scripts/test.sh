@@ -26,12 +26,13 @@ if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null ||
     echo "warning: could not install Chromium; the end-to-end tests will fail" >&2
 fi
-# TODO: the whole run is over its 30-minute budget on 2 cores (42 to 59 min for the main
-# suite on a fresh clone, depending on what else the machine runs). Of ~6,400 test-seconds
-# the conformance play-outs take ~900 (over ten thousand hands of Hearts, on purpose),
-# the browser tests ~2,500, hostile input ~340, the Celery time tests ~230 (mostly real
-# waiting), schemathesis ~160. Next: shorter real-time waits, one server per browser
-# module, and measuring a third xdist worker for the tests that mostly wait.
+# TODO: the budget is 30 minutes on 2 cores. The main suite took 26.5 min on an idle
+# 2-core machine (2,338 tests; 2026-11-29), and up to twice that on a busy CI machine; the
+# loaded second suite comes on top. Of the test-seconds, the browser tests take the most
+# (each starts its own Playwright and Chromium: the ORM refuses the thread Playwright's
+# loop runs in), then the Celery time tests and hostile input (mostly real waiting) and
+# the conformance play-outs (over ten thousand hands, on purpose). Next: one browser per
+# worker process, shorter real-time waits.
 # Work-stealing: a worker left with nothing takes the other's queued tests, so the run
 # does not end on one worker's tail of long tests.
 workers=${PYTEST_WORKERS:-auto}
