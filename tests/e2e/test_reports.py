@@ -74,9 +74,18 @@ def signed_in(open_page: Callable[..., Any], size: dict[str, int], who: Person, 
 
 
 def clock_pattern(at: datetime) -> str:
-    """`at` as the page writes a time in Kolkata with en-GB's clock: "14:05" (or "9:05")."""
+    """`at` as the page writes a time in Kolkata with en-GB's clock: "14:05" (or "9:05")
+    today, and with its day on any other ("30 Nov 2026, 00:05": ten minutes from now can
+    be tomorrow). Within a minute of midnight either, as the page and the test may read
+    the clock on either side of it."""
     local = at.astimezone(KOLKATA)
-    return rf"\b0?{local.hour}:{local.minute:02d}\b"
+    clock = rf"\b0?{local.hour}:{local.minute:02d}\b"
+    day = rf"{local.day} {local:%b} {local.year}, "
+    now = datetime.now(KOLKATA)
+    midnight = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), KOLKATA)
+    if min(now - now.replace(hour=0, minute=0, second=0, microsecond=0), midnight - now) < timedelta(minutes=1):
+        return rf"(?:{day})?{clock}"
+    return clock if local.date() == now.date() else day + clock
 
 
 def report_dialog(page: Any, name: str) -> Any:
