@@ -60,6 +60,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import live, live_watch, selectors
+from games.codes import is_room_code
 from games.selectors import RoomPosition
 from notifications.services import presence
 from talk import live as talk_live
@@ -268,20 +269,18 @@ class RoomConsumer(NoticeConsumer):
         if user is None or not user.is_authenticated:
             await self.refuse(socket_closes.UNAUTHENTICATED)
             return
-        if not await self.may_open(user) or self.refused_meanwhile():
-            return
-        self.versions = versions_for(self.channel_layer)
-        # Read, not taken from the record: a notice still on its way when the socket
-        # joins the group would never reach it. Sockets opening at once share one read.
-        answer = await self.versions.position(self.code, fresh_for=0)
-        position = answer.position
-        if position is None or await _hidden_from(self.code, user):
+        if not is_room_code(self.code):
+            # Read nothing, join nothing: no room could have that code.
             await self.refuse(socket_closes.NO_SUCH_ROOM)
             return
-        if self.refused_meanwhile():
+        if not await self.may_open(user) or self.refused_meanwhile():
             return
-        # Only a socket that is served joins the room's group (and leaves it on disconnect),
-        # and its person's own group of the room, where their view is pushed.
+        # The room's group, and its person's own group of the room where their view is
+        # pushed, are joined before the room is read: a change committed after the read
+        # is then always heard (its notice waits until the opening is done), and one
+        # committed before is in what is read. Joined after, a change between the two
+        # would be neither (the client would learn of it only at its next ping). Left on
+        # disconnect, which follows a refusal too.
         self.group = live.group_name(self.code)
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.user_id = user.pk
@@ -289,6 +288,16 @@ class RoomConsumer(NoticeConsumer):
         if self.pushes_views:
             self.viewer_group = live.viewer_group_name(self.code, user.pk)
             await self.channel_layer.group_add(self.viewer_group, self.channel_name)
+        self.versions = versions_for(self.channel_layer)
+        # Read, not taken from the record, for the same reason. Sockets opening at once
+        # share one read, if it began after they joined.
+        answer = await self.versions.position(self.code, fresh_for=0, begun_after=self.versions.mark())
+        position = answer.position
+        if position is None or await _hidden_from(self.code, user):
+            await self.refuse(socket_closes.NO_SUCH_ROOM)
+            return
+        if self.refused_meanwhile():
+            return
         self.versions.listen(self.code, position, confirmed_at=answer.confirmed_at)
         self.listening = True
         await self.join_account(user)

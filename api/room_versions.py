@@ -20,6 +20,7 @@ process, and only for rooms with a socket open here.
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -53,7 +54,9 @@ class RoomVersions:
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.clock = clock
         self.rooms: dict[str, _Record] = {}
-        self.reading: dict[str, asyncio.Future[Answer]] = {}
+        # Each room's read under way, with its number (reads are numbered as they begin).
+        self.reading: dict[str, tuple[int, asyncio.Future[Answer]]] = {}
+        self.reads_begun = 0
 
     def listen(self, code: str, position: RoomPosition, *, confirmed_at: float) -> None:
         """A socket of `code` opened, told `position` as confirmed at `confirmed_at`."""
@@ -86,19 +89,32 @@ class RoomVersions:
         record.confirmed_at = max(record.confirmed_at, min(at, self.clock()))
         return record
 
-    async def position(self, code: str, fresh_for: float) -> Answer:
+    def mark(self) -> int:
+        """This moment, for `position(begun_after=)`: a read begun after it."""
+        return self.reads_begun
+
+    async def position(self, code: str, fresh_for: float, *, begun_after: int | None = None) -> Answer:
         """The room's position (None: no such room) and when it was confirmed: from its
         record if that was confirmed within `fresh_for` seconds, else from the database,
-        read once for every socket of the room asking meanwhile."""
+        read once for every socket of the room asking meanwhile. With `begun_after` (a
+        `mark()`), only a read begun after that mark will do: a socket that has just
+        joined the room's group must not share a read begun before it had joined."""
         record = self.rooms.get(code)
         if record is not None and self.clock() - record.confirmed_at < fresh_for:
             return Answer(record.position, record.confirmed_at, read=False)
-        pending = self.reading.get(code)
-        if pending is None:
-            pending = self.reading[code] = asyncio.ensure_future(self._read_and_learn(code))
-            pending.add_done_callback(lambda _: self.reading.pop(code, None))
+        under_way = self.reading.get(code)
+        if under_way is None or (begun_after is not None and under_way[0] <= begun_after):
+            self.reads_begun += 1
+            under_way = (self.reads_begun, asyncio.ensure_future(self._read_and_learn(code)))
+            self.reading[code] = under_way
+            under_way[1].add_done_callback(functools.partial(self._read_done, code, under_way))
         # A socket that closes while waiting does not cancel the others' read.
-        return await asyncio.shield(pending)
+        return await asyncio.shield(under_way[1])
+
+    def _read_done(self, code: str, done: tuple[int, asyncio.Future[Answer]], _: object) -> None:
+        # A later read of the room may have begun meanwhile: it stays.
+        if self.reading.get(code) is done:
+            del self.reading[code]
 
     async def _read_and_learn(self, code: str) -> Answer:
         read_at = self.clock()
