@@ -51,3 +51,12 @@ async def refused_with(ws: WebsocketCommunicator) -> tuple[int, str]:
     message = await ws.receive_output(timeout=3)
     assert message["type"] == "websocket.close", message
     return message["code"], message.get("reason", "")
+
+
+async def heard_more(ws: WebsocketCommunicator, timeout: float = 0.3) -> list[dict]:
+    """What the socket sent within `timeout` (`[]`: nothing), so that an assertion that
+    it sent nothing more shows what it sent instead."""
+    heard = []
+    while not await ws.receive_nothing(timeout=timeout):
+        heard.append(await ws.receive_output(timeout=1))
+    return heard

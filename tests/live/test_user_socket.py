@@ -11,7 +11,7 @@ from django.test import override_settings
 from games import selectors
 from games.services import lobby, play, table_moderation
 from tests.api.helpers import concrete
-from tests.sockets import room_socket, socket_client, user_socket
+from tests.sockets import heard_more, room_socket, socket_client, user_socket
 from tests.tokens import new_token
 
 pytestmark = [
@@ -90,7 +90,7 @@ async def test_match_over_reaches_every_seated_player(make_user):
     await database_sync_to_async(table_moderation.room_close)(code=code, reason="Spam")
     for ws in (host_ws, guest_ws):
         assert await ws.receive_json_from(timeout=3) == {"type": "match_over", "room": code}
-        assert await ws.receive_nothing(timeout=0.3)
+        assert await heard_more(ws) == []
     assert await turns(host) == [] and await turns(guest) == []
     await host_ws.disconnect()
     await guest_ws.disconnect()
