@@ -77,6 +77,7 @@ import sys
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -432,17 +433,8 @@ class Cluster:
             at, n = max(at + every, time.time() - self.t0 + 1), n + 1
 
     async def worker_fault(self, at: float, down: float) -> None:
-        await self.until(at)
         worker = self.workers[0]
-        began = time.time()
-        await asyncio.to_thread(worker.kill)
-        self.note(f"{worker.name} killed (SIGKILL)")
-        await asyncio.sleep(down)
-        worker.start()
-        self.note(f"{worker.name} restarting")
-        await asyncio.to_thread(worker.wait_ready)
-        self.note(f"{worker.name} ready")
-        self.other_faults.append(Window(f"{worker.name} down", wall(began), wall(time.time())))
+        await self.down_and_up(at, down, worker, stop=worker.kill, how="killed (SIGKILL)", ready="ready", window="down")
 
     async def web_fault(self, at: float, down: float) -> None:
         await self.until(at)
@@ -470,29 +462,36 @@ class Cluster:
 
     async def socket_fault(self, at: float, down: float) -> None:
         """daphne killed with every socket open; its clients reconnect once it serves again."""
-        await self.until(at)
-        began = time.time()
-        await asyncio.to_thread(self.sockets.kill)
-        self.sockets.kill_group()
-        self.note("daphne killed (SIGKILL)")
-        await asyncio.sleep(down)
-        self.sockets.start()
-        self.note("daphne restarting on the same port")
-        await asyncio.to_thread(self.sockets.wait_ready)
-        self.note("daphne serving")
-        self.other_faults.append(Window("daphne down", wall(began), wall(time.time())))
+
+        def kill() -> None:
+            self.sockets.kill()
+            self.sockets.kill_group()
+
+        await self.down_and_up(
+            at, down, self.sockets, stop=kill, how="killed (SIGKILL)", ready="serving", window="down"
+        )
 
     async def beat_fault(self, at: float, down: float) -> None:
+        ready = "sent its first task"
+        await self.down_and_up(
+            at, down, self.beat, stop=self.beat.stop, how="stopped (SIGTERM)", ready=ready, window="stopped"
+        )
+
+    async def down_and_up(
+        self, at: float, down: float, proc: Proc, *, stop: Callable[[], object], how: str, ready: str, window: str
+    ) -> None:
+        """`proc` stopped (`stop`) at `at`, started again `down` seconds later: a fault
+        (`window`, after its name) from the stop until it is ready again."""
         await self.until(at)
         began = time.time()
-        await asyncio.to_thread(self.beat.stop)
-        self.note("beat stopped (SIGTERM)")
+        await asyncio.to_thread(stop)
+        self.note(f"{proc.name} {how}")
         await asyncio.sleep(down)
-        self.beat.start()
-        self.note("beat restarting")
-        await asyncio.to_thread(self.beat.wait_ready)
-        self.note("beat sent its first task")
-        self.other_faults.append(Window("beat stopped", wall(began), wall(time.time())))
+        proc.start()
+        self.note(f"{proc.name} restarting")
+        await asyncio.to_thread(proc.wait_ready)
+        self.note(f"{proc.name} {ready}")
+        self.other_faults.append(Window(f"{proc.name} {window}", wall(began), wall(time.time())))
 
     def problems(self) -> dict[str, list[str]]:
         """Each log's lines that say something went wrong."""
