@@ -16,8 +16,8 @@ from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from accounts import languages, usernames
 from accounts import selectors as account_selectors
-from accounts import usernames
 from accounts.models import TRICK_PAUSE_MAX_MS, User
 from core.errors import shown_name
 from games import rules, selectors
@@ -158,6 +158,7 @@ class UserSerializer(serializers.ModelSerializer[User]):
             "auto_play_forced",
             "confirm_moves",
             "trick_pause_ms",
+            "language",
             "has_password",
             "display_name_changeable_at",
         ]
@@ -176,6 +177,11 @@ class UserSerializer(serializers.ModelSerializer[User]):
             "trick_pause_ms": {
                 "help_text": "How long, in milliseconds, a finished trick stays on the web table before the next "
                 "one is drawn; 0 draws the next at once"
+            },
+            "language": {
+                "help_text": "The language the web client shows you, and that your mails and notices are written in "
+                "(one of `GET languages`). The API itself answers each request in the language it asks for "
+                "(`Accept-Language`)."
             },
         }
 
@@ -236,6 +242,13 @@ class DisplayNameField(StrictCharField):
         return value
 
 
+class LanguageField(serializers.ChoiceField):
+    """One of the server's languages (settings.LANGUAGES), by its code."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=languages.codes(), **kwargs)
+
+
 class MeUpdateSerializer(StrictSerializer):
     # Optional, as a PATCH changes what it names: `{}` changes nothing.
     display_name = DisplayNameField(
@@ -262,6 +275,9 @@ class MeUpdateSerializer(StrictSerializer):
         max_value=TRICK_PAUSE_MAX_MS,
         help_text="How long a finished trick stays on the web table, in milliseconds (0: not at all)",
     )
+    language = LanguageField(
+        required=False, help_text="The language of the web client, your mails and your notices (`GET languages`)"
+    )
 
 
 class GameKeyField(StrictCharField):
@@ -277,10 +293,19 @@ class GameKeyFieldSchema(OpenApiSerializerFieldExtension):
         return {"type": "string", "enum": [game.key for game in rules.all_games()]}
 
 
+# A new account's language: the one given, else the one the sign-up's request asked in
+# (`Accept-Language`), else English.
+NEW_ACCOUNT_LANGUAGE = (
+    "The language of the web client, the mails and the notices (`GET languages`); without it, the one the "
+    "request asks in (`Accept-Language`), else English"
+)
+
+
 class RegisterSerializer(StrictSerializer):
     username = UsernameField(r"^[\w.@+-]{3,40}$", max_length=40)
     password = StrictCharField(min_length=8, max_length=128, write_only=True)
     display_name = DisplayNameField(max_length=40, required=False, allow_blank=True)
+    language = LanguageField(required=False, help_text=NEW_ACCOUNT_LANGUAGE)
 
     def validate_username(self, value: str) -> str:
         if value.lower().startswith("guest-"):
@@ -311,6 +336,7 @@ class LoginSerializer(StrictSerializer):
 
 class GuestSerializer(StrictSerializer):
     display_name = DisplayNameField(min_length=1, max_length=40)
+    language = LanguageField(required=False, help_text=NEW_ACCOUNT_LANGUAGE)
 
 
 class AuthAnswerSerializer(serializers.Serializer[Any]):

@@ -92,9 +92,9 @@ class RegisterView(SignInThrottledView):
         data = RegisterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         mark = _browser_for_new_account(request)
-        user, token = registration.user_register(
-            **data.validated_data, device=request_device(request), browser_mark=mark
-        )
+        wanted = {**data.validated_data}
+        wanted.setdefault("language", request.LANGUAGE_CODE)  # type: ignore[attr-defined]
+        user, token = registration.user_register(**wanted, device=request_device(request), browser_mark=mark)
         signed_up(request, user.username)
         return _created_in(request, mark, {"user": UserSerializer(user).data, "token": token})
 
@@ -165,7 +165,10 @@ class GuestView(SignInThrottledView):
         data.is_valid(raise_exception=True)
         mark = _browser_for_new_account(request)
         user, token = registration.guest_create(
-            display_name=data.validated_data["display_name"], device=request_device(request), browser_mark=mark
+            display_name=data.validated_data["display_name"],
+            language=data.validated_data.get("language", request.LANGUAGE_CODE),  # type: ignore[attr-defined]
+            device=request_device(request),
+            browser_mark=mark,
         )
         return _created_in(request, mark, {"user": UserSerializer(user).data, "token": token})
 

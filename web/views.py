@@ -18,7 +18,7 @@ from core import csp
 from games import selectors as games_selectors
 from games.rules import fairness
 
-from . import manifest
+from . import catalogues, manifest
 from .finders import renderers
 
 FAVICON = Path(__file__).resolve().parent / "static" / "web" / "favicon.ico"
@@ -47,6 +47,8 @@ def shell(request: HttpRequest, code: str | None = None, username: str | None = 
         "game_renderers": game_renderers,
         # What the leaderboard asks of a player, for its empty state to say.
         "leaderboard_min": settings.LEADERBOARD_MIN_MATCHES,
+        # Each language's name, direction and catalogue (web/static/web/language.js).
+        "languages": catalogues.shell_languages(),
     }
     return render(request, "web/index.html", context)
 

@@ -21,7 +21,13 @@ from .sign_ins import sign_in_create
 
 @transaction.atomic
 def user_register(
-    *, username: str, password: str, display_name: str = "", device: Device | None = None, browser_mark: str = ""
+    *,
+    username: str,
+    password: str,
+    display_name: str = "",
+    language: str = "en",
+    device: Device | None = None,
+    browser_mark: str = "",
 ) -> tuple[User, str]:
     """Create an account and its token.
 
@@ -29,7 +35,7 @@ def user_register(
     validators give, `username_taken` when the name was taken meanwhile (the serializer
     checked it before).
     """
-    user = User(username=username, display_name=display_name or username, browser_mark=browser_mark)
+    user = User(username=username, display_name=display_name or username, language=language, browser_mark=browser_mark)
     password_given(user, password, "password")
     # A sign-up signs in.
     user.last_login = timezone.now()
@@ -43,10 +49,16 @@ def user_register(
 
 
 @transaction.atomic
-def guest_create(*, display_name: str, device: Device | None = None, browser_mark: str = "") -> tuple[User, str]:
+def guest_create(
+    *, display_name: str, language: str = "en", device: Device | None = None, browser_mark: str = ""
+) -> tuple[User, str]:
     # A guest's username is random and never typed; the display name is what others see.
     user = User(
-        username=f"guest-{secrets.token_hex(6)}", display_name=display_name, is_guest=True, browser_mark=browser_mark
+        username=f"guest-{secrets.token_hex(6)}",
+        display_name=display_name,
+        is_guest=True,
+        language=language,
+        browser_mark=browser_mark,
     )
     user.set_unusable_password()
     user.save()
@@ -103,12 +115,12 @@ def display_name_change(*, user: User, display_name: str, now: datetime) -> User
 
 
 # What a person may change of their own account besides their names and secrets.
-USER_SETTINGS = ("auto_play_forced", "confirm_moves", "trick_pause_ms")
+USER_SETTINGS = ("auto_play_forced", "confirm_moves", "trick_pause_ms", "language")
 
 
 def user_settings_update(*, user: User, **settings: Any) -> User:
     """Change the account's own settings (those the player chooses at /me): any of
-    `auto_play_forced`, `confirm_moves`, `trick_pause_ms`, each as validated by the API."""
+    `auto_play_forced`, `confirm_moves`, `trick_pause_ms`, `language`, each as validated by the API."""
     unknown = set(settings) - set(USER_SETTINGS)
     if unknown:
         raise TypeError(f"Not a setting: {', '.join(sorted(unknown))}")

@@ -1,5 +1,7 @@
 // The public API, and nothing else: token auth, JSON in and out, one error shape.
 
+import { currentLanguage } from "./i18n.js";
+
 const ROOT = document.body.dataset.apiRoot || "/api/v1/";
 const TOKEN_KEY = "tt.token";
 // Why the server signed this browser out (a ban and its reason), shown with the sign-in form.
@@ -68,7 +70,8 @@ function newKey() {
  * @param {{ method?: string, body?: unknown, idempotent?: boolean, text?: boolean }} [options]
  */
 export async function api(path, { method = "GET", body, idempotent = false, text = false } = {}) {
-  const headers = { Accept: text ? "*/*" : "application/json" };
+  // The server's error details in the page's language (their codes never change).
+  const headers = { Accept: text ? "*/*" : "application/json", "Accept-Language": currentLanguage() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const token = auth.token;
   if (token) headers.Authorization = `Token ${token}`;

@@ -7,6 +7,8 @@ import { ApiError, NetworkError, api, auth } from "./api.js";
 import { ConfirmEmailPage } from "./confirm.js";
 import { h, replace } from "./dom.js";
 import { HomePage } from "./home.js";
+import { gettext } from "./i18n.js";
+import { speak, wantedLanguage } from "./language.js";
 import { LeaderboardPage } from "./leaderboard.js";
 import { NotificationsPage } from "./notifications.js";
 import { ProfilePage } from "./players.js";
@@ -41,6 +43,12 @@ const app = {
   setUser(user) {
     app.user = user;
     renderAccount();
+  },
+  // Everything drawn again, as after a change of language.
+  async redraw() {
+    app.catalogue = await api("games/").catch(() => app.catalogue);
+    renderAccount();
+    await route();
   },
   navigate(path) {
     if (path !== location.pathname) history.pushState({}, "", path);
@@ -88,8 +96,8 @@ function renderAccount() {
   replace(
     account,
     h("a", { class: "who", href: `/players/${encodeURIComponent(app.user.username)}`, "data-link": "" }, app.user.display_name || app.user.username, app.user.is_guest ? " (guest)" : ""),
-    h("a", { href: "/leaderboard", "data-link": "" }, "Leaderboard"),
-    h("a", { href: "/notifications", "data-link": "" }, "Settings"),
+    h("a", { href: "/leaderboard", "data-link": "" }, gettext("Leaderboard")),
+    h("a", { href: "/notifications", "data-link": "" }, gettext("Settings")),
     h(
       "button",
       {
@@ -106,7 +114,7 @@ function renderAccount() {
           }
         },
       },
-      "Log out",
+      gettext("Log out"),
     ),
   );
   markCurrentLink();
@@ -157,8 +165,15 @@ function watchTurns() {
   else if (!auth.token) turnOff({ tellServer: false }).catch(() => {});
 }
 
+// The page in `user`'s language (or this browser's, signed out). A catalogue that cannot
+// be had leaves the page in the language it speaks; the next load tries again.
+async function speakFor(user) {
+  return speak(wantedLanguage(user)).catch(() => false);
+}
+
 window.addEventListener("auth-changed", async () => {
   await loadUser();
+  await speakFor(app.user);
   watchTurns();
   renderAccount();
   // A moderator's warning not yet read is shown once, before the next table.
@@ -185,8 +200,13 @@ if ("serviceWorker" in navigator) {
 }
 
 async function boot(retried = false) {
+  // The words first: nothing is drawn before them.
+  await speakFor(null);
   try {
     [app.catalogue] = await Promise.all([api("games/"), loadUser()]);
+    // The account's language, where it is another than this browser's last: the games'
+    // words again in it.
+    if (await speakFor(app.user)) app.catalogue = await api("games/");
   } catch (err) {
     // A token the server no longer takes (revoked, expired, banned) is refused on every
     // call, the catalogue's too; `api` has cleared it (keeping a ban's reason for the

@@ -8,6 +8,8 @@ import { accountSection, securitySection } from "./account.js";
 import { api } from "./api.js";
 import { signedOutPage } from "./auth.js";
 import { h, replace } from "./dom.js";
+import { gettext } from "./i18n.js";
+import { languages, speak } from "./language.js";
 import { iosBrowserTab } from "./platform.js";
 import { TRICK_PAUSE_DEFAULT_MS } from "./prefs.js";
 import { closedAccountPage, privacySection } from "./privacy.js";
@@ -123,7 +125,8 @@ export class NotificationsPage {
       h(
         "div",
         { class: "settings" },
-        h("h1", {}, "Settings"),
+        h("h1", {}, gettext("Settings")),
+        this.languageChoice(),
         accountSection(this.app, { passwordChanged: security.reload, accountKept: security.reload }),
         this.about(),
         this.device,
@@ -154,6 +157,38 @@ export class NotificationsPage {
       ),
       h("p", {}, "A notice says which table waits and links to it. It never carries your cards, tiles, or anything else hidden at the table."),
       h("p", { class: "meta" }, h("a", { href: "/", "data-link": "" }, "Back to your tables")),
+    );
+  }
+
+  // The language of the page, the mails and the notices: the account's, so every device
+  // signed in follows it. Each language is named in itself, for whoever reads only it.
+  languageChoice() {
+    const app = this.app;
+    const known = languages();
+    const select = h(
+      "select",
+      {
+        onchange: async () => {
+          const code = select.value;
+          try {
+            app.user = await api("me", { method: "PATCH", body: { language: code } });
+          } catch (err) {
+            select.value = app.user.language;
+            app.toast(err.message, "error");
+            return;
+          }
+          await speak(code).catch(() => false);
+          await app.redraw();
+        },
+      },
+      Object.entries(known).map(([code, language]) => h("option", { value: code, lang: code }, language.name)),
+    );
+    select.value = app.user.language;
+    return h(
+      "section",
+      { class: "panel", "aria-labelledby": "language-title" },
+      h("h2", { id: "language-title" }, gettext("Language")),
+      choice("language", gettext("Language"), select, gettext("The language of this site, and of the mails and notices it sends you.")),
     );
   }
 
