@@ -84,7 +84,7 @@ def test_phrases_plurals_and_contexts_fall_back_to_english() -> None:
         "console.log(JSON.stringify(["
         "  i18n.gettext('Your turn'), i18n.gettext('Not translated'), i18n.gettext('Empty'),"
         "  i18n.interpolate(i18n.ngettext('%(n)s card', '%(n)s cards', 1), { n: 1 }),"
-        "  i18n.interpolate(i18n.ngettext('%(n)s card', '%(n)s cards', 12345), { n: 12345 }),"
+        "  i18n.interpolate(i18n.ngettext('%(n)s card', '%(n)s cards', 12345), { n: i18n.numberText(12345) }),"
         "  i18n.ngettext('%(n)s tile', '%(n)s tiles', 2),"
         "  i18n.pgettext('suit', 'Hearts'), i18n.pgettext('game', 'Hearts'),"
         "  i18n.interpolate('%(who)s and %(missing)s', { who: 'ana' }),"

@@ -88,19 +88,22 @@ export function npgettext(context, singular, plural, count) {
 }
 
 /**
- * Fill a phrase's named places, `%(name)s`, as Python does.
+ * Fill a phrase's named places, `%(name)s`, as Python does. A number is written as it
+ * is; `numberText(n)` writes it as the page's language does (1,234; 1.234; 1,234).
  * @param {string} phrase
  * @param {Record<string, string | number>} values
  */
 export function interpolate(phrase, values) {
-  return phrase.replace(/%\((\w+)\)s/g, (whole, name) =>
-    Object.hasOwn(values, name) ? valueText(values[name]) : whole,
-  );
+  return phrase.replace(/%\((\w+)\)s/g, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
 }
 
-/** @param {string | number} value */
-function valueText(value) {
-  return typeof value === "number" ? numberText(value) : value;
+/**
+ * Marks a phrase for the catalogues without translating it, for a constant made before
+ * any catalogue is loaded: `gettext(CONSTANT)` translates it where it is shown.
+ * @param {string} message
+ */
+export function gettext_noop(message) {
+  return message;
 }
 
 /** A number as the page's language writes it (digits, grouping). @param {number} n */
