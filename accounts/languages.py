@@ -45,8 +45,6 @@ def of_user(user: Any) -> str:
 def speaking_to(user: Any) -> Iterator[str]:
     """Translate what is made inside the block for `user` (a mail, a push notice), then
     go back to the language that was active."""
-    # TODO(#45): notifications/content.py, notifications/mail.py and the moderation
-    # notices make their words inside this, once their strings are marked.
     language = of_user(user)
     with translation.override(language):
         yield language

@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from .languages import supported
 
@@ -18,7 +19,7 @@ from .languages import supported
 def _asked(request: HttpRequest) -> str | None:
     """The first of the server's languages that `Accept-Language` names, by its weights."""
     header = request.headers.get("Accept-Language", "")
-    for code, _ in translation.trans_real.parse_accept_lang_header(header):
+    for code, _ in parse_accept_lang_header(header):
         if code != "*" and (found := supported(code)) is not None:
             return found
     return None
@@ -41,7 +42,7 @@ class PersonLanguageMiddleware(LocaleMiddleware):
     def process_request(self, request: HttpRequest) -> None:
         language = language_of(request)
         translation.activate(language)
-        request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+        request.LANGUAGE_CODE = language
 
     def process_response(self, request: HttpRequest, response: Any) -> Any:
         response = super().process_response(request, response)

@@ -12,6 +12,8 @@ from django.conf import settings
 from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -45,7 +47,7 @@ class WholeNumberField(serializers.IntegerField):
     the database. Every failure here is `invalid`, with the range in the detail.
     """
 
-    default_error_messages = {"invalid": "A whole number from {low} to {high} is required."}
+    default_error_messages = {"invalid": gettext_lazy("A whole number from {low} to {high} is required.")}
 
     def __init__(self, *, low: int = 0, high: int = POSITIVE_INT_MAX, text: bool = False, **kwargs: Any) -> None:
         # min_value and max_value also put the range in the OpenAPI schema.
@@ -77,7 +79,7 @@ class StrictSerializer(serializers.Serializer[Any]):
         if isinstance(data, Mapping):
             for key in data:
                 if key not in self.fields:
-                    detail = "This field is not part of the request."
+                    detail = _("This field is not part of the request.")
                     raise serializers.ValidationError({shown_name(key) or "non_field_errors": [detail]}, code="invalid")
         return super().to_internal_value(data)
 
@@ -85,7 +87,8 @@ class StrictSerializer(serializers.Serializer[Any]):
 # What no string of a request may hold; the JSON parser refuses it (`invalid_character`)
 # before any field sees it, and the pattern says so in the schema.
 NO_CONTROL_CHARACTERS = r"^[^\x00-\x1f\x7f-\x9f]*$"
-CONTROL_CHARACTER = "Holds a control character."
+# Translators: said of a field's value.
+CONTROL_CHARACTER = gettext_lazy("Holds a control character.")
 
 
 class StrictCharField(serializers.CharField):
@@ -131,7 +134,7 @@ class QueryFlagField(serializers.Field[bool, str, bool, Any]):
     false), so what the schema lists is exactly what the server reads."""
 
     READS = {"1": True, "true": True, "0": False, "false": False}
-    default_error_messages = {"invalid": "Send 1 or true, 0 or false."}
+    default_error_messages = {"invalid": gettext_lazy("Send 1 or true, 0 or false.")}
 
     def to_internal_value(self, data: Any) -> bool:
         if data not in self.READS:
@@ -198,11 +201,11 @@ def refuse_unreadable(value: str) -> None:
     character shown as nothing (`invisible_character`; accounts/usernames.py)."""
     if usernames.has_bidi_control(value):
         raise serializers.ValidationError(
-            "Names may not hold bidirectional control characters (such as U+202E).", code="bidi_control"
+            _("Names may not hold bidirectional control characters (such as U+202E)."), code="bidi_control"
         )
     if usernames.has_invisible(value):
         raise serializers.ValidationError(
-            "Names may not hold invisible characters (such as U+200B, a zero-width space).",
+            _("Names may not hold invisible characters (such as U+200B, a zero-width space)."),
             code="invisible_character",
         )
 
@@ -212,7 +215,7 @@ def _refuse_misleading(value: str) -> None:
     the server gives."""
     refuse_unreadable(value)
     if usernames.impersonates_server(value):
-        raise serializers.ValidationError("Names like the server's own labels are reserved.", code="reserved_name")
+        raise serializers.ValidationError(_("Names like the server's own labels are reserved."), code="reserved_name")
 
 
 class UsernameField(serializers.RegexField):
@@ -309,12 +312,12 @@ class RegisterSerializer(StrictSerializer):
 
     def validate_username(self, value: str) -> str:
         if value.lower().startswith("guest-"):
-            raise serializers.ValidationError("Names starting with 'guest-' are reserved.", code="reserved_name")
+            raise serializers.ValidationError(_("Names starting with 'guest-' are reserved."), code="reserved_name")
         # Without a display name the username is what other players read.
         _refuse_misleading(value)
         clash = account_selectors.username_clash(username=value)
         if clash is not None:
-            raise serializers.ValidationError(clash.detail, code=clash.code)
+            raise serializers.ValidationError(str(clash.detail), code=clash.code)
         return value
 
 
@@ -371,7 +374,7 @@ class ClientSeedSerializer(StrictSerializer):
         max_length=CLIENT_SEED_MAX,
         allow_blank=True,
         trim_whitespace=False,
-        validators=[RegexValidator(f"^{CLIENT_SEED_CHARACTER}*$", "Printable ASCII characters only.")],
+        validators=[RegexValidator(f"^{CLIENT_SEED_CHARACTER}*$", gettext_lazy("Printable ASCII characters only."))],
         help_text="Your part in the next deal's shuffle: 0 to 64 printable ASCII characters, public.",
     )
 
@@ -392,7 +395,7 @@ class QuerySerializer(serializers.Serializer[Any]):
             # keys(): the stubs have iterating a BindingDict yield fields, not names.
             for name in self.fields.keys():
                 if len(data.getlist(name)) > 1:
-                    raise serializers.ValidationError({name: ["Give this parameter once."]}, code="invalid")
+                    raise serializers.ValidationError({name: [_("Give this parameter once.")]}, code="invalid")
             # Each given once: a plain dict, which DRF's fields read as it is.
             data = data.dict()
         return super().to_internal_value(data)

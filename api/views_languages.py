@@ -13,6 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from grants.scopes import READ, scopes
+
 
 class LanguageSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(help_text="For `me`'s `language`, and for `Accept-Language`")
@@ -20,6 +22,7 @@ class LanguageSerializer(serializers.Serializer[Any]):
     bidi = serializers.BooleanField(help_text="Whether it is written right to left")
 
 
+@scopes(GET=READ)
 class LanguagesView(APIView):
     permission_classes = [AllowAny]
 

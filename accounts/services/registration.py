@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 
@@ -44,7 +45,7 @@ def user_register(
             user.save()
     except IntegrityError:
         # Two sign-ups of one name (or of lookalikes) at once: the unique keys let one in.
-        raise ServiceError(TAKEN.code, TAKEN.detail, 400, "username") from None
+        raise ServiceError(TAKEN.code, str(TAKEN.detail), 400, "username") from None
     return user, sign_in_create(user=user, how=SignIn.How.SIGN_UP, device=device)
 
 
@@ -73,7 +74,9 @@ def guest_keep(*, user: User, username: str, password: str, display_name: str | 
     guest's account does this (`not_a_guest`)."""
     user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
     if not user.is_guest:
-        raise ServiceError("not_a_guest", "This account is not a guest's: it has a username and password already.", 409)
+        raise ServiceError(
+            "not_a_guest", _("This account is not a guest's: it has a username and password already."), 409
+        )
     user.username = username
     user.is_guest = False
     try:
@@ -81,7 +84,7 @@ def guest_keep(*, user: User, username: str, password: str, display_name: str | 
             user.save(update_fields=["username", "is_guest"])
     except IntegrityError:
         # The name (or a lookalike) was taken since the serializer looked.
-        raise ServiceError(TAKEN.code, TAKEN.detail, 400, "username") from None
+        raise ServiceError(TAKEN.code, str(TAKEN.detail), 400, "username") from None
     password_set(user, password, attr="password")
     if display_name is not None:
         user = display_name_change(user=user, display_name=display_name, now=now)
@@ -101,13 +104,14 @@ def display_name_change(*, user: User, display_name: str, now: datetime) -> User
     if allowed is not None:
         raise ServiceError(
             "display_name_too_soon",
-            f"Your display name changed less than a week ago; it can change again from {allowed.isoformat()}.",
+            _("Your display name changed less than a week ago; it can change again from %(when)s.")
+            % {"when": allowed.isoformat()},
             409,
             "display_name",
         )
     clash = name_clash(name=display_name, user=user)
     if clash is not None:
-        raise ServiceError(clash.code, "That name looks like another player's username.", 400, "display_name")
+        raise ServiceError(clash.code, _("That name looks like another player's username."), 400, "display_name")
     NameChange.objects.create(user=user, before=user.display_name, after=display_name, changed_at=now)
     user.display_name = display_name
     user.save(update_fields=["display_name"])

@@ -1,6 +1,6 @@
 // The public API, and nothing else: token auth, JSON in and out, one error shape.
 
-import { currentLanguage } from "./i18n.js";
+import { currentLanguage, gettext, interpolate } from "./i18n.js";
 
 const ROOT = document.body.dataset.apiRoot || "/api/v1/";
 const TOKEN_KEY = "tt.token";
@@ -12,7 +12,9 @@ const BANNED_KEY = "tt.banned";
 export class ApiError extends Error {
   constructor(status, body) {
     const errors = body?.errors ?? [];
-    super(errors.map((e) => e.detail).join(" ") || `Request failed (${status}).`);
+    // The server's details are in the page's language already; only the fallback is ours.
+    // Translators: %(status)s is the HTTP status code of the answer, such as 500.
+    super(errors.map((e) => e.detail).join(" ") || interpolate(gettext("Request failed (%(status)s)."), { status }));
     this.status = status;
     this.code = errors[0]?.code ?? null;
     this.attr = errors[0]?.attr ?? null;
@@ -24,7 +26,7 @@ export class ApiError extends Error {
 // Said in people's words; the browser's own ("Failed to fetch") is for programmers.
 export class NetworkError extends Error {
   constructor() {
-    super("You seem to be offline: the server cannot be reached.");
+    super(gettext("You seem to be offline: the server cannot be reached."));
   }
 }
 

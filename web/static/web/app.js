@@ -7,7 +7,7 @@ import { ApiError, NetworkError, api, auth } from "./api.js";
 import { ConfirmEmailPage } from "./confirm.js";
 import { h, replace } from "./dom.js";
 import { HomePage } from "./home.js";
-import { gettext } from "./i18n.js";
+import { gettext, gettext_noop, interpolate } from "./i18n.js";
 import { speak, wantedLanguage } from "./language.js";
 import { LeaderboardPage } from "./leaderboard.js";
 import { NotificationsPage } from "./notifications.js";
@@ -19,7 +19,8 @@ import { readWarnings } from "./standing.js";
 import { TurnsWatch } from "./turns.js";
 import { registerWorker, workerSupported } from "./worker.js";
 
-const SITE_TITLE = "Trick-taking tables";
+// Translated where it is shown: a constant is made before the page's catalogue is loaded.
+const SITE_TITLE = gettext_noop("Trick-taking tables");
 
 const main = document.getElementById("main");
 // The shell (web/templates/web/index.html) always has these.
@@ -34,7 +35,7 @@ const app = {
   // The page's own title; the count of waiting rooms goes in front of it, leaving out
   // `room`, the room on screen (its turn is in plain view).
   /** @param {string | null} [room] */
-  title(text = SITE_TITLE, room = null) {
+  title(text = gettext(SITE_TITLE), room = null) {
     title = { text, room };
     showTitle();
   },
@@ -95,7 +96,7 @@ function renderAccount() {
   }
   replace(
     account,
-    h("a", { class: "who", href: `/players/${encodeURIComponent(app.user.username)}`, "data-link": "" }, app.user.display_name || app.user.username, app.user.is_guest ? " (guest)" : ""),
+    h("a", { class: "who", href: `/players/${encodeURIComponent(app.user.username)}`, "data-link": "" }, accountName(app.user)),
     h("a", { href: "/leaderboard", "data-link": "" }, gettext("Leaderboard")),
     h("a", { href: "/notifications", "data-link": "" }, gettext("Settings")),
     h(
@@ -120,6 +121,13 @@ function renderAccount() {
   markCurrentLink();
 }
 
+// The account as the top bar names it, a guest's said to be one.
+function accountName(user) {
+  const name = user.display_name || user.username;
+  // Translators: the top bar's name of a guest account (played without signing up).
+  return user.is_guest ? interpolate(gettext("%(name)s (guest)"), { name }) : name;
+}
+
 // The top bar's link to the page on screen says so.
 function markCurrentLink() {
   for (const link of account.querySelectorAll("a[href]")) {
@@ -135,7 +143,8 @@ async function route() {
   if (alias) history.replaceState(history.state, "", `/join/${alias[1]}${location.search}${location.hash}`);
   const match = location.pathname.match(/^\/join\/([^/]+)\/?$/);
   const code = match ? decodeURIComponent(match[1]) : null;
-  app.title(code ? `Table ${code} · ${SITE_TITLE}` : SITE_TITLE, code);
+  // Translators: the browser tab's title at a table; %(site)s is the site's name.
+  app.title(code ? interpolate(gettext("Table %(code)s · %(site)s"), { code, site: gettext(SITE_TITLE) }) : gettext(SITE_TITLE), code);
   markCurrentLink();
   const replay = location.pathname.match(/^\/replay\/([^/]+)\/?$/);
   const player = location.pathname.match(/^\/players\/([^/]+)\/?$/);
@@ -212,7 +221,8 @@ async function boot(retried = false) {
     // call, the catalogue's too; `api` has cleared it (keeping a ban's reason for the
     // sign-in form), so start again signed out rather than call the server unreachable.
     if (!retried && err instanceof ApiError && err.status === 401 && !auth.token) return boot(true);
-    replace(main, h("p", { class: "notice" }, err instanceof NetworkError ? err.message : `The server cannot be reached: ${err.message}`));
+    const said = err instanceof NetworkError ? err.message : interpolate(gettext("The server cannot be reached: %(error)s"), { error: err.message });
+    replace(main, h("p", { class: "notice" }, said));
     return;
   }
   watchTurns();

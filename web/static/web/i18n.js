@@ -106,9 +106,17 @@ export function gettext_noop(message) {
   return message;
 }
 
+// The locale `Intl` writes in: the browser's own where it is a form of the page's
+// language (an English page in a British browser writes "15:05" and "29/11/2026"),
+// else the page's language.
+function intlLocale() {
+  const browser = typeof navigator === "undefined" ? [] : navigator.languages || [navigator.language];
+  return browser.find((tag) => tag && tag.split("-")[0].toLowerCase() === language) ?? language;
+}
+
 /** A number as the page's language writes it (digits, grouping). @param {number} n */
 export function numberText(n) {
-  return new Intl.NumberFormat(language).format(n);
+  return new Intl.NumberFormat(intlLocale()).format(n);
 }
 
 /**
@@ -117,7 +125,7 @@ export function numberText(n) {
  * @param {Intl.DateTimeFormatOptions} [options]
  */
 export function timeText(when, options = { dateStyle: "medium", timeStyle: "short" }) {
-  return new Intl.DateTimeFormat(language, options).format(new Date(when));
+  return new Intl.DateTimeFormat(intlLocale(), options).format(new Date(when));
 }
 
 /**
@@ -125,7 +133,7 @@ export function timeText(when, options = { dateStyle: "medium", timeStyle: "shor
  * @param {string[]} items
  */
 export function listText(items) {
-  return new Intl.ListFormat(language, { style: "long", type: "conjunction" }).format(items);
+  return new Intl.ListFormat(intlLocale(), { style: "long", type: "conjunction" }).format(items);
 }
 
 // -- the catalogue's plural rule ----------------------------------------------------------
