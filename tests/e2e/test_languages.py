@@ -4,14 +4,29 @@ follows the person to another device whatever that browser's own."""
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
 from typing import Any
 
+import polib
+from django.conf import settings
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PASSWORD
 
-# The account bar's link to the settings, in each language (locale/*/djangojs.po).
-SETTINGS = {"en": "Settings", "es": "Ajustes", "hi": "सेटिंग्स", "gu": "સેટિંગ્સ"}
+
+@cache
+def words(language: str) -> dict[str, str]:
+    """The web client's words in `language`, as its catalogue has them."""
+    path = Path(settings.LOCALE_PATHS[0]) / language / "LC_MESSAGES" / "djangojs.po"
+    return {e.msgid: e.msgstr for e in polib.pofile(str(path)) if not e.msgctxt and not e.msgid_plural}
+
+
+def said(language: str, english: str) -> str:
+    return english if language == "en" else words(language)[english]
+
+
+SETTINGS = {code: said(code, "Settings") for code in ("en", "es", "hi")}
 
 
 def account_bar(page: Any) -> Any:
@@ -22,20 +37,21 @@ def test_a_hindi_browser_plays_in_hindi_and_the_account_s_choice_follows_the_per
     hindi = open_page(locale="hi-IN")
     hindi.goto("/")
     expect(hindi.locator("html")).to_have_attribute("lang", "hi")
-    hindi.get_by_role("tab", name="Sign up").click()
-    hindi.get_by_label("Username").fill("asha")
-    hindi.get_by_label("Password").fill(PASSWORD)
-    hindi.get_by_role("button", name="Sign up").last.click()
+    # The sign-in form in Hindi.
+    hindi.get_by_role("tab", name=said("hi", "Sign up")).click()
+    hindi.get_by_label(said("hi", "Username")).fill("asha")
+    hindi.get_by_label(said("hi", "Password")).fill(PASSWORD)
+    hindi.get_by_role("button", name=said("hi", "Sign up")).last.click()
     expect(account_bar(hindi).get_by_role("link", name=SETTINGS["hi"])).to_be_visible()
 
     # Settings: the language, named in itself.
     account_bar(hindi).get_by_role("link", name=SETTINGS["hi"]).click()
-    choice = hindi.get_by_label("भाषा", exact=True)
+    choice = hindi.get_by_role("combobox", name=said("hi", "Language"), exact=True)
     expect(choice).to_have_value("hi")
     choice.select_option("es")
     expect(account_bar(hindi).get_by_role("link", name=SETTINGS["es"])).to_be_visible()
     expect(hindi.locator("html")).to_have_attribute("lang", "es")
-    expect(hindi.get_by_role("heading", name="Ajustes", level=1)).to_be_visible()
+    expect(hindi.get_by_role("heading", name=SETTINGS["es"], level=1)).to_be_visible()
     hindi.reload()
     expect(account_bar(hindi).get_by_role("link", name=SETTINGS["es"])).to_be_visible()
 
