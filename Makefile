@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 SDK_NODE_STAMP := sdk/typescript/node_modules/.installed
 
-.PHONY: run test test-game lint lint-js bench measure-deadlines soak venv migrate clean schema sdk docs
+.PHONY: run test test-game lint lint-js bench measure-deadlines soak venv migrate clean schema sdk docs messages
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@set -e; py=$$(scripts/find-python.sh); \
@@ -30,14 +30,26 @@ $(SDK_NODE_STAMP): sdk/typescript/package.json sdk/typescript/package-lock.json
 
 venv: $(STAMP)
 
+## Each language's compiled catalogues (locale/*/LC_MESSAGES/*.mo), from the .po files
+## the repository keeps; GNU gettext's msgfmt checks each string's placeholders.
+MO := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
+%.mo: %.po
+	@command -v msgfmt >/dev/null || { echo "msgfmt is missing: the translations need GNU gettext (apt-get install gettext)" >&2; exit 1; }
+	msgfmt --check-format --check-header -o $@ $<
+
+## The translators' catalogues: every string marked for translation, extracted anew
+## into locale/ (docs/translating.md).
+messages: $(STAMP)
+	DEBUG=1 $(PY) manage.py messages
+
 ## The server with its Celery worker and beat, on SQLite and a filesystem broker; it
 ## serves the documentation site, built first, at /docs/.
-run: $(STAMP) docs
+run: $(STAMP) $(MO) docs
 	@scripts/run.sh
 
 ## The whole test suite against PostgreSQL (DATABASE_URL, default the local server),
 ## after the documentation site's strict build.
-test: $(STAMP) $(NODE_STAMP) $(SDK_NODE_STAMP) docs
+test: $(STAMP) $(NODE_STAMP) $(SDK_NODE_STAMP) $(MO) docs
 	@scripts/test.sh
 
 ## The documentation site (mkdocs.yml, docs/) into var/docs-site/, which the server

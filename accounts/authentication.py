@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
@@ -23,7 +23,11 @@ class Banned(exceptions.AuthenticationFailed):
     (accounts.banned_browser), which names the account."""
 
     def __init__(self, reason: str, user_id: int) -> None:
-        super().__init__(f"This account is banned. The moderator's reason: {reason}", code="banned")
+        super().__init__(
+            # Translators: the reason is the moderator's own words, as written.
+            _("This account is banned. The moderator's reason: %(reason)s") % {"reason": reason},
+            code="banned",
+        )
         self.user_id = user_id
 
 

@@ -63,6 +63,11 @@ class User(AbstractUser):
     trick_pause_ms = models.PositiveSmallIntegerField(
         default=TRICK_PAUSE_DEFAULT_MS, validators=[MaxValueValidator(TRICK_PAUSE_MAX_MS)]
     )
+    # The language the person reads the server in (accounts/languages.py): the page,
+    # their notices and mails. A new account starts in the one its sign-up asked in.
+    # Not `choices`: adding a language is a catalogue and a line of settings, not a
+    # migration (the API takes only settings.LANGUAGES).
+    language = models.CharField(max_length=8, default="en")
     # Closed by its owner (which also clears is_active): signing in with the password
     # within ACCOUNT_CLOSURE_GRACE_DAYS restores it; after that its personal data is
     # erased for good (privacy.closure) and `erased_at` says when.

@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import webauthn
+from django.utils.translation import gettext as _
 from webauthn.helpers import parse_authentication_credential_json, parse_client_data_json
 from webauthn.helpers.exceptions import (
     InvalidAuthenticationResponse,
@@ -104,7 +105,7 @@ def challenge_of(credential: dict[str, Any]) -> bytes:
         client_data = credential["response"]["clientDataJSON"]
         return parse_client_data_json(webauthn.base64url_to_bytes(client_data)).challenge
     except _BAD_ANSWER as err:
-        raise BadPasskeyAnswer("The passkey's answer holds no readable client data.") from err
+        raise BadPasskeyAnswer(_("The passkey's answer holds no readable client data.")) from err
 
 
 def credential_id_of(credential: dict[str, Any]) -> bytes:

@@ -5,17 +5,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import connection, models
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from core import prepared
 from core.errors import ServiceError
 
 from . import passwords, usernames
 from .models import BannedToken, Block, NameChange, Passkey, SecondFactor, SignIn, User
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
 
 # Named columns, never `u.*`: a prepared statement must keep its result's shape when a
 # migration adds a column while a server process holds it.
@@ -100,11 +105,11 @@ def user_named(*, username: str) -> User:
     """The account by name, compared as sign-in compares names; 404 `not_found`."""
     # PostgreSQL refuses NUL in text, and no name holds it or runs longer.
     if "\x00" in username or len(username) > (User._meta.get_field("username").max_length or 150):
-        raise ServiceError("not_found", "No such player.", 404)
+        raise ServiceError("not_found", _("No such player."), 404)
     try:
         return User.objects.get_by_natural_key(username)
     except User.DoesNotExist:
-        raise ServiceError("not_found", "No such player.", 404) from None
+        raise ServiceError("not_found", _("No such player."), 404) from None
 
 
 def sign_ins_of(*, user: User) -> models.QuerySet[SignIn]:
@@ -115,11 +120,12 @@ def sign_ins_of(*, user: User) -> models.QuerySet[SignIn]:
 @dataclass(frozen=True)
 class Clash:
     code: str
-    detail: str
+    # Lazy: written in the language of the request that reads it (`str(clash.detail)`).
+    detail: StrPromise
 
 
-TAKEN = Clash("username_taken", "That username is taken.")
-CONFUSABLE = Clash("username_confusable", "That username looks like another account's; choose another.")
+TAKEN = Clash("username_taken", gettext_lazy("That username is taken."))
+CONFUSABLE = Clash("username_confusable", gettext_lazy("That username looks like another account's; choose another."))
 
 
 def username_clash(*, username: str) -> Clash | None:

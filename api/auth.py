@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated
 from rest_framework.throttling import BaseThrottle
 
@@ -59,8 +60,10 @@ def second_step(user: User, code: str | None, passkey: dict[str, Any] | None = N
         return
     if not code and not passkey:
         raise AuthenticationFailed(
-            "This account signs in in two steps: send the code of your authenticator app (or a recovery code), "
-            "or use your passkey.",
+            _(
+                "This account signs in in two steps: send the code of your authenticator app (or a recovery code), "
+                "or use your passkey."
+            ),
             code="second_factor_required",
         )
     now = timezone.now()
@@ -71,7 +74,9 @@ def second_step(user: User, code: str | None, passkey: dict[str, Any] | None = N
     )
     if not passed:
         raise AuthenticationFailed(
-            "That is neither your authenticator app's code of now, nor an unused recovery code, nor your "
-            "passkey's answer.",
+            _(
+                "That is neither your authenticator app's code of now, nor an unused recovery code, nor your "
+                "passkey's answer."
+            ),
             code="wrong_second_factor",
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.utils.translation import gettext as _
 from drf_standardized_errors.handler import ExceptionHandler
 from rest_framework import exceptions
 from rest_framework.exceptions import APIException, ErrorDetail, ValidationError
@@ -75,9 +76,9 @@ class ApiExceptionHandler(ExceptionHandler):
             return PayloadTooLarge(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
         # DRF's own details quote the Content-Type header and the method as sent.
         if isinstance(exc, exceptions.UnsupportedMediaType):
-            return exceptions.UnsupportedMediaType("", "Send the body as JSON, with Content-Type: application/json.")
+            return exceptions.UnsupportedMediaType("", _("Send the body as JSON, with Content-Type: application/json."))
         if isinstance(exc, exceptions.MethodNotAllowed):
             return exceptions.MethodNotAllowed(
-                "", "This method is not allowed here; the Allow header lists those that are."
+                "", _("This method is not allowed here; the Allow header lists those that are.")
             )
         return super().convert_known_exceptions(exc)

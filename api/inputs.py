@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ErrorDetail, ValidationError
 
 from games.codes import CODE_PATTERN
@@ -40,6 +41,10 @@ def idempotency_key(value: str | None) -> str | None:
     if not value:
         return None
     if not _IDEMPOTENCY_KEY.fullmatch(value):
-        detail = f"An {IDEMPOTENCY_KEY_HEADER} is 1 to {IDEMPOTENCY_KEY_MAX} visible ASCII characters."
+        # Translators: the header is the name of an HTTP header (Idempotency-Key), as it is written.
+        detail = _("An %(header)s is 1 to %(max)s visible ASCII characters.") % {
+            "header": IDEMPOTENCY_KEY_HEADER,
+            "max": IDEMPOTENCY_KEY_MAX,
+        }
         raise ValidationError({IDEMPOTENCY_KEY_HEADER: [ErrorDetail(detail, code="invalid")]})
     return value

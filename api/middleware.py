@@ -29,7 +29,12 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import translation
 from django.utils.http import parse_header_parameters
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from accounts.middleware import language_of
 
 from .parsers import content_length
 
@@ -50,14 +55,15 @@ CODES_BY_STATUS = {
     415: "unsupported_media_type",
 }
 DETAILS = {
-    "bad_request": "The request is malformed.",
-    "permission_denied": "You may not do that.",
-    "not_found": "There is nothing at this address.",
-    "method_not_allowed": "This method is not allowed here.",
-    "body_too_large": "The body is too long.",
-    "uri_too_long": "The address is too long.",
-    "unsupported_media_type": "Send the body as JSON, with Content-Type: application/json.",
-    "server_error": "Server Error (500)",
+    "bad_request": gettext_lazy("The request is malformed."),
+    "permission_denied": gettext_lazy("You may not do that."),
+    "not_found": gettext_lazy("There is nothing at this address."),
+    "method_not_allowed": gettext_lazy("This method is not allowed here."),
+    "body_too_large": gettext_lazy("The body is too long."),
+    # Translators: the address is the URL of the request.
+    "uri_too_long": gettext_lazy("The address is too long."),
+    "unsupported_media_type": gettext_lazy("Send the body as JSON, with Content-Type: application/json."),
+    "server_error": gettext_lazy("Server Error (500)"),
 }
 
 
@@ -79,20 +85,28 @@ def refusal(request: HttpRequest) -> JsonResponse | None:
     meta = request.META
     limit = settings.API_MAX_URI_CHARS
     if len(meta.get("PATH_INFO", "")) + len(meta.get("QUERY_STRING", "")) > limit:
-        return error_response(414, "uri_too_long", f"The address may be at most {limit} characters long.")
+        detail = ngettext(
+            "The address may be at most %(limit)s character long.",
+            "The address may be at most %(limit)s characters long.",
+            limit,
+        ) % {"limit": limit}
+        return error_response(414, "uri_too_long", detail)
     declared = content_length(meta)
     if declared is not None and declared > settings.API_MAX_BODY_BYTES:
-        return error_response(
-            413, "body_too_large", f"The body may be at most {settings.API_MAX_BODY_BYTES} bytes long."
-        )
+        detail = ngettext(
+            "The body may be at most %(limit)s byte long.",
+            "The body may be at most %(limit)s bytes long.",
+            settings.API_MAX_BODY_BYTES,
+        ) % {"limit": settings.API_MAX_BODY_BYTES}
+        return error_response(413, "body_too_large", detail)
     for key, value in meta.items():
         if (key.startswith("HTTP_") or key == "CONTENT_TYPE") and isinstance(value, str):
             if _HEADER_CONTROL.search(value):
-                detail = "A header may not hold control characters."
+                detail = _("A header may not hold control characters.")
                 return error_response(400, "invalid_character", detail, _header_name(key))
     content_type = meta.get("CONTENT_TYPE", "")
     if getattr(request, "content_type_unreadable", False):
-        detail = "The Content-Type header cannot be read; the API reads JSON bodies only."
+        detail = _("The Content-Type header cannot be read; the API reads JSON bodies only.")
         return error_response(400, "bad_request", detail, "Content-Type")
     if isinstance(content_type, str) and content_type.lower().lstrip().startswith("multipart/"):
         try:
@@ -100,7 +114,7 @@ def refusal(request: HttpRequest) -> JsonResponse | None:
         except ValueError:
             boundary = ""
         if not _BOUNDARY.fullmatch(boundary):
-            detail = "The multipart body's boundary is missing or malformed; the API reads JSON bodies only."
+            detail = _("The multipart body's boundary is missing or malformed; the API reads JSON bodies only.")
             return error_response(400, "bad_request", detail, "Content-Type")
     return None
 
@@ -115,14 +129,19 @@ class ApiErrorsMiddleware:
             return self.get_response(request)
         refused = refusal(request)
         if refused is not None:
-            return refused
+            # Refused before the language middleware chose the request's language: written
+            # again in it (only a refusal pays for choosing it here).
+            with translation.override(language_of(request)):
+                return refusal(request) or refused
         response = self.get_response(request)
         if response.status_code < 400 or response.get("Content-Type", "").startswith("application/json"):
             return response
         # A page from Django itself (or a view's non-JSON failure): the API's shape instead.
         status = response.status_code
         code = CODES_BY_STATUS.get(status, "server_error" if status >= 500 else "bad_request")
-        answer = error_response(status, code, DETAILS[code])
+        # Django's refusal may come before the language middleware chose the request's.
+        with translation.override(language_of(request)):
+            answer = error_response(status, code, str(DETAILS[code]))
         for header in ("Allow", "Retry-After", "WWW-Authenticate"):
             if header in response:
                 answer[header] = response[header]

@@ -31,6 +31,8 @@ from itertools import takewhile
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from rest_framework.exceptions import APIException, ErrorDetail, ParseError, ValidationError
 from rest_framework.parsers import BaseParser
 
@@ -50,7 +52,14 @@ class PayloadTooLarge(APIException):
     default_code = "body_too_large"
 
     def __init__(self, limit: int) -> None:
-        super().__init__(f"The body may be at most {limit} bytes long here.")
+        super().__init__(
+            ngettext(
+                "The body may be at most %(limit)s byte long here.",
+                "The body may be at most %(limit)s bytes long here.",
+                limit,
+            )
+            % {"limit": limit}
+        )
 
 
 def content_length(meta: dict[str, Any]) -> int | None:
@@ -87,9 +96,15 @@ def _error(path: tuple[Any, ...], detail: str, code: str) -> ValidationError:
 
 
 def _too_deep(max_depth: int) -> ValidationError:
+    detail = ngettext(
+        # Translators: how many levels deep JSON objects and arrays may nest.
+        "Objects and arrays nest at most %(max_depth)s deep.",
+        "Objects and arrays nest at most %(max_depth)s deep.",
+        max_depth,
+    ) % {"max_depth": max_depth}
     # No attr: the decoder may give up before it knows where, and the path to a deep
     # value is itself as long as the nesting.
-    return _error((), f"Objects and arrays nest at most {max_depth} deep.", "too_deep")
+    return _error((), detail, "too_deep")
 
 
 def check_parsed(data: Any, max_depth: int) -> None:
@@ -103,14 +118,14 @@ def check_parsed(data: Any, max_depth: int) -> None:
         value, depth, path = stack.pop()
         if isinstance(value, str):
             if FORBIDDEN_CHARACTERS.search(value):
-                raise _error(path, "Text may not hold control characters or invalid Unicode.", "invalid_character")
+                raise _error(path, _("Text may not hold control characters or invalid Unicode."), "invalid_character")
         elif isinstance(value, dict):
             if depth > max_depth:
                 raise _too_deep(max_depth)
             for key, item in value.items():
                 if FORBIDDEN_CHARACTERS.search(key):
                     raise _error(
-                        path, "A name may not hold control characters or invalid Unicode.", "invalid_character"
+                        path, _("A name may not hold control characters or invalid Unicode."), "invalid_character"
                     )
                 stack.append((item, depth + 1, (*path, key)))
         elif isinstance(value, list):
@@ -121,9 +136,9 @@ def check_parsed(data: Any, max_depth: int) -> None:
             continue
         elif isinstance(value, int):
             if not INT_MIN <= value <= INT_MAX:
-                raise _error(path, "Numbers must fit in 64 bits.", "invalid")
+                raise _error(path, _("Numbers must fit in 64 bits."), "invalid")
         elif isinstance(value, float) and not math.isfinite(value):
-            raise _error(path, "Numbers must be finite.", "invalid")
+            raise _error(path, _("Numbers must be finite."), "invalid")
 
 
 class JSONParser(BaseParser):
@@ -150,8 +165,8 @@ class JSONParser(BaseParser):
             raise _too_deep(settings.API_MAX_JSON_DEPTH) from None
         except _DuplicateKey:
             # No attr: the key may be anything, and where it sits is not known here.
-            raise _error((), "An object of the body names the same key twice.", "duplicate_key") from None
+            raise _error((), _("An object of the body names the same key twice."), "duplicate_key") from None
         except ValueError:  # UnicodeDecodeError and JSONDecodeError included
-            raise ParseError("The body is not valid JSON in UTF-8.") from None
+            raise ParseError(_("The body is not valid JSON in UTF-8.")) from None
         check_parsed(data, settings.API_MAX_JSON_DEPTH)
         return data

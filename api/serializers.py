@@ -12,12 +12,14 @@ from django.conf import settings
 from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from accounts import languages, usernames
 from accounts import selectors as account_selectors
-from accounts import usernames
 from accounts.models import TRICK_PAUSE_MAX_MS, User
 from core.errors import shown_name
 from games import rules, selectors
@@ -45,7 +47,7 @@ class WholeNumberField(serializers.IntegerField):
     the database. Every failure here is `invalid`, with the range in the detail.
     """
 
-    default_error_messages = {"invalid": "A whole number from {low} to {high} is required."}
+    default_error_messages = {"invalid": gettext_lazy("A whole number from {low} to {high} is required.")}
 
     def __init__(self, *, low: int = 0, high: int = POSITIVE_INT_MAX, text: bool = False, **kwargs: Any) -> None:
         # min_value and max_value also put the range in the OpenAPI schema.
@@ -77,7 +79,7 @@ class StrictSerializer(serializers.Serializer[Any]):
         if isinstance(data, Mapping):
             for key in data:
                 if key not in self.fields:
-                    detail = "This field is not part of the request."
+                    detail = _("This field is not part of the request.")
                     raise serializers.ValidationError({shown_name(key) or "non_field_errors": [detail]}, code="invalid")
         return super().to_internal_value(data)
 
@@ -85,7 +87,8 @@ class StrictSerializer(serializers.Serializer[Any]):
 # What no string of a request may hold; the JSON parser refuses it (`invalid_character`)
 # before any field sees it, and the pattern says so in the schema.
 NO_CONTROL_CHARACTERS = r"^[^\x00-\x1f\x7f-\x9f]*$"
-CONTROL_CHARACTER = "Holds a control character."
+# Translators: said of a field's value.
+CONTROL_CHARACTER = gettext_lazy("Holds a control character.")
 
 
 class StrictCharField(serializers.CharField):
@@ -131,7 +134,7 @@ class QueryFlagField(serializers.Field[bool, str, bool, Any]):
     false), so what the schema lists is exactly what the server reads."""
 
     READS = {"1": True, "true": True, "0": False, "false": False}
-    default_error_messages = {"invalid": "Send 1 or true, 0 or false."}
+    default_error_messages = {"invalid": gettext_lazy("Send 1 or true, 0 or false.")}
 
     def to_internal_value(self, data: Any) -> bool:
         if data not in self.READS:
@@ -158,6 +161,7 @@ class UserSerializer(serializers.ModelSerializer[User]):
             "auto_play_forced",
             "confirm_moves",
             "trick_pause_ms",
+            "language",
             "has_password",
             "display_name_changeable_at",
         ]
@@ -177,6 +181,11 @@ class UserSerializer(serializers.ModelSerializer[User]):
                 "help_text": "How long, in milliseconds, a finished trick stays on the web table before the next "
                 "one is drawn; 0 draws the next at once"
             },
+            "language": {
+                "help_text": "The language the web client shows you, and that your mails and notices are written in "
+                "(one of `GET languages`). The API itself answers each request in the language it asks for "
+                "(`Accept-Language`)."
+            },
         }
 
     def get_has_password(self, user: User) -> bool:
@@ -192,11 +201,11 @@ def refuse_unreadable(value: str) -> None:
     character shown as nothing (`invisible_character`; accounts/usernames.py)."""
     if usernames.has_bidi_control(value):
         raise serializers.ValidationError(
-            "Names may not hold bidirectional control characters (such as U+202E).", code="bidi_control"
+            _("Names may not hold bidirectional control characters (such as U+202E)."), code="bidi_control"
         )
     if usernames.has_invisible(value):
         raise serializers.ValidationError(
-            "Names may not hold invisible characters (such as U+200B, a zero-width space).",
+            _("Names may not hold invisible characters (such as U+200B, a zero-width space)."),
             code="invisible_character",
         )
 
@@ -206,7 +215,7 @@ def _refuse_misleading(value: str) -> None:
     the server gives."""
     refuse_unreadable(value)
     if usernames.impersonates_server(value):
-        raise serializers.ValidationError("Names like the server's own labels are reserved.", code="reserved_name")
+        raise serializers.ValidationError(_("Names like the server's own labels are reserved."), code="reserved_name")
 
 
 class UsernameField(serializers.RegexField):
@@ -236,6 +245,13 @@ class DisplayNameField(StrictCharField):
         return value
 
 
+class LanguageField(serializers.ChoiceField):
+    """One of the server's languages (settings.LANGUAGES), by its code."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=languages.codes(), **kwargs)
+
+
 class MeUpdateSerializer(StrictSerializer):
     # Optional, as a PATCH changes what it names: `{}` changes nothing.
     display_name = DisplayNameField(
@@ -262,6 +278,9 @@ class MeUpdateSerializer(StrictSerializer):
         max_value=TRICK_PAUSE_MAX_MS,
         help_text="How long a finished trick stays on the web table, in milliseconds (0: not at all)",
     )
+    language = LanguageField(
+        required=False, help_text="The language of the web client, your mails and your notices (`GET languages`)"
+    )
 
 
 class GameKeyField(StrictCharField):
@@ -277,19 +296,28 @@ class GameKeyFieldSchema(OpenApiSerializerFieldExtension):
         return {"type": "string", "enum": [game.key for game in rules.all_games()]}
 
 
+# A new account's language: the one given, else the one the sign-up's request asked in
+# (`Accept-Language`), else English.
+NEW_ACCOUNT_LANGUAGE = (
+    "The language of the web client, the mails and the notices (`GET languages`); without it, the one the "
+    "request asks in (`Accept-Language`), else English"
+)
+
+
 class RegisterSerializer(StrictSerializer):
     username = UsernameField(r"^[\w.@+-]{3,40}$", max_length=40)
     password = StrictCharField(min_length=8, max_length=128, write_only=True)
     display_name = DisplayNameField(max_length=40, required=False, allow_blank=True)
+    language = LanguageField(required=False, help_text=NEW_ACCOUNT_LANGUAGE)
 
     def validate_username(self, value: str) -> str:
         if value.lower().startswith("guest-"):
-            raise serializers.ValidationError("Names starting with 'guest-' are reserved.", code="reserved_name")
+            raise serializers.ValidationError(_("Names starting with 'guest-' are reserved."), code="reserved_name")
         # Without a display name the username is what other players read.
         _refuse_misleading(value)
         clash = account_selectors.username_clash(username=value)
         if clash is not None:
-            raise serializers.ValidationError(clash.detail, code=clash.code)
+            raise serializers.ValidationError(str(clash.detail), code=clash.code)
         return value
 
 
@@ -311,6 +339,7 @@ class LoginSerializer(StrictSerializer):
 
 class GuestSerializer(StrictSerializer):
     display_name = DisplayNameField(min_length=1, max_length=40)
+    language = LanguageField(required=False, help_text=NEW_ACCOUNT_LANGUAGE)
 
 
 class AuthAnswerSerializer(serializers.Serializer[Any]):
@@ -345,7 +374,7 @@ class ClientSeedSerializer(StrictSerializer):
         max_length=CLIENT_SEED_MAX,
         allow_blank=True,
         trim_whitespace=False,
-        validators=[RegexValidator(f"^{CLIENT_SEED_CHARACTER}*$", "Printable ASCII characters only.")],
+        validators=[RegexValidator(f"^{CLIENT_SEED_CHARACTER}*$", gettext_lazy("Printable ASCII characters only."))],
         help_text="Your part in the next deal's shuffle: 0 to 64 printable ASCII characters, public.",
     )
 
@@ -366,7 +395,7 @@ class QuerySerializer(serializers.Serializer[Any]):
             # keys(): the stubs have iterating a BindingDict yield fields, not names.
             for name in self.fields.keys():
                 if len(data.getlist(name)) > 1:
-                    raise serializers.ValidationError({name: ["Give this parameter once."]}, code="invalid")
+                    raise serializers.ValidationError({name: [_("Give this parameter once.")]}, code="invalid")
             # Each given once: a plain dict, which DRF's fields read as it is.
             data = data.dict()
         return super().to_internal_value(data)

@@ -77,6 +77,8 @@ class GuestKeepSerializer(RegisterSerializer):
         max_length=254,
         help_text="Where notices and password-reset links go, once confirmed by the link mailed to it",
     )
+    # The guest's account has its language already (`me`).
+    language = None  # type: ignore[assignment]
 
 
 class PasswordSerializer(StrictSerializer):

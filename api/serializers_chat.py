@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from accounts import usernames
@@ -24,7 +25,7 @@ class _LineText(StrictCharField):
         value = super().to_internal_value(data)
         if usernames.has_bidi_control(value):
             raise serializers.ValidationError(
-                "A line may not hold bidirectional control characters (such as U+202E).", code="bidi_control"
+                _("A line may not hold bidirectional control characters (such as U+202E)."), code="bidi_control"
             )
         return value
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -35,7 +36,7 @@ TOKEN_MAX = 512
 class ExpirationTimeField(serializers.Field[float | None, float | None, float | None, Any]):
     """A JSON number or null, as browsers write `expirationTime`."""
 
-    default_error_messages = {"invalid": "Send null or a number of milliseconds since 1970."}
+    default_error_messages = {"invalid": gettext_lazy("Send null or a number of milliseconds since 1970.")}
 
     def to_internal_value(self, data: Any) -> float:
         if isinstance(data, bool) or not isinstance(data, int | float):

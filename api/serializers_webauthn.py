@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.validators import RegexValidator
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 BASE64URL = r"^[A-Za-z0-9_-]*={0,2}$"
@@ -28,7 +29,8 @@ class _Base64UrlField(_String):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", 16384)
         super().__init__(**kwargs)
-        self.validators.append(RegexValidator(BASE64URL, "Not base64url."))
+        # Translators: said of a field's value, which must be bytes written in base64url.
+        self.validators.append(RegexValidator(BASE64URL, gettext_lazy("Not base64url.")))
 
 
 class _CredentialSerializer(serializers.Serializer[Any]):

@@ -22,6 +22,8 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 from rest_framework.exceptions import AuthenticationFailed
@@ -64,7 +66,11 @@ def _limited(
 
 
 def _too_many(wait: int) -> str:
-    return f"Too many sign-in attempts. Try again in {wait} seconds."
+    return ngettext(
+        "Too many sign-in attempts. Try again in %(wait)s second.",
+        "Too many sign-in attempts. Try again in %(wait)s seconds.",
+        wait,
+    ) % {"wait": wait}
 
 
 def _refused(response: HttpResponse, wait: int) -> HttpResponse:
@@ -95,7 +101,7 @@ class SecondStepForm(AuthenticationForm):
         super().confirm_login_allowed(user)
         if settings.ADMIN_SECOND_FACTOR_REQUIRED and user.is_staff and not selectors.second_factor_on(user=user):
             raise ValidationError(
-                "Staff accounts sign in in two steps: turn on two-step sign-in in the site's Settings first."
+                _("Staff accounts sign in in two steps: turn on two-step sign-in in the site's Settings first.")
             )
 
     def clean(self) -> dict[str, Any]:

@@ -40,6 +40,11 @@ from django.core.handlers.base import BaseHandler
 from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpResponseBase
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from accounts.middleware import language_of
 
 from .db_async import close_thread_connections
 
@@ -147,23 +152,39 @@ def _answer(ident: Any, response: HttpResponseBase) -> str:
         orjson.loads(body)
     except orjson.JSONDecodeError:
         body = orjson.dumps(
-            {"type": "server_error", "errors": [{"code": "error", "detail": "A server error occurred.", "attr": None}]}
+            {
+                "type": "server_error",
+                "errors": [{"code": "error", "detail": _("A server error occurred."), "attr": None}],
+            }
         )
     return _result(ident, status, "error", body, retry_after)
+
+
+def _language(scope: dict[str, Any], code: str) -> str:
+    """The language the frame's request is answered in, as the handler chooses it: this
+    thread's last one may be another socket's."""
+    return language_of(_request(scope, code, b"", None))
 
 
 def _submit(scope: dict[str, Any], code: str, content: dict[str, Any]) -> str:
     ident = content.get("id")
     if ident is not None and not (isinstance(ident, str) and len(ident) <= ID_MAX):
-        error = _refused_frame("id", f"An action frame's id is a string of at most {ID_MAX} characters.")
-        return _result(None, 400, "error", orjson.dumps(error))
+        with translation.override(_language(scope, code)):
+            detail = ngettext(
+                "An action frame's id is a string of at most %(max)s character.",
+                "An action frame's id is a string of at most %(max)s characters.",
+                ID_MAX,
+            ) % {"max": ID_MAX}
+        return _result(None, 400, "error", orjson.dumps(_refused_frame("id", detail)))
     key = content.get("idempotency_key")
     if key is not None and not isinstance(key, str):
-        error = _refused_frame("idempotency_key", "An action frame's idempotency_key is a string.")
-        return _result(ident, 400, "error", orjson.dumps(error))
+        with translation.override(_language(scope, code)):
+            detail = _("An action frame's idempotency_key is a string.")
+        return _result(ident, 400, "error", orjson.dumps(_refused_frame("idempotency_key", detail)))
     # Too long a body is refused 413 by the view's parser, as HTTP's is.
     body = orjson.dumps({k: v for k, v in content.items() if k not in _FRAME_FIELDS})
     response = _django().get_response(_request(scope, code, body, key))
+    # Answered after the handler chose the request's language: "A server error" is in it.
     return _answer(ident, response)
 
 

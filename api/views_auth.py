@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import logout
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, status
 from rest_framework.authentication import BaseAuthentication
@@ -92,9 +93,9 @@ class RegisterView(SignInThrottledView):
         data = RegisterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         mark = _browser_for_new_account(request)
-        user, token = registration.user_register(
-            **data.validated_data, device=request_device(request), browser_mark=mark
-        )
+        wanted = {**data.validated_data}
+        wanted.setdefault("language", request.LANGUAGE_CODE)
+        user, token = registration.user_register(**wanted, device=request_device(request), browser_mark=mark)
         signed_up(request, user.username)
         return _created_in(request, mark, {"user": UserSerializer(user).data, "token": token})
 
@@ -126,7 +127,7 @@ class TokenView(SignInThrottledView):
         if found.ban is not None:
             raise banned(*found.ban)
         if found.user is None:
-            raise exceptions.AuthenticationFailed("Wrong username or password.")
+            raise exceptions.AuthenticationFailed(_("Wrong username or password."))
         second_step(found.user, wanted.get("code"), wanted.get("passkey"))
         return signed_in(request, found, limits, SignIn.How.PASSWORD)
 
@@ -165,7 +166,10 @@ class GuestView(SignInThrottledView):
         data.is_valid(raise_exception=True)
         mark = _browser_for_new_account(request)
         user, token = registration.guest_create(
-            display_name=data.validated_data["display_name"], device=request_device(request), browser_mark=mark
+            display_name=data.validated_data["display_name"],
+            language=data.validated_data.get("language", request.LANGUAGE_CODE),
+            device=request_device(request),
+            browser_mark=mark,
         )
         return _created_in(request, mark, {"user": UserSerializer(user).data, "token": token})
 

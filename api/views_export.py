@@ -4,6 +4,7 @@ works once. The archive's shape is `privacy/export.schema.json`."""
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -20,7 +21,9 @@ from .auth import signed_in_user
 from .schema import answers
 from .serializers_accounts import DetailSerializer
 
-ASKED = "The archive of your data is being made; a link to download it is on its way to your confirmed address."
+ASKED = gettext_lazy(
+    "The archive of your data is being made; a link to download it is on its way to your confirmed address."
+)
 
 
 @scopes(POST=None)
@@ -39,7 +42,7 @@ class ExportRequestView(APIView):
     @answers("no_confirmed_address", "export_requested_recently")
     def post(self, request: Request) -> Response:
         exports.export_request(user=signed_in_user(request), now=timezone.now())
-        return Response({"detail": ASKED}, status=status.HTTP_202_ACCEPTED)
+        return Response({"detail": str(ASKED)}, status=status.HTTP_202_ACCEPTED)
 
 
 class ExportDownloadView(APIView):

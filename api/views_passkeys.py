@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions
 from rest_framework.request import Request
@@ -164,7 +165,7 @@ class PasskeySignInView(SignInThrottledView):
             raise banned(*found.ban)
         if found is None or found.user is None:
             raise exceptions.AuthenticationFailed(
-                "That passkey's answer signs in nobody: start again, and pick a passkey of this site.",
+                _("That passkey's answer signs in nobody: start again, and pick a passkey of this site."),
                 code="passkey_refused",
             )
         return signed_in(request, found, SignInLimits(request, found.user.username), SignIn.How.PASSKEY)

@@ -5,6 +5,8 @@ token that acts for the person unless they keep them; a reset ends them all."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -32,7 +34,7 @@ from .serializers_accounts import (
 from .throttling import ScopedRateThrottle
 from .views_auth import SignInThrottledView
 
-RESET_ASKED = (
+RESET_ASKED = gettext_lazy(
     "If an account has this confirmed e-mail address, a link to reset its password is on its way; it works once, "
     "for a short while."
 )
@@ -92,7 +94,7 @@ class PasswordResetRequestView(SignInThrottledView):
         data = PasswordResetRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         password_reset.reset_request(address=data.validated_data["email"])
-        return Response({"detail": RESET_ASKED}, status=status.HTTP_202_ACCEPTED)
+        return Response({"detail": str(RESET_ASKED)}, status=status.HTTP_202_ACCEPTED)
 
 
 class PasswordResetView(SignInThrottledView):
@@ -113,7 +115,7 @@ class PasswordResetView(SignInThrottledView):
         if user is None:
             raise ServiceError(
                 "bad_reset_token",
-                "This link does not work (mistyped, used already or too old); ask for a new one.",
+                _("This link does not work (mistyped, used already or too old); ask for a new one."),
                 400,
                 "token",
             )

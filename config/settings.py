@@ -13,6 +13,7 @@ from typing import Any
 
 import dj_database_url
 import orjson
+from django.conf.locale import LANG_INFO
 from django.utils.csp import CSP
 from kombu import Exchange, Queue
 
@@ -85,6 +86,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "api.token_calls.TokenCallsPassAuthenticationMiddleware",
+    # After the session's user is known: a page is in their account's language.
+    "accounts.middleware.PersonLanguageMiddleware",
     "api.token_calls.TokenCallsPassMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -101,6 +104,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                # LANGUAGE_CODE and LANGUAGE_BIDI, for a page's <html lang dir>.
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 # `csp_nonce`, the request's nonce, for the scripts a page writes.
@@ -149,7 +154,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# The languages of the page, the notices, the mails and the API's error details
+# (accounts/languages.py says which one is used when); each has its catalogue in
+# locale/ (`make messages`; docs/translating.md). A string a catalogue lacks is English.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("es", "Español"), ("hi", "हिन्दी"), ("gu", "ગુજરાતી")]
+# Gujarati is not among Django's own languages: its name and direction, for
+# get_language_info (a page's `dir`, `GET languages`).
+LANG_INFO.setdefault("gu", {"bidi": False, "code": "gu", "name": "Gujarati", "name_local": "ગુજરાતી"})
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -3,6 +3,8 @@ own refusals (their codes are in games/error_codes.py)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from core.errors import ServiceError
 
 from .error_codes import CODES, RULE_CODES
@@ -19,12 +21,12 @@ def from_rule(err: RuleError) -> ServiceError:
 
 
 def not_found() -> ServiceError:
-    return ServiceError("not_found", "No such room.", 404)
+    return ServiceError("not_found", _("No such room."), 404)
 
 
 def not_seated() -> ServiceError:
-    return ServiceError("not_seated", "You do not have a seat in this room.", 403)
+    return ServiceError("not_seated", _("You do not have a seat in this room."), 403)
 
 
 def not_host() -> ServiceError:
-    return ServiceError("not_host", "Only the host may do that.", 403)
+    return ServiceError("not_host", _("Only the host may do that."), 403)

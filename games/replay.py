@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from core.times import iso
 
 from . import rules, selectors
@@ -72,9 +74,9 @@ def match_replay(*, code: str) -> dict[str, Any]:
     is finished; an abandoned or closed match was never played out and stays hidden."""
     room = selectors.room_for_play(code=code)
     if room.status in (RoomStatus.ABANDONED, RoomStatus.CLOSED):
-        raise ServiceError("room_closed", "The match was abandoned or closed: it has no replay.", 409)
+        raise ServiceError("room_closed", _("The match was abandoned or closed: it has no replay."), 409)
     if room.status != RoomStatus.FINISHED:
-        raise ServiceError("match_not_over", "The replay is available once the match is over.", 409)
+        raise ServiceError("match_not_over", _("The replay is available once the match is over."), 409)
     seats = list(room.seats.select_related("user").order_by("index"))
     rounds = (
         room.rounds.filter(result__isnull=False).select_related("room").prefetch_related("actions").order_by("number")

@@ -8,6 +8,8 @@ must not depend on each view remembering it.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
@@ -23,7 +25,7 @@ ACCOUNT_TOKEN = TokenAuthentication()
 class InsufficientScope(exceptions.APIException):
     status_code = 403
     default_code = "insufficient_scope"
-    default_detail = "This token's scopes do not allow this."
+    default_detail = gettext_lazy("This token's scopes do not allow this.")
 
 
 class BearerAuthentication(authentication.BaseAuthentication):
@@ -34,11 +36,11 @@ class BearerAuthentication(authentication.BaseAuthentication):
         if not header or header[0].lower() != self.keyword.lower().encode():
             return None
         if len(header) != 2:
-            raise exceptions.AuthenticationFailed("Invalid bearer header: one token, no spaces.")
+            raise exceptions.AuthenticationFailed(_("Invalid bearer header: one token, no spaces."))
         try:
             key = header[1].decode()
         except UnicodeError:
-            raise exceptions.AuthenticationFailed("Invalid bearer token.") from None
+            raise exceptions.AuthenticationFailed(_("Invalid bearer token.")) from None
         grant = selectors.grant_for_bearer(key=key)
         if grant is None:
             # The account's own token, as a bearer: what generated clients send (the
@@ -47,13 +49,14 @@ class BearerAuthentication(authentication.BaseAuthentication):
         if not grant.user.is_active:
             if grant.user.banned_at is not None:
                 raise banned(grant.user.ban_reason, grant.user.pk)
-            raise exceptions.AuthenticationFailed("User inactive or deleted.")
+            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         view = (request.parser_context or {}).get("view")
         needed = scopes.required_scope(view, request.method or "GET")
         if needed is None:
-            raise InsufficientScope("Only the player themselves can do this, not an app's token.")
+            raise InsufficientScope(_("Only the player themselves can do this, not an app's token."))
         if needed not in grant.scopes:
-            raise InsufficientScope(f"This needs the token's `{needed}` scope.")
+            # Translators: the scope is its name, as the API writes it (read, play, ...).
+            raise InsufficientScope(_("This needs the token's `%(scope)s` scope.") % {"scope": needed})
         if grant.kind == "personal":
             services.personal_token_used(token_id=grant.id, last_used_at=grant.last_used_at)
         return grant.user, grant

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from oauth2_provider.models import get_access_token_model, get_application_model, get_refresh_token_model
 
 from accounts.models import User
@@ -118,7 +119,7 @@ def app_made_by(*, user: User, app_id: int) -> Any:
     """One app the person registered; anyone else's, or an operator's, reads as not found."""
     app = apps_made_by(user=user).filter(pk=app_id).first()
     if app is None:
-        raise ServiceError("not_found", "You registered no such app.", 404)
+        raise ServiceError("not_found", _("You registered no such app."), 404)
     return app
 
 

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from oauth2_provider.models import (
     get_access_token_model,
     get_application_model,
@@ -36,12 +37,17 @@ def personal_token_create(*, user: User, name: str, scope: list[str]) -> tuple[P
     """A new token and its secret, which is not kept: the caller shows it once."""
     unknown = sorted(set(scope) - set(scopes.SCOPES))
     if unknown or not scope:
-        raise ServiceError("invalid", f"Scopes are some of {', '.join(scopes.SCOPES)}.", attr="scopes")
+        raise ServiceError("invalid", _scopes_detail(), attr="scopes")
     with transaction.atomic():
         # The player's row, locked, so two requests at once cannot both pass the count.
         User.objects.select_for_update().filter(pk=user.pk).first()
         if PersonalToken.objects.filter(user=user).count() >= MAX_PER_PLAYER:
-            raise ServiceError("too_many_tokens", f"You have {MAX_PER_PLAYER} tokens already; revoke one first.")
+            detail = ngettext(
+                "You have %(n)s token already; revoke one first.",
+                "You have %(n)s tokens already; revoke one first.",
+                MAX_PER_PLAYER,
+            ) % {"n": MAX_PER_PLAYER}
+            raise ServiceError("too_many_tokens", detail)
         secret = PERSONAL_PREFIX + secrets.token_urlsafe(32)
         ordered = " ".join(s for s in scopes.SCOPES if s in scope)
         token = PersonalToken.objects.create(
@@ -54,7 +60,7 @@ def personal_token_revoke(*, user: User, token_id: int) -> None:
     """Revoke one of the player's own tokens; anyone else's reads as not found."""
     deleted, _ = PersonalToken.objects.filter(user=user, pk=token_id).delete()
     if not deleted:
-        raise ServiceError("not_found", "You have no such token.", 404)
+        raise ServiceError("not_found", gettext("You have no such token."), 404)
 
 
 def personal_token_used(*, token_id: int, last_used_at: datetime | None) -> None:
@@ -84,7 +90,7 @@ def app_access_revoke(*, user: User, app_id: int) -> None:
         access = get_access_token_model().objects.filter(user=user, application_id=app_id)
         codes = get_grant_model().objects.filter(user=user, application_id=app_id)
         if not (refresh.exists() or access.exists()):
-            raise ServiceError("not_found", "No app of that id acts for you.", 404)
+            raise ServiceError("not_found", gettext("No app of that id acts for you."), 404)
         for token in refresh:
             token.revoke()  # the toolkit's way: its access token goes too, the refresh token is kept revoked
         access.delete()
@@ -107,10 +113,15 @@ def grants_revoke_all(*, user: User) -> int:
     return personal + len(apps)
 
 
+def _scopes_detail() -> str:
+    # Translators: the scopes are their names, as the API writes them (read, play, ...).
+    return gettext("Scopes are some of %(scopes)s.") % {"scopes": ", ".join(scopes.SCOPES)}
+
+
 def _app_scope(scope: list[str]) -> str:
     unknown = sorted(set(scope) - set(scopes.SCOPES))
     if unknown or not scope:
-        raise ServiceError("invalid", f"Scopes are some of {', '.join(scopes.SCOPES)}.", attr="scopes")
+        raise ServiceError("invalid", _scopes_detail(), attr="scopes")
     return " ".join(s for s in scopes.SCOPES if s in scope)
 
 
@@ -131,7 +142,7 @@ def made_app_create(*, user: User, name: str, redirect_uris: list[str], scope: l
     """Register a public app of the person's own: authorization code with PKCE only, no
     secret, and the person asked each time (the authorize page says who made it)."""
     if user.is_guest:
-        raise ServiceError("guest_cannot_register_apps", "A guest cannot register apps.", 403)
+        raise ServiceError("guest_cannot_register_apps", gettext("A guest cannot register apps."), 403)
     ordered = _app_scope(scope)
     Application = get_application_model()
     app = Application(
@@ -150,7 +161,12 @@ def made_app_create(*, user: User, name: str, redirect_uris: list[str], scope: l
         User.objects.select_for_update().filter(pk=user.pk).first()
         cap = settings.OAUTH_APPS_PER_PERSON
         if Application.objects.filter(user=user, scope_limit__isnull=False).count() >= cap:
-            raise ServiceError("too_many_apps", f"You have registered {cap} apps already; delete one first.")
+            detail = ngettext(
+                "You have registered %(n)s app already; delete one first.",
+                "You have registered %(n)s apps already; delete one first.",
+                cap,
+            ) % {"n": cap}
+            raise ServiceError("too_many_apps", detail)
         app.save()
         AppScopeLimit.objects.create(application=app, scope=ordered)
     return app

@@ -18,6 +18,8 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from core.errors import ServiceError
@@ -57,12 +59,21 @@ def playban_of(*, user: User, now: datetime) -> Playban | None:
         steps = settings.PLAYBAN_MINUTES
         until = at + timedelta(minutes=steps[min(beyond, len(steps) - 1)])
         if until > now:
-            found = Playban(
-                until=until,
-                abandonments=len(within),
-                reason=f"{len(within)} rated matches abandoned within {settings.PLAYBAN_WINDOW_HOURS} hours.",
-            )
+            found = Playban(until=until, abandonments=len(within), reason=_playban_reason(len(within)))
     return found
+
+
+def _playban_reason(abandonments: int) -> str:
+    """Why a playban is in force, in the language of the request that reads it."""
+    hours = settings.PLAYBAN_WINDOW_HOURS
+    # Translators: the window of time a playban counts abandonments in, as in "within 24 hours".
+    window = ngettext("%(hours)s hour", "%(hours)s hours", hours) % {"hours": hours}
+    return ngettext(
+        # Translators: the window is a length of time such as "24 hours".
+        "%(n)s rated match abandoned within %(window)s.",
+        "%(n)s rated matches abandoned within %(window)s.",
+        abandonments,
+    ) % {"n": abandonments, "window": window}
 
 
 def _longest() -> timedelta:
@@ -79,7 +90,10 @@ def require_no_playban(*, user: User, rated: bool | None, now: datetime) -> None
         left = math.ceil((ban.until - now).total_seconds())
         raise ServiceError(
             "playbanned",
-            f"{ban.reason} You can join a rated table again at {ban.until:%H:%M} UTC; unrated tables are open.",
+            # Translators: the reason is a sentence such as "3 rated matches abandoned within 24 hours.";
+            # the time is HH:MM.
+            _("%(reason)s You can join a rated table again at %(time)s UTC; unrated tables are open.")
+            % {"reason": ban.reason, "time": f"{ban.until:%H:%M}"},
             409,
             retry_after=max(1, left),
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core.errors import ServiceError
@@ -33,11 +34,12 @@ TIMEOUT_CHOICES = {"10m": timedelta(minutes=10), "1h": timedelta(hours=1), "24h"
 def _case(case_id: int, moderator: User) -> Case:
     case = Case.objects.select_for_update().select_related("target_user").filter(pk=case_id).first()
     if case is None or case.status != Case.Status.OPEN:
-        raise ServiceError("invalid", "This entry is closed already.", 409)
+        raise ServiceError("invalid", _("This entry is closed already."), 409)
     if case.target_user_id == moderator.pk:
-        raise ServiceError("invalid", "Another moderator works an entry about you.", 403)
+        raise ServiceError("invalid", _("Another moderator works an entry about you."), 403)
     if case.claimed_by_id not in (None, moderator.pk):
-        raise ServiceError("invalid", f"{case.claimed_by} works this entry.", 409)
+        # Translators: the moderator is the username of the one who claimed the entry.
+        raise ServiceError("invalid", _("%(moderator)s works this entry.") % {"moderator": case.claimed_by}, 409)
     return case
 
 
@@ -115,7 +117,7 @@ def case_chat_timeout(
     with `warning`, a warning too, read before their next table."""
     case = _case(case_id, moderator)
     if length not in TIMEOUT_CHOICES:
-        raise ServiceError("invalid", "A timeout lasts 10 minutes, an hour or a day.", 400, "length")
+        raise ServiceError("invalid", _("A timeout lasts 10 minutes, an hour or a day."), 400, "length")
     reason = require_reason(reason)
     until = now + TIMEOUT_CHOICES[length]
     talk.timeout_give(user=case.target_user, room=room, until=until, reason=reason)
@@ -160,7 +162,7 @@ def warnings_of(*, user: User) -> list[Warning]:
 def warning_read(*, user: User, warning_id: int, now: datetime) -> Warning:
     found = Warning.objects.select_for_update().filter(user=user, pk=warning_id).first()
     if found is None:
-        raise ServiceError("not_found", "You have no warning with that id.", 404)
+        raise ServiceError("not_found", _("You have no warning with that id."), 404)
     if found.read_at is None:
         found.read_at = now
         found.save(update_fields=["read_at"])
@@ -172,6 +174,6 @@ def require_no_unread_warning(*, user: User) -> None:
     if Warning.objects.filter(user=user, read_at__isnull=True).exists():
         raise ServiceError(
             "unread_warning",
-            "A moderator sent you a warning: read it (GET me/sanctions, then POST me/warnings/{id}/read) first.",
+            _("A moderator sent you a warning: read it (GET me/sanctions, then POST me/warnings/{id}/read) first."),
             409,
         )

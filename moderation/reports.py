@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from accounts.models import User
 from core.errors import ServiceError
@@ -33,7 +34,7 @@ def report_make(
     line_id: int | None = None,
 ) -> Report:
     if target.pk == reporter.pk:
-        raise ServiceError("report_self", "You cannot report yourself.", 400, "username")
+        raise ServiceError("report_self", gettext("You cannot report yourself."), 400, "username")
     line = None
     if line_id is not None:
         line = ChatMessage.objects.select_related("room").filter(pk=line_id).first()
@@ -44,7 +45,7 @@ def report_make(
             and line_id in {seen.pk for seen in _readable(line, reporter)}
         )
         if not readable or line is None:
-            raise ServiceError("not_found", "No line of theirs that you read has that id.", 404)
+            raise ServiceError("not_found", gettext("No line of theirs that you read has that id."), 404)
         room = line.room
     # One open entry per account: taken for update, or made, so that reports made at
     # once add up instead of opening two.
@@ -72,4 +73,6 @@ def _readable(line: ChatMessage, reader: User) -> list[ChatMessage]:
 
 
 def nobody_named() -> ServiceError:
-    return ServiceError("required", "Name whom you report: `username`, or the `line` they said.", 400, "username")
+    return ServiceError(
+        "required", gettext("Name whom you report: `username`, or the `line` they said."), 400, "username"
+    )

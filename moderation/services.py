@@ -14,6 +14,8 @@ from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from accounts.services.sign_ins import banned_tokens_forget, tokens_revoke_for_ban
@@ -38,9 +40,12 @@ MAX_REASON = 170
 def require_reason(reason: str, *, limit: int = MAX_REASON) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise ServiceError("invalid", "A reason is required.", 400, "reason")
+        raise ServiceError("invalid", _("A reason is required."), 400, "reason")
     if len(reason) > limit:
-        raise ServiceError("invalid", f"A reason has at most {limit} characters.", 400, "reason")
+        detail = ngettext(
+            "A reason has at most %(limit)s character.", "A reason has at most %(limit)s characters.", limit
+        ) % {"limit": limit}
+        raise ServiceError("invalid", detail, 400, "reason")
     return reason
 
 
@@ -60,12 +65,12 @@ def user_ban(*, moderator: User, user: User, reason: str, until: datetime | None
     reason = require_reason(reason)
     user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
     if user.banned_at is not None:
-        raise ServiceError("invalid", f"{user.username} is already banned.", 409)
+        raise ServiceError("invalid", _("%(username)s is already banned.") % {"username": user.username}, 409)
     if user.pk == moderator.pk:
-        raise ServiceError("invalid", "Moderators cannot ban themselves.", 400)
+        raise ServiceError("invalid", _("Moderators cannot ban themselves."), 400)
     if (user.is_staff or user.is_superuser) and not moderator.is_superuser:
         # A moderator must not be able to lock out the people who oversee moderators.
-        raise ServiceError("invalid", "Only a superuser may ban a staff account.", 403)
+        raise ServiceError("invalid", _("Only a superuser may ban a staff account."), 403)
     user.is_active = False
     user.banned_at = timezone.now()
     user.ban_reason = reason
@@ -159,7 +164,7 @@ def user_unban(*, moderator: User, user: User, reason: str) -> ModerationEntry:
     reason = require_reason(reason)
     user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
     if user.banned_at is None:
-        raise ServiceError("invalid", f"{user.username} is not banned.", 409)
+        raise ServiceError("invalid", _("%(username)s is not banned.") % {"username": user.username}, 409)
     _unban(user)
     return ModerationEntry.objects.create(
         moderator=moderator, kind=ModerationEntry.Kind.UNBAN, reason=reason, target_user=user

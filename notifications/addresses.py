@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.utils.translation import gettext
 
 from core.errors import ServiceError
 
@@ -32,14 +33,18 @@ def address_checked(value: str) -> str:
             raise ValidationError("too long")
         validate_email(value)
     except ValidationError:
-        raise ServiceError("bad_email_address", "That is not an e-mail address.", 400, "email_address") from None
+        raise ServiceError(
+            "bad_email_address", gettext("That is not an e-mail address."), 400, "email_address"
+        ) from None
     local, _, domain = value.rpartition("@")
     name = ascii_name(domain)
     if name is None or not is_public_name(name):
         raise ServiceError(
             "email_domain_not_public",
-            "The address's domain must be a public DNS name (not an IP address, localhost, a single label or a "
-            "special-use name such as .local, .internal, .test or .example).",
+            gettext(
+                "The address's domain must be a public DNS name (not an IP address, localhost, a single label or a "
+                "special-use name such as .local, .internal, .test or .example)."
+            ),
             400,
             "email_address",
         )

@@ -3,6 +3,9 @@
 A notice names rooms and when their turns run out, and nothing else: not the phase,
 not a card, not who else sits there. It is built from the player's turns as
 `games.selectors.turns_of` lists them (soonest deadline first), which carry no more.
+
+Its words are made in the language active when `notice_for` is called: a delivery makes
+them inside `accounts.languages.speaking_to(player)`.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from typing import Any
 
 from django.utils.dateparse import parse_datetime
 from django.utils.timesince import timeuntil
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import rules
 
@@ -41,15 +46,23 @@ class Notice:
         return {"title": self.title, "body": self.body, "url": self.url, "rooms": self.rooms, "tag": self.tag}
 
 
+def _until(deadline: datetime, now: datetime) -> str:
+    """How long until `deadline`, in the largest unit ("2 hours"), in the active language."""
+    # timeuntil joins number and unit with a no-break space; notices are plain text.
+    return timeuntil(deadline, now, depth=1).replace("\xa0", " ")
+
+
 def time_left(deadline: datetime | None, now: datetime) -> str:
     if deadline is None:
         return ""
     if deadline <= now:
-        return "time is up"
+        # Translators: a turn's time left in a notice, after the room's name ("Hearts — time is up").
+        return _("time is up")
     if (deadline - now).total_seconds() < 60:
-        return "under a minute left"
-    # timeuntil joins number and unit with a no-break space; notices are plain text.
-    return timeuntil(deadline, now, depth=1).replace("\xa0", " ") + " left"
+        # Translators: a turn's time left in a notice, after the room's name ("Hearts — under a minute left").
+        return _("under a minute left")
+    # Translators: a turn's time left in a notice, after the room's name; time is such as "2 hours".
+    return _("%(time)s left") % {"time": _until(deadline, now)}
 
 
 def _label(turn: dict[str, Any]) -> str:
@@ -69,10 +82,14 @@ def _reminded(turn: dict[str, Any], now: datetime) -> str:
     """A reminder's words for one room: "2 hours left to play in room ABC123, Hearts"
     (the room's name, if it has one, for its game's)."""
     deadline = _deadline(turn)
-    place = f"room {turn['code']}, {_label(turn)}"
+    # Translators: where a reminder's turn waits: the room's code, then its name or its game's ("room ABC123, Hearts").
+    place = _("room %(code)s, %(name)s") % {"code": turn["code"], "name": _label(turn)}
     if deadline is None or deadline <= now:
-        return f"Time is up in {place}"
-    return f"{time_left(deadline, now)} to play in {place}"
+        return _("Time is up in %(place)s") % {"place": place}
+    if (deadline - now).total_seconds() < 60:
+        return _("under a minute left to play in %(place)s") % {"place": place}
+    # Translators: a reminder; time is such as "2 hours", place such as "room ABC123, Hearts".
+    return _("%(time)s left to play in %(place)s") % {"time": _until(deadline, now), "place": place}
 
 
 def notice_for(turns: list[dict[str, Any]], now: datetime, *, reminder: bool = False) -> Notice:
@@ -91,11 +108,19 @@ def notice_for(turns: list[dict[str, Any]], now: datetime, *, reminder: bool = F
         if reminder:
             body = _reminded(turns[0], now)
             lines = [(body, lines[0][1])]
-            return Notice("Time is running out", body, f"/rooms/{code}", codes, f"turn-{code}", lines, soonest, total)
-        return Notice("Your turn", lines[0][0], f"/rooms/{code}", codes, f"turn-{code}", lines, soonest, total)
+            # Translators: the title of a reminder that one turn runs out soon.
+            title = _("Time is running out")
+            return Notice(title, body, f"/rooms/{code}", codes, f"turn-{code}", lines, soonest, total)
+        # Translators: the title of a notice that a game waits for the player.
+        return Notice(_("Your turn"), lines[0][0], f"/rooms/{code}", codes, f"turn-{code}", lines, soonest, total)
     named = [_described(t, now, ", ") for t in turns[:NAMES_IN_BODY]]
     body = "; ".join(named)
     if total > NAMES_IN_BODY:
-        body += f"; and {total - NAMES_IN_BODY} more"
-    title = f"Time is running out in {total} games" if reminder else f"{total} games wait for you"
-    return Notice(title, body, "/", codes, "turns", lines, soonest, total)
+        more = total - NAMES_IN_BODY
+        # Translators: a digest's first rooms ("Hearts, 2 hours left; Evening, 1 hour left"), and how many more wait.
+        body = ngettext("%(rooms)s; and %(n)s more", "%(rooms)s; and %(n)s more", more) % {"rooms": body, "n": more}
+    if reminder:
+        title = ngettext("Time is running out in %(n)s game", "Time is running out in %(n)s games", total)
+    else:
+        title = ngettext("%(n)s game waits for you", "%(n)s games wait for you", total)
+    return Notice(title % {"n": total}, body, "/", codes, "turns", lines, soonest, total)

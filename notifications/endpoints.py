@@ -37,6 +37,8 @@ from urllib.parse import SplitResult, urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, ngettext_lazy
 
 from core.errors import ServiceError
 
@@ -47,14 +49,17 @@ ENDPOINT_MAX = 2048
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
 _LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 
-ENDPOINT_RULE = (
+ENDPOINT_RULE = ngettext_lazy(
     "The endpoint must be an https URL (port 443, no credentials) of a public push service, "
-    "at most {max} characters; an IP address of a private, loopback or link-local network is refused."
+    "at most %(max)s character; an IP address of a private, loopback or link-local network is refused.",
+    "The endpoint must be an https URL (port 443, no credentials) of a public push service, "
+    "at most %(max)s characters; an IP address of a private, loopback or link-local network is refused.",
+    ENDPOINT_MAX,
 )
 
 
 def _refuse_endpoint() -> ServiceError:
-    return ServiceError("bad_push_endpoint", ENDPOINT_RULE.format(max=ENDPOINT_MAX), 400, "endpoint")
+    return ServiceError("bad_push_endpoint", ENDPOINT_RULE % {"max": ENDPOINT_MAX}, 400, "endpoint")
 
 
 def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -225,7 +230,12 @@ def host_resolves_public(endpoint: str) -> bool:
 
 
 def _decoded(value: str, attr: str, size: int) -> bytes:
-    detail = f"{attr} must be base64url of {size} bytes."
+    detail = ngettext(
+        # Translators: the field is keys.p256dh or keys.auth, as the API writes it.
+        "%(field)s must be base64url of %(size)s byte.",
+        "%(field)s must be base64url of %(size)s bytes.",
+        size,
+    ) % {"field": attr, "size": size}
     if len(value) > 2 * size or not _BASE64URL.fullmatch(value):
         raise ServiceError("bad_push_key", detail, 400, attr)
     raw = value.rstrip("=")
@@ -247,10 +257,10 @@ def keys_check(p256dh: str, auth: str) -> tuple[str, str]:
     point of P-256 (65 bytes, on the curve), auth a 16-byte secret; else `bad_push_key`."""
     point = _decoded(p256dh, "keys.p256dh", 65)
     if point[0] != 4:
-        raise ServiceError("bad_push_key", "keys.p256dh must be an uncompressed P-256 point.", 400, "keys.p256dh")
+        raise ServiceError("bad_push_key", _("keys.p256dh must be an uncompressed P-256 point."), 400, "keys.p256dh")
     try:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
     except ValueError:
-        raise ServiceError("bad_push_key", "keys.p256dh is not a point of P-256.", 400, "keys.p256dh") from None
+        raise ServiceError("bad_push_key", _("keys.p256dh is not a point of P-256."), 400, "keys.p256dh") from None
     secret = _decoded(auth, "keys.auth", 16)
     return b64url(point), b64url(secret)

@@ -11,6 +11,8 @@ import zoneinfo
 from datetime import datetime, time, timedelta
 from functools import cache
 
+from django.utils.translation import gettext as _
+
 from core.errors import ServiceError
 
 _HH_MM = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
@@ -34,7 +36,8 @@ def time_zones() -> frozenset[str]:
 def time_of(value: str, attr: str) -> time:
     match = _HH_MM.fullmatch(value)
     if match is None:
-        raise ServiceError("bad_time", "A time is written HH:MM, from 00:00 to 23:59.", 400, attr)
+        # Translators: HH:MM is how a time is written (hours and minutes), as it must be typed.
+        raise ServiceError("bad_time", _("A time is written HH:MM, from 00:00 to 23:59."), 400, attr)
     return time(int(match[1]), int(match[2]))
 
 
@@ -42,7 +45,8 @@ def zone_check(name: str) -> str:
     if len(name) > TIMEZONE_MAX or name not in time_zones():
         raise ServiceError(
             "bad_time_zone",
-            "The time zone must be an IANA name of a place, such as Europe/Paris.",
+            # Translators: Europe/Paris is a name the server reads: keep it as it is.
+            _("The time zone must be an IANA name of a place, such as Europe/Paris."),
             400,
             "quiet.timezone",
         )

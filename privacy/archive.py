@@ -49,6 +49,7 @@ def _account(user: User) -> dict[str, Any]:
             "auto_play_forced": user.auto_play_forced,
             "confirm_moves": user.confirm_moves,
             "trick_pause_ms": user.trick_pause_ms,
+            "language": user.language,
         },
         "earlier_display_names": [
             {"before": c.before, "after": c.after, "changed_at": _when(c.changed_at)}

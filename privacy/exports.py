@@ -20,7 +20,9 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
+from accounts.languages import speaking_to
 from accounts.models import User
 from core.errors import ServiceError
 from notifications import mail
@@ -52,7 +54,7 @@ def export_request(*, user: User, now: datetime) -> DataExport:
     if not (wanted.email_address and wanted.email_confirmed and mail.available()):
         raise ServiceError(
             "no_confirmed_address",
-            "The archive's link is mailed: set an e-mail address in Settings and confirm it first.",
+            _("The archive's link is mailed: set an e-mail address in Settings and confirm it first."),
             409,
         )
     last = DataExport.objects.filter(user=user).first()
@@ -61,7 +63,7 @@ def export_request(*, user: User, now: datetime) -> DataExport:
         wait = math.ceil((last.requested_at + interval - now).total_seconds())
         raise ServiceError(
             "export_requested_recently",
-            "An archive was asked for recently; look for its mail, or ask again later.",
+            _("An archive was asked for recently; look for its mail, or ask again later."),
             429,
             retry_after=wait,
         )
@@ -84,18 +86,19 @@ def export_build(*, export_id: int, now: datetime) -> bool:
     export.digest = DataExport.digest_of(token)
     export.ready_at = now
     export.save(update_fields=["archive", "digest", "ready_at"])
-    return mail.export_ready_send(
-        address=wanted.email_address,
-        username=user.username,
-        path=DOWNLOAD_PATH + token,
-        days=settings.EXPORT_LINK_DAYS,
-    )
+    with speaking_to(user):
+        return mail.export_ready_send(
+            address=wanted.email_address,
+            username=user.username,
+            path=DOWNLOAD_PATH + token,
+            days=settings.EXPORT_LINK_DAYS,
+        )
 
 
 def _gone() -> ServiceError:
     return ServiceError(
         "export_gone",
-        "This link does not work (used already, too old or mistyped); ask for a new archive in Settings.",
+        _("This link does not work (used already, too old or mistyped); ask for a new archive in Settings."),
         404,
     )
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from accounts import selectors as accounts
 from accounts.models import User
@@ -46,7 +47,7 @@ def leaderboard(*, game: str) -> QuerySet[Rating]:
     """The game's rated players with enough rated matches, best shown rating first.
     Banned accounts are left out (their ratings stay, should the ban be lifted)."""
     if game not in {g.key for g in rules.all_games()}:
-        raise ServiceError("invalid", "No such game.", 400, "game")
+        raise ServiceError("invalid", _("No such game."), 400, "game")
     return (
         Rating.objects.filter(game=game, matches__gte=settings.LEADERBOARD_MIN_MATCHES, user__banned_at__isnull=True)
         .select_related("user")

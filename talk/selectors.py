@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.selectors import blocked_either_way
@@ -112,7 +113,7 @@ def author_of_line(*, line_id: int) -> User:
     """The author of a line (404 `not_found` for no line)."""
     line = ChatMessage.objects.select_related("author").filter(pk=line_id).first()
     if line is None:
-        raise ServiceError("not_found", "No line has that id.", 404)
+        raise ServiceError("not_found", _("No line has that id."), 404)
     return line.author
 
 

@@ -12,6 +12,7 @@ import unicodedata
 from datetime import datetime
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core.errors import ServiceError
@@ -27,20 +28,21 @@ def line_say(*, room: Room, user: User, phrase: str = "", text: str = "", now: d
     """`user` says a quick phrase (its key) or plain text at `room`'s table: in the
     players' channel from a seat, else in the spectators'."""
     if bool(phrase) == bool(text):
-        raise ServiceError("one_of_phrase_or_text", "Send a quick phrase or a text, not both or neither.")
+        raise ServiceError("one_of_phrase_or_text", _("Send a quick phrase or a text, not both or neither."))
     if phrase and phrase not in QUICK_PHRASES:
-        raise ServiceError("unknown_phrase", "There is no such quick phrase.", 400, "phrase")
+        raise ServiceError("unknown_phrase", _("There is no such quick phrase."), 400, "phrase")
     text = unicodedata.normalize("NFC", text).strip()
     if phrase == "" and not text:
-        raise ServiceError("empty_message", "Write something first.", 400, "text")
+        raise ServiceError("empty_message", _("Write something first."), 400, "text")
     if room.status == RoomStatus.CLOSED:
-        raise ServiceError("chat_closed", "A moderator shut this room: its table is quiet now.", 409)
+        raise ServiceError("chat_closed", _("A moderator shut this room: its table is quiet now."), 409)
     timeout = selectors.timeout_of(user=user, room=room, now=now)
     if timeout is not None:
         left = math.ceil((timeout.until - now).total_seconds())
         raise ServiceError(
             "chat_timed_out",
-            f"A moderator timed you out of chat until {timeout.until:%Y-%m-%d %H:%M} UTC.",
+            # Translators: the time is YYYY-MM-DD HH:MM.
+            _("A moderator timed you out of chat until %(until)s UTC.") % {"until": f"{timeout.until:%Y-%m-%d %H:%M}"},
             403,
             retry_after=max(1, left),
         )
@@ -49,7 +51,7 @@ def line_say(*, room: Room, user: User, phrase: str = "", text: str = "", now: d
     if text and seat is not None and hand is not None and not selectors.chat_during_hand(room=room):
         raise ServiceError(
             "chat_off_during_hand",
-            "Free text is off during a hand at this table: a quick phrase works, or write between hands.",
+            _("Free text is off during a hand at this table: a quick phrase works, or write between hands."),
             409,
         )
     line = ChatMessage.objects.create(

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import catalogues, views
 
 urlpatterns = [
     path("", views.shell, name="web-home"),
@@ -20,6 +20,8 @@ urlpatterns = [
     # How a deal is shown to be fair, and how to check one (linked from the Fair deal box).
     path("fair-deals", views.fair_deals, name="web-fair-deals"),
     path("favicon.ico", views.favicon, name="favicon"),
+    # The client's words in one language (web/catalogues.py), at an address naming its version.
+    path("i18n/<str:language>/<str:version>.json", catalogues.Catalogue.as_view(), name="web-catalogue"),
     # The service worker's scope is the folder it is served from: the site's root.
     path("sw.js", views.service_worker, name="web-service-worker"),
     # What makes the client an installable app: its manifest, and the page its service

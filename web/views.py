@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
@@ -18,13 +21,17 @@ from core import csp
 from games import selectors as games_selectors
 from games.rules import fairness
 
-from . import manifest
+from . import catalogues, manifest
 from .finders import renderers
 
 FAVICON = Path(__file__).resolve().parent / "static" / "web" / "favicon.ico"
 SERVICE_WORKER = Path(__file__).resolve().parent / "worker" / "sw.js"
 OFFLINE_SCRIPT = Path(__file__).resolve().parent / "static" / "web" / "offline.js"
 OFFLINE_STYLE = Path(__file__).resolve().parent / "static" / "web" / "offline.css"
+# The longest pause of the offline page's script between two tries, in seconds
+# (offline.js's LONGEST_PAUSE_MS): its page carries the sentence for each whole second up
+# to it.
+OFFLINE_PAUSE_MAX_SECONDS = 15
 
 
 @require_safe
@@ -47,6 +54,8 @@ def shell(request: HttpRequest, code: str | None = None, username: str | None = 
         "game_renderers": game_renderers,
         # What the leaderboard asks of a player, for its empty state to say.
         "leaderboard_min": settings.LEADERBOARD_MIN_MATCHES,
+        # Each language's name, direction and catalogue (web/static/web/language.js).
+        "languages": catalogues.shell_languages(),
     }
     return render(request, "web/index.html", context)
 
@@ -95,6 +104,28 @@ def web_manifest(request: HttpRequest) -> HttpResponse:
     return JsonResponse(manifest.manifest(), content_type="application/manifest+json")
 
 
+def offline_words() -> dict[str, Any]:
+    """What the offline page's script writes, in the request's language. The script can
+    import no catalogue, and must be the same text in every language (the page's policy
+    names it by its hash), so the page carries its words as data (offline.html)."""
+    return {
+        "noServer": _("The server cannot be reached right now."),
+        "noNetwork": _("This device has no network connection, so the tables cannot be reached."),
+        "connected": _("Connected again. Opening the page…"),
+        "trying": _("Trying again…"),
+        # By the whole seconds until the next try.
+        "waiting": {
+            str(seconds): ngettext(
+                "Still offline. Trying again in %(seconds)s second.",
+                "Still offline. Trying again in %(seconds)s seconds.",
+                seconds,
+            )
+            % {"seconds": seconds}
+            for seconds in range(1, OFFLINE_PAUSE_MAX_SECONDS + 1)
+        },
+    }
+
+
 @require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     """`/offline`: the page the service worker keeps and shows in place of any page it
@@ -105,9 +136,11 @@ def offline(request: HttpRequest) -> HttpResponse:
     Content-Security-Policy names the two by their hashes: the worker shows the copy it
     keeps, header and all, so no nonce of one request would do. `no-cache`: the worker's
     copy is fetched afresh, never from an older one in the browser's cache. Read at each
-    request, as the worker is."""
+    request, as the worker is. Its words are the request's language's; the script's own
+    come as data beside it (`offline_words`)."""
     script = OFFLINE_SCRIPT.read_text(encoding="utf-8")
     style = OFFLINE_STYLE.read_text(encoding="utf-8")
-    response = render(request, "web/offline.html", {"script": script, "style": style})
+    context = {"script": script, "style": style, "words": offline_words()}
+    response = render(request, "web/offline.html", context)
     response["Cache-Control"] = "no-cache"
     return csp.with_policy(response, script_src=[csp.hash_source(script)], style_src=[csp.hash_source(style)])

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 
@@ -96,12 +97,13 @@ def passkey_add(*, user: User, credential: dict[str, Any], name: str, now: datet
     try:
         ceremony = _ceremony_take(credential=credential, purposes=(Purpose.ADD,), now=now)
         if ceremony is None or ceremony.user_id != user.pk:
-            raise _bad_answer("This passkey was made for no passkey being added now: used, too old or another's.")
+            raise _bad_answer(_("This passkey was made for no passkey being added now: used, too old or another's."))
         made = passkeys.registration_check(
             credential=credential, rp=_rp_of(ceremony), challenge=bytes(ceremony.challenge)
         )
     except BadPasskeyAnswer as err:
-        raise _bad_answer(f"The authenticator's answer does not hold: {err}") from None
+        # Translators: the reason may come from the passkey library, in English.
+        raise _bad_answer(_("The authenticator's answer does not hold: %(reason)s") % {"reason": err}) from None
     first_factor = not selectors.second_factor_on(user=user)
     try:
         with transaction.atomic():
@@ -117,14 +119,14 @@ def passkey_add(*, user: User, credential: dict[str, Any], name: str, now: datet
                 backed_up=made.backed_up,
             )
     except IntegrityError:
-        raise ServiceError("passkey_added_already", "This passkey is an account's already.", 409) from None
+        raise ServiceError("passkey_added_already", _("This passkey is an account's already."), 409) from None
     return passkey, recovery_codes_new(user) if first_factor else []
 
 
 def _own(user: User, passkey_id: int) -> Passkey:
     found = Passkey.objects.select_for_update().filter(user=user, pk=passkey_id).first()
     if found is None:
-        raise ServiceError("not_found", "You have no passkey with that id.", 404)
+        raise ServiceError("not_found", _("You have no passkey with that id."), 404)
     return found
 
 

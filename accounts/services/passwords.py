@@ -6,6 +6,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 
@@ -18,9 +19,9 @@ def password_confirm(user: User, password: str, *, attr: str) -> None:
     """The person proves it is them with their password before a change to how the
     account signs in (`no_password` for a guest, `wrong_password` at `attr`)."""
     if not user.has_usable_password():
-        raise ServiceError("no_password", "This account has no password (a guest's): keep the account first.", 409)
+        raise ServiceError("no_password", _("This account has no password (a guest's): keep the account first."), 409)
     if not user.check_password(password):
-        raise ServiceError("wrong_password", "That is not your current password.", 400, attr)
+        raise ServiceError("wrong_password", _("That is not your current password."), 400, attr)
 
 
 def password_given(user: User, password: str, attr: str) -> None:

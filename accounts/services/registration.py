@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 
@@ -21,7 +22,13 @@ from .sign_ins import sign_in_create
 
 @transaction.atomic
 def user_register(
-    *, username: str, password: str, display_name: str = "", device: Device | None = None, browser_mark: str = ""
+    *,
+    username: str,
+    password: str,
+    display_name: str = "",
+    language: str = "en",
+    device: Device | None = None,
+    browser_mark: str = "",
 ) -> tuple[User, str]:
     """Create an account and its token.
 
@@ -29,7 +36,7 @@ def user_register(
     validators give, `username_taken` when the name was taken meanwhile (the serializer
     checked it before).
     """
-    user = User(username=username, display_name=display_name or username, browser_mark=browser_mark)
+    user = User(username=username, display_name=display_name or username, language=language, browser_mark=browser_mark)
     password_given(user, password, "password")
     # A sign-up signs in.
     user.last_login = timezone.now()
@@ -38,15 +45,21 @@ def user_register(
             user.save()
     except IntegrityError:
         # Two sign-ups of one name (or of lookalikes) at once: the unique keys let one in.
-        raise ServiceError(TAKEN.code, TAKEN.detail, 400, "username") from None
+        raise ServiceError(TAKEN.code, str(TAKEN.detail), 400, "username") from None
     return user, sign_in_create(user=user, how=SignIn.How.SIGN_UP, device=device)
 
 
 @transaction.atomic
-def guest_create(*, display_name: str, device: Device | None = None, browser_mark: str = "") -> tuple[User, str]:
+def guest_create(
+    *, display_name: str, language: str = "en", device: Device | None = None, browser_mark: str = ""
+) -> tuple[User, str]:
     # A guest's username is random and never typed; the display name is what others see.
     user = User(
-        username=f"guest-{secrets.token_hex(6)}", display_name=display_name, is_guest=True, browser_mark=browser_mark
+        username=f"guest-{secrets.token_hex(6)}",
+        display_name=display_name,
+        is_guest=True,
+        language=language,
+        browser_mark=browser_mark,
     )
     user.set_unusable_password()
     user.save()
@@ -61,7 +74,9 @@ def guest_keep(*, user: User, username: str, password: str, display_name: str | 
     guest's account does this (`not_a_guest`)."""
     user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
     if not user.is_guest:
-        raise ServiceError("not_a_guest", "This account is not a guest's: it has a username and password already.", 409)
+        raise ServiceError(
+            "not_a_guest", _("This account is not a guest's: it has a username and password already."), 409
+        )
     user.username = username
     user.is_guest = False
     try:
@@ -69,7 +84,7 @@ def guest_keep(*, user: User, username: str, password: str, display_name: str | 
             user.save(update_fields=["username", "is_guest"])
     except IntegrityError:
         # The name (or a lookalike) was taken since the serializer looked.
-        raise ServiceError(TAKEN.code, TAKEN.detail, 400, "username") from None
+        raise ServiceError(TAKEN.code, str(TAKEN.detail), 400, "username") from None
     password_set(user, password, attr="password")
     if display_name is not None:
         user = display_name_change(user=user, display_name=display_name, now=now)
@@ -89,13 +104,14 @@ def display_name_change(*, user: User, display_name: str, now: datetime) -> User
     if allowed is not None:
         raise ServiceError(
             "display_name_too_soon",
-            f"Your display name changed less than a week ago; it can change again from {allowed.isoformat()}.",
+            _("Your display name changed less than a week ago; it can change again from %(when)s.")
+            % {"when": allowed.isoformat()},
             409,
             "display_name",
         )
     clash = name_clash(name=display_name, user=user)
     if clash is not None:
-        raise ServiceError(clash.code, "That name looks like another player's username.", 400, "display_name")
+        raise ServiceError(clash.code, _("That name looks like another player's username."), 400, "display_name")
     NameChange.objects.create(user=user, before=user.display_name, after=display_name, changed_at=now)
     user.display_name = display_name
     user.save(update_fields=["display_name"])
@@ -103,12 +119,12 @@ def display_name_change(*, user: User, display_name: str, now: datetime) -> User
 
 
 # What a person may change of their own account besides their names and secrets.
-USER_SETTINGS = ("auto_play_forced", "confirm_moves", "trick_pause_ms")
+USER_SETTINGS = ("auto_play_forced", "confirm_moves", "trick_pause_ms", "language")
 
 
 def user_settings_update(*, user: User, **settings: Any) -> User:
     """Change the account's own settings (those the player chooses at /me): any of
-    `auto_play_forced`, `confirm_moves`, `trick_pause_ms`, each as validated by the API."""
+    `auto_play_forced`, `confirm_moves`, `trick_pause_ms`, `language`, each as validated by the API."""
     unknown = set(settings) - set(USER_SETTINGS)
     if unknown:
         raise TypeError(f"Not a setting: {', '.join(sorted(unknown))}")

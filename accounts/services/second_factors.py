@@ -6,6 +6,7 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 
@@ -36,7 +37,9 @@ def totp_begin(*, user: User, password: str) -> str:
     password_confirm(user, password, attr="password")
     found = _factor(user, SecondFactor.Kind.TOTP)
     if found is not None and found.confirmed_at is not None:
-        raise ServiceError("totp_on_already", "Two-step sign-in is on already; turn it off first to start again.", 409)
+        raise ServiceError(
+            "totp_on_already", _("Two-step sign-in is on already; turn it off first to start again."), 409
+        )
     secret = factors.totp_secret()
     SecondFactor.objects.update_or_create(
         user=user, kind=SecondFactor.Kind.TOTP, defaults={"data": {"secret": secret, "step": -1}, "confirmed_at": None}
@@ -50,10 +53,10 @@ def totp_confirm(*, user: User, code: str, now: datetime) -> list[str]:
     shown this once (only their digests are kept)."""
     found = _factor(user, SecondFactor.Kind.TOTP)
     if found is None or found.confirmed_at is not None:
-        raise ServiceError("no_totp_setup", "There is no authenticator app being set up; start again.", 409)
+        raise ServiceError("no_totp_setup", _("There is no authenticator app being set up; start again."), 409)
     step = factors.totp_step(found.data["secret"], code, after=-1, now=now)
     if step is None:
-        raise ServiceError("wrong_code", "That code is not the app's code of now; try the next one.", 400, "code")
+        raise ServiceError("wrong_code", _("That code is not the app's code of now; try the next one."), 400, "code")
     found.data = {**found.data, "step": step}
     found.confirmed_at = found.last_used_at = now
     found.save(update_fields=["data", "confirmed_at", "last_used_at"])
@@ -77,7 +80,7 @@ def recovery_codes_renew(*, user: User, password: str) -> list[str]:
     password_confirm(user, password, attr="password")
     found = _factor(user, SecondFactor.Kind.TOTP)
     if (found is None or found.confirmed_at is None) and not Passkey.objects.filter(user=user).exists():
-        raise ServiceError("totp_off", "Two-step sign-in is off: there are no recovery codes to renew.", 409)
+        raise ServiceError("totp_off", _("Two-step sign-in is off: there are no recovery codes to renew."), 409)
     return recovery_codes_new(user)
 
 

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext
 
 from core.errors import ServiceError
 
@@ -46,7 +47,7 @@ def sign_in_end(*, user: User, sign_in_id: int) -> None:
     Anyone else's reads as not found."""
     deleted, _ = SignIn.objects.filter(user=user, pk=sign_in_id).delete()
     if not deleted:
-        raise ServiceError("not_found", "You have no such sign-in.", 404)
+        raise ServiceError("not_found", gettext("You have no such sign-in."), 404)
 
 
 def sign_ins_end(*, user: User, keep: int | None = None) -> int:

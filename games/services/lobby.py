@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from accounts import selectors as accounts
 from accounts.models import User
@@ -40,7 +41,7 @@ def room_create(*, host: User, game: str, options: dict[str, Any] | None, name: 
             break
         # The code was taken; draw another.
     else:  # pragma: no cover - 31^6 codes make ten collisions in a row implausible
-        raise ServiceError("server_busy", "Could not allocate a room code.", 503)
+        raise ServiceError("server_busy", gettext("Could not allocate a room code."), 503)
     places = [
         Seat(index=0, user=host, joined_at=timezone.now(), team=0 if lobby_teams else None),
         *(Seat(index=i) for i in range(1, seats)),
@@ -58,10 +59,10 @@ def _pick_team(table: Table, team: int | None, mover: Seat | None = None) -> int
     if sizes is None:
         if team is not None and choice == ENGINE_TEAMS:
             raise ServiceError(
-                "invalid", "The teams of this room are set as the match starts: join without one.", 400, "team"
+                "invalid", gettext("The teams of this room are set as the match starts: join without one."), 400, "team"
             )
         if team is not None:
-            raise ServiceError("invalid", "This room has no teams to choose from.", 400, "team")
+            raise ServiceError("invalid", gettext("This room has no teams to choose from."), 400, "team")
         return None
     members = [
         sum(1 for s in table.seats if s.team == t and s is not mover and not s.is_free) for t in range(len(sizes))
@@ -69,9 +70,14 @@ def _pick_team(table: Table, team: int | None, mover: Seat | None = None) -> int
     if team is None:
         team = max(range(len(sizes)), key=lambda t: (sizes[t] - members[t], -t))
     if not 0 <= team < len(sizes):
-        raise ServiceError("invalid", f"Teams are numbered 0 to {len(sizes) - 1}.", 400, "team")
+        raise ServiceError(
+            "invalid", gettext("Teams are numbered 0 to %(last)s.") % {"last": len(sizes) - 1}, 400, "team"
+        )
     if members[team] >= sizes[team]:
-        raise ServiceError("team_full", f"Team {team} already has its {sizes[team]} players.", 409)
+        detail = ngettext(
+            "Team %(team)s already has its %(n)s player.", "Team %(team)s already has its %(n)s players.", sizes[team]
+        ) % {"team": team, "n": sizes[team]}
+        raise ServiceError("team_full", detail, 409)
     return team
 
 
@@ -82,7 +88,7 @@ def room_join(*, code: str, user: User, team: int | None = None) -> Seat:
         mine = table.seat_of(user)
         if mine is not None:
             if team is None or team == mine.team or table.rules.team_choice(table.room.options) != LOBBY_TEAMS:
-                raise ServiceError("already_seated", "You already have a seat in this room.", 409)
+                raise ServiceError("already_seated", gettext("You already have a seat in this room."), 409)
             mine.team = _pick_team(table, team, mover=mine)
             table.mark(mine, ["team"])
             table.touch()
@@ -90,7 +96,9 @@ def room_join(*, code: str, user: User, team: int | None = None) -> Seat:
             return mine
         if accounts.blocked_either_way(user_id=user.pk) & {s.user_id for s in table.seats if s.user_id}:
             raise ServiceError(
-                "blocked_at_table", "Someone at this table and you have blocked one another: pick another.", 409
+                "blocked_at_table",
+                gettext("Someone at this table and you have blocked one another: pick another."),
+                409,
             )
         seat = _seat_take(table, team, user=user)
         table.log({"type": "joined", "seat": seat.index, "name": user.shown_name})
@@ -102,7 +110,7 @@ def _seat_take(table: Table, team: int | None, *, user: User | None = None, bot:
     team with most room). Expects the room lock held."""
     seat = next((s for s in table.seats if s.is_free), None)
     if seat is None:
-        raise ServiceError("room_full", "Every seat is taken.", 409)
+        raise ServiceError("room_full", gettext("Every seat is taken."), 409)
     seat.team = _pick_team(table, team)
     seat.user, seat.is_bot, seat.joined_at = user, bot, timezone.now()
     table.mark(seat, ["team", "user", "is_bot", "joined_at"])
@@ -168,10 +176,14 @@ def room_start(*, code: str, user: User) -> Table:
         if room.host_id != user.id:
             raise not_host()
         if any(s.is_free for s in table.seats):
-            raise ServiceError("seats_not_filled", "Every seat must be taken before the start.", 409)
+            raise ServiceError("seats_not_filled", gettext("Every seat must be taken before the start."), 409)
         sizes = table.rules.lobby_teams(room.options) if table.rules.team_choice(room.options) == LOBBY_TEAMS else None
         if sizes is not None and [sum(1 for s in table.seats if s.team == t) for t in range(len(sizes))] != sizes:
-            raise ServiceError("teams_not_filled", f"The teams must have {' and '.join(map(str, sizes))} players.", 409)
+            # Translators: joins the sizes of the teams, as in "2 and 3".
+            sizes_text = gettext(" and ").join(map(str, sizes))
+            # Translators: the sizes are the teams' numbers of players, joined as above ("2 and 3").
+            detail = gettext("The teams must have %(sizes)s players.") % {"sizes": sizes_text}
+            raise ServiceError("teams_not_filled", detail, 409)
         room.status = RoomStatus.PLAYING
         room.started_at = timezone.now()
         if room.options.get("rated") is None:

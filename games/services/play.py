@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import IntegrityError
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core import metrics
@@ -66,7 +67,7 @@ def action_submit(*, code: str, user: User, version: Any, action: Any, idempoten
 def _replay(earlier: IdempotentRequest, request_hash: str) -> Submitted:
     """The first answer again, when this is the same request; refused otherwise."""
     if earlier.request_hash != request_hash:
-        raise ServiceError("idempotency_key_reused", "This Idempotency-Key was used for a different request.", 422)
+        raise ServiceError("idempotency_key_reused", _("This Idempotency-Key was used for a different request."), 422)
     return Submitted(view=earlier.response, replayed=True)
 
 
@@ -87,12 +88,15 @@ def _action_submit(*, code: str, user: User, version: Any, action: Any, idempote
         if seat.is_bot:
             raise ServiceError(
                 "seat_held_by_computer",
-                "A computer player holds your seat since you were away; reclaim it to play.",
+                _("A computer player holds your seat since you were away; reclaim it to play."),
                 409,
             )
         if version != room.version:
             raise ServiceError(
-                "stale_version", f"The room is at version {room.version}; fetch the state and retry.", 409, "version"
+                "stale_version",
+                _("The room is at version %(version)s; fetch the state and retry.") % {"version": room.version},
+                409,
+                "version",
             )
         moves.step(table, seat.index, action, user=user)
         # The change ends here, so that the answer shows the table as it leaves it:

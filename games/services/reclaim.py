@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 
@@ -27,7 +28,7 @@ def seat_reclaim(*, code: str, user: User) -> Table:
             raise not_seated()
         require_playing(table)
         if not seat.is_bot:
-            raise ServiceError("nothing_to_reclaim", "You are playing your seat yourself.", 409)
+            raise ServiceError("nothing_to_reclaim", _("You are playing your seat yourself."), 409)
         seat.is_bot = False
         seat.last_acted_at = timezone.now()
         table.mark(seat, ["is_bot", "last_acted_at"])

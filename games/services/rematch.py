@@ -6,6 +6,8 @@ public `rematch` event). A room a moderator closed has no rematch."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from accounts.models import User
 
 from ..errors import ServiceError, not_seated
@@ -25,9 +27,9 @@ def rematch_agree(*, code: str, user: User) -> Table:
         if seat is None:
             raise not_seated()
         if room.status == RoomStatus.CLOSED:
-            raise ServiceError("room_closed", "This room was closed: it has no rematch.", 409)
+            raise ServiceError("room_closed", _("This room was closed: it has no rematch."), 409)
         if room.status not in (RoomStatus.FINISHED, RoomStatus.ABANDONED):
-            raise ServiceError("match_not_over", "A rematch can be asked for once the match is over.", 409)
+            raise ServiceError("match_not_over", _("A rematch can be asked for once the match is over."), 409)
         if room.rematch_code or seat.index in room.rematch_agreed:
             return table
         room.rematch_agreed = sorted([*room.rematch_agreed, seat.index])

@@ -11,6 +11,8 @@ The API limits how often a seat may set one (THROTTLE_CLIENT_SEED)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from accounts.models import User
 
 from ..errors import ServiceError, not_seated
@@ -26,7 +28,7 @@ def client_seed_set(*, code: str, user: User, client_seed: str) -> Seat:
     if not fairness.is_client_seed(client_seed):
         raise ServiceError(
             "invalid",
-            f"A client seed is 0 to {fairness.CLIENT_SEED_MAX} printable ASCII characters.",
+            _("A client seed is 0 to %(max)s printable ASCII characters.") % {"max": fairness.CLIENT_SEED_MAX},
             400,
             "client_seed",
         )
@@ -37,14 +39,14 @@ def client_seed_set(*, code: str, user: User, client_seed: str) -> Seat:
             raise not_seated()
         room = table.room
         if room.status == RoomStatus.FINISHED:
-            raise ServiceError("not_playing", "The match is over.", 409)
+            raise ServiceError("not_playing", _("The match is over."), 409)
         if not room.next_server_seed:
             # A hand is in play: its deal is fixed, and the next hand's seed is not yet
             # drawn, which must come before the seeds it is mixed with.
             # (Kali Tidi's cards are dealt once some are left out, but its seeds are
             # those set when the hand began, like every game's.)
             raise ServiceError(
-                "already_dealt", "This hand has begun and its seeds are fixed; set yours between hands.", 409
+                "already_dealt", _("This hand has begun and its seeds are fixed; set yours between hands."), 409
             )
         if seat.client_seed != client_seed:
             seat.client_seed = client_seed

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from accounts.models import User
 
 from ..errors import ServiceError, not_seated
@@ -20,7 +22,8 @@ def room_close(*, code: str, reason: str) -> Table:
     with timekeeper.changing(code) as table:
         room = table.room
         if room.status in (RoomStatus.CLOSED, RoomStatus.ABANDONED, RoomStatus.FINISHED):
-            raise ServiceError("room_closed", f"This room is already {room.status}.", 409)
+            # Translators: the status is the room's, as the API writes it: closed, abandoned or finished.
+            raise ServiceError("room_closed", _("This room is already %(status)s.") % {"status": room.status}, 409)
         public = f"Closed by a moderator: {reason}"
         ending.room_end(table, RoomStatus.CLOSED, public, event={"type": "closed", "reason": public})
         return table
@@ -36,12 +39,12 @@ def seat_give_to_bot(*, code: str, index: int, reason: str = "", banned: bool = 
         room = table.room
         require_open(table)
         if room.status == RoomStatus.FINISHED:
-            raise ServiceError("not_playing", "The match is over.", 409)
+            raise ServiceError("not_playing", _("The match is over."), 409)
         seat = table.seat_at(index)
         # A seat a computer player already holds for an idle player is taken from them
         # for good all the same (they may no longer reclaim it).
         if seat is None or seat.user is None:
-            raise ServiceError("invalid", "That seat has no human player.", 400, "seat")
+            raise ServiceError("invalid", _("That seat has no human player."), 400, "seat")
         event: dict[str, Any] = {"type": "seat_to_bot", "seat": index, "name": seat.user.shown_name}
         if reason:
             event["reason"] = reason

@@ -6,6 +6,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django import template
+from django.utils.translation import gettext as _
 
 from grants import redirect_uris, selectors
 
@@ -23,7 +24,9 @@ def redirect_target(uri: str) -> str:
     scheme) or a program on this computer (a loopback address)."""
     parts = urlsplit(uri or "")
     if redirect_uris.is_loopback(uri or ""):
-        return f"a program on this device ({parts.hostname})"
+        # Translators: where an app gets its answer (the authorize page); host is an address such as 127.0.0.1.
+        return _("a program on this device (%(host)s)") % {"host": parts.hostname}
     if redirect_uris.is_private_use(parts.scheme):
-        return f"the app {parts.scheme} on this device"
+        # Translators: where an app gets its answer (the authorize page); scheme names the app, such as com.example.app.
+        return _("the app %(scheme)s on this device") % {"scheme": parts.scheme}
     return parts.hostname or ""

@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
 
 from accounts import selectors as accounts
 from core.errors import ServiceError
@@ -70,7 +71,7 @@ class WarnForm(forms.Form):
         cleaned = super().clean() or {}
         text = (cleaned.get("text") or "").strip() or queue.CANNED_WARNINGS.get(cleaned.get("canned") or "", "")
         if not text:
-            raise forms.ValidationError("Write the warning, or start from one above.")
+            raise forms.ValidationError(_("Write the warning, or start from one above."))
         cleaned["text"] = text
         return cleaned
 
@@ -102,7 +103,7 @@ class TimeoutForm(_Reason):
             return None
         found = Room.objects.filter(code=code).first()
         if found is None:
-            raise forms.ValidationError("No room has that code.")
+            raise forms.ValidationError(_("No room has that code."))
         return found
 
 

@@ -3,7 +3,8 @@ commits, so that a change they did not make is not a silent one: their password 
 (by them, or by a reset), told to their confirmed address; their address changed, told
 to the address it changed from, when that one was confirmed; two-step sign-in turned on
 or off, a sign-in from a new place, told to the confirmed address; the account closed,
-told to the address it had confirmed."""
+told to the address it had confirmed. Each in the account's language, whoever made the
+change."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from typing import Any
 
 from celery import current_app
 from django.db import transaction
+
+from accounts.languages import speaking_to
+from accounts.models import User
 
 from .. import mail, selectors
 
@@ -52,9 +56,11 @@ def new_sign_in_after_commit(*, user_id: int, device: str, network: str) -> None
 
 def new_sign_in_mail_send(*, user_id: int, device: str, network: str) -> bool:
     found = _confirmed_address(user_id)
-    return found is not None and mail.new_sign_in_send(
-        address=found[1], username=found[0], device=device, network=network
-    )
+    if found is None:
+        return False
+    user, address = found
+    with speaking_to(user):
+        return mail.new_sign_in_send(address=address, username=user.username, device=device, network=network)
 
 
 def account_closed_after_commit(*, address: str, username: str, until: datetime) -> None:
@@ -64,7 +70,11 @@ def account_closed_after_commit(*, address: str, username: str, until: datetime)
 
 
 def account_closed_mail_send(*, address: str, username: str, until: str) -> bool:
-    return mail.account_closed_send(address=address, username=username, until=datetime.fromisoformat(until))
+    # The closed account keeps its name and language until it is erased, after the grace
+    # period: found by the name the task carries (one query, for a rare mail).
+    closed = User.objects.filter(username=username).only("language").first()
+    with speaking_to(closed):
+        return mail.account_closed_send(address=address, username=username, until=datetime.fromisoformat(until))
 
 
 def second_factor_changed_after_commit(*, user_id: int, change: str) -> None:
@@ -72,26 +82,34 @@ def second_factor_changed_after_commit(*, user_id: int, change: str) -> None:
     transaction.on_commit(partial(_queue, SEND_SECOND_FACTOR_CHANGED, user_id, change))
 
 
-def _confirmed_address(user_id: int) -> tuple[str, str] | None:
-    """The account's username and confirmed address, while it is active and has one."""
+def _confirmed_address(user_id: int) -> tuple[User, str] | None:
+    """The account and its confirmed address, while it is active and has one."""
     user = selectors.user_of(user_id=user_id)
     if user is None:
         return None
     wanted = selectors.preferences_of(user=user)
     if not wanted.email_address or not wanted.email_confirmed:
         return None
-    return user.username, wanted.email_address
+    return user, wanted.email_address
 
 
 def second_factor_changed_mail_send(*, user_id: int, change: str) -> bool:
     found = _confirmed_address(user_id)
-    return found is not None and mail.second_factor_changed_send(address=found[1], username=found[0], change=change)
+    if found is None:
+        return False
+    user, address = found
+    with speaking_to(user):
+        return mail.second_factor_changed_send(address=address, username=user.username, change=change)
 
 
 def password_changed_mail_send(*, user_id: int) -> bool:
     """Mail the notice to the account's confirmed address; whether it went."""
     found = _confirmed_address(user_id)
-    return found is not None and mail.password_changed_send(address=found[1], username=found[0])
+    if found is None:
+        return False
+    user, address = found
+    with speaking_to(user):
+        return mail.password_changed_send(address=address, username=user.username)
 
 
 def address_changed_mail_send(*, user_id: int, before: str) -> bool:
@@ -103,4 +121,5 @@ def address_changed_mail_send(*, user_id: int, before: str) -> bool:
     now = selectors.preferences_of(user=user).email_address
     if now.casefold() == before.casefold():
         return False
-    return mail.address_changed_send(address=before, username=user.username)
+    with speaking_to(user):
+        return mail.address_changed_send(address=before, username=user.username)

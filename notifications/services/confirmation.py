@@ -31,7 +31,10 @@ from celery import current_app
 from django.conf import settings
 from django.core import signing
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from accounts.languages import speaking_to
 from accounts.models import User
 from core.counters import over_limit
 from core.errors import ServiceError
@@ -59,8 +62,10 @@ def _bad_token() -> ServiceError:
     # One answer whatever failed, so that the link tells nothing about the account.
     return ServiceError(
         "bad_confirmation_token",
-        "This confirmation link does not work (it is mistyped, too old, or for an address changed since); "
-        "ask for a new one in your settings.",
+        _(
+            "This confirmation link does not work (it is mistyped, too old, or for an address changed since); "
+            "ask for a new one in your settings."
+        ),
         400,
         "token",
     )
@@ -101,13 +106,14 @@ def _address_wait(address: str) -> int | None:
 def _sent_recently(wait: int, *, to_address: bool) -> ServiceError:
     if to_address:
         # Said without naming who asked: any account may have set this address.
-        detail = "Links went to this address recently; ask again later."
+        detail = _("Links went to this address recently; ask again later.")
     else:
         minutes = max(1, round(settings.EMAIL_CONFIRMATION_RESEND_SECONDS / 60))
-        detail = (
-            f"A link was sent less than {minutes} minute{'s' if minutes != 1 else ''} ago; look for it, "
-            "or ask again later."
-        )
+        detail = ngettext(
+            "A link was sent less than %(minutes)s minute ago; look for it, or ask again later.",
+            "A link was sent less than %(minutes)s minutes ago; look for it, or ask again later.",
+            minutes,
+        ) % {"minutes": minutes}
     return ServiceError("confirmation_sent_recently", detail, 429, retry_after=wait)
 
 
@@ -146,14 +152,14 @@ def confirmation_after_change(*, user: User, row: NotificationSettings, before: 
 @transaction.atomic
 def confirmation_resend(*, user: User, now: datetime) -> selectors.Preferences:
     """Queue the link to the account's current address again; the settings."""
-    row, _ = NotificationSettings.objects.select_for_update().get_or_create(user=user)
+    row, _created = NotificationSettings.objects.select_for_update().get_or_create(user=user)
     address = selectors.address_of(user, row)
     if not address:
-        raise ServiceError("no_email_address", "There is no e-mail address to confirm; set one first.", 409)
+        raise ServiceError("no_email_address", _("There is no e-mail address to confirm; set one first."), 409)
     if same_address(address, row.email_confirmed_address):
-        raise ServiceError("already_confirmed", "This e-mail address is confirmed already.", 409)
+        raise ServiceError("already_confirmed", _("This e-mail address is confirmed already."), 409)
     if not mail.available():
-        raise ServiceError("email_unavailable", "This server sends no e-mail, so no link can be sent.", 409)
+        raise ServiceError("email_unavailable", _("This server sends no e-mail, so no link can be sent."), 409)
     wait = _wait(row, now)
     if wait:
         raise _sent_recently(wait, to_address=False)
@@ -171,13 +177,16 @@ def email_confirm(*, token: str) -> str:
     user = selectors.user_of(user_id=user_id)
     if user is None:
         raise _bad_token()
-    row, _ = NotificationSettings.objects.select_for_update().get_or_create(user=user)
+    row, _created = NotificationSettings.objects.select_for_update().get_or_create(user=user)
     if not same_address(selectors.address_of(user, row), address):
         raise _bad_token()  # the row made above is rolled back with the error
     if selectors.address_of_banned_account(address=address, user=user):
         # A banned person does not come back with a new account under their address.
         raise ServiceError(
-            "address_of_banned_account", "This address is a banned account's; it cannot be confirmed.", 403, "token"
+            "address_of_banned_account",
+            _("This address is a banned account's; it cannot be confirmed."),
+            403,
+            "token",
         )
     if row.email_confirmed_address != address:
         row.email_confirmed_address = address
@@ -199,8 +208,9 @@ def confirmation_mail_send(*, user_id: int, address: str | None = None) -> bool:
     if address is not None and not same_address(wanted.email_address, address):
         return False
     token = confirmation_token(user_id=user.pk, address=wanted.email_address)
-    return mail.confirmation_send(
-        address=wanted.email_address,
-        path=CONFIRM_PATH + token,
-        max_age_seconds=settings.EMAIL_CONFIRMATION_MAX_AGE_SECONDS,
-    )
+    with speaking_to(user):
+        return mail.confirmation_send(
+            address=wanted.email_address,
+            path=CONFIRM_PATH + token,
+            max_age_seconds=settings.EMAIL_CONFIRMATION_MAX_AGE_SECONDS,
+        )

@@ -18,7 +18,9 @@ import time
 
 from celery import current_app
 from django.conf import settings
+from django.utils.translation import gettext as _
 
+from accounts.languages import speaking_to
 from accounts.passwords import RESET_PATH, reset_token
 from core.counters import over_limit
 from core.errors import ServiceError
@@ -46,7 +48,7 @@ def reset_request(*, address: str) -> None:
         now=time.time(),
     )
     if wait is not None:
-        detail = "Links went to this address recently; look for them, or ask again later."
+        detail = _("Links went to this address recently; look for them, or ask again later.")
         raise ServiceError("reset_sent_recently", detail, 429, retry_after=wait)
     try:
         current_app.send_task(SEND_PASSWORD_RESET, args=(address,))
@@ -55,12 +57,14 @@ def reset_request(*, address: str) -> None:
 
 
 def reset_mail_send(*, address: str) -> int:
-    """Mail each account confirmed at `address` its link; how many went."""
+    """Mail each account confirmed at `address` its link, in that account's language; how
+    many went."""
     sent = 0
     for user in selectors.accounts_confirmed_at(address=address):
         path = RESET_PATH + reset_token(user)
-        if mail.password_reset_send(
-            address=address, username=user.username, path=path, max_age_seconds=settings.PASSWORD_RESET_TIMEOUT
-        ):
-            sent += 1
+        with speaking_to(user):
+            if mail.password_reset_send(
+                address=address, username=user.username, path=path, max_age_seconds=settings.PASSWORD_RESET_TIMEOUT
+            ):
+                sent += 1
     return sent

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from core.errors import ServiceError
@@ -31,16 +32,18 @@ def preferences_update(*, user: User, changes: dict[str, Any]) -> selectors.Pref
     confirmation link (services.confirmation), queued after commit."""
     unknown = set(changes) - FIELDS
     if unknown:
-        raise ServiceError("invalid", "This field is not part of the settings.", 400, sorted(unknown)[0])
+        raise ServiceError("invalid", gettext("This field is not part of the settings."), 400, sorted(unknown)[0])
     fields: dict[str, Any] = {}
     for flag in ("push", "email"):
         if flag in changes:
             if not isinstance(changes[flag], bool):
-                raise ServiceError("invalid", "Send true or false.", 400, flag)
+                raise ServiceError("invalid", gettext("Send true or false."), 400, flag)
             fields[flag] = changes[flag]
     if "email_address" in changes:
         if not isinstance(changes["email_address"], str):
-            raise ServiceError("invalid", "Send an e-mail address, or an empty string for none.", 400, "email_address")
+            raise ServiceError(
+                "invalid", gettext("Send an e-mail address, or an empty string for none."), 400, "email_address"
+            )
         fields["email_address"] = _address(changes["email_address"])
     if "quiet" in changes:
         quiet = changes["quiet"]
@@ -49,7 +52,7 @@ def preferences_update(*, user: User, changes: dict[str, Any]) -> selectors.Pref
             or set(quiet) != {"start", "end", "timezone"}
             or not all(isinstance(v, str) for v in quiet.values())
         ):
-            raise ServiceError("invalid", "Send null, or start, end and timezone as strings.", 400, "quiet")
+            raise ServiceError("invalid", gettext("Send null, or start, end and timezone as strings."), 400, "quiet")
         if quiet is None:
             fields.update(quiet_start=None, quiet_end=None, quiet_timezone="")
         else:
@@ -58,7 +61,10 @@ def preferences_update(*, user: User, changes: dict[str, Any]) -> selectors.Pref
             zone = zone_check(quiet["timezone"])
             if start == end:
                 raise ServiceError(
-                    "quiet_period_empty", "A quiet period must end at another time than it starts.", 400, "quiet.end"
+                    "quiet_period_empty",
+                    gettext("A quiet period must end at another time than it starts."),
+                    400,
+                    "quiet.end",
                 )
             fields.update(quiet_start=start, quiet_end=end, quiet_timezone=zone)
     if not fields:

@@ -20,6 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
 from core.errors import ServiceError
@@ -37,7 +38,9 @@ def _expiry(expiration_ms: float | None) -> datetime | None:
     if expiration_ms is None:
         return None
     if isinstance(expiration_ms, bool) or not 0 <= expiration_ms <= EXPIRATION_MAX_MS:
-        raise ServiceError("invalid", "expirationTime is null or milliseconds since 1970.", 400, "expirationTime")
+        raise ServiceError(
+            "invalid", gettext("expirationTime is null or milliseconds since 1970."), 400, "expirationTime"
+        )
     return datetime.fromtimestamp(expiration_ms / 1000, tz=UTC)
 
 
@@ -60,7 +63,7 @@ def push_subscription_save(
             # Another request stored the same endpoint between the read and the insert:
             # read it again, now that it exists.
             continue
-    raise ServiceError("server_busy", "The subscription could not be stored; retry.", 503)
+    raise ServiceError("server_busy", gettext("The subscription could not be stored; retry."), 503)
 
 
 @transaction.atomic
@@ -77,14 +80,21 @@ def _save(
     if found is not None and not _same_keys(found, p256dh, auth):
         raise ServiceError(
             "push_endpoint_taken",
-            "Another account has registered this push endpoint; only the browser that holds it can move it "
-            "(with its own keys).",
+            gettext(
+                "Another account has registered this push endpoint; only the browser that holds it can move it "
+                "(with its own keys)."
+            ),
             409,
         )
     if PushSubscription.objects.filter(user=user).count() >= settings.PUSH_SUBSCRIPTIONS_MAX:
         raise ServiceError(
             "too_many_push_subscriptions",
-            f"An account may have at most {settings.PUSH_SUBSCRIPTIONS_MAX} push subscriptions; remove one first.",
+            ngettext(
+                "An account may have at most %(n)s push subscription; remove one first.",
+                "An account may have at most %(n)s push subscriptions; remove one first.",
+                settings.PUSH_SUBSCRIPTIONS_MAX,
+            )
+            % {"n": settings.PUSH_SUBSCRIPTIONS_MAX},
             409,
         )
     now = timezone.now()
@@ -109,7 +119,7 @@ def _same_keys(found: PushSubscription, p256dh: str, auth: str) -> bool:
 def push_subscription_delete(*, user: User, endpoint: str) -> None:
     deleted, _ = PushSubscription.objects.filter(user=user, endpoint=normalised(endpoint)).delete()
     if not deleted:
-        raise ServiceError("not_found", "You have no push subscription with this endpoint.", 404)
+        raise ServiceError("not_found", gettext("You have no push subscription with this endpoint."), 404)
 
 
 def push_subscriptions_remove(*, ids: list[int]) -> int:

@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 
+from accounts.languages import speaking_to
 from core.times import iso
 from games import selectors as game_selectors
 
@@ -91,15 +92,18 @@ def turn_notice_delivered(*, user_id: int, now: datetime) -> Delivery:
     # Reminders alone say so; with a first notice among them, it is the usual notice
     # (which tells each room's time left all the same).
     reminder = all(first.get(t["code"]) != t["since"] for t in turns)
-    notice = notice_for(turns, now, reminder=reminder)
     wanted = selectors.preferences_of(user=user)
-    delivery = Delivery(notice=notice)
-    if wanted.push:
-        _push(delivery, user_id, notice, now)
-    # Only to an address its owner confirmed: anyone may type any address in the settings.
-    if wanted.email and wanted.email_confirmed and mail.configured():
-        if mail.mail_send(address=wanted.email_address, notice=notice):
-            delivery.emailed_to = wanted.email_address
+    # In the player's language, the push and the mail alike (the mail's own words are made
+    # as it is sent).
+    with speaking_to(user):
+        notice = notice_for(turns, now, reminder=reminder)
+        delivery = Delivery(notice=notice)
+        if wanted.push:
+            _push(delivery, user_id, notice, now)
+        # Only to an address its owner confirmed: anyone may type any address in the settings.
+        if wanted.email and wanted.email_confirmed and mail.configured():
+            if mail.mail_send(address=wanted.email_address, notice=notice):
+                delivery.emailed_to = wanted.email_address
     return delivery
 
 

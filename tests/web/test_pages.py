@@ -32,6 +32,8 @@ MODULES = [
     "games/index.js",
     "games/renderer.js",
     "home.js",
+    "i18n.js",
+    "language.js",
     "leaderboard.js",
     "live.js",
     "lobby.js",

@@ -9,17 +9,33 @@
 import { api, auth } from "./api.js";
 import { resetRequestForm } from "./auth.js";
 import { h, replace } from "./dom.js";
+import { gettext, gettext_noop, interpolate, ngettext, timeText } from "./i18n.js";
 import { madeApps } from "./my_apps.js";
 import { passkeysPanel } from "./passkeys.js";
 import { standingPanel } from "./standing.js";
 import { allowedApps, personalTokens } from "./tokens.js";
 import { twoFactorPanel } from "./two_factor.js";
 
-const SITE_TITLE = "Trick-taking tables";
+const SITE_TITLE = gettext_noop("Trick-taking tables");
 
 /** @param {string | null | undefined} iso */
 function when(iso) {
-  return iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "";
+  return iso ? timeText(iso, { dateStyle: "medium", timeStyle: "short" }) : "";
+}
+
+/**
+ * A translated phrase whose `%(name)s` places hold elements (a link, a name in bold): its
+ * words around them and the elements in their places, as children for `h`. The whole
+ * sentence is one phrase, so that each language puts the element where it goes.
+ * @param {string} phrase
+ * @param {Record<string, Node | string>} parts
+ * @returns {(Node | string)[]}
+ */
+export function phraseWith(phrase, parts) {
+  return phrase
+    .split(/%\((\w+)\)s/)
+    .map((piece, i) => (i % 2 === 0 ? piece : Object.hasOwn(parts, piece) ? parts[piece] : `%(${piece})s`))
+    .filter((piece) => piece !== "");
 }
 
 /**
@@ -114,7 +130,7 @@ export function accountSection(app, { passwordChanged, accountKept } = {}) {
   return h(
     "section",
     { class: "settings-group account", "aria-labelledby": "account-title" },
-    h("h2", { id: "account-title" }, "Account"),
+    h("h2", { id: "account-title" }, gettext("Account")),
     nameBox,
     passwordBox,
     standingPanel(),
@@ -124,17 +140,17 @@ export function accountSection(app, { passwordChanged, accountKept } = {}) {
 function displayName(box, app, user, render) {
   const shown = user.display_name || user.username;
   const input = /** @type {HTMLInputElement} */ (h("input", { name: "display_name", required: true, minlength: 1, maxlength: 40, autocomplete: "nickname", value: shown }));
-  const name = field("display-name", "New display name", input);
+  const name = field("display-name", gettext("New display name"), input);
   const general = h("p", { class: "form-error", role: "alert" });
   const done = h("p", { class: "saved", role: "status", tabindex: "-1" });
-  const submit = h("button", { type: "submit", class: "primary" }, "Change my name");
+  const submit = h("button", { type: "submit", class: "primary" }, gettext("Change my name"));
   const errors = errorPlaces({ display_name: name }, general);
   // A past date is one the server's clock has passed too (or will within moments).
   const next = user.display_name_changeable_at && Date.parse(user.display_name_changeable_at) > Date.now() ? user.display_name_changeable_at : null;
   name.hint.hidden = false;
   name.hint.textContent = next
-    ? `You changed it less than a week ago: you can change it again from ${when(next)}.`
-    : "The name other players see. You can change it once a week.";
+    ? interpolate(gettext("You changed it less than a week ago: you can change it again from %(date)s."), { date: when(next) })
+    : gettext("The name other players see. You can change it once a week.");
   input.disabled = Boolean(next);
   submit.disabled = Boolean(next);
   const form = h(
@@ -161,7 +177,7 @@ function displayName(box, app, user, render) {
         // The form it was sent from is drawn anew (and closed for a week): focus goes to what it did.
         const said = box.querySelector(".saved");
         if (said instanceof HTMLElement) {
-          said.textContent = `Saved: other players now see you as ${changed.display_name || changed.username}.`;
+          said.textContent = interpolate(gettext("Saved: other players now see you as %(name)s."), { name: changed.display_name || changed.username });
           said.focus();
         }
       },
@@ -173,9 +189,17 @@ function displayName(box, app, user, render) {
   );
   replace(
     box,
-    h("h3", { id: "display-name-title" }, "Display name"),
-    h("p", {}, "Shown at the table as ", h("strong", { class: "current-name" }, shown), user.is_guest ? " (a guest)" : "", "."),
-    user.is_guest ? null : h("p", { class: "meta" }, "You log in as ", h("strong", {}, user.username), ", which does not change."),
+    h("h3", { id: "display-name-title" }, gettext("Display name")),
+    h(
+      "p",
+      {},
+      phraseWith(user.is_guest ? gettext("Shown at the table as %(name)s (a guest).") : gettext("Shown at the table as %(name)s."), {
+        name: h("strong", { class: "current-name" }, shown),
+      }),
+    ),
+    user.is_guest
+      ? null
+      : h("p", { class: "meta" }, phraseWith(gettext("You log in as %(username)s, which does not change."), { username: h("strong", {}, user.username) })),
     form,
   );
 }
@@ -183,12 +207,23 @@ function displayName(box, app, user, render) {
 // A guest keeps what they played: the same account gains a username and a password (and
 // an address for notices and password resets, once confirmed), `POST me/account`.
 function keepAccount(box, app, render, accountKept) {
-  const username = field("keep-username", "Username", /** @type {HTMLInputElement} */ (h("input", { name: "username", required: true, minlength: 3, maxlength: 40, autocomplete: "username" })), "3 to 40 letters, digits or . @ + - _");
-  const secret = field("keep-password", "Password", password("password", "new-password"), "At least 8 characters.");
+  const username = field(
+    "keep-username",
+    gettext("Username"),
+    /** @type {HTMLInputElement} */ (h("input", { name: "username", required: true, minlength: 3, maxlength: 40, autocomplete: "username" })),
+    // Translators: the characters a username may have; keep ". @ + - _" as they are.
+    gettext("3 to 40 letters, digits or . @ + - _"),
+  );
+  const secret = field("keep-password", gettext("Password"), password("password", "new-password"), gettext("At least 8 characters."));
   secret.input.minLength = 8;
-  const address = field("keep-email", "E-mail address (optional)", /** @type {HTMLInputElement} */ (h("input", { name: "email_address", type: "email", maxlength: 254, autocomplete: "email" })), "For notices, and to reset a forgotten password once you confirm it.");
+  const address = field(
+    "keep-email",
+    gettext("E-mail address (optional)"),
+    /** @type {HTMLInputElement} */ (h("input", { name: "email_address", type: "email", maxlength: 254, autocomplete: "email" })),
+    gettext("For notices, and to reset a forgotten password once you confirm it."),
+  );
   const general = h("p", { class: "form-error", role: "alert" });
-  const submit = h("button", { type: "submit", class: "primary" }, "Keep my account");
+  const submit = h("button", { type: "submit", class: "primary" }, gettext("Keep my account"));
   const errors = errorPlaces({ username, password: secret, email_address: address }, general);
   const form = h(
     "form",
@@ -212,7 +247,7 @@ function keepAccount(box, app, render, accountKept) {
         app.setUser(kept);
         render(kept);
         accountKept?.();
-        app.toast(`Your account is kept: log in as ${kept.username} on any device.`);
+        app.toast(interpolate(gettext("Your account is kept: log in as %(username)s on any device."), { username: kept.username }));
       },
     },
     username.el,
@@ -223,23 +258,29 @@ function keepAccount(box, app, render, accountKept) {
   );
   replace(
     box,
-    h("h3", { id: "password-title" }, "Keep this account"),
-    h("p", { class: "no-password" }, "A guest account has no password: it lives in this browser only. Give it a username and a password to keep your seats, matches and ratings and to play from any device."),
+    h("h3", { id: "password-title" }, gettext("Keep this account")),
+    h(
+      "p",
+      { class: "no-password" },
+      gettext(
+        "A guest account has no password: it lives in this browser only. Give it a username and a password to keep your seats, matches and ratings and to play from any device.",
+      ),
+    ),
     form,
   );
 }
 
 function changePassword(box, user, passwordChanged) {
-  const title = h("h3", { id: "password-title" }, "Password");
-  const current = field("current-password", "Current password", password("current_password", "current-password"));
-  const fresh = field("new-password", "New password", password("new_password", "new-password"), "At least 8 characters.");
+  const title = h("h3", { id: "password-title" }, gettext("Password"));
+  const current = field("current-password", gettext("Current password"), password("current_password", "current-password"));
+  const fresh = field("new-password", gettext("New password"), password("new_password", "new-password"), gettext("At least 8 characters."));
   fresh.input.minLength = 8;
   const others = /** @type {HTMLInputElement} */ (
     h("input", { type: "checkbox", id: "sign-out-others", name: "sign_out_others", checked: true, "aria-describedby": "sign-out-others-hint" })
   );
   const general = h("p", { class: "form-error", role: "alert" });
   const done = h("p", { class: "saved", role: "status" });
-  const submit = h("button", { type: "submit", class: "primary" }, "Change my password");
+  const submit = h("button", { type: "submit", class: "primary" }, gettext("Change my password"));
   const errors = errorPlaces({ current_password: current, new_password: fresh }, general);
   const form = h(
     "form",
@@ -266,7 +307,16 @@ function changePassword(box, user, passwordChanged) {
         current.input.value = "";
         fresh.input.value = "";
         const ended = answer?.ended ?? 0;
-        done.textContent = "Your password is changed." + (ended ? ` Signed out elsewhere: ${ended} (devices, tokens and apps).` : "");
+        done.textContent =
+          gettext("Your password is changed.") +
+          (ended
+            ? " " +
+              interpolate(
+                // Translators: %(n)s is how many sign-ins ended: devices, tokens and apps together.
+                ngettext("Signed out elsewhere: %(n)s (devices, tokens and apps).", "Signed out elsewhere: %(n)s (devices, tokens and apps).", ended),
+                { n: ended },
+              )
+            : "");
         passwordChanged?.();
       },
     },
@@ -276,8 +326,8 @@ function changePassword(box, user, passwordChanged) {
       "div",
       { class: "field check" },
       others,
-      h("label", { for: "sign-out-others" }, "Sign out my other devices"),
-      h("small", { id: "sign-out-others-hint" }, "And end the access of your personal tokens and of the apps you allowed. This device stays signed in."),
+      h("label", { for: "sign-out-others" }, gettext("Sign out my other devices")),
+      h("small", { id: "sign-out-others-hint" }, gettext("And end the access of your personal tokens and of the apps you allowed. This device stays signed in.")),
     ),
     general,
     submit,
@@ -286,15 +336,16 @@ function changePassword(box, user, passwordChanged) {
   replace(box, title, form);
 }
 
-// How each sign-in began (`how`), as its list says it.
+// How each sign-in began (`how`), as its list says it: marked here, translated where shown.
+/** @type {Record<string, string>} */
 const HOW = {
-  password: "Logged in with the password",
-  sign_up: "Signed up",
-  guest: "Started as a guest",
-  reset: "Logged in by a password reset",
-  passkey: "Logged in with a passkey",
-  password_change: "Kept when the password changed",
-  earlier: "Signed in before this list was kept",
+  password: gettext_noop("Logged in with the password"),
+  sign_up: gettext_noop("Signed up"),
+  guest: gettext_noop("Started as a guest"),
+  reset: gettext_noop("Logged in by a password reset"),
+  passkey: gettext_noop("Logged in with a passkey"),
+  password_change: gettext_noop("Kept when the password changed"),
+  earlier: gettext_noop("Signed in before this list was kept"),
 };
 
 /**
@@ -305,11 +356,11 @@ const HOW = {
  * @param {{ user: any, toast: (message: string, kind?: string) => void }} app
  */
 export function securitySection(app) {
-  const heading = h("h3", { id: "sign-ins-title", tabindex: "-1" }, "Where you're signed in");
+  const heading = h("h3", { id: "sign-ins-title", tabindex: "-1" }, gettext("Where you're signed in"));
   const list = h("ul", { class: "sign-in-list" });
   const status = h("p", { class: "saved", role: "status" });
   const error = h("p", { class: "form-error", role: "alert", id: "sign-ins-error" });
-  const everywhere = h("button", { type: "button", "aria-describedby": "sign-ins-error" }, "Sign out everywhere else");
+  const everywhere = h("button", { type: "button", "aria-describedby": "sign-ins-error" }, gettext("Sign out everywhere else"));
 
   async function end(path, said) {
     error.textContent = "";
@@ -329,7 +380,7 @@ export function securitySection(app) {
     try {
       signIns = await api("me/sign-ins");
     } catch (err) {
-      replace(list, h("li", { class: "form-error" }, `Where you're signed in could not be loaded: ${err.message}`));
+      replace(list, h("li", { class: "form-error" }, interpolate(gettext("Where you're signed in could not be loaded: %(error)s"), { error: err.message })));
       everywhere.hidden = true;
       return;
     }
@@ -339,18 +390,28 @@ export function securitySection(app) {
     replace(
       list,
       ordered.map((signIn) => {
-        const device = signIn.device || "Unknown device";
+        const device = signIn.device || gettext("Unknown device");
         const started = when(signIn.created_at);
-        const facts = [HOW[signIn.how] ?? signIn.how, signIn.address && `from ${signIn.address}`].filter(Boolean).join(" ");
+        const how = Object.hasOwn(HOW, signIn.how) ? gettext(HOW[signIn.how]) : signIn.how;
+        const facts = signIn.address
+          ? // Translators: %(how)s is how a sign-in began, such as "Signed up"; %(address)s is its IP address.
+            interpolate(gettext("%(how)s from %(address)s"), { how, address: signIn.address })
+          : how;
         return h(
           "li",
           { class: signIn.current ? "sign-in current" : "sign-in", "data-sign-in-id": String(signIn.id) },
           h(
             "div",
             { class: "sign-in-what" },
-            h("p", {}, h("strong", { class: "sign-in-device" }, device), signIn.current ? h("span", { class: "this-device" }, "This device") : null),
+            h("p", {}, h("strong", { class: "sign-in-device" }, device), signIn.current ? h("span", { class: "this-device" }, gettext("This device")) : null),
             h("p", { class: "meta" }, facts),
-            h("p", { class: "meta" }, `Started ${started} · last used ${signIn.last_used_at ? when(signIn.last_used_at) : "not yet"}`),
+            h(
+              "p",
+              { class: "meta" },
+              signIn.last_used_at
+                ? interpolate(gettext("Started %(started)s · last used %(used)s"), { started, used: when(signIn.last_used_at) })
+                : interpolate(gettext("Started %(started)s · last used not yet"), { started }),
+            ),
           ),
           signIn.current
             ? null
@@ -359,13 +420,14 @@ export function securitySection(app) {
                 {
                   type: "button",
                   class: "end-sign-in",
-                  "aria-label": `End the sign-in on ${device}, started ${started}`,
+                  "aria-label": interpolate(gettext("End the sign-in on %(device)s, started %(started)s"), { device, started }),
                   onclick: (event) => {
                     event.currentTarget.disabled = true;
-                    end(`me/sign-ins/${signIn.id}`, () => `Signed out on ${device}.`);
+                    end(`me/sign-ins/${signIn.id}`, () => interpolate(gettext("Signed out on %(device)s."), { device }));
                   },
                 },
-                "End",
+                // Translators: a button that ends one device's sign-in.
+                gettext("End"),
               ),
         );
       }),
@@ -376,7 +438,7 @@ export function securitySection(app) {
     everywhere.disabled = true;
     await end("me/sign-ins", (answer) => {
       const ended = answer?.ended ?? 0;
-      return ended === 1 ? "Signed out on 1 other device." : `Signed out on ${ended} other devices.`;
+      return interpolate(ngettext("Signed out on %(n)s other device.", "Signed out on %(n)s other devices.", ended), { n: ended });
     });
     everywhere.disabled = false;
   });
@@ -402,14 +464,19 @@ export function securitySection(app) {
   const el = h(
     "section",
     { class: "settings-group security", "aria-labelledby": "security-title" },
-    h("h2", { id: "security-title" }, "Security"),
+    h("h2", { id: "security-title" }, gettext("Security")),
     twoFactor.el,
     passkeys.el,
     h(
       "section",
       { class: "panel sign-ins", "aria-labelledby": "sign-ins-title" },
       heading,
-      h("p", {}, "Each device or app where you logged in. Ending one signs it out at its next step; to sign out here, use Log out at the top."),
+      h(
+        "p",
+        {},
+        // Translators: "Log out" is the button at the top of the page, as it is worded there.
+        gettext("Each device or app where you logged in. Ending one signs it out at its next step; to sign out here, use Log out at the top."),
+      ),
       list,
       h("div", { class: "button-row" }, everywhere),
       error,
@@ -440,22 +507,22 @@ export class ResetPasswordPage {
   }
 
   async start() {
-    this.app.title(`Choose a new password · ${SITE_TITLE}`);
+    this.app.title(interpolate(gettext("Choose a new password · %(site)s"), { site: gettext(SITE_TITLE) }));
     const token = decodeURIComponent(location.hash.slice(1));
     if (location.hash) history.replaceState(history.state, "", location.pathname + location.search);
     if (!token) {
-      this.askAgain("This link has no reset code", "Open the link exactly as the e-mail gives it, or ask for a new one below.");
+      this.askAgain(gettext("This link has no reset code"), gettext("Open the link exactly as the e-mail gives it, or ask for a new one below."));
       return;
     }
     this.showForm(token);
   }
 
   showForm(token) {
-    const fresh = field("reset-new-password", "New password", password("new_password", "new-password"), "At least 8 characters.");
-    const again = field("reset-new-password-again", "New password again", password("new_password_again", "new-password"));
+    const fresh = field("reset-new-password", gettext("New password"), password("new_password", "new-password"), gettext("At least 8 characters."));
+    const again = field("reset-new-password-again", gettext("New password again"), password("new_password_again", "new-password"));
     fresh.input.minLength = 8;
     const general = h("p", { class: "form-error", role: "alert" });
-    const submit = h("button", { type: "submit", class: "primary" }, "Save my new password");
+    const submit = h("button", { type: "submit", class: "primary" }, gettext("Save my new password"));
     const errors = errorPlaces({ new_password: fresh, new_password_again: again }, general);
     const form = h(
       "form",
@@ -466,7 +533,7 @@ export class ResetPasswordPage {
           event.preventDefault();
           errors.clear();
           if (fresh.input.value !== again.input.value) {
-            errors.show({ errors: [{ attr: "new_password_again", detail: "The two passwords are not the same." }], message: "" });
+            errors.show({ errors: [{ attr: "new_password_again", detail: gettext("The two passwords are not the same.") }], message: "" });
             again.input.focus();
             return;
           }
@@ -478,7 +545,7 @@ export class ResetPasswordPage {
             if (this.gone) return;
             submit.disabled = false;
             if (err.code === "bad_reset_token" || err.attr === "token") {
-              this.askAgain("This link does not work", err.message);
+              this.askAgain(gettext("This link does not work"), err.message);
               return;
             }
             (errors.show(err) ?? submit).focus();
@@ -486,7 +553,7 @@ export class ResetPasswordPage {
           }
           // Home, signed in: the reset page is not one to come back to.
           history.replaceState({}, "", "/");
-          this.app.toast("Your password is changed, and you are logged in with it.");
+          this.app.toast(gettext("Your password is changed, and you are logged in with it."));
           auth.set(answer.token);
         },
       },
@@ -500,8 +567,8 @@ export class ResetPasswordPage {
       h(
         "section",
         { class: "panel reset-password" },
-        h("h1", { id: "reset-title" }, "Choose a new password"),
-        h("p", {}, "Saving it logs you in here, and signs you out on every other device."),
+        h("h1", { id: "reset-title" }, gettext("Choose a new password")),
+        h("p", {}, gettext("Saving it logs you in here, and signs you out on every other device.")),
         form,
       ),
     );
@@ -517,9 +584,9 @@ export class ResetPasswordPage {
         { class: "panel reset-password" },
         h("h1", {}, title),
         h("p", { class: "form-error", role: "alert" }, text),
-        h("h2", {}, "Ask for a new link"),
+        h("h2", {}, gettext("Ask for a new link")),
         resetRequestForm(),
-        h("p", { class: "back" }, h("a", { href: "/", "data-link": "" }, "Back to the home page")),
+        h("p", { class: "back" }, h("a", { href: "/", "data-link": "" }, gettext("Back to the home page"))),
       ),
     );
   }

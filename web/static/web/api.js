@@ -1,5 +1,7 @@
 // The public API, and nothing else: token auth, JSON in and out, one error shape.
 
+import { currentLanguage, gettext, interpolate } from "./i18n.js";
+
 const ROOT = document.body.dataset.apiRoot || "/api/v1/";
 const TOKEN_KEY = "tt.token";
 // Why the server signed this browser out (a ban and its reason), shown with the sign-in form.
@@ -10,7 +12,9 @@ const BANNED_KEY = "tt.banned";
 export class ApiError extends Error {
   constructor(status, body) {
     const errors = body?.errors ?? [];
-    super(errors.map((e) => e.detail).join(" ") || `Request failed (${status}).`);
+    // The server's details are in the page's language already; only the fallback is ours.
+    // Translators: %(status)s is the HTTP status code of the answer, such as 500.
+    super(errors.map((e) => e.detail).join(" ") || interpolate(gettext("Request failed (%(status)s)."), { status }));
     this.status = status;
     this.code = errors[0]?.code ?? null;
     this.attr = errors[0]?.attr ?? null;
@@ -22,7 +26,7 @@ export class ApiError extends Error {
 // Said in people's words; the browser's own ("Failed to fetch") is for programmers.
 export class NetworkError extends Error {
   constructor() {
-    super("You seem to be offline: the server cannot be reached.");
+    super(gettext("You seem to be offline: the server cannot be reached."));
   }
 }
 
@@ -68,7 +72,8 @@ function newKey() {
  * @param {{ method?: string, body?: unknown, idempotent?: boolean, text?: boolean }} [options]
  */
 export async function api(path, { method = "GET", body, idempotent = false, text = false } = {}) {
-  const headers = { Accept: text ? "*/*" : "application/json" };
+  // The server's error details in the page's language (their codes never change).
+  const headers = { Accept: text ? "*/*" : "application/json", "Accept-Language": currentLanguage() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const token = auth.token;
   if (token) headers.Authorization = `Token ${token}`;

@@ -7,6 +7,8 @@ import { ApiError, NetworkError, api, auth } from "./api.js";
 import { ConfirmEmailPage } from "./confirm.js";
 import { h, replace } from "./dom.js";
 import { HomePage } from "./home.js";
+import { gettext, gettext_noop, interpolate } from "./i18n.js";
+import { speak, wantedLanguage } from "./language.js";
 import { LeaderboardPage } from "./leaderboard.js";
 import { NotificationsPage } from "./notifications.js";
 import { ProfilePage } from "./players.js";
@@ -17,7 +19,8 @@ import { readWarnings } from "./standing.js";
 import { TurnsWatch } from "./turns.js";
 import { registerWorker, workerSupported } from "./worker.js";
 
-const SITE_TITLE = "Trick-taking tables";
+// Translated where it is shown: a constant is made before the page's catalogue is loaded.
+const SITE_TITLE = gettext_noop("Trick-taking tables");
 
 const main = document.getElementById("main");
 // The shell (web/templates/web/index.html) always has these.
@@ -32,7 +35,7 @@ const app = {
   // The page's own title; the count of waiting rooms goes in front of it, leaving out
   // `room`, the room on screen (its turn is in plain view).
   /** @param {string | null} [room] */
-  title(text = SITE_TITLE, room = null) {
+  title(text = gettext(SITE_TITLE), room = null) {
     title = { text, room };
     showTitle();
   },
@@ -41,6 +44,12 @@ const app = {
   setUser(user) {
     app.user = user;
     renderAccount();
+  },
+  // Everything drawn again, as after a change of language.
+  async redraw() {
+    app.catalogue = await api("games/").catch(() => app.catalogue);
+    renderAccount();
+    await route();
   },
   navigate(path) {
     if (path !== location.pathname) history.pushState({}, "", path);
@@ -87,9 +96,9 @@ function renderAccount() {
   }
   replace(
     account,
-    h("a", { class: "who", href: `/players/${encodeURIComponent(app.user.username)}`, "data-link": "" }, app.user.display_name || app.user.username, app.user.is_guest ? " (guest)" : ""),
-    h("a", { href: "/leaderboard", "data-link": "" }, "Leaderboard"),
-    h("a", { href: "/notifications", "data-link": "" }, "Settings"),
+    h("a", { class: "who", href: `/players/${encodeURIComponent(app.user.username)}`, "data-link": "" }, accountName(app.user)),
+    h("a", { href: "/leaderboard", "data-link": "" }, gettext("Leaderboard")),
+    h("a", { href: "/notifications", "data-link": "" }, gettext("Settings")),
     h(
       "button",
       {
@@ -106,10 +115,17 @@ function renderAccount() {
           }
         },
       },
-      "Log out",
+      gettext("Log out"),
     ),
   );
   markCurrentLink();
+}
+
+// The account as the top bar names it, a guest's said to be one.
+function accountName(user) {
+  const name = user.display_name || user.username;
+  // Translators: the top bar's name of a guest account (played without signing up).
+  return user.is_guest ? interpolate(gettext("%(name)s (guest)"), { name }) : name;
 }
 
 // The top bar's link to the page on screen says so.
@@ -127,7 +143,8 @@ async function route() {
   if (alias) history.replaceState(history.state, "", `/join/${alias[1]}${location.search}${location.hash}`);
   const match = location.pathname.match(/^\/join\/([^/]+)\/?$/);
   const code = match ? decodeURIComponent(match[1]) : null;
-  app.title(code ? `Table ${code} · ${SITE_TITLE}` : SITE_TITLE, code);
+  // Translators: the browser tab's title at a table; %(site)s is the site's name.
+  app.title(code ? interpolate(gettext("Table %(code)s · %(site)s"), { code, site: gettext(SITE_TITLE) }) : gettext(SITE_TITLE), code);
   markCurrentLink();
   const replay = location.pathname.match(/^\/replay\/([^/]+)\/?$/);
   const player = location.pathname.match(/^\/players\/([^/]+)\/?$/);
@@ -157,8 +174,15 @@ function watchTurns() {
   else if (!auth.token) turnOff({ tellServer: false }).catch(() => {});
 }
 
+// The page in `user`'s language (or this browser's, signed out). A catalogue that cannot
+// be had leaves the page in the language it speaks; the next load tries again.
+async function speakFor(user) {
+  return speak(wantedLanguage(user)).catch(() => false);
+}
+
 window.addEventListener("auth-changed", async () => {
   await loadUser();
+  await speakFor(app.user);
   watchTurns();
   renderAccount();
   // A moderator's warning not yet read is shown once, before the next table.
@@ -185,14 +209,20 @@ if ("serviceWorker" in navigator) {
 }
 
 async function boot(retried = false) {
+  // The words first: nothing is drawn before them.
+  await speakFor(null);
   try {
     [app.catalogue] = await Promise.all([api("games/"), loadUser()]);
+    // The account's language, where it is another than this browser's last: the games'
+    // words again in it.
+    if (await speakFor(app.user)) app.catalogue = await api("games/");
   } catch (err) {
     // A token the server no longer takes (revoked, expired, banned) is refused on every
     // call, the catalogue's too; `api` has cleared it (keeping a ban's reason for the
     // sign-in form), so start again signed out rather than call the server unreachable.
     if (!retried && err instanceof ApiError && err.status === 401 && !auth.token) return boot(true);
-    replace(main, h("p", { class: "notice" }, err instanceof NetworkError ? err.message : `The server cannot be reached: ${err.message}`));
+    const said = err instanceof NetworkError ? err.message : interpolate(gettext("The server cannot be reached: %(error)s"), { error: err.message });
+    replace(main, h("p", { class: "notice" }, said));
     return;
   }
   watchTurns();

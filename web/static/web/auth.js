@@ -2,6 +2,7 @@
 
 import { api, auth } from "./api.js";
 import { h, replace } from "./dom.js";
+import { gettext } from "./i18n.js";
 import { declined, passkeysWork, promptFailed, usePasskey } from "./webauthn.js";
 
 function field(label, input, hint) {
@@ -58,12 +59,12 @@ export function resetRequestForm(back = null) {
   const box = h("div", { class: "reset-request stack" });
   const email = h("input", { name: "email", type: "email", required: true, maxlength: 254, autocomplete: "email", inputmode: "email" });
   const el = form(
-    "Reset your password",
+    gettext("Reset your password"),
     [
-      h("p", { class: "meta" }, "A link to choose a new password is e-mailed to the address you confirmed in your settings for notices."),
-      field("E-mail address", email),
+      h("p", { class: "meta" }, gettext("A link to choose a new password is e-mailed to the address you confirmed in your settings for notices.")),
+      field(gettext("E-mail address"), email),
     ],
-    "E-mail me a link",
+    gettext("E-mail me a link"),
     async (data) => {
       const answer = await api("auth/password-reset", { method: "POST", body: { email: String(data.get("email") ?? "").trim() } });
       const said = h("p", { class: "reset-sent", role: "status", tabindex: "-1" }, answer?.detail ?? "");
@@ -84,15 +85,15 @@ export function resetRequestForm(back = null) {
  */
 function loginForm(forgot) {
   const APP = {
-    label: "Code from your authenticator app",
-    hint: "The 6 digits the app shows now. Lost your phone? One of your recovery codes works too.",
-    other: "Use a recovery code",
+    label: gettext("Code from your authenticator app"),
+    hint: gettext("The 6 digits the app shows now. Lost your phone? One of your recovery codes works too."),
+    other: gettext("Use a recovery code"),
   };
   // A phone's numeric keypad has no letters: a recovery code (abcd-efgh) gets a text one.
   const RECOVERY = {
-    label: "Recovery code",
-    hint: "One of the codes you kept when you turned two-step sign-in on. Each works once.",
-    other: "Use the code from the app",
+    label: gettext("Recovery code"),
+    hint: gettext("One of the codes you kept when you turned two-step sign-in on. Each works once."),
+    other: gettext("Use the code from the app"),
   };
   const code = /** @type {HTMLInputElement} */ (
     h("input", {
@@ -130,8 +131,8 @@ function loginForm(forgot) {
   const username = /** @type {HTMLInputElement} */ (h("input", { name: "username", required: true, autocomplete: "username" }));
   const password = /** @type {HTMLInputElement} */ (h("input", { name: "password", type: "password", required: true, autocomplete: "current-password" }));
   const passkeys = passkeysWork();
-  const secondStep = /** @type {HTMLButtonElement} */ (h("button", { type: "button", class: "passkey-second-step" }, "Use a passkey instead"));
-  const alone = /** @type {HTMLButtonElement} */ (h("button", { type: "button", class: "passkey-sign-in" }, "Sign in with a passkey"));
+  const secondStep = /** @type {HTMLButtonElement} */ (h("button", { type: "button", class: "passkey-second-step" }, gettext("Use a passkey instead")));
+  const alone = /** @type {HTMLButtonElement} */ (h("button", { type: "button", class: "passkey-sign-in" }, gettext("Sign in with a passkey")));
   const codeField = h(
     "div",
     { class: "field second-factor" },
@@ -184,7 +185,9 @@ function loginForm(forgot) {
       try {
         passkey = await usePasskey(options.publicKey);
       } catch (err) {
-        error.textContent = declined(err) ? "Your passkey was not used: its prompt was closed before it answered. Try again, or type a code instead." : promptFailed(err);
+        error.textContent = declined(err)
+          ? gettext("Your passkey was not used: its prompt was closed before it answered. Try again, or type a code instead.")
+          : promptFailed(err);
         return;
       }
       let answer;
@@ -192,7 +195,7 @@ function loginForm(forgot) {
         answer = await api("auth/token", { method: "POST", body: { username: username.value, password: password.value, passkey } });
       } catch (err) {
         if (err.code === "wrong_second_factor") {
-          error.textContent = "That passkey is not one of this account's: pick the passkey you added for this username, or type a code instead.";
+          error.textContent = gettext("That passkey is not one of this account's: pick the passkey you added for this username, or type a code instead.");
           return;
         }
         throw err;
@@ -211,7 +214,9 @@ function loginForm(forgot) {
         credential = await usePasskey(options.publicKey);
       } catch (err) {
         error.textContent = declined(err)
-          ? "Your passkey did not log you in: its prompt was closed, or your device could not check that it is you (with your fingerprint, face or PIN). Try again, or log in with your password."
+          ? gettext(
+              "Your passkey did not log you in: its prompt was closed, or your device could not check that it is you (with your fingerprint, face or PIN). Try again, or log in with your password.",
+            )
           : promptFailed(err);
         return;
       }
@@ -220,8 +225,9 @@ function loginForm(forgot) {
         answer = await api("auth/passkey", { method: "POST", body: { credential } });
       } catch (err) {
         if (err.code === "passkey_refused") {
-          error.textContent =
-            "That passkey did not log you in. Logging in with a passkey alone takes one you added to this site, on a device that checks it is you (with your fingerprint, face or PIN). You can also log in with your password and use the passkey as the second step.";
+          error.textContent = gettext(
+            "That passkey did not log you in. Logging in with a passkey alone takes one you added to this site, on a device that checks it is you (with your fingerprint, face or PIN). You can also log in with your password and use the passkey as the second step.",
+          );
           return;
         }
         throw err;
@@ -231,9 +237,10 @@ function loginForm(forgot) {
   );
 
   return form(
-    "Log in",
-    [field("Username", username), field("Password", password), codeSlot],
-    "Log in",
+    // Translators: the log-in form's name (read by screen readers), its button, and its tab.
+    gettext("Log in"),
+    [field(gettext("Username"), username), field(gettext("Password"), password), codeSlot],
+    gettext("Log in"),
     async (data) => {
       const body = { username: data.get("username"), password: data.get("password") };
       if (!code.disabled) body.code = String(data.get("code") ?? "").replace(/\s+/g, "");
@@ -258,8 +265,15 @@ function loginForm(forgot) {
       await signIn(answer.token);
     },
     [
-      passkeys && h("div", { class: "passkey-alone" }, h("p", { class: "or" }, "or"), alone),
-      h("p", {}, h("button", { type: "button", class: "link forgot", onclick: forgot }, "Forgot your password?")),
+      passkeys &&
+        h(
+          "div",
+          { class: "passkey-alone" },
+          // Translators: between the log-in form's button and "Sign in with a passkey", the other way in.
+          h("p", { class: "or" }, gettext("or")),
+          alone,
+        ),
+      h("p", {}, h("button", { type: "button", class: "link forgot", onclick: forgot }, gettext("Forgot your password?"))),
     ],
     error,
   );
@@ -269,15 +283,16 @@ export function authPanel({ guestFirst = false, intro = null } = {}) {
   const forms = {
     guest: () =>
       form(
-        "Play as a guest",
+        gettext("Play as a guest"),
         [
           field(
-            "Your name at the table",
+            gettext("Your name at the table"),
             h("input", { name: "display_name", required: true, maxlength: 40, autocomplete: "nickname" }),
-            "No password: a guest account lives in this browser.",
+            gettext("No password: a guest account lives in this browser."),
           ),
         ],
-        "Play as guest",
+        // Translators: the button that sends the guest form (also its tab's name).
+        gettext("Play as guest"),
         async (data) => {
           const answer = await api("auth/guest", { method: "POST", body: { display_name: data.get("display_name") } });
           await signIn(answer.token);
@@ -289,25 +304,26 @@ export function authPanel({ guestFirst = false, intro = null } = {}) {
       h(
         "div",
         { class: "stack" },
-        h("h2", { class: "forgot-title" }, "Forgot your password?"),
-        resetRequestForm(h("p", {}, h("button", { type: "button", class: "link", onclick: () => show("login") }, "Back to log in"))),
+        h("h2", { class: "forgot-title" }, gettext("Forgot your password?")),
+        resetRequestForm(h("p", {}, h("button", { type: "button", class: "link", onclick: () => show("login") }, gettext("Back to log in")))),
       ),
     register: () =>
       form(
-        "Sign up",
+        // Translators: the sign-up form's name (read by screen readers), its button, and its tab.
+        gettext("Sign up"),
         [
           field(
-            "Username",
+            gettext("Username"),
             h("input", { name: "username", required: true, minlength: 3, maxlength: 40, autocomplete: "username" }),
           ),
-          field("Name shown at the table", h("input", { name: "display_name", maxlength: 40 }), "Optional."),
+          field(gettext("Name shown at the table"), h("input", { name: "display_name", maxlength: 40 }), gettext("Optional.")),
           field(
-            "Password",
+            gettext("Password"),
             h("input", { name: "password", type: "password", required: true, minlength: 8, autocomplete: "new-password" }),
-            "At least 8 characters.",
+            gettext("At least 8 characters."),
           ),
         ],
-        "Sign up",
+        gettext("Sign up"),
         async (data) => {
           const body = { username: data.get("username"), password: data.get("password") };
           if (data.get("display_name")) body.display_name = data.get("display_name");
@@ -318,7 +334,7 @@ export function authPanel({ guestFirst = false, intro = null } = {}) {
   };
   // A banned person is not shown a door back in as a guest (the server shuts it too).
   const order = (guestFirst ? ["guest", "login", "register"] : ["login", "register", "guest"]).filter((key) => key !== "guest" || !auth.banned);
-  const titles = { guest: "Play as guest", login: "Log in", register: "Sign up" };
+  const titles = { guest: gettext("Play as guest"), login: gettext("Log in"), register: gettext("Sign up") };
   const body = h("div", { class: "tab-body" });
   const tabs = h("div", { class: "tabs", role: "tablist" });
   const show = (key) => {

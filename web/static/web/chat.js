@@ -17,20 +17,34 @@
 
 import { api, ApiError, auth } from "./api.js";
 import { h, replace } from "./dom.js";
+import { gettext, gettext_noop, interpolate, ngettext, npgettext, timeText } from "./i18n.js";
 import { openReport } from "./report.js";
 
-// Each page shows a quick phrase in its reader's language (the API names it by its key).
+// Each page shows a quick phrase in its reader's language (the API names it by its key):
+// the English here, marked for the catalogues, is translated where it is shown
+// (`phraseWords`), since this table is made before the page's catalogue is loaded.
 export const PHRASES = {
-  hello: "Hello!",
-  good_luck: "Good luck!",
-  well_played: "Well played!",
-  thanks: "Thanks!",
-  oops: "Oops!",
-  sorry: "Sorry!",
-  one_moment: "One moment, please.",
-  good_game: "Good game!",
-  bye: "Bye!",
+  // Translators: a quick phrase, said to the table with one tap (as are the ones below).
+  hello: gettext_noop("Hello!"),
+  good_luck: gettext_noop("Good luck!"),
+  well_played: gettext_noop("Well played!"),
+  thanks: gettext_noop("Thanks!"),
+  oops: gettext_noop("Oops!"),
+  sorry: gettext_noop("Sorry!"),
+  one_moment: gettext_noop("One moment, please."),
+  good_game: gettext_noop("Good game!"),
+  bye: gettext_noop("Bye!"),
 };
+
+/**
+ * What a line says, in the reader's language: a quick phrase's words by its key, else
+ * the line's own text (as written; a phrase this page does not know, in the server's words).
+ * @param {{ phrase: string | null, text: string }} line
+ */
+export function phraseWords(line) {
+  const words = line.phrase ? PHRASES[line.phrase] : undefined;
+  return words ? gettext(words) : line.text;
+}
 
 const ROOT = document.body.dataset.apiRoot || "/api/v1/";
 const MAX_TEXT = 280;
@@ -82,34 +96,49 @@ async function post(path, body) {
   return data;
 }
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** @param {number} n */
+const secondsText = (n) => interpolate(ngettext("%(n)s second", "%(n)s seconds", n), { n });
+/** @param {number} n */
+const minutesText = (n) => interpolate(ngettext("%(n)s minute", "%(n)s minutes", n), { n });
+/** @param {number} n */
+const hoursText = (n) => interpolate(ngettext("%(n)s hour", "%(n)s hours", n), { n });
+/** @param {number} n */
+const daysText = (n) => interpolate(ngettext("%(n)s day", "%(n)s days", n), { n });
 
-// "45 seconds", "12 minutes", "2 hours 5 minutes", "3 days 4 hours".
+// "45 seconds", "12 minutes", "2 hours 5 minutes", "3 days 4 hours", in the page's language.
 export function timeLeft(seconds) {
-  if (seconds < 60) return plural(Math.ceil(seconds), "second");
+  if (seconds < 60) return secondsText(Math.ceil(seconds));
   const minutes = Math.ceil(seconds / 60);
-  if (minutes < 60) return plural(minutes, "minute");
+  if (minutes < 60) return minutesText(minutes);
   const hours = Math.floor(minutes / 60);
-  if (hours < 24) return minutes % 60 ? `${plural(hours, "hour")} ${plural(minutes % 60, "minute")}` : plural(hours, "hour");
+  if (hours < 24) {
+    if (!(minutes % 60)) return hoursText(hours);
+    // Translators: a time left in hours and minutes, each written with its unit ("2 hours 5 minutes").
+    return interpolate(gettext("%(hours)s %(minutes)s"), { hours: hoursText(hours), minutes: minutesText(minutes % 60) });
+  }
   const days = Math.floor(hours / 24);
-  return hours % 24 ? `${plural(days, "day")} ${plural(hours % 24, "hour")}` : plural(days, "day");
+  if (!(hours % 24)) return daysText(days);
+  // Translators: a time left in days and hours, each written with its unit ("3 days 4 hours").
+  return interpolate(gettext("%(days)s %(hours)s"), { days: daysText(days), hours: hoursText(hours % 24) });
 }
 
 // Why a line was not said, in plain words.
 function explain(err) {
-  if (!(err instanceof ApiError)) return "Your message could not be sent. Check your connection and try again.";
+  if (!(err instanceof ApiError)) return gettext("Your message could not be sent. Check your connection and try again.");
   const wait = err instanceof SayError ? err.retryAfter : null;
   switch (err.code) {
     case "chat_timed_out":
-      return wait ? `A moderator has paused your chat. You can talk again in ${timeLeft(wait)}.` : err.message;
+      // Translators: %(time)s is a time left, such as "2 hours 5 minutes".
+      return wait ? interpolate(gettext("A moderator has paused your chat. You can talk again in %(time)s."), { time: timeLeft(wait) }) : err.message;
     case "throttled":
-      return `That's a lot of messages in a short time. Please wait ${timeLeft(wait ?? 10)} and try again.`;
+      // Translators: %(time)s is a time left, such as "10 seconds".
+      return interpolate(gettext("That's a lot of messages in a short time. Please wait %(time)s and try again."), { time: timeLeft(wait ?? 10) });
     case "chat_off_during_hand":
-      return "Free text is off during a hand at this table. Quick phrases still work, and you can write again once the hand is over.";
+      return gettext("Free text is off during a hand at this table. Quick phrases still work, and you can write again once the hand is over.");
     case "bidi_control":
-      return "That text holds invisible direction marks. Please remove them and try again.";
+      return gettext("That text holds invisible direction marks. Please remove them and try again.");
     case "max_length":
-      return `A message can be at most ${MAX_TEXT} characters.`;
+      return interpolate(ngettext("A message can be at most %(n)s character.", "A message can be at most %(n)s characters.", MAX_TEXT), { n: MAX_TEXT });
     default:
       return err.message;
   }
@@ -117,7 +146,7 @@ function explain(err) {
 
 function clock(iso) {
   const at = new Date(iso);
-  return Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
+  return Number.isNaN(at.getTime()) ? "" : timeText(at, { hour: "numeric", minute: "2-digit" });
 }
 
 export class TableTalk {
@@ -160,9 +189,9 @@ export class TableTalk {
 
   build() {
     this.list = h("ol", { class: "talk-lines" });
-    this.empty = h("p", { class: "talk-empty" }, "Nothing said yet. Say hello!");
+    this.empty = h("p", { class: "talk-empty" }, gettext("Nothing said yet. Say hello!"));
     // A log is read out as lines are added; it scrolls, so it takes the focus too.
-    this.scroller = h("div", { class: "talk-scroll", role: "log", "aria-label": "Messages", tabindex: "0" }, this.empty, this.list);
+    this.scroller = h("div", { class: "talk-scroll", role: "log", "aria-label": gettext("Messages"), tabindex: "0" }, this.empty, this.list);
     this.error = h("p", { class: "talk-error", role: "status" });
     this.hint = h("p", { class: "talk-hint", hidden: true });
     this.count = h("span", { class: "talk-count", id: "talk-count" }, `0/${MAX_TEXT}`);
@@ -174,16 +203,16 @@ export class TableTalk {
         maxlength: MAX_TEXT,
         autocomplete: "off",
         enterkeyhint: "send",
-        placeholder: "Write a message",
+        placeholder: gettext("Write a message"),
         "aria-describedby": "talk-count",
         oninput: () => this.counted(),
       })
     );
     const phrases = h(
       "div",
-      { class: "talk-phrases", role: "group", "aria-label": "Quick phrases" },
+      { class: "talk-phrases", role: "group", "aria-label": gettext("Quick phrases") },
       Object.entries(PHRASES).map(([key, words]) =>
-        h("button", { type: "button", class: "talk-phrase", "data-phrase": key, onclick: () => this.say({ phrase: key }) }, words),
+        h("button", { type: "button", class: "talk-phrase", "data-phrase": key, onclick: () => this.say({ phrase: key }) }, gettext(words)),
       ),
     );
     const form = h(
@@ -194,17 +223,18 @@ export class TableTalk {
           e.preventDefault();
           const text = this.input.value.trim();
           if (!text) {
-            this.warn("Write something first, or tap a quick phrase.");
+            this.warn(gettext("Write something first, or tap a quick phrase."));
             return;
           }
           this.say({ text });
         },
       },
-      h("label", { for: "talk-text", class: "sr-only" }, "Message to the table"),
-      h("div", { class: "talk-entry" }, this.input, h("button", { type: "submit", class: "primary" }, "Send")),
+      h("label", { for: "talk-text", class: "sr-only" }, gettext("Message to the table")),
+      // Translators: the button that sends a message to the table.
+      h("div", { class: "talk-entry" }, this.input, h("button", { type: "submit", class: "primary" }, gettext("Send"))),
       this.count,
     );
-    this.heading = h("h2", { id: "talk-title", tabindex: "-1" }, "Table talk");
+    this.heading = h("h2", { id: "talk-title", tabindex: "-1" }, gettext("Table talk"));
     this.el = h(
       "aside",
       {
@@ -218,7 +248,8 @@ export class TableTalk {
           }
         },
       },
-      h("div", { class: "talk-head" }, this.heading, h("button", { type: "button", class: "talk-close", onclick: () => this.setOpen(false, true) }, "Close")),
+      // Translators: the button that closes the table talk's panel (on a phone).
+      h("div", { class: "talk-head" }, this.heading, h("button", { type: "button", class: "talk-close", onclick: () => this.setOpen(false, true) }, gettext("Close"))),
       this.hint,
       this.scroller,
       this.error,
@@ -236,7 +267,8 @@ export class TableTalk {
         "data-focus": "talk-toggle",
         onclick: () => this.setOpen(!this.open, false),
       },
-      "Chat",
+      // Translators: the button that opens the table talk's panel (on a phone).
+      gettext("Chat"),
       // A space between the two, for the button's name: "Chat 2 new".
       " ",
       this.unreadEl,
@@ -257,8 +289,8 @@ export class TableTalk {
     const inHand = view?.status === "playing" && view.phase !== "round_over";
     this.hint.hidden = !watching;
     this.hint.textContent = inHand
-      ? "You are watching: during a hand, only other spectators read what you say."
-      : "You are watching: the players read what you say only outside a hand.";
+      ? gettext("You are watching: during a hand, only other spectators read what you say.")
+      : gettext("You are watching: the players read what you say only outside a hand.");
   }
 
   // The room's live link: read what was missed whenever it comes back; poll while it is down.
@@ -369,7 +401,7 @@ export class TableTalk {
     const name = line.author.display_name || line.author.username;
     const text = h("p", { class: `talk-text${line.phrase ? " talk-said-phrase" : ""}` });
     // Text, never markup: whatever it holds shows as written, and makes no link.
-    text.textContent = (line.phrase && PHRASES[line.phrase]) || line.text;
+    text.textContent = phraseWords(line);
     const spectator = line.channel === "spectators";
     return h(
       "li",
@@ -377,8 +409,10 @@ export class TableTalk {
       h(
         "div",
         { class: "talk-meta" },
-        h("span", { class: "talk-who" }, mine ? "You" : name),
-        spectator ? h("span", { class: "badge" }, "spectator") : null,
+        // Translators: the author of a line of table talk, when it is the reader.
+        h("span", { class: "talk-who" }, mine ? gettext("You") : name),
+        // Translators: a badge on a line of table talk said by someone watching, not playing.
+        spectator ? h("span", { class: "badge" }, gettext("spectator")) : null,
         h("time", { datetime: line.sent_at }, clock(line.sent_at)),
       ),
       text,
@@ -392,7 +426,7 @@ export class TableTalk {
   menu(username, name, line) {
     const body = h("div", { class: "talk-menu-body" });
     const details = /** @type {HTMLDetailsElement} */ (
-      h("details", { class: "talk-menu" }, h("summary", {}, h("span", { "aria-hidden": "true" }, "⋯"), h("span", { class: "sr-only" }, `Options for this message from ${name}`)), body)
+      h("details", { class: "talk-menu" }, h("summary", {}, h("span", { "aria-hidden": "true" }, "⋯"), h("span", { class: "sr-only" }, interpolate(gettext("Options for this message from %(name)s"), { name }))), body)
     );
     const first = () =>
       replace(
@@ -409,27 +443,27 @@ export class TableTalk {
                 body.querySelector("button")?.focus();
               },
             },
-            `Block ${name}`,
+            interpolate(gettext("Block %(name)s"), { name }),
           ),
           h(
             "button",
             {
               type: "button",
               onclick: (/** @type {MouseEvent} */ e) =>
-                openReport({ username, name, line: line.id, quote: (line.phrase && PHRASES[line.phrase]) || line.text }, /** @type {HTMLElement} */ (e.currentTarget)),
+                openReport({ username, name, line: line.id, quote: phraseWords(line) }, /** @type {HTMLElement} */ (e.currentTarget)),
             },
-            `Report ${name}…`,
+            interpolate(gettext("Report %(name)s…"), { name }),
           ),
         ),
       );
     const ask = () =>
       replace(
         body,
-        h("p", {}, `Block ${name}? You won't see each other's messages any more, and you won't be seated at the same table.`),
+        h("p", {}, interpolate(gettext("Block %(name)s? You won't see each other's messages any more, and you won't be seated at the same table."), { name })),
         h(
           "div",
           { class: "talk-menu-row" },
-          h("button", { type: "button", class: "danger", onclick: () => this.block(username, name) }, `Yes, block ${name}`),
+          h("button", { type: "button", class: "danger", onclick: () => this.block(username, name) }, interpolate(gettext("Yes, block %(name)s"), { name })),
           h(
             "button",
             {
@@ -440,7 +474,7 @@ export class TableTalk {
                 details.querySelector("summary")?.focus();
               },
             },
-            "Cancel",
+            gettext("Cancel"),
           ),
         ),
       );
@@ -452,7 +486,7 @@ export class TableTalk {
     try {
       await api("me/blocks", { method: "POST", body: { username } });
     } catch (err) {
-      this.warn(err instanceof ApiError ? err.message : "Blocking did not work. Check your connection and try again.");
+      this.warn(err instanceof ApiError ? err.message : gettext("Blocking did not work. Check your connection and try again."));
       return;
     }
     this.blocked.add(username);
@@ -461,7 +495,7 @@ export class TableTalk {
     this.empty.hidden = this.list.children.length > 0;
     // The menu that had the focus is gone with the lines.
     this.scroller.focus({ preventScroll: true });
-    this.note(`You blocked ${name}. Their messages are hidden, and they won't see yours.`);
+    this.note(interpolate(gettext("You blocked %(name)s. Their messages are hidden, and they won't see yours."), { name }));
   }
 
   /** @param {{ phrase?: string, text?: string }} body */
@@ -514,7 +548,10 @@ export class TableTalk {
   showUnread() {
     if (this.visible) this.unread = 0;
     this.unreadEl.hidden = this.unread === 0;
-    replace(this.unreadEl, String(this.unread), h("span", { class: "sr-only" }, " new"));
+    // Translators: after the number of lines that came while the table talk was closed,
+    // read out by screen readers only: "Chat 2 new".
+    const fresh = npgettext("unread messages", "new", "new", this.unread);
+    replace(this.unreadEl, String(this.unread), h("span", { class: "sr-only" }, ` ${fresh}`));
   }
 
   scrollToEnd() {

@@ -5,6 +5,9 @@
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
+import { gettext, gettext_noop, interpolate } from "./i18n.js";
+
+const SITE_TITLE = gettext_noop("Trick-taking tables");
 
 export class ConfirmEmailPage {
   constructor(root, app) {
@@ -17,23 +20,29 @@ export class ConfirmEmailPage {
   }
 
   async start() {
-    this.app.title("Confirm your e-mail address · Trick-taking tables");
+    this.app.title(interpolate(gettext("Confirm your e-mail address · %(site)s"), { site: gettext(SITE_TITLE) }));
     const token = decodeURIComponent(location.hash.slice(1));
     // Read once: the token leaves the address bar and the history.
     if (location.hash) history.replaceState(history.state, "", location.pathname + location.search);
     if (!token) {
-      this.show("This link has no confirmation code", "Open the link exactly as the e-mail gives it, or ask for a new one in your settings.", true);
+      this.show(gettext("This link has no confirmation code"), gettext("Open the link exactly as the e-mail gives it, or ask for a new one in your settings."), true);
       return;
     }
-    replace(this.root, h("p", { class: "loading" }, "Confirming…"));
+    replace(this.root, h("p", { class: "loading" }, gettext("Confirming…")));
     let answer;
     try {
       answer = await api("email-confirmations", { method: "POST", body: { token } });
     } catch (err) {
-      if (!this.gone) this.show("This link does not work", err.message, true);
+      if (!this.gone) this.show(gettext("This link does not work"), err.message, true);
       return;
     }
-    if (!this.gone) this.show("Address confirmed", `Notices you choose to receive by e-mail now go to ${answer.email_address}.`, false);
+    if (!this.gone) {
+      this.show(
+        gettext("Address confirmed"),
+        interpolate(gettext("Notices you choose to receive by e-mail now go to %(address)s."), { address: answer.email_address }),
+        false,
+      );
+    }
   }
 
   show(title, text, failed) {
@@ -44,7 +53,13 @@ export class ConfirmEmailPage {
         { class: "panel confirm-email" },
         h("h1", {}, title),
         h("p", failed ? { class: "form-error", role: "alert" } : { role: "status" }, text),
-        h("p", { class: "meta" }, h("a", { href: "/notifications", "data-link": "" }, "Your settings"), " · ", h("a", { href: "/", "data-link": "" }, "Your tables")),
+        h(
+          "p",
+          { class: "meta" },
+          h("a", { href: "/notifications", "data-link": "" }, gettext("Your settings")),
+          " · ",
+          h("a", { href: "/", "data-link": "" }, gettext("Your tables")),
+        ),
       ),
     );
   }

@@ -1,6 +1,7 @@
 // Domino tiles: codes like "6-4" (higher pip first), drawn as SVG tiles with pips.
 
 import { s } from "./dom.js";
+import { gettext, interpolate } from "./i18n.js";
 
 export const pips = (code) => code.split("-").map(Number);
 
@@ -49,7 +50,17 @@ export function pipFace(n) {
 
 export function tileName(code) {
   const [hi, lo] = pips(code);
-  return hi === lo ? `double ${hi}` : `${hi}-${lo}`;
+  // Translators: a domino tile with the same number at both ends ("double 5").
+  return hi === lo ? interpolate(gettext("double %(n)s"), { n: hi }) : `${hi}-${lo}`;
+}
+
+/**
+ * The tiles that show a number, as trumps or as the suit led: "5s" (the fives).
+ * @param {number} n
+ */
+export function pipsText(n) {
+  // Translators: dominoes: the tiles that show this number, as trumps or as the suit led ("5s": the fives).
+  return interpolate(gettext("%(n)ss"), { n });
 }
 
 // Sorted high to low by the higher end, then the lower; trumps first.

@@ -8,10 +8,13 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { checkedHands } from "./fairness.js";
+import { gettext, gettext_noop, interpolate } from "./i18n.js";
 
 const FAIR_DEALS_PAGE = "/fair-deals";
-const EXPLAINED =
-  "Before each hand the server locks in the shuffle and shows you the lock; after the hand it shows the key, so anyone can check the deal was not changed.";
+// Marked for the catalogues, translated where it is shown.
+const EXPLAINED = gettext_noop(
+  "Before each hand the server locks in the shuffle and shows you the lock; after the hand it shows the key, so anyone can check the deal was not changed.",
+);
 // The page is drawn again at every change of the room: the panel stays open, and a seed
 // being typed stays, across those.
 const opened = new Set();
@@ -50,15 +53,15 @@ export function fairDeal(view, code) {
               const seat = await api(`rooms/${encodeURIComponent(code)}/client_seed`, { method: "PUT", body: { client_seed: input.value } });
               drafts.set(code, seat?.client_seed ?? input.value);
               error.textContent = "";
-              done.textContent = "Seed set.";
+              done.textContent = gettext("Seed set.");
             } catch (err) {
               error.textContent = err.message;
             }
           },
         },
-        h("label", { for: "client-seed" }, `Your seed for hand ${fair.hand}`),
-        h("div", { class: "choice-row" }, input, h("button", { type: "submit" }, "Set my seed")),
-        h("small", {}, "Any words you like: they go into the shuffle with the server's key, so the server cannot choose the deal alone."),
+        h("label", { for: "client-seed" }, interpolate(gettext("Your seed for hand %(hand)s"), { hand: fair.hand })),
+        h("div", { class: "choice-row" }, input, h("button", { type: "submit" }, gettext("Set my seed"))),
+        h("small", {}, gettext("Any words you like: they go into the shuffle with the server's key, so the server cannot choose the deal alone.")),
         error,
         done,
       )
@@ -70,13 +73,14 @@ export function fairDeal(view, code) {
       open: opened.has(code),
       ontoggle: (e) => (e.currentTarget.open ? opened.add(code) : opened.delete(code)),
     },
-    h("summary", {}, "Fair deal"),
-    h("p", {}, EXPLAINED),
-    h("p", { class: "fair-lock-label" }, `The lock for hand ${fair.hand}:`),
-    copyable(fair.commitment, "commitment", `Copy the lock for hand ${fair.hand}`),
+    h("summary", {}, gettext("Fair deal")),
+    h("p", {}, gettext(EXPLAINED)),
+    // Translators: the label of the lock (a hash of the server's secret seed) shown below it.
+    h("p", { class: "fair-lock-label" }, interpolate(gettext("The lock for hand %(hand)s:"), { hand: fair.hand })),
+    copyable(fair.commitment, "commitment", interpolate(gettext("Copy the lock for hand %(hand)s"), { hand: fair.hand })),
     checkedList(code),
     form,
-    h("p", {}, h("a", { href: FAIR_DEALS_PAGE }, "How to check a deal yourself")),
+    h("p", {}, h("a", { href: FAIR_DEALS_PAGE }, gettext("How to check a deal yourself"))),
   );
 }
 
@@ -88,13 +92,14 @@ function copyable(text, kind, label) {
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(text);
-      said.textContent = "Copied.";
+      said.textContent = gettext("Copied.");
     } catch {
       getSelection()?.selectAllChildren(code);
-      said.textContent = "Selected: copy it with your device's Copy.";
+      said.textContent = gettext("Selected: copy it with your device's Copy.");
     }
   };
-  return h("div", { class: "fair-copy" }, code, h("button", { type: "button", "aria-label": label, onclick: copy }, "Copy"), said);
+  // Translators: a button that copies a code to the clipboard.
+  return h("div", { class: "fair-copy" }, code, h("button", { type: "button", "aria-label": label, onclick: copy }, gettext("Copy")), said);
 }
 
 // The hands of this room whose deal this page checked, each with its verdict.
@@ -104,11 +109,17 @@ function checkedList(code) {
   return h(
     "div",
     {},
-    h("p", { class: "fair-lock-label" }, "Checked by this page:"),
+    h("p", { class: "fair-lock-label" }, gettext("Checked by this page:")),
     h(
       "ul",
       { class: "fair-checked" },
-      hands.map(([hand, ok]) => h("li", { class: `deal-check ${ok ? "ok" : "bad"}`, "data-hand": hand }, `Hand ${hand}: ${ok ? "Verified ✓" : "NOT verified ✗"}`)),
+      hands.map(([hand, ok]) =>
+        h(
+          "li",
+          { class: `deal-check ${ok ? "ok" : "bad"}`, "data-hand": hand },
+          ok ? interpolate(gettext("Hand %(hand)s: Verified ✓"), { hand }) : interpolate(gettext("Hand %(hand)s: NOT verified ✗"), { hand }),
+        ),
+      ),
     ),
   );
 }
@@ -117,14 +128,16 @@ function checkedList(code) {
 // players' seeds the deal was checked with.
 export function revealedSeeds(fairness) {
   if (!fairness) return null;
-  const seeds = (fairness.client_seeds ?? []).map((s, i) => `${i + 1}: ${s === "" ? "(none)" : s}`).join(" · ");
+  // Translators: in place of a player's seed, or of the list of them, when there is none.
+  const none = gettext("(none)");
+  const seeds = (fairness.client_seeds ?? []).map((s, i) => `${i + 1}: ${s === "" ? none : s}`).join(" · ");
   return h(
     "details",
     { class: "revealed-seeds" },
-    h("summary", {}, "The key and the seeds"),
-    h("p", {}, "The lock shown before the hand: ", h("code", { class: "fair-code" }, fairness.commitment)),
-    h("p", {}, "The key that opens it: ", h("code", { class: "fair-code" }, fairness.server_seed)),
-    h("p", {}, "Players' seeds (by seat): ", seeds || "(none)"),
-    h("p", {}, h("a", { href: FAIR_DEALS_PAGE }, "How to check this deal yourself")),
+    h("summary", {}, gettext("The key and the seeds")),
+    h("p", {}, `${gettext("The lock shown before the hand:")} `, h("code", { class: "fair-code" }, fairness.commitment)),
+    h("p", {}, `${gettext("The key that opens it:")} `, h("code", { class: "fair-code" }, fairness.server_seed)),
+    h("p", {}, `${gettext("Players' seeds (by seat):")} `, seeds || none),
+    h("p", {}, h("a", { href: FAIR_DEALS_PAGE }, gettext("How to check this deal yourself"))),
   );
 }

@@ -1,32 +1,106 @@
 // Words for what the table shows: names, phases, countdowns, events.
 
-import { cardText, SUIT_NAME } from "./cards.js";
-import { tileName } from "./dominoes.js";
+import { cardText, suitName } from "./cards.js";
+import { pipsText, tileName } from "./dominoes.js";
+import { gettext, interpolate, ngettext, pgettext } from "./i18n.js";
+
+// The name the table gives the reader's own seat (seatNames): what `names[seat]` is
+// compared with to say a sentence to the reader.
+export function youName() {
+  // Translators: the reader's own seat, named among the players ("You passed.", "You win!").
+  return gettext("You");
+}
+
+// A seat nobody's name is known for, numbered from 1.
+/** @param {number} seat */
+function seatLabel(seat) {
+  // Translators: a seat at the table, numbered from 1 ("Seat 3").
+  return interpolate(gettext("Seat %(n)s"), { n: seat + 1 });
+}
+
+/**
+ * The name of a computer player the server gave no other, by its seat.
+ * @param {number} seat
+ */
+export function computerName(seat) {
+  // Translators: a computer player with no other name, by its seat's number ("Computer 3").
+  return interpolate(gettext("Computer %(n)s"), { n: seat + 1 });
+}
 
 export function seatNames(view, me) {
-  return (view.seats || []).map((s, i) =>
-    i === me ? "You" : s.display_name || (s.is_bot ? `Computer ${i + 1}` : `Seat ${i + 1}`),
-  );
+  const you = youName();
+  return (view.seats || []).map((s, i) => (i === me ? you : s.display_name || (s.is_bot ? computerName(i) : seatLabel(i))));
+}
+
+/**
+ * Words, names or cards as a list: "a", "a and b", "a, b and c".
+ * @param {string[]} items
+ */
+export function joinList(items) {
+  if (items.length <= 1) return items.join("");
+  // Translators: the end of a list: %(list)s is its items but the last, joined by ", " ("Ann, Bob and Cy", "Q♠ and K♥").
+  return interpolate(gettext("%(list)s and %(last)s"), { list: items.slice(0, -1).join(", "), last: items[items.length - 1] });
 }
 
 export function listNames(seats, names) {
-  const shown = seats.map((s) => names[s] ?? `Seat ${s + 1}`);
-  if (shown.length <= 1) return shown.join("");
-  return `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}`;
+  return joinList(seats.map((s) => names[s] ?? seatLabel(s)));
 }
 
 export function countdown(deadline, now = Date.now()) {
   if (!deadline) return "";
   const left = Math.max(0, Math.round((Date.parse(deadline) - now) / 1000));
-  if (left >= 86400) return `${Math.floor(left / 86400)} d ${Math.floor((left % 86400) / 3600)} h`;
-  if (left >= 3600) return `${Math.floor(left / 3600)} h ${String(Math.floor((left % 3600) / 60)).padStart(2, "0")} min`;
+  if (left >= 86400) {
+    // Translators: the time left, in days and hours, abbreviated ("2 d 5 h").
+    return interpolate(gettext("%(days)s d %(hours)s h"), { days: Math.floor(left / 86400), hours: Math.floor((left % 86400) / 3600) });
+  }
+  if (left >= 3600) {
+    const minutes = String(Math.floor((left % 3600) / 60)).padStart(2, "0");
+    // Translators: the time left, in hours and minutes, abbreviated ("5 h 07 min").
+    return interpolate(gettext("%(hours)s h %(minutes)s min"), { hours: Math.floor(left / 3600), minutes });
+  }
   return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
 }
 
-const TEAM_NAMES = ["Team A", "Team B"];
-
+/** @param {number} team */
 export function teamName(team) {
-  return TEAM_NAMES[team] ?? `Team ${team + 1}`;
+  // Translators: the teams of a match; a third and more are numbered ("Team 3").
+  const named = [gettext("Team A"), gettext("Team B")][team];
+  return named ?? interpolate(gettext("Team %(n)s"), { n: team + 1 });
+}
+
+// Counts of the table's pieces: "1 card", "13 cards".
+/** @param {number} n */
+export function cardCount(n) {
+  return interpolate(ngettext("%(n)s card", "%(n)s cards", n), { n });
+}
+
+/** @param {number} n */
+export function tileCount(n) {
+  // Translators: domino tiles.
+  return interpolate(ngettext("%(n)s tile", "%(n)s tiles", n), { n });
+}
+
+/** @param {number} n */
+export function trickCount(n) {
+  return interpolate(ngettext("%(n)s trick", "%(n)s tricks", n), { n });
+}
+
+/**
+ * A phrase whose places hold elements as well as words (`interpolate` writes text only):
+ * its pieces in order, for `h` to append. "The widow is %(tile)s." with a tile's picture.
+ * @param {string} phrase
+ * @param {Record<string, string | number | Node>} values
+ * @returns {(string | Node)[]}
+ */
+export function phraseParts(phrase, values) {
+  return phrase.split(/(%\(\w+\)s)/).flatMap((piece) => {
+    const name = /^%\((\w+)\)s$/.exec(piece)?.[1];
+    if (name !== undefined && Object.hasOwn(values, name)) {
+      const value = values[name];
+      return [typeof value === "number" ? String(value) : value];
+    }
+    return piece ? [piece] : [];
+  });
 }
 
 // A card or a tile as the log writes it: "Q♠", "10♥", "6-4", "double 5".
@@ -34,12 +108,14 @@ export function pieceText(code) {
   return /^\d-\d$/.test(code) ? tileName(code) : cardText(code);
 }
 
-const PIP_TRUMPS = ["blanks", "ones", "twos", "threes", "fours", "fives", "sixes"];
-
 // The trumps named: a suit ("hearts") or Moon's number ("fives").
 export function trumpText(suit) {
-  if (typeof suit === "number") return PIP_TRUMPS[suit] ?? `${suit}s`;
-  return SUIT_NAME[suit] ?? String(suit);
+  if (typeof suit === "number") {
+    // Translators: dominoes: trumps named by a number, the tiles with that many pips ("named trumps: fives").
+    const words = [gettext("blanks"), gettext("ones"), gettext("twos"), gettext("threes"), gettext("fours"), gettext("fives"), gettext("sixes")];
+    return words[suit] ?? pipsText(suit);
+  }
+  return suitName(suit) ?? String(suit);
 }
 
 /**
@@ -51,13 +127,23 @@ export function trumpText(suit) {
  * @param {string[]} names
  */
 export function passText(from, moves, names) {
-  const who = (seat) => names[seat] ?? `Seat ${seat + 1}`;
+  const who = (seat) => names[seat] ?? seatLabel(seat);
+  // Translators: what was passed when the reader may not know what, nor how many ("Ann passed cards to Bob.").
+  const someCards = () => pgettext("passed", "cards");
+  const what = (m) => (m.cards?.length ? m.cards.map(pieceText).join(" ") : m.count ? cardCount(m.count) : someCards());
+  const name = who(from);
+  const [move] = moves;
+  if (moves.length === 1 && move.to !== null && move.to !== undefined) {
+    // Translators: %(cards)s is the cards ("Q♠ K♥ 2♦"), their number ("3 cards"), or only "cards".
+    return interpolate(gettext("%(name)s passed %(cards)s to %(target)s."), { name, cards: what(move), target: who(move.to) });
+  }
   const parts = moves.map((m) => {
-    const what = m.cards?.length ? m.cards.map(pieceText).join(" ") : m.count ? count(m.count, "card") : "cards";
-    return m.to === null || m.to === undefined ? what : `${what} to ${who(m.to)}`;
+    if (m.to === null || m.to === undefined) return what(m);
+    // Translators: one part of a pass of one card to each player: "Ann passed Q♠ to Bob, K♥ to Cy and 2♦ to Di."
+    return interpolate(gettext("%(cards)s to %(target)s"), { cards: what(m), target: who(m.to) });
   });
-  const list = parts.length <= 1 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
-  return `${who(from)} passed ${list || "cards"}.`;
+  // Translators: %(cards)s is the cards ("Q♠ K♥ 2♦"), their number ("3 cards"), only "cards", or what went to each player ("Q♠ to Bob, K♥ to Cy and 2♦ to Di").
+  return interpolate(gettext("%(name)s passed %(cards)s."), { name, cards: joinList(parts) || someCards() });
 }
 
 // Events whose words are the same in every game and name what was passed, called or
@@ -65,19 +151,27 @@ export function passText(from, moves, names) {
 // null for the others, and for a widow event without its tiles (the log's): the game's
 // own words then.
 export function describeSharedEvent(e, names) {
-  const who = (seat) => names[seat] ?? `Seat ${seat + 1}`;
+  const who = (seat) => names[seat] ?? seatLabel(seat);
   switch (e.type) {
     case "cards_passed":
       return Array.isArray(e.cards) ? passText(e.from, [{ to: e.to, cards: e.cards }], names) : null;
-    case "partners_called":
+    case "partners_called": {
       if (!Array.isArray(e.cards)) return null;
-      return `${who(e.seat)} called ${e.cards.map(pieceText).join(" ")} as partner card${e.cards.length === 1 ? "" : "s"}.`;
+      const values = { name: who(e.seat), cards: e.cards.map(pieceText).join(" ") };
+      return interpolate(ngettext("%(name)s called %(cards)s as partner card.", "%(name)s called %(cards)s as partner cards.", e.cards.length), values);
+    }
     case "trump":
-      return `${who(e.seat)} named trumps: ${trumpText(e.suit)}.`;
+      // Translators: %(trumps)s is a suit ("hearts") or, in dominoes, a number ("fives").
+      return interpolate(gettext("%(name)s named trumps: %(trumps)s."), { name: who(e.seat), trumps: trumpText(e.suit) });
     case "widow": {
-      const tile = e.widow ? ` (${pieceText(e.widow)})` : "";
-      if (e.take && e.discard) return `${who(e.seat)} took the widow${tile} and discarded ${pieceText(e.discard)}.`;
-      if (!e.take && e.widow) return `${who(e.seat)} left the widow${tile}.`;
+      const name = who(e.seat);
+      if (e.take && e.discard) {
+        const discard = pieceText(e.discard);
+        if (!e.widow) return interpolate(gettext("%(name)s took the widow and discarded %(discard)s."), { name, discard });
+        // Translators: dominoes: the widow is the spare tile the high bidder may take.
+        return interpolate(gettext("%(name)s took the widow (%(widow)s) and discarded %(discard)s."), { name, widow: pieceText(e.widow), discard });
+      }
+      if (!e.take && e.widow) return interpolate(gettext("%(name)s left the widow (%(widow)s)."), { name, widow: pieceText(e.widow) });
       return null;
     }
     default:
@@ -86,75 +180,96 @@ export function describeSharedEvent(e, names) {
 }
 
 // Events every game shares; a game module describes its own first.
-// Names are the table's (seatNames): the reader's own seat is "You".
+// Names are the table's (seatNames): the reader's own seat is "You" (youName).
 export function describeCommonEvent(e, names) {
-  const who = (seat) => names[seat] ?? `Seat ${seat + 1}`;
-  const you = (seat) => names[seat] === "You";
+  const who = (seat) => names[seat] ?? seatLabel(seat);
+  const you = (seat) => names[seat] === youName();
+  // Who sat down, left or lost their seat is named as they were then: the seat may have
+  // changed hands since.
+  const then = () => e.name ?? who(e.seat);
   switch (e.type) {
     case "room_created":
-      return `Room opened by ${e.host}.`;
-    // Who sat down or left is named as they were then: the seat may have changed hands since.
+      return interpolate(gettext("Room opened by %(name)s."), { name: e.host });
     case "joined":
-      return `${e.name ?? who(e.seat)} sat down.`;
+      return interpolate(gettext("%(name)s sat down."), { name: then() });
     case "left":
-      return `${e.name ?? who(e.seat)} left.`;
+      // Translators: a player left the room.
+      return interpolate(gettext("%(name)s left."), { name: then() });
     case "host_changed":
-      return `${who(e.seat)} is the host now.`;
+      return interpolate(gettext("%(name)s is the host now."), { name: who(e.seat) });
     case "bot_added":
-      return `A computer player took seat ${e.seat + 1}.`;
+      return interpolate(gettext("A computer player took seat %(n)s."), { n: e.seat + 1 });
     // A moderator's doing carries the moderator's reason, for the table and the player concerned.
     case "seat_to_bot":
-      if (e.idle && you(e.seat)) return "You did not play in time; a computer player plays your seat until you come back.";
-      if (e.idle) return `${e.name ?? who(e.seat)} did not play in time; a computer player plays the seat until they come back.`;
-      if (e.banned) return `${e.name ?? who(e.seat)} was banned by a moderator (${e.reason}); a computer player took over the seat.`;
-      if (e.reason) return `A moderator gave ${e.name ?? who(e.seat)}'s seat to a computer player: ${e.reason}`;
-      return `A computer player took over ${e.name ?? who(e.seat)}'s seat.`;
+      if (e.idle && you(e.seat)) return gettext("You did not play in time; a computer player plays your seat until you come back.");
+      if (e.idle) return interpolate(gettext("%(name)s did not play in time; a computer player plays the seat until they come back."), { name: then() });
+      if (e.banned) {
+        // Translators: %(reason)s is the moderator's own words.
+        return interpolate(gettext("%(name)s was banned by a moderator (%(reason)s); a computer player took over the seat."), { name: then(), reason: e.reason });
+      }
+      if (e.reason) {
+        // Translators: %(reason)s is the moderator's own words.
+        return interpolate(gettext("A moderator gave %(name)s's seat to a computer player: %(reason)s"), { name: then(), reason: e.reason });
+      }
+      return interpolate(gettext("A computer player took over %(name)s's seat."), { name: then() });
     case "claimed":
-      return `${who(e.seat)} claimed the rest of the hand: every trick left was certain, and is played out.`;
+      return interpolate(gettext("%(name)s claimed the rest of the hand: every trick left was certain, and is played out."), { name: who(e.seat) });
     case "seat_reclaimed":
-      return `${e.name ?? who(e.seat)} is back and plays their seat again.`;
+      return interpolate(gettext("%(name)s is back and plays their seat again."), { name: then() });
     case "removed":
-      if (e.banned) return `${e.name ?? who(e.seat)} was banned by a moderator (${e.reason}) and lost the seat.`;
-      return `A moderator took ${e.name ?? who(e.seat)}'s seat away: ${e.reason}`;
+      if (e.banned) {
+        // Translators: %(reason)s is the moderator's own words.
+        return interpolate(gettext("%(name)s was banned by a moderator (%(reason)s) and lost the seat."), { name: then(), reason: e.reason });
+      }
+      // Translators: %(reason)s is the moderator's own words.
+      return interpolate(gettext("A moderator took %(name)s's seat away: %(reason)s"), { name: then(), reason: e.reason });
     case "team_changed":
-      return `${who(e.seat)} moved to ${teamName(e.team)}.`;
+      return interpolate(gettext("%(name)s moved to %(team)s."), { name: who(e.seat), team: teamName(e.team) });
     case "started":
-      return "The match began.";
+      return gettext("The match began.");
     case "round_started":
-      return `Hand ${e.round} dealt.`;
-    case "trick_won":
-      return `${who(e.winner)} took trick ${e.trick}${e.points ? ` (${e.points} pt${Math.abs(e.points) === 1 ? "" : "s"})` : ""}.`;
+      // Translators: a hand of cards or tiles was dealt; %(n)s is its number in the match.
+      return interpolate(gettext("Hand %(n)s dealt."), { n: e.round });
+    case "trick_won": {
+      const values = { name: who(e.winner), trick: e.trick, points: e.points };
+      if (!e.points) return interpolate(gettext("%(name)s took trick %(trick)s."), values);
+      // Translators: "pt" and "pts" are points, abbreviated.
+      return interpolate(ngettext("%(name)s took trick %(trick)s (%(points)s pt).", "%(name)s took trick %(trick)s (%(points)s pts).", Math.abs(e.points)), values);
+    }
     case "pass":
-      return `${who(e.seat)} passed.`;
+      // Translators: a player passed in the bidding.
+      return interpolate(gettext("%(name)s passed."), { name: who(e.seat) });
     case "bid":
-      return `${who(e.seat)} bid ${e.value}.`;
+      return interpolate(gettext("%(name)s bid %(bid)s."), { name: who(e.seat), bid: e.value });
     case "match_over":
-      return `Match over: ${listNames(e.winners, names)} won.`;
+      return interpolate(gettext("Match over: %(names)s won."), { names: listNames(e.winners, names) });
     case "timed_out":
-      return `${who(e.seat)} ran out of time.`;
+      return interpolate(gettext("%(name)s ran out of time."), { name: who(e.seat) });
     case "abandoned": {
       // A player's idleness ended it (`idle`): said to them as "You". When the last seat
       // handed over left only computer players (on_abandon: bot) its reason says so, and
-      // is shown as it is. Events logged before `idle` existed are told by their reason.
+      // is shown as it is. Events logged before `idle` existed are told by their reason
+      // (the server's English words).
       const idle = e.idle ?? (!e.reason || /did not play/.test(e.reason));
       if (e.seat !== undefined && e.seat !== null && idle) {
-        return `${who(e.seat)} did not play in time; the match was abandoned.`;
+        return interpolate(gettext("%(name)s did not play in time; the match was abandoned."), { name: who(e.seat) });
       }
-      if (!e.reason) return "The match was abandoned.";
-      return /abandoned/.test(e.reason) ? e.reason : `The match was abandoned: ${e.reason}`;
+      if (!e.reason) return gettext("The match was abandoned.");
+      return /abandoned/.test(e.reason) ? e.reason : interpolate(gettext("The match was abandoned: %(reason)s"), { reason: e.reason });
     }
     case "closed":
-      return e.reason || "The room was closed.";
+      return e.reason || gettext("The room was closed.");
     case "rematch_agreed":
-      return you(e.seat) ? "You want a rematch." : `${e.name ?? who(e.seat)} wants a rematch.`;
+      return you(e.seat) ? gettext("You want a rematch.") : interpolate(gettext("%(name)s wants a rematch."), { name: then() });
     case "rematch":
-      return "The rematch has started.";
+      return gettext("The rematch has started.");
     default:
       return null;
   }
 }
 
-// "1 trick", "2 tricks".
+// "1 trick", "2 tricks": English only, for the callers that have not moved to
+// ngettext (cardCount, tileCount, trickCount, or a phrase of their own).
 export function count(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }

@@ -5,21 +5,41 @@ import { api } from "./api.js";
 import { authPanel } from "./auth.js";
 import { h, replace } from "./dom.js";
 import { gameModule } from "./games/index.js";
+import { gettext, gettext_noop, interpolate, pgettext } from "./i18n.js";
 import { hostName } from "./lobby.js";
 import { optionsForm } from "./options.js";
 import { withStanding } from "./standing.js";
 import { TurnsPanel } from "./turns.js";
 
-const TITLE = "Hearts, Moon and Kali Tidi";
+// Translated where it is shown: a constant is made before the page's catalogue is loaded.
+// Translators: the start page's heading, the games the site offers by their names.
+const TITLE = gettext_noop("Hearts, Moon and Kali Tidi");
+
+// A room's status (the API's code) in words; a code without words is shown as it is.
+function statusText(status) {
+  const words = {
+    // Translators: each "room status" is where a room stands, in the list of tables.
+    lobby: pgettext("room status", "lobby"),
+    playing: pgettext("room status", "playing"),
+    finished: pgettext("room status", "finished"),
+    abandoned: pgettext("room status", "abandoned"),
+    closed: pgettext("room status", "closed"),
+  };
+  return Object.hasOwn(words, status) ? words[status] : status;
+}
 
 function roomItem(room, catalogue) {
   const game = catalogue.find((g) => g.key === room.game);
   const taken = room.seats.filter((s) => s.user || s.is_bot).length;
+  // Translators: how many of a room's seats are taken, such as 2/4 seated.
+  const seated = interpolate(gettext("%(taken)s/%(seats)s seated"), { taken, seats: room.seats.length });
+  // Translators: who made a room, in the list of tables.
+  const host = interpolate(gettext("host %(name)s"), { name: hostName(room) });
   return h(
     "li",
     {},
     h("a", { href: `/join/${room.code}`, "data-link": "" }, `${game?.name ?? room.game}${room.name ? ` · ${room.name}` : ""}`),
-    h("span", { class: "meta" }, ` ${room.code} · ${room.status} · ${taken}/${room.seats.length} seated · host ${hostName(room)}`),
+    h("span", { class: "meta" }, ` ${room.code} · ${statusText(room.status)} · ${seated} · ${host}`),
   );
 }
 
@@ -40,21 +60,21 @@ export class HomePage {
         h(
           "div",
           { class: "home" },
-          h("section", { class: "intro" }, h("h1", {}, TITLE), h("p", {}, "Play trick-taking games with friends and computer players, live or one move a day.")),
+          h("section", { class: "intro" }, h("h1", {}, gettext(TITLE)), h("p", {}, gettext("Play trick-taking games with friends and computer players, live or one move a day."))),
           authPanel(),
         ),
       );
       return;
     }
     const create = this.createForm();
-    const mine = h("ul", { class: "room-list" }, h("li", {}, "Loading…"));
-    const open = h("ul", { class: "room-list" }, h("li", {}, "Loading…"));
-    const code = h("input", { name: "code", required: true, maxlength: 12, autocapitalize: "characters", "aria-label": "Room code" });
+    const mine = h("ul", { class: "room-list" }, h("li", {}, gettext("Loading…")));
+    const open = h("ul", { class: "room-list" }, h("li", {}, gettext("Loading…")));
+    const code = h("input", { name: "code", required: true, maxlength: 12, autocapitalize: "characters", "aria-label": gettext("Room code") });
     this.turns = new TurnsPanel(this.app);
     replace(
       this.root,
       // The page's name, as the signed-out page has it, in white on the page's green.
-      h("h1", { class: "intro" }, TITLE),
+      h("h1", { class: "intro" }, gettext(TITLE)),
       h(
         "div",
         { class: "home" },
@@ -63,7 +83,7 @@ export class HomePage {
         h(
           "section",
           { class: "panel tables" },
-          h("h2", {}, "Join a table"),
+          h("h2", {}, gettext("Join a table")),
           h(
             "form",
             {
@@ -74,11 +94,12 @@ export class HomePage {
               },
             },
             code,
-            h("button", { type: "submit" }, "Go"),
+            // Translators: the button that opens the table of the room code typed beside it.
+            h("button", { type: "submit" }, gettext("Go")),
           ),
-          h("h2", {}, "Your tables"),
+          h("h2", {}, gettext("Your tables")),
           mine,
-          h("h2", {}, "Open tables"),
+          h("h2", {}, gettext("Open tables")),
           open,
         ),
       ),
@@ -86,8 +107,8 @@ export class HomePage {
     this.turns.start();
     const [mineRooms, openRooms] = await Promise.all([api("rooms/?mine=1"), api("rooms/")]);
     const catalogue = this.app.catalogue;
-    replace(mine, mineRooms.results.length ? mineRooms.results.map((r) => roomItem(r, catalogue)) : h("li", {}, "None yet."));
-    replace(open, openRooms.results.length ? openRooms.results.map((r) => roomItem(r, catalogue)) : h("li", {}, "No open tables right now."));
+    replace(mine, mineRooms.results.length ? mineRooms.results.map((r) => roomItem(r, catalogue)) : h("li", {}, gettext("None yet.")));
+    replace(open, openRooms.results.length ? openRooms.results.map((r) => roomItem(r, catalogue)) : h("li", {}, gettext("No open tables right now.")));
   }
 
   createForm() {
@@ -107,15 +128,16 @@ export class HomePage {
     };
     pick.addEventListener("change", showOptions);
     showOptions();
-    const name = h("input", { id: "new-name", name: "name", maxlength: 80, placeholder: "optional" });
+    // Translators: the placeholder of the new room's name: it may be left empty.
+    const name = h("input", { id: "new-name", name: "name", maxlength: 80, placeholder: gettext("optional") });
     const isPublic = h("input", { id: "new-public", type: "checkbox", checked: true });
     const error = h("p", { class: "form-error", role: "alert" });
-    const submit = h("button", { type: "submit", class: "primary" }, "Create the room");
+    const submit = h("button", { type: "submit", class: "primary" }, gettext("Create the room"));
     return h(
       "form",
       {
         class: "panel stack create-room",
-        "aria-label": "New room",
+        "aria-label": gettext("New room"),
         onsubmit: async (e) => {
           e.preventDefault();
           error.textContent = "";
@@ -137,11 +159,11 @@ export class HomePage {
           }
         },
       },
-      h("h2", {}, "New room"),
-      h("div", { class: "field" }, h("label", { for: "new-game" }, "Game"), pick),
+      h("h2", {}, gettext("New room")),
+      h("div", { class: "field" }, h("label", { for: "new-game" }, gettext("Game")), pick),
       slot,
-      h("div", { class: "field" }, h("label", { for: "new-name" }, "Room name"), name),
-      h("div", { class: "field check" }, isPublic, h("label", { for: "new-public" }, "List it among the open tables")),
+      h("div", { class: "field" }, h("label", { for: "new-name" }, gettext("Room name")), name),
+      h("div", { class: "field check" }, isPublic, h("label", { for: "new-public" }, gettext("List it among the open tables"))),
       error,
       submit,
     );

@@ -5,6 +5,7 @@ import { fairDeal } from "./fair.js";
 import { describeOptions } from "./options.js";
 import { h } from "./dom.js";
 import { teamName } from "./format.js";
+import { gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { playerButton } from "./report.js";
 import { canShare, copyText, share } from "./share.js";
 import { ratedText } from "./wording.js";
@@ -44,7 +45,7 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
   const teams = lobbyTeams(room, seats);
   const filled = (t) => seats.filter((s) => s.team === t && (s.user || s.is_bot)).length;
 
-  const invite = h("input", { class: "invite-link", readonly: true, value: room.invite_url, "aria-label": "Invite link", onfocus: (e) => e.target.select() });
+  const invite = h("input", { class: "invite-link", readonly: true, value: room.invite_url, "aria-label": gettext("Invite link"), onfocus: (e) => e.target.select() });
   // What the last copy said stays said when the lobby is drawn again (the QR code arriving,
   // a seat taken), for this room.
   const copied = h("span", { class: "copied", role: "status" }, copiedNote.code === room.code ? copiedNote.text : "");
@@ -57,13 +58,18 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
   const copy = async () => {
     try {
       await copyText(room.invite_url);
-      say("Copied.");
+      say(gettext("Copied."));
     } catch {
       invite.select();
-      say("Select and copy the link.");
+      say(gettext("Select and copy the link."));
     }
   };
-  const shared = { title: "Trick-taking tables", text: catalogue?.name ? `Come and play ${catalogue.name} with me` : "Come and play with me", url: room.invite_url };
+  // What the share sheet hands on with the link, read by the person invited.
+  const shared = {
+    title: gettext("Trick-taking tables"),
+    text: catalogue?.name ? interpolate(gettext("Come and play %(game)s with me"), { game: catalogue.name }) : gettext("Come and play with me"),
+    url: room.invite_url,
+  };
   // The system's share sheet where the browser has one (the messaging apps a phone has);
   // a browser that has it but refuses (no permission) gets the link copied instead.
   const shareButton = canShare(shared)
@@ -82,33 +88,36 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
             }
           },
         },
-        "Share link",
+        gettext("Share link"),
       )
     : null;
   const inviteBox = h(
     "section",
-    { class: "panel invite-box", "aria-label": "Invite" },
-    h("h2", {}, "Invite players"),
-    h("p", {}, "Send this link, or let them scan the code."),
+    // Translators: the name of the lobby's part with the invite link and its QR code.
+    { class: "panel invite-box", "aria-label": gettext("Invite") },
+    h("h2", {}, gettext("Invite players")),
+    h("p", {}, gettext("Send this link, or let them scan the code.")),
     h(
       "div",
       { class: "choice-row" },
       invite,
       shareButton,
-      h("button", { type: "button", "data-action": "copy-invite", onclick: copy }, "Copy link"),
+      h("button", { type: "button", "data-action": "copy-invite", onclick: copy }, gettext("Copy link")),
       copied,
     ),
-    qrUrl ? h("img", { class: "qr", src: qrUrl, alt: `QR code of the invite link ${room.invite_url}`, width: 180, height: 180 }) : h("p", { class: "qr-placeholder" }, "Loading the QR code…"),
+    qrUrl
+      ? h("img", { class: "qr", src: qrUrl, alt: interpolate(gettext("QR code of the invite link %(url)s"), { url: room.invite_url }), width: 180, height: 180 })
+      : h("p", { class: "qr-placeholder" }, gettext("Loading the QR code…")),
   );
 
   const seatList = h(
     "ol",
-    { class: "lobby-seats", "aria-label": "Seats" },
+    { class: "lobby-seats", "aria-label": gettext("Seats") },
     seats.map((s) =>
       h(
         "li",
         { class: `lobby-seat${s.user === user.username ? " me" : ""}`, "data-seat": s.seat },
-        h("span", { class: "seat-no" }, `Seat ${s.seat + 1}`),
+        h("span", { class: "seat-no" }, interpolate(gettext("Seat %(seat)s"), { seat: s.seat + 1 })),
         h(
           "span",
           { class: "seat-who" },
@@ -117,10 +126,14 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
             ? playerButton({ username: s.user, name: s.display_name || s.user, room: room.code }, s.display_name || s.user)
             : s.user || s.is_bot
               ? s.display_name || s.user
-              : h("em", {}, "free"),
-          s.user === room.host ? h("span", { class: "badge" }, "host") : null,
-          s.is_bot ? h("span", { class: "badge" }, "computer") : null,
-          s.user === user.username ? h("span", { class: "badge" }, "you") : null,
+              : // Translators: in the lobby, a seat nobody has taken yet.
+                h("em", {}, pgettext("seat", "free")),
+          // Translators: a badge by the name of the player who made the room.
+          s.user === room.host ? h("span", { class: "badge" }, gettext("host")) : null,
+          // Translators: a badge by the name of a seat a computer player holds.
+          s.is_bot ? h("span", { class: "badge" }, gettext("computer")) : null,
+          // Translators: a badge by the reader's own name in the lobby's seats.
+          s.user === user.username ? h("span", { class: "badge" }, gettext("you")) : null,
         ),
         teams && s.team !== null && s.team !== undefined ? h("span", { class: "badge" }, teamName(s.team)) : null,
       ),
@@ -132,54 +145,103 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
     if (teams) {
       controls.push(
         teams.map((size, t) =>
-          h("button", { class: "primary", "data-action": "join", "data-team": t, disabled: filled(t) >= size, onclick: () => act("join", { team: t }) }, `Join ${teamName(t)} (${filled(t)}/${size})`),
+          h(
+            "button",
+            { class: "primary", "data-action": "join", "data-team": t, disabled: filled(t) >= size, onclick: () => act("join", { team: t }) },
+            // Translators: a button that takes a seat in a team: "Join Team A (1/2)", its seats taken of its size.
+            interpolate(gettext("Join %(team)s (%(taken)s/%(size)s)"), { team: teamName(t), taken: filled(t), size }),
+          ),
         ),
       );
     } else {
-      controls.push(h("button", { class: "primary", "data-action": "join", disabled: free === 0, onclick: () => act("join", {}) }, free ? "Take a seat" : "The table is full"));
+      controls.push(
+        h("button", { class: "primary", "data-action": "join", disabled: free === 0, onclick: () => act("join", {}) }, free ? gettext("Take a seat") : gettext("The table is full")),
+      );
     }
   } else {
     if (teams) {
       const other = 1 - mine.team;
       controls.push(
-        h("button", { "data-action": "switch-team", disabled: filled(other) >= teams[other], onclick: () => act("join", { team: other }) }, `Switch to ${teamName(other)}`),
+        h(
+          "button",
+          { "data-action": "switch-team", disabled: filled(other) >= teams[other], onclick: () => act("join", { team: other }) },
+          interpolate(gettext("Switch to %(team)s"), { team: teamName(other) }),
+        ),
       );
     }
-    if (!isHost) controls.push(h("button", { "data-action": "leave", onclick: () => act("leave") }, "Leave the table"));
+    if (!isHost) controls.push(h("button", { "data-action": "leave", onclick: () => act("leave") }, gettext("Leave the table")));
   }
   if (isHost) {
     if (teams) {
       controls.push(
         teams.map((size, t) =>
-          h("button", { "data-action": "add-bot", "data-team": t, disabled: filled(t) >= size, onclick: () => act("bots", { team: t }) }, `Computer player for ${teamName(t)}`),
+          h(
+            "button",
+            { "data-action": "add-bot", "data-team": t, disabled: filled(t) >= size, onclick: () => act("bots", { team: t }) },
+            interpolate(gettext("Computer player for %(team)s"), { team: teamName(t) }),
+          ),
         ),
       );
     } else {
-      controls.push(h("button", { "data-action": "add-bot", disabled: free === 0, onclick: () => act("bots", {}) }, "Add a computer player"));
+      controls.push(h("button", { "data-action": "add-bot", disabled: free === 0, onclick: () => act("bots", {}) }, gettext("Add a computer player")));
     }
-    controls.push(h("button", { class: "primary", "data-action": "start", disabled: free > 0, onclick: () => act("start") }, free ? `Start (${free} seat${free === 1 ? "" : "s"} free)` : "Start the game"));
+    controls.push(
+      h(
+        "button",
+        { class: "primary", "data-action": "start", disabled: free > 0, onclick: () => act("start") },
+        free
+          ? // Translators: the host's start button, which waits for the seats still free.
+            interpolate(ngettext("Start (%(n)s seat free)", "Start (%(n)s seats free)", free), { n: free })
+          : gettext("Start the game"),
+      ),
+    );
   } else if (mine) {
-    controls.push(h("p", { class: "waiting" }, `Waiting for ${hostName(room)} to start the game.`));
+    controls.push(h("p", { class: "waiting" }, interpolate(gettext("Waiting for %(host)s to start the game."), { host: hostName(room) })));
   }
 
   const options = describeOptions(catalogue, room.options);
   return h(
     "section",
     { class: "lobby", "data-phase": "lobby", "data-version": view.version, "data-status": view.status },
-    h("header", { class: "table-head" }, h("h1", {}, `${catalogue?.name ?? room.game}${room.name ? ` · ${room.name}` : ""}`), h("p", { class: "meta" }, `Room ${room.code} · host ${hostName(room)} · updates: `, h("span", { class: "live-status", "data-live": "", title: "How this page hears of changes" }, liveStatus))),
+    h(
+      "header",
+      { class: "table-head" },
+      h("h1", {}, `${catalogue?.name ?? room.game}${room.name ? ` · ${room.name}` : ""}`),
+      h(
+        "p",
+        { class: "meta" },
+        // Translators: the lobby's heading line, followed by how the page hears of changes ("live").
+        `${interpolate(gettext("Room %(code)s · host %(host)s · updates:"), { code: room.code, host: hostName(room) })} `,
+        h("span", { class: "live-status", "data-live": "", title: gettext("How this page hears of changes") }, liveStatus),
+      ),
+    ),
     h("div", { class: "lobby-grid" }, h(
         "section",
         { class: "panel" },
-        h("h2", {}, "Seats"),
-        teams ? h("p", { class: "team-sizes" }, teams.map((size, t) => `${teamName(t)}: ${filled(t)} of ${size}`).join(" · ")) : null,
-        seatList, h("p", { class: "rated-note", "data-rated": String(room.options?.rated ?? null) }, ratedText(room.options?.rated)), h("div", { class: "button-row" }, controls),
+        h("h2", {}, gettext("Seats")),
+        teams
+          ? h(
+              "p",
+              { class: "team-sizes" },
+              // Translators: a team's seats taken of its size in the lobby: "Team A: 1 of 2".
+              teams.map((size, t) => interpolate(gettext("%(team)s: %(taken)s of %(size)s"), { team: teamName(t), taken: filled(t), size })).join(" · "),
+            )
+          : null,
+        seatList,
+        // ratedText's English, translated here (the catalogue has it: wording.js marks it).
+        h("p", { class: "rated-note", "data-rated": String(room.options?.rated ?? null) }, gettext(ratedText(room.options?.rated))),
+        h("div", { class: "button-row" }, controls),
         notice ? h("p", { class: "lobby-notice", tabindex: "-1", "data-focus": "lobby-notice" }, notice) : null), inviteBox),
     fairDeal(view, room.code),
     options.length
       ? h(
           "details",
           { class: "panel options-summary" },
-          h("summary", {}, room.options?.preset ? `Rules: ${presetName(catalogue, room.options.preset)}` : "Rules and pace"),
+          h(
+            "summary",
+            {},
+            room.options?.preset ? interpolate(gettext("Rules: %(preset)s"), { preset: presetName(catalogue, room.options.preset) }) : gettext("Rules and pace"),
+          ),
           h("dl", {}, options.map(([k, v]) => h("div", { class: "info-item" }, h("dt", {}, k), h("dd", {}, v)))),
         )
       : null,

@@ -4,8 +4,10 @@
 // app's own scheme such as com.example.app:/callback, or http://127.0.0.1 on any port)
 // and the scopes it may ask for; the authorize page says who made it.
 
+import { phraseWith } from "./account.js";
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
+import { gettext, interpolate } from "./i18n.js";
 import { SCOPES } from "./tokens.js";
 
 /**
@@ -26,7 +28,7 @@ export function madeApps(app) {
   });
   const boxes = SCOPES.map(([scope, words]) => {
     const box = h("input", { type: "checkbox", id: `made-app-scope-${scope}`, value: scope, checked: scope === "read" });
-    return h("div", { class: "field check" }, box, h("label", { for: box.id }, h("code", {}, scope), " — ", words));
+    return h("div", { class: "field check" }, box, h("label", { for: box.id }, h("code", {}, scope), " — ", gettext(words)));
   });
 
   async function load() {
@@ -34,11 +36,11 @@ export function madeApps(app) {
     try {
       apps = await api("me/apps/made");
     } catch (err) {
-      replace(list, h("li", { class: "form-error" }, `Your apps could not be loaded: ${err.message}`));
+      replace(list, h("li", { class: "form-error" }, interpolate(gettext("Your apps could not be loaded: %(error)s"), { error: err.message })));
       return;
     }
     if (!apps.length) {
-      replace(list, h("li", { class: "meta" }, "You have registered no apps."));
+      replace(list, h("li", { class: "meta" }, gettext("You have registered no apps.")));
       return;
     }
     replace(
@@ -50,14 +52,15 @@ export function madeApps(app) {
           h("strong", { class: "made-app-name" }, made.name),
           " ",
           h("span", { class: "made-app-scopes" }, made.scopes.join(", ")),
-          h("div", {}, "Client id: ", h("code", { class: "made-app-client-id" }, made.client_id)),
-          h("div", { class: "meta" }, "Sends people back to: ", made.redirect_uris.join(" · ")),
+          h("div", {}, phraseWith(gettext("Client id: %(client_id)s"), { client_id: h("code", { class: "made-app-client-id" }, made.client_id) })),
+          // Translators: %(uris)s is the app's redirect URIs, joined by " · ".
+          h("div", { class: "meta" }, interpolate(gettext("Sends people back to: %(uris)s"), { uris: made.redirect_uris.join(" · ") })),
           h(
             "button",
             {
               type: "button",
               class: "link",
-              "aria-label": `Delete ${made.name}`,
+              "aria-label": interpolate(gettext("Delete %(app)s"), { app: made.name }),
               onclick: async () => {
                 try {
                   await api(`me/apps/made/${made.id}`, { method: "DELETE" });
@@ -65,11 +68,12 @@ export function madeApps(app) {
                   app.toast(err.message, "error");
                   return;
                 }
-                app.toast(`Deleted ${made.name}: its tokens no longer work.`);
+                app.toast(interpolate(gettext("Deleted %(app)s: its tokens no longer work."), { app: made.name }));
                 await load();
               },
             },
-            "Delete",
+            // Translators: a button that deletes an app the person registered.
+            gettext("Delete"),
           ),
         ),
       ),
@@ -94,30 +98,31 @@ export function madeApps(app) {
         }
         name.value = "";
         uris.value = "";
-        app.toast(`Registered ${made.name}. Its client id is ${made.client_id}.`);
+        app.toast(interpolate(gettext("Registered %(app)s. Its client id is %(client_id)s."), { app: made.name, client_id: made.client_id }));
         await load();
       },
     },
-    h("div", { class: "field" }, h("label", { for: "made-app-name" }, "Name people will see"), name),
-    h("div", { class: "field" }, h("label", { for: "made-app-redirects" }, "Redirect URIs, one a line"), uris, error),
-    h("fieldset", {}, h("legend", {}, "What it may ask for"), boxes),
-    h("div", { class: "button-row" }, h("button", { type: "submit", class: "primary" }, "Register the app")),
+    h("div", { class: "field" }, h("label", { for: "made-app-name" }, gettext("Name people will see")), name),
+    h("div", { class: "field" }, h("label", { for: "made-app-redirects" }, gettext("Redirect URIs, one a line")), uris, error),
+    h("fieldset", {}, h("legend", {}, gettext("What it may ask for")), boxes),
+    h("div", { class: "button-row" }, h("button", { type: "submit", class: "primary" }, gettext("Register the app"))),
   );
 
   load();
   return h(
     "section",
     { class: "panel made-apps", "aria-labelledby": "made-apps-title" },
-    h("h3", { id: "made-apps-title" }, "Apps you made"),
+    h("h3", { id: "made-apps-title" }, gettext("Apps you made")),
     h(
       "p",
       {},
-      "Register an app of your own to let people sign in to it here (OAuth2 with PKCE; it keeps no secret). ",
-      "Its sign-in page says you made it. Redirect URIs are https, your app's own scheme such as ",
-      h("code", {}, "com.example.app:/callback"),
-      ", or ",
-      h("code", {}, "http://127.0.0.1/…"),
-      " on any port.",
+      phraseWith(
+        gettext(
+          // Translators: %(scheme)s and %(loopback)s are example addresses, "com.example.app:/callback" and "http://127.0.0.1/…".
+          "Register an app of your own to let people sign in to it here (OAuth2 with PKCE; it keeps no secret). Its sign-in page says you made it. Redirect URIs are https, your app's own scheme such as %(scheme)s, or %(loopback)s on any port.",
+        ),
+        { scheme: h("code", {}, "com.example.app:/callback"), loopback: h("code", {}, "http://127.0.0.1/…") },
+      ),
     ),
     form,
     list,

@@ -8,6 +8,8 @@ import { accountSection, securitySection } from "./account.js";
 import { api } from "./api.js";
 import { signedOutPage } from "./auth.js";
 import { h, replace } from "./dom.js";
+import { gettext, interpolate } from "./i18n.js";
+import { languages, speak } from "./language.js";
 import { iosBrowserTab } from "./platform.js";
 import { TRICK_PAUSE_DEFAULT_MS } from "./prefs.js";
 import { closedAccountPage, privacySection } from "./privacy.js";
@@ -65,18 +67,31 @@ async function saveSetting(app, select, name, value, asString) {
   select.value = asString(app.user[name]);
 }
 
+// A finished trick's pause as the choice names it: "1.2 s" (the number as JavaScript writes it).
+/** @param {number} ms */
+function pauseText(ms) {
+  // Translators: a length of time in seconds, abbreviated; %(seconds)s is such as 0.6 or 2.
+  return interpolate(gettext("%(seconds)s s"), { seconds: ms / 1000 });
+}
+
 // On an iPhone or iPad in a browser tab, where no notice can arrive: what does make them
 // arrive, step by step. The Home Screen app keeps its own storage, apart from Safari's, so
 // the person signs in there again.
 function homeScreenAdvice() {
   return [
-    h("p", { class: "push-unavailable home-screen" }, "On an iPhone or iPad, notices reach this site only once it is added to your Home Screen as an app (iOS 16.4 or later); a browser tab cannot receive them."),
+    h(
+      "p",
+      { class: "push-unavailable home-screen" },
+      gettext("On an iPhone or iPad, notices reach this site only once it is added to your Home Screen as an app (iOS 16.4 or later); a browser tab cannot receive them."),
+    ),
     h(
       "ol",
       { class: "home-screen-steps" },
-      h("li", {}, "Tap the Share button (in Safari, the square with an arrow up)."),
-      h("li", {}, "Choose “Add to Home Screen”, then Add."),
-      h("li", {}, "Open “Trick tables” from your Home Screen, log in there, and turn notifications on in its Settings."),
+      // Translators: the steps name iOS's own buttons and menus: use the words iOS shows in your language.
+      h("li", {}, gettext("Tap the Share button (in Safari, the square with an arrow up).")),
+      h("li", {}, gettext("Choose “Add to Home Screen”, then Add.")),
+      // Translators: “Trick tables” is the name under the app's Home Screen icon (web/manifest.py's SHORT_NAME): write it as the icon shows it.
+      h("li", {}, gettext("Open “Trick tables” from your Home Screen, log in there, and turn notifications on in its Settings.")),
     ),
   ];
 }
@@ -97,20 +112,22 @@ export class NotificationsPage {
   }
 
   async start() {
-    this.app.title("Settings · Trick-taking tables");
+    // Translators: the browser tab's title on the Settings page.
+    this.app.title(gettext("Settings · Trick-taking tables"));
     if (!this.app.user) {
       // Just closed from this page, which its sign-out draws anew.
       if (closedAccountPage(this.root, this.app)) return;
-      signedOutPage(this.root, "Settings", "Log in to choose how the tables reach you and how you play.");
+      signedOutPage(this.root, gettext("Settings"), gettext("Log in to choose how the tables reach you and how you play."));
       return;
     }
-    replace(this.root, h("p", { class: "loading" }, "Loading…"));
+    replace(this.root, h("p", { class: "loading" }, gettext("Loading…")));
     let key;
     try {
       [this.settings, key] = await Promise.all([api("me/notifications"), api("push/key")]);
     } catch (err) {
       if (this.gone) return;
-      replace(this.root, h("section", { class: "panel" }, h("h1", {}, "Settings"), h("p", { class: "form-error", role: "alert" }, `The settings could not be loaded: ${err.message}`)));
+      const said = interpolate(gettext("The settings could not be loaded: %(error)s"), { error: err.message });
+      replace(this.root, h("section", { class: "panel" }, h("h1", {}, gettext("Settings")), h("p", { class: "form-error", role: "alert" }, said)));
       return;
     }
     if (this.gone) return;
@@ -123,7 +140,8 @@ export class NotificationsPage {
       h(
         "div",
         { class: "settings" },
-        h("h1", {}, "Settings"),
+        h("h1", {}, gettext("Settings")),
+        this.languageChoice(),
         accountSection(this.app, { passwordChanged: security.reload, accountKept: security.reload }),
         this.about(),
         this.device,
@@ -142,18 +160,51 @@ export class NotificationsPage {
     return h(
       "section",
       { class: "panel about", "aria-labelledby": "notifications-title" },
-      h("h2", { id: "notifications-title" }, "Notifications"),
-      h("p", {}, "When a game waits for your move and you are not on the site, the server can tell you:"),
+      h("h2", { id: "notifications-title" }, gettext("Notifications")),
+      h("p", {}, gettext("When a game waits for your move and you are not on the site, the server can tell you:")),
       h(
         "ul",
         {},
-        h("li", {}, "at most one notice for each of your turns;"),
-        h("li", {}, "on clocks of an hour or more, one reminder before your turn runs out;"),
-        h("li", {}, "one notice naming them all when several tables wait for you;"),
-        h("li", {}, "nothing during your quiet hours, if you set them."),
+        // Translators: the items of a list that follows "the server can tell you:".
+        h("li", {}, gettext("at most one notice for each of your turns;")),
+        h("li", {}, gettext("on clocks of an hour or more, one reminder before your turn runs out;")),
+        h("li", {}, gettext("one notice naming them all when several tables wait for you;")),
+        h("li", {}, gettext("nothing during your quiet hours, if you set them.")),
       ),
-      h("p", {}, "A notice says which table waits and links to it. It never carries your cards, tiles, or anything else hidden at the table."),
-      h("p", { class: "meta" }, h("a", { href: "/", "data-link": "" }, "Back to your tables")),
+      h("p", {}, gettext("A notice says which table waits and links to it. It never carries your cards, tiles, or anything else hidden at the table.")),
+      h("p", { class: "meta" }, h("a", { href: "/", "data-link": "" }, gettext("Back to your tables"))),
+    );
+  }
+
+  // The language of the page, the mails and the notices: the account's, so every device
+  // signed in follows it. Each language is named in itself, for whoever reads only it.
+  languageChoice() {
+    const app = this.app;
+    const known = languages();
+    const select = h(
+      "select",
+      {
+        onchange: async () => {
+          const code = select.value;
+          try {
+            app.user = await api("me", { method: "PATCH", body: { language: code } });
+          } catch (err) {
+            select.value = app.user.language;
+            app.toast(err.message, "error");
+            return;
+          }
+          await speak(code).catch(() => false);
+          await app.redraw();
+        },
+      },
+      Object.entries(known).map(([code, language]) => h("option", { value: code, lang: code }, language.name)),
+    );
+    select.value = app.user.language;
+    return h(
+      "section",
+      { class: "panel", "aria-labelledby": "language-title" },
+      h("h2", { id: "language-title" }, gettext("Language")),
+      choice("language", gettext("Language"), select, gettext("The language of this site, and of the mails and notices it sends you.")),
     );
   }
 
@@ -176,13 +227,12 @@ export class NotificationsPage {
     return h(
       "section",
       { class: "panel", "aria-labelledby": "table-settings-title" },
-      h("h2", { id: "table-settings-title" }, "At the table"),
+      h("h2", { id: "table-settings-title" }, gettext("At the table")),
       check(
         "auto-play-forced",
-        "Play my forced moves for me",
+        gettext("Play my forced moves for me"),
         box,
-        "When your only legal move is a single card or tile, the server plays it for you at once. " +
-          "The other players can then see that the move was forced.",
+        gettext("When your only legal move is a single card or tile, the server plays it for you at once. The other players can then see that the move was forced."),
       ),
       this.confirmMoves(),
       this.trickPause(),
@@ -200,17 +250,19 @@ export class NotificationsPage {
       {
         onchange: () => saveSetting(app, select, "confirm_moves", { on: true, off: false, device: null }[select.value], asString),
       },
-      h("option", { value: "device" }, touch ? "As this device suits: on here (a touch screen)" : "As this device suits: off here (a mouse)"),
-      h("option", { value: "on" }, "Always"),
-      h("option", { value: "off" }, "Never"),
+      h("option", { value: "device" }, touch ? gettext("As this device suits: on here (a touch screen)") : gettext("As this device suits: off here (a mouse)")),
+      // Translators: a choice of "Confirm each move".
+      h("option", { value: "on" }, gettext("Always")),
+      // Translators: a choice of "Confirm each move".
+      h("option", { value: "off" }, gettext("Never")),
     );
     select.value = asString(app.user.confirm_moves);
     return choice(
       "confirm-moves",
-      "Confirm each move",
+      gettext("Confirm each move"),
       select,
-      "On: a tap raises a card or tile, and a second tap on it, or the Play button under your hand, plays it. " +
-        "Off: a tap plays at once. Either way a quick second tap is ignored, and Moon's widow asks first.",
+      // Translators: "Play" is the table's button of that name, under the player's hand.
+      gettext("On: a tap raises a card or tile, and a second tap on it, or the Play button under your hand, plays it. Off: a tap plays at once. Either way a quick second tap is ignored, and Moon's widow asks first."),
     );
   }
 
@@ -224,25 +276,26 @@ export class NotificationsPage {
     const select = h(
       "select",
       { onchange: () => saveSetting(app, select, "trick_pause_ms", Number(select.value), asString) },
-      shown.map((ms) => h("option", { value: String(ms) }, ms ? `${ms / 1000} s` : "Off: the next trick at once")),
+      shown.map((ms) => h("option", { value: String(ms) }, ms ? pauseText(ms) : gettext("Off: the next trick at once"))),
     );
     select.value = asString(current);
     return choice(
       "trick-pause",
-      "Keep a finished trick on the table for",
+      // Translators: a label followed by a choice of lengths of time ("1.2 s").
+      gettext("Keep a finished trick on the table for"),
       select,
-      "So that you can see every card of a trick, and who took it, before the next one is drawn.",
+      gettext("So that you can see every card of a trick, and who took it, before the next one is drawn."),
     );
   }
 
   // Push on this device: whether it can, whether it is on, and the one button.
   async renderDevice() {
-    const title = h("h2", { id: "device-title" }, "Push notices on this device");
+    const title = h("h2", { id: "device-title" }, gettext("Push notices on this device"));
     if (this.publicKey && iosBrowserTab()) {
       replace(this.device, title, ...homeScreenAdvice());
       return;
     }
-    const why = pushUnsupported() ?? (this.publicKey ? null : "This server does not send push notifications (it has no push key set up).");
+    const why = pushUnsupported() ?? (this.publicKey ? null : gettext("This server does not send push notifications (it has no push key set up)."));
     if (why) {
       replace(this.device, title, h("p", { class: "push-unavailable" }, why));
       return;
@@ -257,16 +310,20 @@ export class NotificationsPage {
     const status = h("p", { class: "push-status", role: "status" });
     const error = h("p", { class: "form-error", role: "alert", id: "push-error" });
     const blocked = Notification.permission === "denied";
-    const button = h("button", { type: "button", class: subscription ? null : "primary", "aria-describedby": "push-error" }, subscription ? "Turn off on this device" : "Turn on notifications on this device");
+    const button = h(
+      "button",
+      { type: "button", class: subscription ? null : "primary", "aria-describedby": "push-error" },
+      subscription ? gettext("Turn off on this device") : gettext("Turn on notifications on this device"),
+    );
     if (subscription) {
       status.textContent = this.settings.push
-        ? "On: this browser receives push notices."
-        : "This browser is ready, but push notices are switched off below.";
+        ? gettext("On: this browser receives push notices.")
+        : gettext("This browser is ready, but push notices are switched off below.");
     } else if (blocked) {
-      status.textContent = "Off: your browser blocks notifications from this site. Allow them in its site settings to turn them on here.";
+      status.textContent = gettext("Off: your browser blocks notifications from this site. Allow them in its site settings to turn them on here.");
       button.disabled = true;
     } else {
-      status.textContent = "Off on this browser.";
+      status.textContent = gettext("Off on this browser.");
     }
     button.addEventListener("click", async () => {
       error.textContent = "";
@@ -274,7 +331,7 @@ export class NotificationsPage {
       try {
         if (subscription) {
           await turnOff();
-          this.app.toast("Push notices are off on this device.");
+          this.app.toast(gettext("Push notices are off on this device."));
         } else {
           await turnOn(this.publicKey);
           // Turning them on here means wanting them: the channel follows.
@@ -282,7 +339,7 @@ export class NotificationsPage {
             this.settings = await api("me/notifications", { method: "PATCH", body: { push: true } });
             this.form.fill(this.settings);
           }
-          this.app.toast("Push notices are on for this device.");
+          this.app.toast(gettext("Push notices are on for this device."));
         }
       } catch (err) {
         if (!this.gone) error.textContent = err.message;
@@ -300,8 +357,8 @@ export class NotificationsPage {
         "p",
         { class: "meta" },
         subscription
-          ? "Turning them off here stops them on this browser at once and makes the server forget it. Logging out does the same."
-          : "Your browser asks for your permission first. The server then keeps only the address your browser's push service gives for this browser, to send the notices to.",
+          ? gettext("Turning them off here stops them on this browser at once and makes the server forget it. Logging out does the same.")
+          : gettext("Your browser asks for your permission first. The server then keeps only the address your browser's push service gives for this browser, to send the notices to."),
       ),
       button,
       error,
@@ -323,17 +380,19 @@ export class NotificationsPage {
     // Whether the saved address is confirmed, and the link again when it is not.
     const confirmStatus = h("p", { class: "meta email-status", role: "status" });
     const confirmError = h("p", { class: "form-error", role: "alert", id: "confirm-error" });
-    const again = h("button", { type: "button", "aria-describedby": "confirm-error" }, "Send the link again");
+    const again = h("button", { type: "button", "aria-describedby": "confirm-error" }, gettext("Send the link again"));
     const showConfirmation = (settings) => {
       const where = settings.email_address ?? "";
       // A server without a mailer mails nobody: never say a link is on its way.
       const mails = settings.email_available !== false;
       again.hidden = !where || settings.email_confirmed || !mails;
-      if (!mails) confirmStatus.textContent = "This server sends no e-mail: notices reach you by push or on the page only.";
+      if (!mails) confirmStatus.textContent = gettext("This server sends no e-mail: notices reach you by push or on the page only.");
       else if (!where) confirmStatus.textContent = "";
-      else if (settings.email_confirmed) confirmStatus.textContent = `Confirmed: e-mail notices go to ${where}.`;
+      // Translators: %(address)s is an e-mail address.
+      else if (settings.email_confirmed) confirmStatus.textContent = interpolate(gettext("Confirmed: e-mail notices go to %(address)s."), { address: where });
       // Not "we sent": an address the account came with has had no link until asked for.
-      else confirmStatus.textContent = `Not confirmed: open the link e-mailed to ${where}. Nothing else is e-mailed there until then.`;
+      // Translators: %(address)s is an e-mail address.
+      else confirmStatus.textContent = interpolate(gettext("Not confirmed: open the link e-mailed to %(address)s. Nothing else is e-mailed there until then."), { address: where });
     };
     again.addEventListener("click", async () => {
       confirmError.textContent = "";
@@ -341,7 +400,8 @@ export class NotificationsPage {
       try {
         this.settings = await api("me/notifications/email-confirmation", { method: "POST", body: {} });
         showConfirmation(this.settings);
-        this.app.toast(`A new link is on its way to ${this.settings.email_address}.`);
+        // Translators: %(address)s is an e-mail address.
+        this.app.toast(interpolate(gettext("A new link is on its way to %(address)s."), { address: this.settings.email_address }));
       } catch (err) {
         // 409 (no address, or confirmed already) and 429 (a link went minutes ago) say why.
         if (!this.gone) confirmError.textContent = err.message;
@@ -352,14 +412,16 @@ export class NotificationsPage {
     const quietFields = h(
       "div",
       { class: "quiet-fields" },
-      field("quiet-start", "From", start),
-      field("quiet-end", "Until", end),
-      field("quiet-timezone", "Time zone", zone, "The clock the hours are read on."),
+      // Translators: the start of the quiet hours (a time of day).
+      field("quiet-start", gettext("From"), start),
+      // Translators: the end of the quiet hours (a time of day).
+      field("quiet-end", gettext("Until"), end),
+      field("quiet-timezone", gettext("Time zone"), zone, gettext("The clock the hours are read on.")),
     );
     const quietError = h("p", { class: "form-error field-error", id: "quiet-error", "data-error-for": "quiet" });
     const general = h("p", { class: "form-error", role: "alert" });
     const saved = h("p", { class: "saved", role: "status" });
-    const submit = h("button", { type: "submit", class: "primary" }, "Save");
+    const submit = h("button", { type: "submit", class: "primary" }, gettext("Save"));
     const showQuiet = () => {
       quietFields.hidden = !quietOn.checked;
       // Hidden fields are not asked for; shown ones must be filled.
@@ -422,7 +484,7 @@ export class NotificationsPage {
           try {
             this.settings = await api("me/notifications", { method: "PATCH", body: values() });
             form.fill(this.settings);
-            saved.textContent = "Saved.";
+            saved.textContent = gettext("Saved.");
           } catch (err) {
             if (err.errors?.length) showErrors(err.errors);
             else general.textContent = err.message;
@@ -431,26 +493,26 @@ export class NotificationsPage {
           }
         },
       },
-      h("h2", { id: "settings-title" }, "How to reach you"),
+      h("h2", { id: "settings-title" }, gettext("How to reach you")),
       h(
         "fieldset",
         {},
-        h("legend", {}, "Send notices by"),
+        h("legend", {}, gettext("Send notices by")),
         check(
           "notify-push",
-          "Push notices",
+          gettext("Push notices"),
           push,
-          hasKey ? "To every browser where you turned them on (above)." : "Not available here (see above).",
+          hasKey ? gettext("To every browser where you turned them on (above).") : gettext("Not available here (see above)."),
         ),
-        check("notify-email", "E-mail", email, "To the address below."),
+        check("notify-email", gettext("E-mail"), email, gettext("To the address below.")),
       ),
-      field("email_address", "E-mail address", address, "Used for these notices only, once you confirm it by the link we e-mail to it."),
+      field("email_address", gettext("E-mail address"), address, gettext("Used for these notices only, once you confirm it by the link we e-mail to it.")),
       h("div", { class: "email-confirmation" }, confirmStatus, again, confirmError),
       h(
         "fieldset",
         {},
-        h("legend", {}, "Quiet hours"),
-        check("quiet-on", "Send nothing during these hours", quietOn),
+        h("legend", {}, gettext("Quiet hours")),
+        check("quiet-on", gettext("Send nothing during these hours"), quietOn),
         quietError,
         quietFields,
       ),

@@ -5,6 +5,10 @@
 // after a growing pause (2 s, then up to 15 s), at once when the browser says it is back
 // online, and when the person asks; the first answer of any kind means the network is
 // back, and the page reloads into the page that was wanted.
+//
+// Its words come from the page, in the page's language (web/views.py offline_words): the
+// script can import no catalogue, and is the same text in every language, as the page's
+// policy, which names it by its hash, wants.
 
 const FIRST_PAUSE_MS = 2000;
 const LONGEST_PAUSE_MS = 15000;
@@ -12,6 +16,12 @@ const LONGEST_PAUSE_MS = 15000;
 const why = /** @type {HTMLElement} */ (document.getElementById("offline-why"));
 const status = /** @type {HTMLElement} */ (document.getElementById("offline-status"));
 const retry = /** @type {HTMLButtonElement} */ (document.getElementById("offline-retry"));
+/**
+ * `waiting`: "Still offline…", by the whole seconds until the next try, from 1 to
+ * LONGEST_PAUSE_MS (web/views.py OFFLINE_PAUSE_MAX_SECONDS).
+ * @type {{ noServer: string, noNetwork: string, connected: string, trying: string, waiting: Record<string, string> }}
+ */
+const words = JSON.parse(/** @type {HTMLElement} */ (document.getElementById("offline-words")).textContent ?? "");
 
 let pause = FIRST_PAUSE_MS;
 /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -20,9 +30,7 @@ let trying = false;
 
 function explain() {
   // The browser knows when the device has no network; otherwise the server is out of reach.
-  why.textContent = navigator.onLine
-    ? "The server cannot be reached right now."
-    : "This device has no network connection, so the tables cannot be reached.";
+  why.textContent = navigator.onLine ? words.noServer : words.noNetwork;
 }
 
 async function tryAgain() {
@@ -32,7 +40,7 @@ async function tryAgain() {
   try {
     // Not a navigation, so the service worker lets it through to the network.
     await fetch(location.href, { method: "HEAD", cache: "no-store" });
-    status.textContent = "Connected again. Opening the page…";
+    status.textContent = words.connected;
     location.reload();
     return;
   } catch {
@@ -41,7 +49,7 @@ async function tryAgain() {
     trying = false;
   }
   explain();
-  status.textContent = `Still offline. Trying again in ${Math.round(pause / 1000)} seconds.`;
+  status.textContent = words.waiting[String(Math.round(pause / 1000))] ?? "";
   timer = setTimeout(tryAgain, pause);
   pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
 }
@@ -52,7 +60,7 @@ window.addEventListener("online", () => {
 });
 window.addEventListener("offline", explain);
 retry.addEventListener("click", () => {
-  status.textContent = "Trying again…";
+  status.textContent = words.trying;
   tryAgain();
 });
 

@@ -2,19 +2,30 @@
 // knowledge needed; a game module may add labels and say when an option applies.
 
 import { h } from "./dom.js";
+import { gettext, gettext_noop, interpolate, npgettext, pgettext } from "./i18n.js";
 import { OPTION_WORDS, VALUE_WORDS } from "./wording.js";
 
 const TIMING = ["turn_seconds", "abandon_seconds", "between_rounds_seconds"];
+// The paces' words are made before the page's catalogue is loaded: marked here, and
+// translated where they are shown.
 const PACES = {
-  live: { label: "Live", hint: "a minute a turn", values: { turn_seconds: 60, abandon_seconds: 300, between_rounds_seconds: 20 } },
+  live: {
+    // Translators: a pace of play in the new-room form.
+    label: gettext_noop("Live"),
+    // Translators: a pace's hint, how long a turn may take.
+    hint: gettext_noop("a minute a turn"),
+    values: { turn_seconds: 60, abandon_seconds: 300, between_rounds_seconds: 20 },
+  },
   relaxed: {
-    label: "Relaxed",
-    hint: "ten minutes a turn",
+    // Translators: a pace of play in the new-room form.
+    label: gettext_noop("Relaxed"),
+    hint: gettext_noop("ten minutes a turn"),
     values: { turn_seconds: 600, abandon_seconds: 3600, between_rounds_seconds: 60 },
   },
   daily: {
-    label: "Play by move",
-    hint: "a day a turn",
+    // Translators: a pace of play in the new-room form: a move a day, or so.
+    label: gettext_noop("Play by move"),
+    hint: gettext_noop("a day a turn"),
     values: { turn_seconds: 86400, abandon_seconds: 259200, between_rounds_seconds: 3600 },
   },
 };
@@ -24,21 +35,22 @@ export function humanize(name) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+// The shared words (wording.js) are its tables' English, marked there: translated here.
+// A value or an option no one has words for is its name humanized, as the API spells it.
 function valueLabel(game, name, value) {
-  return (
-    game.module?.optionValueLabel?.(name, value) ??
-    VALUE_WORDS[name]?.[String(value)] ??
-    humanize(value)
-  );
+  const shared = VALUE_WORDS[name]?.[String(value)];
+  return game.module?.optionValueLabel?.(name, value) ?? (shared ? gettext(shared) : humanize(value));
 }
 
 export function optionLabel(game, name) {
-  return game.module?.optionLabel?.(name) ?? OPTION_WORDS[name]?.label ?? humanize(name);
+  const shared = OPTION_WORDS[name]?.label;
+  return game.module?.optionLabel?.(name) ?? (shared ? gettext(shared) : humanize(name));
 }
 
 // The page's own help for an option; the API's description is for programmers.
 function optionHelp(game, name) {
-  const help = game.module?.optionHelp?.(name) ?? OPTION_WORDS[name]?.help;
+  const shared = OPTION_WORDS[name]?.help;
+  const help = game.module?.optionHelp?.(name) ?? (shared ? gettext(shared) : undefined);
   return help ? h("small", {}, help) : null;
 }
 
@@ -82,7 +94,8 @@ function control(game, name, spec) {
     input = h(
       "select",
       { id, name },
-      auto ? h("option", { value: "" }, "Automatic") : null,
+      // Translators: an option's value left for the server to work out.
+      auto ? h("option", { value: "" }, gettext("Automatic")) : null,
       values.map((c) => h("option", { value: String(c), selected: c === spec.default }, valueLabel(game, name, c))),
     );
     read = () => (input.value === "" ? undefined : spec.type === "integer" ? Number(input.value) : input.value);
@@ -96,7 +109,8 @@ function control(game, name, spec) {
       max: spec.maximum,
       step: spec.step ?? 1,
       value: spec.default ?? "",
-      placeholder: spec.default === null || spec.default === undefined ? "automatic" : null,
+      // Translators: the placeholder of an empty number field left for the server to work out.
+      placeholder: spec.default === null || spec.default === undefined ? gettext("automatic") : null,
     });
     // An empty field leaves the server's default (some defaults depend on other options).
     read = () => (input.value === "" ? undefined : Number(input.value));
@@ -105,8 +119,10 @@ function control(game, name, spec) {
     const item = spec.items ?? {};
     if (count) {
       const labels = game.module?.optionItemLabels?.(name) ?? [];
+      // Translators: the placeholder of a small empty number field left for the server to work out (short).
+      const autoWord = gettext("auto");
       const inputs = Array.from({ length: count }, (_, k) =>
-        h("input", { id: `${id}-${k}`, type: "number", inputmode: "numeric", min: item.minimum, max: item.maximum, value: spec.default?.[k] ?? "", placeholder: "auto" }),
+        h("input", { id: `${id}-${k}`, type: "number", inputmode: "numeric", min: item.minimum, max: item.maximum, value: spec.default?.[k] ?? "", placeholder: autoWord }),
       );
       // All blank: the server's default (an even split, for team sizes).
       read = () => (inputs.every((i) => i.value === "") ? undefined : inputs.map((i) => Number(i.value)));
@@ -116,7 +132,8 @@ function control(game, name, spec) {
           "fieldset",
           { class: "field array" },
           h("legend", {}, label),
-          inputs.map((inp, k) => h("label", { for: inp.id }, `${labels[k] ?? `#${k + 1}`} `, inp)),
+          // Translators: an option's k-th number, where the game gives it no name ("#1", "#2").
+          inputs.map((inp, k) => h("label", { for: inp.id }, `${labels[k] ?? interpolate(gettext("#%(n)s"), { n: k + 1 })} `, inp)),
           help,
         ),
         read,
@@ -158,7 +175,7 @@ export function optionsForm(game) {
     ? h(
         "select",
         { id: "opt-preset", name: "preset" },
-        h("option", { value: "" }, "Standard rules"),
+        h("option", { value: "" }, gettext("Standard rules")),
         presets.map((p) => h("option", { value: p }, valueLabel(game, "preset", p))),
       )
     : null;
@@ -184,8 +201,13 @@ export function optionsForm(game) {
   const paces = h(
     "fieldset",
     { class: "pace" },
-    h("legend", {}, "Pace"),
-    /** @type {[string, { label: string, hint: string }][]} */ ([...Object.entries(PACES), ["custom", { label: "Custom", hint: "set the seconds" }]]).map(([key, pace]) =>
+    // Translators: how fast a room plays: the time its players have for each turn.
+    h("legend", {}, gettext("Pace")),
+    /** @type {[string, { label: string, hint: string }][]} */ ([
+      ...Object.entries(PACES),
+      // Translators: a pace of play in the new-room form (its times set one by one), and its hint.
+      ["custom", { label: gettext_noop("Custom"), hint: gettext_noop("set the seconds") }],
+    ]).map(([key, pace]) =>
       h(
         "label",
         { class: "radio" },
@@ -199,8 +221,9 @@ export function optionsForm(game) {
             if (PACES[key]) for (const c of timing) c.write(PACES[key].values[c.name]);
           },
         }),
-        ` ${pace.label} `,
-        h("small", {}, `(${pace.hint})`),
+        ` ${gettext(pace.label)} `,
+        // Translators: a pace's hint, after its name ("Live (a minute a turn)").
+        h("small", {}, interpolate(gettext("(%(hint)s)"), { hint: gettext(pace.hint) })),
       ),
     ),
     custom,
@@ -209,8 +232,10 @@ export function optionsForm(game) {
   const el = h(
     "div",
     { class: "options stack" },
-    presetSelect && h("div", { class: "field" }, h("label", { for: "opt-preset" }, "Rules"), presetSelect),
-    controls.length ? h("details", { class: "rules-options", open: true }, h("summary", {}, "Options"), controls.map((c) => c.el)) : null,
+    // Translators: the label of the list of a game's sets of rules (its presets).
+    presetSelect && h("div", { class: "field" }, h("label", { for: "opt-preset" }, gettext("Rules")), presetSelect),
+    // Translators: the heading of a game's own options in the new-room form.
+    controls.length ? h("details", { class: "rules-options", open: true }, h("summary", {}, gettext("Options")), controls.map((c) => c.el)) : null,
     timing.length ? paces : null,
   );
   refresh();
@@ -237,14 +262,29 @@ export function describeOptions(game, options) {
     .filter(([name, value]) => name !== "preset" && name !== "rated" && schema[name] && value !== null && value !== undefined)
     .map(([name, value]) => {
       const label = optionLabel(game, name);
-      const shown = typeof value === "boolean" ? (value ? "yes" : "no") : TIMING.includes(name) ? duration(value) : valueLabel(game, name, value);
+      const shown =
+        typeof value === "boolean" ? (value ? pgettext("option", "yes") : pgettext("option", "no")) : TIMING.includes(name) ? duration(value) : valueLabel(game, name, value);
       return [label, Array.isArray(value) ? value.join(" + ") : shown];
     });
 }
 
+// A time as a room's options say it, short: "1 min", "1.5 h", "3 d".
 export function duration(seconds) {
-  if (seconds >= 86400 && seconds % 3600 === 0) return `${+(seconds / 86400).toFixed(1)} d`;
-  if (seconds >= 3600) return `${+(seconds / 3600).toFixed(1)} h`;
-  if (seconds >= 60) return `${+(seconds / 60).toFixed(1)} min`;
-  return `${seconds} s`;
+  if (seconds >= 86400 && seconds % 3600 === 0) {
+    const n = +(seconds / 86400).toFixed(1);
+    // Translators: a number of days, short (a room's time per turn, pause): "3 d".
+    return interpolate(npgettext("duration", "%(n)s d", "%(n)s d", n), { n });
+  }
+  if (seconds >= 3600) {
+    const n = +(seconds / 3600).toFixed(1);
+    // Translators: a number of hours, short (a room's time per turn, pause): "1.5 h".
+    return interpolate(npgettext("duration", "%(n)s h", "%(n)s h", n), { n });
+  }
+  if (seconds >= 60) {
+    const n = +(seconds / 60).toFixed(1);
+    // Translators: a number of minutes, short (a room's time per turn, pause): "10 min".
+    return interpolate(npgettext("duration", "%(n)s min", "%(n)s min", n), { n });
+  }
+  // Translators: a number of seconds, short (a room's time per turn, pause): "20 s".
+  return interpolate(npgettext("duration", "%(n)s s", "%(n)s s", seconds), { n: seconds });
 }

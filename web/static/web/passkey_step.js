@@ -4,7 +4,13 @@
 // writes it as JSON into the form's hidden `passkey` field and sends the form. The forms
 // work without it: the button's row stays hidden where this does not run, or where the
 // browser has no passkeys.
+//
+// These pages are Django's, not the web client's: their words come from the templates,
+// and this script's few (all said after a click) from the client's catalogue, where the
+// page names one (`data-catalogue` on any element, the language being `<html lang>`);
+// otherwise they stay English.
 
+import { gettext, interpolate, loadCatalogue } from "./i18n.js";
 import { declined, passkeysWork, promptFailed, usePasskey } from "./webauthn.js";
 
 const OPTIONS = "/api/v1/auth/passkey/options";
@@ -23,7 +29,8 @@ async function secondStepOptions() {
   const data = await res.json().catch(() => null);
   if (!res.ok) {
     const said = (data?.errors ?? []).map((/** @type {{ detail: string }} */ e) => e.detail).join(" ");
-    throw new Error(said || `The passkey could not be asked for (${res.status}). Try again.`);
+    // Translators: %(status)s is the HTTP status the server answered, such as 503.
+    throw new Error(said || interpolate(gettext("The passkey could not be asked for (%(status)s). Try again."), { status: res.status }));
   }
   return data.publicKey;
 }
@@ -60,7 +67,7 @@ function wire(form) {
       } catch (err) {
         say(
           declined(err)
-            ? "Your passkey was not used: its prompt was closed before it answered. Try again, or type the code from your authenticator app."
+            ? gettext("Your passkey was not used: its prompt was closed before it answered. Try again, or type the code from your authenticator app.")
             : promptFailed(err),
         );
         return;
@@ -77,6 +84,18 @@ function wire(form) {
   });
 }
 
+/** The page's catalogue, if it names one: loaded while nothing is said yet. */
+async function loadWords() {
+  const url = /** @type {HTMLElement | null} */ (document.querySelector("[data-catalogue]"))?.dataset.catalogue;
+  if (!url) return;
+  try {
+    await loadCatalogue(document.documentElement.lang || "en", url);
+  } catch {
+    // Not loaded (offline, an old address): the words stay English.
+  }
+}
+
 if (passkeysWork()) {
+  loadWords();
   for (const form of document.querySelectorAll("form")) wire(form);
 }

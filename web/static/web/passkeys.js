@@ -4,15 +4,16 @@
 // (the password again). A passkey signs in alone, and is the second step after the
 // password; the account's first second step brings recovery codes, shown once.
 
-import { errorPlaces, field } from "./account.js";
+import { errorPlaces, field, phraseWith } from "./account.js";
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
+import { gettext, interpolate, timeText } from "./i18n.js";
 import { showRecoveryCodes } from "./two_factor.js";
 import { declined, makePasskey, numericHost, passkeysWork, promptFailed } from "./webauthn.js";
 
 /** @param {string | null | undefined} iso */
 function when(iso) {
-  return iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "";
+  return iso ? timeText(iso, { dateStyle: "medium", timeStyle: "short" }) : "";
 }
 
 function passwordInput() {
@@ -31,7 +32,7 @@ function passwordInput() {
  * @returns {{ el: HTMLElement, load: () => Promise<void> }}
  */
 export function passkeysPanel(app, { changed } = {}) {
-  const title = h("h3", { id: "passkeys-title", tabindex: "-1" }, "Passkeys");
+  const title = h("h3", { id: "passkeys-title", tabindex: "-1" }, gettext("Passkeys"));
   // Outside the part drawn anew at each step, so that what they say is announced.
   const status = h("p", { class: "saved", role: "status" });
   const alert = h("p", { class: "form-error", role: "alert" });
@@ -64,8 +65,9 @@ export function passkeysPanel(app, { changed } = {}) {
           "p",
           { class: "no-password" },
           user?.is_guest
-            ? "A guest account cannot have passkeys yet: keep your account first (Keep this account, above), then add one here."
-            : "Your account has no password, so it cannot have passkeys yet.",
+            ? // Translators: “Keep this account” names the part of the settings page above, as it is worded there.
+              gettext("A guest account cannot have passkeys yet: keep your account first (Keep this account, above), then add one here.")
+            : gettext("Your account has no password, so it cannot have passkeys yet."),
         ),
       );
       return;
@@ -75,7 +77,7 @@ export function passkeysPanel(app, { changed } = {}) {
       [list, factors] = await Promise.all([api("me/passkeys"), api("me/factors")]);
     } catch (err) {
       if (read !== reads) return;
-      replace(body, h("p", { class: "form-error" }, `Your passkeys could not be loaded: ${err.message}`));
+      replace(body, h("p", { class: "form-error" }, interpolate(gettext("Your passkeys could not be loaded: %(error)s"), { error: err.message })));
       return;
     }
     if (read !== reads) return;
@@ -90,17 +92,19 @@ export function passkeysPanel(app, { changed } = {}) {
       h(
         "p",
         {},
-        "A passkey logs you in with your device's screen lock (your fingerprint, face or PIN) instead of your password, and no fake site can trick you into giving it away. Once you have one, logging in with your password asks for a passkey next.",
+        gettext(
+          "A passkey logs you in with your device's screen lock (your fingerprint, face or PIN) instead of your password, and no fake site can trick you into giving it away. Once you have one, logging in with your password asks for a passkey next.",
+        ),
       ),
       list.length
         ? h(
             "ul",
-            { class: "passkey-list", "aria-label": "Your passkeys" },
+            { class: "passkey-list", "aria-label": gettext("Your passkeys") },
             list.map((passkey) => item(passkey, list.length)),
           )
-        : h("p", { class: "no-passkeys" }, "You have no passkeys yet."),
+        : h("p", { class: "no-passkeys" }, gettext("You have no passkeys yet.")),
       works
-        ? h("div", { class: "button-row" }, h("button", { type: "button", class: "primary", onclick: add }, "Add a passkey"))
+        ? h("div", { class: "button-row" }, h("button", { type: "button", class: "primary", onclick: add }, gettext("Add a passkey")))
         : unavailable(),
     );
   }
@@ -108,15 +112,28 @@ export function passkeysPanel(app, { changed } = {}) {
   // Why there is no button to add one here, and where there would be.
   function unavailable() {
     if (!numericHost()) {
-      return h("p", { class: "meta passkeys-unavailable" }, "This browser cannot make passkeys. Add one from a recent browser; the ones listed here can still be renamed or removed.");
+      return h(
+        "p",
+        { class: "meta passkeys-unavailable" },
+        gettext("This browser cannot make passkeys. Add one from a recent browser; the ones listed here can still be renamed or removed."),
+      );
     }
     // `make run` prints its numeric address; the same server answers at its name.
     const local = location.hostname === "127.0.0.1" ? `${location.protocol}//localhost${location.port ? `:${location.port}` : ""}` : null;
     return h(
       "p",
       { class: "meta passkeys-unavailable" },
-      "Passkeys work only when the site is opened by its name, not by a numeric address like this one.",
-      local ? [" Open ", h("a", { href: `${local}${location.pathname}` }, local), ", log in there and add one."] : "",
+      gettext("Passkeys work only when the site is opened by its name, not by a numeric address like this one."),
+      local
+        ? [
+            " ",
+            phraseWith(
+              // Translators: %(address)s is a link to the site at its name, such as http://localhost:8000.
+              gettext("Open %(address)s, log in there and add one."),
+              { address: h("a", { href: `${local}${location.pathname}` }, local) },
+            ),
+          ]
+        : "",
     );
   }
 
@@ -131,15 +148,48 @@ export function passkeysPanel(app, { changed } = {}) {
       h(
         "div",
         { class: "passkey-what" },
-        h("p", {}, h("strong", { class: "passkey-name" }, passkey.name), h("span", { class: passkey.backed_up ? "passkey-kind synced" : "passkey-kind" }, passkey.backed_up ? "Synced" : "This device only")),
-        h("p", { class: "meta" }, passkey.backed_up ? "Kept in sync between your devices by your password manager." : "Kept on the one device or security key that made it."),
-        h("p", { class: "meta" }, `Added ${when(passkey.created_at)} · last used ${passkey.last_used_at ? when(passkey.last_used_at) : "never"}`),
+        h(
+          "p",
+          {},
+          h("strong", { class: "passkey-name" }, passkey.name),
+          h(
+            "span",
+            { class: passkey.backed_up ? "passkey-kind synced" : "passkey-kind" },
+            passkey.backed_up
+              ? // Translators: a passkey kept in sync between the person's devices.
+                gettext("Synced")
+              : // Translators: a passkey kept on one device only.
+                gettext("This device only"),
+          ),
+        ),
+        h(
+          "p",
+          { class: "meta" },
+          passkey.backed_up ? gettext("Kept in sync between your devices by your password manager.") : gettext("Kept on the one device or security key that made it."),
+        ),
+        h(
+          "p",
+          { class: "meta" },
+          passkey.last_used_at
+            ? interpolate(gettext("Added %(added)s · last used %(used)s"), { added: when(passkey.created_at), used: when(passkey.last_used_at) })
+            : interpolate(gettext("Added %(added)s · last used never"), { added: when(passkey.created_at) }),
+        ),
       ),
       h(
         "div",
         { class: "button-row" },
-        h("button", { type: "button", "aria-label": `Rename the passkey ${passkey.name}`, onclick: () => rename(passkey) }, "Rename"),
-        h("button", { type: "button", "aria-label": `Remove the passkey ${passkey.name}`, onclick: () => remove(passkey, count) }, "Remove"),
+        h(
+          "button",
+          { type: "button", "aria-label": interpolate(gettext("Rename the passkey %(name)s"), { name: passkey.name }), onclick: () => rename(passkey) },
+          // Translators: a button that renames a passkey.
+          gettext("Rename"),
+        ),
+        h(
+          "button",
+          { type: "button", "aria-label": interpolate(gettext("Remove the passkey %(name)s"), { name: passkey.name }), onclick: () => remove(passkey, count) },
+          // Translators: a button that removes a passkey.
+          gettext("Remove"),
+        ),
       ),
     );
   }
@@ -149,21 +199,22 @@ export function passkeysPanel(app, { changed } = {}) {
   function add() {
     reads++;
     say();
-    const secret = field("passkey-password", "Your password", passwordInput());
+    const secret = field("passkey-password", gettext("Your password"), passwordInput());
     const named = field(
       "passkey-name",
-      "Name (optional)",
+      // Translators: the name a person gives a passkey.
+      gettext("Name (optional)"),
       /** @type {HTMLInputElement} */ (h("input", { name: "name", maxlength: 60, autocomplete: "off" })),
-      "To tell your passkeys apart, such as “Work laptop” or “Phone”.",
+      gettext("To tell your passkeys apart, such as “Work laptop” or “Phone”."),
     );
     const general = h("p", { class: "form-error", role: "alert" });
-    const submit = h("button", { type: "submit", class: "primary" }, "Continue");
+    const submit = h("button", { type: "submit", class: "primary" }, gettext("Continue"));
     const errors = errorPlaces({ password: secret, name: named }, general);
     const form = h(
       "form",
       {
         class: "stack",
-        "aria-label": "Add a passkey",
+        "aria-label": gettext("Add a passkey"),
         onsubmit: async (event) => {
           event.preventDefault();
           errors.clear();
@@ -175,11 +226,15 @@ export function passkeysPanel(app, { changed } = {}) {
           }
         },
       },
-      h("p", {}, "Your password first, to be sure it is you. Your browser then asks where to keep the passkey: on this device, on a phone, or on a security key."),
+      h(
+        "p",
+        {},
+        gettext("Your password first, to be sure it is you. Your browser then asks where to keep the passkey: on this device, on a phone, or on a security key."),
+      ),
       secret.el,
       named.el,
       general,
-      h("div", { class: "button-row" }, submit, h("button", { type: "button", onclick: () => back() }, "Cancel")),
+      h("div", { class: "button-row" }, submit, h("button", { type: "button", onclick: () => back() }, gettext("Cancel"))),
     );
     replace(body, form);
     secret.input.focus();
@@ -207,7 +262,9 @@ export function passkeysPanel(app, { changed } = {}) {
     try {
       credential = await makePasskey(options.publicKey);
     } catch (err) {
-      general.textContent = declined(err) ? "No passkey was added: the prompt was closed before it finished. Try again when you are ready." : promptFailed(err);
+      general.textContent = declined(err)
+        ? gettext("No passkey was added: the prompt was closed before it finished. Try again when you are ready.")
+        : promptFailed(err);
       return;
     }
     let answer;
@@ -223,28 +280,33 @@ export function passkeysPanel(app, { changed } = {}) {
       reads++;
       say();
       showRecoveryCodes(body, answer.recovery_codes, {
-        said: `Your passkey “${added}” is added: logging in with your password now asks for it next.`,
-        insteadOf: "a passkey, if you lose your devices",
+        said: interpolate(gettext("Your passkey “%(name)s” is added: logging in with your password now asks for it next."), { name: added }),
+        standsIn: gettext("Each logs you in once in place of a passkey, if you lose your devices."),
         done: () => back(),
       });
       return;
     }
-    await back(`Your passkey “${added}” is added.`);
+    await back(interpolate(gettext("Your passkey “%(name)s” is added."), { name: added }));
   }
 
   /** @param {Passkey} passkey */
   function rename(passkey) {
     reads++;
     say();
-    const named = field("passkey-new-name", "New name", /** @type {HTMLInputElement} */ (h("input", { name: "name", required: true, maxlength: 60, autocomplete: "off", value: passkey.name })));
+    const named = field(
+      "passkey-new-name",
+      // Translators: a passkey's new name.
+      gettext("New name"),
+      /** @type {HTMLInputElement} */ (h("input", { name: "name", required: true, maxlength: 60, autocomplete: "off", value: passkey.name })),
+    );
     const general = h("p", { class: "form-error", role: "alert" });
-    const submit = h("button", { type: "submit", class: "primary" }, "Save the name");
+    const submit = h("button", { type: "submit", class: "primary" }, gettext("Save the name"));
     const errors = errorPlaces({ name: named }, general);
     const form = h(
       "form",
       {
         class: "stack",
-        "aria-label": `Rename the passkey ${passkey.name}`,
+        "aria-label": interpolate(gettext("Rename the passkey %(name)s"), { name: passkey.name }),
         onsubmit: async (event) => {
           event.preventDefault();
           errors.clear();
@@ -255,20 +317,20 @@ export function passkeysPanel(app, { changed } = {}) {
           } catch (err) {
             submit.disabled = false;
             if (err.status === 404) {
-              await back("", "That passkey is gone: it was removed meanwhile.");
+              await back("", gettext("That passkey is gone: it was removed meanwhile."));
               return;
             }
             (errors.show(err) ?? named.input).focus();
             return;
           }
-          await back(`Renamed to “${renamed.name}”.`);
+          await back(interpolate(gettext("Renamed to “%(name)s”."), { name: renamed.name }));
         },
       },
       named.el,
       general,
-      h("div", { class: "button-row" }, submit, h("button", { type: "button", onclick: () => back() }, "Cancel")),
+      h("div", { class: "button-row" }, submit, h("button", { type: "button", onclick: () => back() }, gettext("Cancel"))),
     );
-    replace(body, h("h4", {}, `Rename “${passkey.name}”`), form);
+    replace(body, h("h4", {}, interpolate(gettext("Rename “%(name)s”"), { name: passkey.name })), form);
     named.input.focus();
     named.input.select();
   }
@@ -282,15 +344,15 @@ export function passkeysPanel(app, { changed } = {}) {
     say();
     // The last second step going: the password alone logs in again, the codes go too.
     const last = count === 1 && !factors.totp;
-    const secret = field("passkey-remove-password", "Your password", passwordInput());
+    const secret = field("passkey-remove-password", gettext("Your password"), passwordInput());
     const general = h("p", { class: "form-error", role: "alert" });
-    const submit = h("button", { type: "submit", class: "danger" }, "Remove the passkey");
+    const submit = h("button", { type: "submit", class: "danger" }, gettext("Remove the passkey"));
     const errors = errorPlaces({ password: secret }, general);
     const form = h(
       "form",
       {
         class: "stack",
-        "aria-label": `Remove the passkey ${passkey.name}`,
+        "aria-label": interpolate(gettext("Remove the passkey %(name)s"), { name: passkey.name }),
         onsubmit: async (event) => {
           event.preventDefault();
           errors.clear();
@@ -300,29 +362,33 @@ export function passkeysPanel(app, { changed } = {}) {
           } catch (err) {
             submit.disabled = false;
             if (err.status === 404 || err.status === 409) {
-              await back("", err.status === 404 ? "That passkey is gone: it was removed meanwhile." : err.message);
+              await back("", err.status === 404 ? gettext("That passkey is gone: it was removed meanwhile.") : err.message);
               return;
             }
             (errors.show(err) ?? secret.input).focus();
             return;
           }
           changed?.();
-          await back(last ? `“${passkey.name}” is removed. Your password alone logs you in again.` : `“${passkey.name}” is removed.`);
+          await back(
+            last
+              ? interpolate(gettext("“%(name)s” is removed. Your password alone logs you in again."), { name: passkey.name })
+              : interpolate(gettext("“%(name)s” is removed."), { name: passkey.name }),
+          );
         },
       },
       h(
         "p",
         {},
         last
-          ? "It is your last second step: once it is removed, your password alone logs you in, and your recovery codes stop working."
-          : "It stops logging you in at once.",
-        " Remove it from your device or password manager too, where it stays until you do.",
+          ? gettext("It is your last second step: once it is removed, your password alone logs you in, and your recovery codes stop working.")
+          : gettext("It stops logging you in at once."),
+        ` ${gettext("Remove it from your device or password manager too, where it stays until you do.")}`,
       ),
       secret.el,
       general,
-      h("div", { class: "button-row" }, submit, h("button", { type: "button", onclick: () => back() }, "Cancel")),
+      h("div", { class: "button-row" }, submit, h("button", { type: "button", onclick: () => back() }, gettext("Cancel"))),
     );
-    replace(body, h("h4", {}, `Remove “${passkey.name}”`), form);
+    replace(body, h("h4", {}, interpolate(gettext("Remove “%(name)s”"), { name: passkey.name })), form);
     secret.input.focus();
   }
 

@@ -5,12 +5,13 @@
 // says the account is closed, until when logging in with the password restores it, and
 // offers the log-in form to do so (`auth/token` restores it).
 
-import { errorPlaces, field } from "./account.js";
+import { errorPlaces, field, phraseWith } from "./account.js";
 import { api, auth } from "./api.js";
 import { authPanel } from "./auth.js";
 import { h, replace } from "./dom.js";
+import { gettext, gettext_noop, interpolate, ngettext, timeText } from "./i18n.js";
 
-const SITE_TITLE = "Trick-taking tables";
+const SITE_TITLE = gettext_noop("Trick-taking tables");
 // The server's ACCOUNT_CLOSURE_GRACE_DAYS as deployed by default, for the words before
 // closing; once closed, the page shows the exact moment the server answered.
 const GRACE_DAYS = 7;
@@ -29,7 +30,7 @@ window.addEventListener("auth-changed", () => {
 
 /** @param {string} iso */
 function when(iso) {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "long", timeStyle: "short" });
+  return timeText(iso, { dateStyle: "long", timeStyle: "short" });
 }
 
 /**
@@ -40,7 +41,7 @@ export function privacySection(app) {
   return h(
     "section",
     { class: "settings-group privacy", "aria-labelledby": "privacy-title" },
-    h("h2", { id: "privacy-title" }, "Privacy"),
+    h("h2", { id: "privacy-title" }, gettext("Privacy")),
     exportPanel(),
     closePanel(app),
   );
@@ -51,7 +52,7 @@ export function privacySection(app) {
 function exportPanel() {
   const status = h("p", { class: "saved export-status", role: "status", tabindex: "-1" });
   const error = h("p", { class: "form-error", role: "alert", tabindex: "-1", id: "export-error" });
-  const button = h("button", { type: "button", class: "primary", "aria-describedby": "export-error" }, "E-mail me a link to my data");
+  const button = h("button", { type: "button", class: "primary", "aria-describedby": "export-error" }, gettext("E-mail me a link to my data"));
   button.addEventListener("click", async () => {
     status.textContent = "";
     error.textContent = "";
@@ -60,7 +61,7 @@ function exportPanel() {
     try {
       const answer = await api("me/export", { method: "POST" });
       said = status;
-      said.textContent = answer?.detail || "The archive of your data is being made; a link to it is on its way to your confirmed address.";
+      said.textContent = answer?.detail || gettext("The archive of your data is being made; a link to it is on its way to your confirmed address.");
     } catch (err) {
       said = error;
       said.textContent = err.message;
@@ -73,13 +74,20 @@ function exportPanel() {
   return h(
     "section",
     { class: "panel data-export", "aria-labelledby": "export-title" },
-    h("h3", { id: "export-title" }, "Download your data"),
+    h("h3", { id: "export-title" }, gettext("Download your data")),
     h(
       "p",
       {},
-      "A copy of everything this server holds about you, in one JSON file: your account and settings, where you signed in, your apps and tokens (without their secrets), every match you played with your own moves, your ratings, and any moderation entries about you.",
+      gettext(
+        "A copy of everything this server holds about you, in one JSON file: your account and settings, where you signed in, your apps and tokens (without their secrets), every match you played with your own moves, your ratings, and any moderation entries about you.",
+      ),
     ),
-    h("p", {}, "The file is made in the background; a link to download it is e-mailed to the address you confirmed under “How to reach you”. The link works once."),
+    h(
+      "p",
+      {},
+      // Translators: “How to reach you” is the name of a part of the settings page, as it is worded there.
+      gettext("The file is made in the background; a link to download it is e-mailed to the address you confirmed under “How to reach you”. The link works once."),
+    ),
     h("div", { class: "button-row" }, button),
     status,
     error,
@@ -88,13 +96,13 @@ function exportPanel() {
 
 /** @param {{ user: { is_guest: boolean, has_password?: boolean } | null }} app */
 function closePanel(app) {
-  const opener = h("button", { type: "button", class: "close-open", "aria-expanded": "false", "aria-controls": "close-step" }, "Close my account…");
+  const opener = h("button", { type: "button", class: "close-open", "aria-expanded": "false", "aria-controls": "close-step" }, gettext("Close my account…"));
   const step = h("div", { id: "close-step", class: "close-step", hidden: true });
   const el = h(
     "section",
     { class: "panel close-account", "aria-labelledby": "close-title" },
-    h("h3", { id: "close-title" }, "Close your account"),
-    h("p", {}, "Stop playing here and have your personal data erased."),
+    h("h3", { id: "close-title" }, gettext("Close your account")),
+    h("p", {}, gettext("Stop playing here and have your personal data erased.")),
     h("div", { class: "button-row" }, opener),
     step,
   );
@@ -112,16 +120,16 @@ function closePanel(app) {
   opener.addEventListener("click", () => {
     const user = app.user;
     const guest = Boolean(user?.is_guest || user?.has_password === false);
-    const heading = h("h4", { tabindex: "-1" }, "Before you close it");
-    const secret = guest ? null : field("close-password", "Your password", passwordInput(), "To be sure it is you.");
+    const heading = h("h4", { tabindex: "-1" }, gettext("Before you close it"));
+    const secret = guest ? null : field("close-password", gettext("Your password"), passwordInput(), gettext("To be sure it is you."));
     const general = h("p", { class: "form-error", role: "alert" });
-    const submit = h("button", { type: "submit", class: "danger" }, "Close my account");
+    const submit = h("button", { type: "submit", class: "danger" }, gettext("Close my account"));
     const errors = errorPlaces(secret ? { password: secret } : {}, general);
     const form = h(
       "form",
       {
         class: "stack",
-        "aria-label": "Close your account",
+        "aria-label": gettext("Close your account"),
         onsubmit: async (event) => {
           event.preventDefault();
           errors.clear();
@@ -144,18 +152,41 @@ function closePanel(app) {
       h(
         "ul",
         { class: "close-consequences" },
-        h("li", {}, "You are signed out everywhere at once, and your personal tokens and the apps you allowed stop working."),
-        h("li", {}, "Your seats in games under way go to computer players, who play on; a lobby frees your seat."),
-        h("li", {}, "Your finished matches and ratings stay, shown under “closed account N” in place of your name."),
-        h("li", {}, `After ${GRACE_DAYS} days your personal data is erased for good: your names, e-mail address, password and settings.`),
+        h("li", {}, gettext("You are signed out everywhere at once, and your personal tokens and the apps you allowed stop working.")),
+        h("li", {}, gettext("Your seats in games under way go to computer players, who play on; a lobby frees your seat.")),
+        // Translators: “closed account N” is how the site names a closed account, as the server words it (N a number).
+        h("li", {}, gettext("Your finished matches and ratings stay, shown under “closed account N” in place of your name.")),
+        h(
+          "li",
+          {},
+          interpolate(
+            ngettext(
+              "After %(n)s day your personal data is erased for good: your names, e-mail address, password and settings.",
+              "After %(n)s days your personal data is erased for good: your names, e-mail address, password and settings.",
+              GRACE_DAYS,
+            ),
+            { n: GRACE_DAYS },
+          ),
+        ),
         guest
-          ? h("li", {}, h("strong", {}, "A guest account has no password, so it cannot be restored: closing it is final."))
-          : h("li", {}, `Changed your mind? Logging in with your password within those ${GRACE_DAYS} days restores your account.`),
+          ? h("li", {}, h("strong", {}, gettext("A guest account has no password, so it cannot be restored: closing it is final.")))
+          : h(
+              "li",
+              {},
+              interpolate(
+                ngettext(
+                  "Changed your mind? Logging in with your password within that %(n)s day restores your account.",
+                  "Changed your mind? Logging in with your password within those %(n)s days restores your account.",
+                  GRACE_DAYS,
+                ),
+                { n: GRACE_DAYS },
+              ),
+            ),
       ),
-      h("p", { class: "meta" }, "To keep a copy of your data, ask for it above first: the link is mailed to your confirmed address."),
+      h("p", { class: "meta" }, gettext("To keep a copy of your data, ask for it above first: the link is mailed to your confirmed address.")),
       secret?.el,
       general,
-      h("div", { class: "button-row" }, submit, h("button", { type: "button", onclick: hide }, "Cancel")),
+      h("div", { class: "button-row" }, submit, h("button", { type: "button", onclick: hide }, gettext("Cancel"))),
     );
     replace(step, form);
     step.hidden = false;
@@ -181,22 +212,47 @@ function passwordInput() {
 export function closedAccountPage(root, app) {
   if (!closed) return false;
   const until = closed.restorableUntil;
-  app.title(`Account closed · ${SITE_TITLE}`);
-  const heading = h("h1", { tabindex: "-1" }, "Your account is closed");
+  app.title(interpolate(gettext("Account closed · %(site)s"), { site: gettext(SITE_TITLE) }));
+  const heading = h("h1", { tabindex: "-1" }, gettext("Your account is closed"));
   const date = until ? h("time", { datetime: until }, when(until)) : null;
   const intro = h(
     "section",
     { class: "intro closed-account", "aria-labelledby": "closed-title" },
     heading,
-    h("p", {}, "You are signed out everywhere, and no notices are sent to you any more."),
+    h("p", {}, gettext("You are signed out everywhere, and no notices are sent to you any more.")),
     closed.guest
-      ? h("p", { class: "restore" }, "A guest account cannot be restored. Its personal data is erased ", date ? ["on ", date] : `after ${GRACE_DAYS} days`, ".")
+      ? h(
+          "p",
+          { class: "restore" },
+          date
+            ? phraseWith(gettext("A guest account cannot be restored. Its personal data is erased on %(date)s."), { date })
+            : interpolate(
+                ngettext(
+                  "A guest account cannot be restored. Its personal data is erased after %(n)s day.",
+                  "A guest account cannot be restored. Its personal data is erased after %(n)s days.",
+                  GRACE_DAYS,
+                ),
+                { n: GRACE_DAYS },
+              ),
+        )
       : h(
           "p",
           { class: "restore" },
-          "Changed your mind? Log in with your password before ",
-          date ?? `${GRACE_DAYS} days have passed`,
-          " and your account is restored as it was. After that, your personal data is erased for good.",
+          date
+            ? phraseWith(
+                gettext(
+                  "Changed your mind? Log in with your password before %(date)s and your account is restored as it was. After that, your personal data is erased for good.",
+                ),
+                { date },
+              )
+            : interpolate(
+                ngettext(
+                  "Changed your mind? Log in with your password before %(n)s day has passed and your account is restored as it was. After that, your personal data is erased for good.",
+                  "Changed your mind? Log in with your password before %(n)s days have passed and your account is restored as it was. After that, your personal data is erased for good.",
+                  GRACE_DAYS,
+                ),
+                { n: GRACE_DAYS },
+              ),
         ),
   );
   heading.id = "closed-title";

@@ -8,16 +8,17 @@
 // subscription on both sides.
 
 import { api } from "./api.js";
+import { gettext, interpolate } from "./i18n.js";
 import { homeScreenApp, onIos } from "./platform.js";
 import { SCOPE, registerWorker } from "./worker.js";
 
 // Why this browser cannot receive push notices, in words for the person; null if it can.
 export function pushUnsupported() {
-  if (!window.isSecureContext) return "Notifications need the site to be opened over HTTPS.";
+  if (!window.isSecureContext) return gettext("Notifications need the site to be opened over HTTPS.");
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
     // On the Home Screen already: only an older iOS is left to blame.
-    if (onIos() && homeScreenApp()) return "This iPhone or iPad cannot receive push notifications: they need iOS 16.4 or later.";
-    return "This browser cannot receive push notifications. (On an iPhone or iPad, they need the site added to the Home Screen first.)";
+    if (onIos() && homeScreenApp()) return gettext("This iPhone or iPad cannot receive push notifications: they need iOS 16.4 or later.");
+    return gettext("This browser cannot receive push notifications. (On an iPhone or iPad, they need the site added to the Home Screen first.)");
   }
   return null;
 }
@@ -49,8 +50,8 @@ export async function turnOn(publicKey) {
   if (permission !== "granted") {
     throw new Error(
       permission === "denied"
-        ? "Your browser blocks notifications from this site. Allow them in the browser's site settings, then try again."
-        : "Notifications stay off: the browser's question was not answered.",
+        ? gettext("Your browser blocks notifications from this site. Allow them in the browser's site settings, then try again.")
+        : gettext("Notifications stay off: the browser's question was not answered."),
     );
   }
   // Registered by the page already, as a rule; registering again is how to be sure.
@@ -68,7 +69,8 @@ export async function turnOn(publicKey) {
     try {
       subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
     } catch (err) {
-      throw new Error(`The browser's push service refused: ${err.message}`);
+      // Translators: %(error)s is the browser's own message, often in English.
+      throw new Error(interpolate(gettext("The browser's push service refused: %(error)s"), { error: err.message }));
     }
   }
   try {
@@ -117,7 +119,7 @@ function activated(registration) {
   return new Promise((resolve, reject) => {
     worker.addEventListener("statechange", () => {
       if (worker.state === "activated") resolve();
-      else if (worker.state === "redundant") reject(new Error("The notification worker could not be installed."));
+      else if (worker.state === "redundant") reject(new Error(gettext("The notification worker could not be installed.")));
     });
   });
 }

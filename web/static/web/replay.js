@@ -18,10 +18,11 @@
 
 import { api } from "./api.js";
 import { signedOutPage } from "./auth.js";
-import { isLine, PHRASES } from "./chat.js";
+import { isLine, phraseWords } from "./chat.js";
 import { h, replace } from "./dom.js";
-import { count, passText } from "./format.js";
+import { passText } from "./format.js";
 import { gameModule } from "./games/index.js";
+import { gettext, interpolate, ngettext, timeText } from "./i18n.js";
 import { eventText, handResult } from "./table/results.js";
 
 // From this width the talk is a column beside the replay, open (replay_talk.css).
@@ -47,7 +48,7 @@ function holder(hands, cards, from) {
 
 function clock(iso) {
   const at = new Date(iso);
-  return Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
+  return Number.isNaN(at.getTime()) ? "" : timeText(at, { hour: "numeric", minute: "2-digit" });
 }
 
 export class ReplayPage {
@@ -76,12 +77,13 @@ export class ReplayPage {
   }
 
   async start() {
-    this.app.title(`Replay ${this.code} · Trick-taking tables`);
+    // Translators: the browser tab's title; %(site)s is the site's name.
+    this.app.title(interpolate(gettext("Replay %(code)s · %(site)s"), { code: this.code, site: gettext("Trick-taking tables") }));
     if (!this.app.user) {
-      signedOutPage(this.root, "Replay", "Log in to watch the replay.");
+      signedOutPage(this.root, gettext("Replay"), gettext("Log in to watch the replay."));
       return;
     }
-    replace(this.root, h("p", { class: "loading" }, "Loading…"));
+    replace(this.root, h("p", { class: "loading" }, gettext("Loading…")));
     try {
       this.replay = await api(`rooms/${encodeURIComponent(this.code)}/replay`);
     } catch (err) {
@@ -91,16 +93,16 @@ export class ReplayPage {
         h(
           "section",
           { class: "panel replay-refused" },
-          h("h1", {}, "Replay"),
+          h("h1", {}, gettext("Replay")),
           h("p", { class: "form-error", role: "alert", "data-code": err.code ?? "" }, err.message),
-          h("p", {}, h("a", { href: `/join/${encodeURIComponent(this.code)}`, "data-link": "" }, "Back to the table")),
+          h("p", {}, h("a", { href: `/join/${encodeURIComponent(this.code)}`, "data-link": "" }, gettext("Back to the table"))),
         ),
       );
       return;
     }
     if (this.gone) return;
     this.game = gameModule(this.replay.game);
-    this.names = this.replay.players.map((p) => p.display_name || `Seat ${p.seat + 1}`);
+    this.names = this.replay.players.map((p) => p.display_name || interpolate(gettext("Seat %(seat)s"), { seat: p.seat + 1 }));
     this.talk = Array.isArray(this.replay.chat) ? this.replay.chat.filter(isLine) : [];
     if (this.talk.length) await this.placeTalk();
     if (this.gone) return;
@@ -147,16 +149,27 @@ export class ReplayPage {
     const hands = this.replay.hands;
     const ended = this.step === this.steps.length;
     let shown = this.talk;
-    let note = "The hands' times could not be read: this is all the talk of the match, in order.";
+    let note = gettext("The hands' times could not be read: this is all the talk of the match, in order.");
     if (placed) {
       const upTo = ended ? 2 * this.hand + 2 : 2 * this.hand;
       shown = this.talk.filter((line) => (placed.get(line.id) ?? 0) <= upTo);
       const later = ended ? 0 : this.talk.filter((line) => placed.get(line.id) === 2 * this.hand + 1).length;
-      note = later ? `${count(later, "more line")} said during this hand ${later === 1 ? "shows" : "show"} at its last step: the plays carry no times.` : "";
+      note = later
+        ? interpolate(
+            ngettext(
+              "%(n)s more line said during this hand shows at its last step: the plays carry no times.",
+              "%(n)s more lines said during this hand show at its last step: the plays carry no times.",
+              later,
+            ),
+            { n: later },
+          )
+        : "";
     }
+    // The heading of the table talk's lines said before a hand, during it, or after the last.
     const label = (at) => {
-      if (at >= 2 * hands.length) return "After the match";
-      return `${at % 2 ? "During" : "Before"} hand ${hands[Math.floor(at / 2)].round}`;
+      if (at >= 2 * hands.length) return gettext("After the match");
+      const hand = hands[Math.floor(at / 2)].round;
+      return at % 2 ? interpolate(gettext("During hand %(hand)s"), { hand }) : interpolate(gettext("Before hand %(hand)s"), { hand });
     };
     /** @type {HTMLElement[]} */
     const groups = [];
@@ -180,12 +193,13 @@ export class ReplayPage {
           this.talkOpen = /** @type {HTMLDetailsElement} */ (e.currentTarget).open;
         },
       },
-      h("summary", {}, `Table talk (${shown.length})`),
+      // Translators: the replay's table talk, with the number of lines shown.
+      h("summary", {}, interpolate(gettext("Table talk (%(n)s)"), { n: shown.length })),
       h(
         "div",
-        { class: "replay-talk-body", role: "region", "aria-label": "Table talk up to this step", tabindex: "0" },
+        { class: "replay-talk-body", role: "region", "aria-label": gettext("Table talk up to this step"), tabindex: "0" },
         note ? h("p", { class: "replay-talk-note" }, note) : null,
-        shown.length ? groups : h("p", { class: "replay-talk-note" }, "Nothing said yet."),
+        shown.length ? groups : h("p", { class: "replay-talk-note" }, gettext("Nothing said yet.")),
       ),
     );
   }
@@ -194,14 +208,15 @@ export class ReplayPage {
   talkLine(line) {
     const text = h("p", { class: "replay-talk-text" });
     // Text, never markup: whatever it holds shows as written.
-    text.textContent = (line.phrase && PHRASES[line.phrase]) || line.text;
+    text.textContent = phraseWords(line);
     const who = h("span", { class: "replay-talk-who" });
     who.textContent = line.author.display_name || line.author.username;
     return h(
       "li",
       { class: "replay-talk-line", "data-id": line.id, "data-channel": line.channel },
       who,
-      line.channel === "spectators" ? h("span", { class: "badge" }, "spectator") : null,
+      // Translators: a badge on a line of table talk said by someone watching, not playing.
+      line.channel === "spectators" ? h("span", { class: "badge" }, gettext("spectator")) : null,
       h("time", { datetime: line.sent_at }, clock(line.sent_at)),
       text,
     );
@@ -364,11 +379,25 @@ export class ReplayPage {
       } catch {
         // the name in words, below
       }
-      lines.push(`${names[step.seat]}: ${String(label).replaceAll("_", " ")}.`);
+      // Translators: a step of a replay that the log has no words for: who, and the move's name.
+      lines.push(interpolate(gettext("%(name)s: %(action)s."), { name: names[step.seat], action: String(label).replaceAll("_", " ") }));
     }
     const bot = step.by_bot && !/computer/i.test(names[step.seat]);
-    const how = step.claimed ? " (claimed)" : step.automatic ? " (automatic)" : bot ? " (computer)" : "";
-    lines[0] = lines[0].replace(/\.?$/, `${how}.`);
+    // The first line says how the move was made, within its sentence, which ends in a full
+    // stop either way.
+    const said = lines[0].replace(/[.।]$/, "");
+    if (step.claimed) {
+      // Translators: a step of a replay (%(step)s: what happened) made by a claim of the remaining tricks.
+      lines[0] = interpolate(gettext("%(step)s (claimed)."), { step: said });
+    } else if (step.automatic) {
+      // Translators: a step of a replay (%(step)s: what happened) the server made for the player.
+      lines[0] = interpolate(gettext("%(step)s (automatic)."), { step: said });
+    } else if (bot) {
+      // Translators: a step of a replay (%(step)s: what happened) made by a computer player.
+      lines[0] = interpolate(gettext("%(step)s (computer)."), { step: said });
+    } else if (said === lines[0]) {
+      lines[0] = `${said}.`;
+    }
     return lines.join(" ");
   }
 
@@ -380,13 +409,18 @@ export class ReplayPage {
   }
 
   describe() {
-    if (this.step === 0) return "As dealt.";
+    if (this.step === 0) return gettext("As dealt.");
     const hand = this.replay.hands[this.hand];
     if (this.steps[this.step - 1].end) {
       const result = hand.result ?? {};
-      const scored = eventText(this.game, { type: "hand_scored", ...result, round: hand.round }, this.names) || `Hand ${hand.round} is over.`;
-      const totals = Array.isArray(result.scores) ? ` Totals — ${this.names.map((name, i) => `${name}: ${result.scores[i]}`).join(", ")}.` : "";
-      return `${scored}${totals}`;
+      const scored =
+        eventText(this.game, { type: "hand_scored", ...result, round: hand.round }, this.names) ||
+        interpolate(gettext("Hand %(hand)s is over."), { hand: hand.round });
+      if (!Array.isArray(result.scores)) return scored;
+      // Translators: one player's total score in a list of them ("alice: 26, bob: 0").
+      const scores = this.names.map((name, i) => interpolate(gettext("%(name)s: %(score)s"), { name, score: result.scores[i] })).join(", ");
+      // Translators: after a hand's result in a replay, every player's total score.
+      return `${scored} ${interpolate(gettext("Totals — %(scores)s."), { scores })}`;
     }
     return this.words(this.step - 1);
   }
@@ -399,8 +433,8 @@ export class ReplayPage {
     const ctx = { room: { options: this.replay.options } };
     return h(
       "section",
-      { class: "replay-result results", "aria-label": `Hand ${hand.round} result` },
-      h("h2", { class: "caption" }, `Hand ${hand.round} result`),
+      { class: "replay-result results", "aria-label": interpolate(gettext("Hand %(hand)s result"), { hand: hand.round }) },
+      h("h2", { class: "caption" }, interpolate(gettext("Hand %(hand)s result"), { hand: hand.round })),
       handResult(this.game, hand.result, this.names, view, this.eventsUpTo(this.step - 1), ctx),
     );
   }
@@ -414,31 +448,33 @@ export class ReplayPage {
     const handPicker = h(
       "select",
       {
-        "aria-label": "Hand",
+        // Translators: the list to choose which hand of the match the replay shows.
+        "aria-label": gettext("Hand"),
         onchange: (e) => {
           this.hand = Number(e.target.value);
           this.step = 0;
           this.render();
         },
       },
-      replay.hands.map((hd, i) => h("option", { value: i, selected: i === this.hand }, `Hand ${hd.round}`)),
+      replay.hands.map((hd, i) => h("option", { value: i, selected: i === this.hand }, interpolate(gettext("Hand %(hand)s"), { hand: hd.round }))),
     );
-    const button = (label, step, disabled) => h("button", { type: "button", "data-step": label, disabled, onclick: () => this.go(step) }, label);
+    // `key`: the button's name in the page (data-step), the same in every language.
+    const button = (key, label, step, disabled) => h("button", { type: "button", "data-step": key, disabled, onclick: () => this.go(step) }, label);
     const atStart = this.step === 0;
     const atEnd = this.step === total;
     const controls = h(
       "div",
       { class: "replay-controls button-row" },
-      button("Previous trick", this.trickStep(-1), atStart),
-      button("Previous play", this.step - 1, atStart),
-      button("Next play", this.step + 1, atEnd),
-      button("Next trick", this.trickStep(1), atEnd),
+      button("Previous trick", gettext("Previous trick"), this.trickStep(-1), atStart),
+      button("Previous play", gettext("Previous play"), this.step - 1, atStart),
+      button("Next play", gettext("Next play"), this.step + 1, atEnd),
+      button("Next trick", gettext("Next trick"), this.trickStep(1), atEnd),
     );
     const winner = frame.trick_winner;
     const trick = h(
       "section",
-      { class: "replay-trick", "aria-label": "The trick", "data-winner": winner ?? "" },
-      h("h2", { class: "caption" }, "On the table"),
+      { class: "replay-trick", "aria-label": gettext("The trick"), "data-winner": winner ?? "" },
+      h("h2", { class: "caption" }, gettext("On the table")),
       frame.trick.length
         ? h(
             "ul",
@@ -447,24 +483,37 @@ export class ReplayPage {
               const item = p.card ?? p.tile;
               return h(
                 "li",
-                { class: `trick-play${p.seat === winner ? " winner" : ""}`, "data-seat": p.seat, "data-code": item, "aria-label": `${this.names[p.seat]}: ${game.itemName(item, view)}` },
+                {
+                  class: `trick-play${p.seat === winner ? " winner" : ""}`,
+                  "data-seat": p.seat,
+                  "data-code": item,
+                  // Translators: a card (or tile) on the trick, and who played it ("alice: queen of spades").
+                  "aria-label": interpolate(gettext("%(name)s: %(card)s"), { name: this.names[p.seat], card: game.itemName(item, view) }),
+                },
                 game.face(item, view),
                 h("span", { class: "trick-name" }, this.names[p.seat]),
               );
             }),
           )
-        : h("p", { class: "empty" }, "Nothing yet."),
-      winner !== null ? h("p", { class: "trick-winner", role: "status" }, `${this.names[winner]} takes the trick.`) : null,
+        : h("p", { class: "empty" }, gettext("Nothing yet.")),
+      winner !== null ? h("p", { class: "trick-winner", role: "status" }, interpolate(gettext("%(name)s takes the trick."), { name: this.names[winner] })) : null,
     );
     const seats = h(
       "ul",
-      { class: "replay-seats", "aria-label": "Every hand, face up" },
+      { class: "replay-seats", "aria-label": gettext("Every hand, face up") },
       replay.players.map((p, i) => {
         const held = game.sortHand(frame.hands[i] ?? [], view);
         return h(
           "li",
           { class: "replay-seat", "data-seat": i, "aria-label": this.names[i] },
-          h("h3", {}, this.names[i], p.is_bot && !/computer/i.test(this.names[i]) ? h("span", { class: "badge" }, "computer") : null, ` · ${held.length}`),
+          h(
+            "h3",
+            {},
+            this.names[i],
+            // Translators: a badge by the name of a seat a computer player holds.
+            p.is_bot && !/computer/i.test(this.names[i]) ? h("span", { class: "badge" }, gettext("computer")) : null,
+            ` · ${held.length}`,
+          ),
           h(
             "ul",
             { class: "replay-hand" },
@@ -474,13 +523,13 @@ export class ReplayPage {
       }),
     );
     const widow = frame.widow?.length
-      ? h("p", { class: "replay-widow" }, "Widow: ", frame.widow.map((code) => h("span", { "data-code": code, "aria-label": game.itemName(code, view) }, game.face(code, view))))
+      ? h("p", { class: "replay-widow" }, `${gettext("Widow:")} `, frame.widow.map((code) => h("span", { "data-code": code, "aria-label": game.itemName(code, view) }, game.face(code, view))))
       : null;
     replace(
       this.root,
       h(
         "section",
-        { class: `replay game-${replay.game}`, "aria-label": "Replay", "data-step": this.step, "data-hand": this.hand },
+        { class: `replay game-${replay.game}`, "aria-label": gettext("Replay"), "data-step": this.step, "data-hand": this.hand },
         h(
           "div",
           { class: "replay-main" },
@@ -490,10 +539,22 @@ export class ReplayPage {
             h(
               "header",
               { class: "table-head" },
-              h("h1", {}, `Replay · ${catalogue?.name ?? replay.game}`),
-              h("p", { class: "meta" }, `Room ${replay.code}${replay.name ? ` · ${replay.name}` : ""} · `, h("a", { href: `/join/${encodeURIComponent(replay.code)}`, "data-link": "" }, "the table")),
+              h("h1", {}, interpolate(gettext("Replay · %(game)s"), { game: catalogue?.name ?? replay.game })),
+              h(
+                "p",
+                { class: "meta" },
+                `${interpolate(gettext("Room %(code)s"), { code: replay.code })}${replay.name ? ` · ${replay.name}` : ""} · `,
+                // Translators: a link from a replay back to its room's page.
+                h("a", { href: `/join/${encodeURIComponent(replay.code)}`, "data-link": "" }, gettext("the table")),
+              ),
             ),
-            h("div", { class: "replay-picker" }, h("label", {}, "Hand ", handPicker), h("span", { class: "replay-position", "aria-live": "polite" }, `Step ${this.step} of ${total}`)),
+            h(
+              "div",
+              { class: "replay-picker" },
+              // Translators: the label before the list to choose which hand the replay shows.
+              h("label", {}, `${gettext("Hand")} `, handPicker),
+              h("span", { class: "replay-position", "aria-live": "polite" }, interpolate(gettext("Step %(step)s of %(total)s"), { step: this.step, total })),
+            ),
             controls,
             h("p", { class: "replay-step" }, this.describe()),
           ),

@@ -12,18 +12,22 @@
 
 import { api, ApiError } from "./api.js";
 import { h, replace } from "./dom.js";
+import { gettext, gettext_noop, interpolate } from "./i18n.js";
 
-// The API's reasons, in a player's words, in the order offered.
+// The API's reasons, in a player's words, in the order offered. Marked here and
+// translated where shown (`gettext(REASONS[reason])`): a constant is made before the
+// page's catalogue is loaded.
 export const REASONS = {
-  offensive_language: "Offensive or abusive language",
-  cheating: "Cheating, such as sharing cards with a partner",
-  stalling: "Stalling or leaving games",
-  name: "An offensive name",
-  other: "Something else",
+  // Translators: each is a reason offered for reporting a player to the moderators.
+  offensive_language: gettext_noop("Offensive or abusive language"),
+  cheating: gettext_noop("Cheating, such as sharing cards with a partner"),
+  stalling: gettext_noop("Stalling or leaving games"),
+  name: gettext_noop("An offensive name"),
+  other: gettext_noop("Something else"),
 };
 
 export const NOTE_MAX = 500;
-export const THANKS = "Thanks — a moderator will look at it. You'll be told when it's handled.";
+export const THANKS = gettext_noop("Thanks — a moderator will look at it. You'll be told when it's handled.");
 
 const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -170,8 +174,8 @@ function reportForm(modal, target) {
   const reasons = h(
     "fieldset",
     { class: "report-reasons" },
-    h("legend", {}, "What is wrong?"),
-    radios.map((radio) => h("div", { class: "radio" }, radio, h("label", { for: radio.id }, REASONS[radio.value]))),
+    h("legend", {}, gettext("What is wrong?")),
+    radios.map((radio) => h("div", { class: "radio" }, radio, h("label", { for: radio.id }, gettext(REASONS[radio.value])))),
     reasonError,
   );
   const noteId = `${id}-note`;
@@ -189,9 +193,9 @@ function reportForm(modal, target) {
       },
     })
   );
-  const note = h("div", { class: "field" }, h("label", { for: noteId }, "Anything to add? (optional)"), textarea, count, noteError);
+  const note = h("div", { class: "field" }, h("label", { for: noteId }, gettext("Anything to add? (optional)")), textarea, count, noteError);
   const general = h("p", { class: "form-error", role: "alert" });
-  const send = /** @type {HTMLButtonElement} */ (h("button", { type: "submit", class: "primary" }, "Send the report"));
+  const send = /** @type {HTMLButtonElement} */ (h("button", { type: "submit", class: "primary" }, gettext("Send the report")));
   // Each refusal under the field its `attr` names, else above the button.
   const places = { reason: { input: radios[0], error: reasonError }, note: { input: textarea, error: noteError } };
   const clear = () => {
@@ -225,7 +229,7 @@ function reportForm(modal, target) {
         clear();
         const chosen = radios.find((radio) => radio.checked);
         if (!chosen) {
-          show({ errors: [{ attr: "reason", detail: "Choose what is wrong." }], message: "" });
+          show({ errors: [{ attr: "reason", detail: gettext("Choose what is wrong.") }], message: "" });
           radios[0].focus();
           return;
         }
@@ -254,14 +258,16 @@ function reportForm(modal, target) {
     h(
       "div",
       { class: "button-row" },
-      h("button", { type: "button", onclick: () => modal.close() }, "Cancel"),
+      h("button", { type: "button", onclick: () => modal.close() }, gettext("Cancel")),
       send,
     ),
   );
   modal.show(
-    h("h2", { id }, `Report ${target.name}`),
-    target.quote ? [h("p", { class: "meta" }, "Their message:"), quoted(target.quote)] : null,
-    h("p", { class: "report-about" }, "Tell the moderators what happened. Only they read your report."),
+    // Translators: the heading of the dialog that reports a player; %(name)s is their name.
+    h("h2", { id }, interpolate(gettext("Report %(name)s"), { name: target.name })),
+    // Translators: before the line of table talk being reported.
+    target.quote ? [h("p", { class: "meta" }, gettext("Their message:")), quoted(target.quote)] : null,
+    h("p", { class: "report-about" }, gettext("Tell the moderators what happened. Only they read your report.")),
     form,
   );
   // Opened from another step of the same dialog (a player's): the focus was on a button now gone.
@@ -278,11 +284,12 @@ function quoted(text) {
 
 /** @param {Modal} modal */
 function thanked(modal) {
-  const close = h("button", { type: "button", class: "primary", onclick: () => modal.close() }, "Close");
+  const close = h("button", { type: "button", class: "primary", onclick: () => modal.close() }, gettext("Close"));
   modal.show(
-    h("h2", { id: modal.titleId }, "Report sent"),
-    h("p", { class: "report-thanks", role: "status" }, THANKS),
-    h("p", { class: "meta" }, "You can follow it in Settings, under Your standing."),
+    h("h2", { id: modal.titleId }, gettext("Report sent")),
+    h("p", { class: "report-thanks", role: "status" }, gettext(THANKS)),
+    // Translators: "Settings" and "Your standing" are the names of the page and its section.
+    h("p", { class: "meta" }, gettext("You can follow it in Settings, under Your standing.")),
     h("div", { class: "button-row" }, close),
   );
   close.focus();
@@ -291,13 +298,16 @@ function thanked(modal) {
 // A refusal in plain words, placed as the API places it (`attr`).
 /** @param {Target} target */
 function refusal(err, target) {
-  if (!(err instanceof ApiError)) return { message: "Your report could not be sent. Check your connection and try again." };
+  if (!(err instanceof ApiError)) return { message: gettext("Your report could not be sent. Check your connection and try again.") };
   switch (err.code) {
     case "throttled":
-      return { message: "You have sent many reports in a short time. Please wait a while, then try again." };
+      return { message: gettext("You have sent many reports in a short time. Please wait a while, then try again.") };
     case "not_found":
       return {
-        message: target.line !== undefined && target.line !== null ? "That message can no longer be found, so it cannot be reported." : `${target.name} can no longer be found, so they cannot be reported.`,
+        message:
+          target.line !== undefined && target.line !== null
+            ? gettext("That message can no longer be found, so it cannot be reported.")
+            : interpolate(gettext("%(name)s can no longer be found, so they cannot be reported."), { name: target.name }),
       };
     case "report_self":
       // Named by `username`, which is no field of this form: said above its button.
@@ -335,7 +345,7 @@ export function playerButton(target, shown) {
  */
 export function openPlayer(target, opener) {
   const modal = new Modal("player-dialog");
-  const report = h("button", { type: "button", onclick: () => reportForm(modal, target) }, `Report ${target.name}…`);
+  const report = h("button", { type: "button", onclick: () => reportForm(modal, target) }, interpolate(gettext("Report %(name)s…"), { name: target.name }));
   modal.show(
     h("h2", { id: modal.titleId }, target.name),
     target.name !== target.username ? h("p", { class: "meta" }, `@${target.username}`) : null,
@@ -343,9 +353,9 @@ export function openPlayer(target, opener) {
       "p",
       {},
       // A link of the app's: it shows the page in place, and the dialog goes with the table.
-      h("a", { href: `/players/${encodeURIComponent(target.username)}`, "data-link": "", onclick: () => modal.close() }, `See ${target.name}'s page`),
+      h("a", { href: `/players/${encodeURIComponent(target.username)}`, "data-link": "", onclick: () => modal.close() }, interpolate(gettext("See %(name)s's page"), { name: target.name })),
     ),
-    h("div", { class: "button-row" }, report, h("button", { type: "button", onclick: () => modal.close() }, "Close")),
+    h("div", { class: "button-row" }, report, h("button", { type: "button", onclick: () => modal.close() }, gettext("Close"))),
   );
   modal.open(opener);
   return modal;

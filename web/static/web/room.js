@@ -13,6 +13,7 @@ import { authPanel } from "./auth.js";
 import { focusKey, h, replace, restoreFocus } from "./dom.js";
 import { gameModule } from "./games/index.js";
 import { verifyRounds } from "./fairness.js";
+import { gettext, interpolate, pgettext } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { EventLog } from "./eventlog.js";
 import { RoomLive } from "./live.js";
@@ -59,7 +60,35 @@ function readHeld() {
 // What the invite link names, from the page the server served for it.
 function inviteText(code) {
   const { inviteGame: game, inviteHost: host } = document.body.dataset;
-  return game && host ? `${host} invites you to play ${game} (room ${code}).` : `Room ${code}.`;
+  return game && host
+    ? interpolate(gettext("%(host)s invites you to play %(game)s (room %(code)s)."), { host, game, code })
+    : interpolate(gettext("Room %(code)s."), { code });
+}
+
+// How the page hears of the room's changes, said after "updates:" (the live link's status).
+function liveText(status) {
+  switch (status) {
+    case "live":
+      // Translators: how the page hears of the room's changes (after "updates:"): the socket is up.
+      return pgettext("updates", "live");
+    case "polling":
+      // Translators: how the page hears of the room's changes (after "updates:"): the socket is down.
+      return pgettext("updates", "reconnecting (polling)");
+    case "connecting":
+      // Translators: how the page hears of the room's changes (after "updates:").
+      return pgettext("updates", "connecting…");
+    case "unauthorized":
+      // Translators: how the page hears of the room's changes (after "updates:"): not at all.
+      return pgettext("updates", "signed out");
+    case "refused":
+      // Translators: how the page hears of the room's changes (after "updates:"): the server refused the socket.
+      return pgettext("updates", "polling (socket refused)");
+    case "gone":
+      // Translators: how the page hears of the room's changes (after "updates:"): not at all.
+      return pgettext("updates", "no such room");
+    default:
+      return status;
+  }
 }
 
 export class RoomPage {
@@ -73,7 +102,8 @@ export class RoomPage {
     this.rounds = [];
     this.busy = false;
     this.destroyed = false;
-    this.liveStatus = "connecting";
+    // Translators: how the page hears of the room's changes (after "updates:"), before it tries.
+    this.liveStatus = pgettext("updates", "connecting");
     // What the page still has to do (sync() does it, one thing at a time): draw a pushed
     // view that needs a fetch first, and fetch the view when a notice is newer than it
     // (Infinity: whatever it is, as a poll does).
@@ -162,7 +192,13 @@ export class RoomPage {
         { class: "invite-page" },
         authPanel({
           guestFirst: true,
-          intro: h("div", {}, h("h1", {}, "You're invited to a table"), h("p", { class: "invite-what" }, inviteText(this.code)), h("p", {}, "Pick a name to play as a guest, or log in.")),
+          intro: h(
+            "div",
+            {},
+            h("h1", {}, gettext("You're invited to a table")),
+            h("p", { class: "invite-what" }, inviteText(this.code)),
+            h("p", {}, gettext("Pick a name to play as a guest, or log in.")),
+          ),
         }),
       ),
     );
@@ -178,15 +214,7 @@ export class RoomPage {
   }
 
   onLive(status) {
-    this.liveStatus =
-      {
-        live: "live",
-        polling: "reconnecting (polling)",
-        connecting: "connecting…",
-        unauthorized: "signed out",
-        refused: "polling (socket refused)",
-        gone: "no such room",
-      }[status] ?? status;
+    this.liveStatus = liveText(status);
     const el = this.root.querySelector("[data-live]");
     if (el) el.textContent = this.liveStatus;
     this.chat?.onLive(status);
@@ -204,7 +232,7 @@ export class RoomPage {
     } catch (err) {
       if (err.status === 401) {
         // A ban's answer carries the moderator's reason; say that rather than a bare sign-out.
-        const message = err.code === "banned" ? err.message : "You have been signed out. Log in again to return to this table.";
+        const message = err.code === "banned" ? err.message : gettext("You have been signed out. Log in again to return to this table.");
         this.app.toast(message, "error");
         return;
       }
@@ -212,13 +240,19 @@ export class RoomPage {
     this.live?.pollOnly();
   }
 
-  renderMissing(message = `There is no room ${this.code}.`) {
+  renderMissing(message = interpolate(gettext("There is no room %(code)s."), { code: this.code })) {
     this.missing = true;
     this.live?.stop();
     clearInterval(this.timer);
     replace(
       this.root,
-      h("section", { class: "panel missing-room" }, h("h1", {}, "No such room"), h("p", {}, message), h("a", { href: "/", "data-link": "" }, "Back to the start")),
+      h(
+        "section",
+        { class: "panel missing-room" },
+        h("h1", {}, gettext("No such room")),
+        h("p", {}, message),
+        h("a", { href: "/", "data-link": "" }, gettext("Back to the start")),
+      ),
     );
   }
 
@@ -304,7 +338,7 @@ export class RoomPage {
       // A pushed view left undrawn is fetched at the next notice of its version or later.
       this.pushed = null;
       this.pushedVersion = 0;
-      this.app.toast(err instanceof ApiError ? err.message : "You seem to be offline; retrying…", "error");
+      this.app.toast(err instanceof ApiError ? err.message : gettext("You seem to be offline; retrying…"), "error");
     } finally {
       this.syncing = false;
     }
@@ -419,14 +453,16 @@ export class RoomPage {
       const held = view.you ? null : seatHeld(username, this.code);
       const takenBy = held === null ? null : (this.handOvers.get(held) ?? null);
       if (takenBy) {
+        const given = takenBy.reason
+          ? // Translators: %(reason)s is the moderator's reason, as they wrote it.
+            interpolate(gettext("A moderator gave your seat to a computer player: %(reason)s."), { reason: takenBy.reason })
+          : gettext("A moderator gave your seat to a computer player.");
         this.root.prepend(
           h(
             "p",
             { class: "away handed-over", role: "alert" },
-            takenBy.reason
-              ? `A moderator gave your seat to a computer player: ${takenBy.reason}. `
-              : "A moderator gave your seat to a computer player. ",
-            "It is not yours to take back; you can watch the table from here.",
+            `${given} `,
+            gettext("It is not yours to take back; you can watch the table from here."),
           ),
         );
       }
@@ -437,8 +473,8 @@ export class RoomPage {
           h(
             "p",
             { class: "away", role: "status" },
-            "You did not play in time; a computer player plays your seat until you come back. ",
-            h("button", { type: "button", onclick: () => this.lobbyAct("reclaim") }, "Take my seat back"),
+            `${gettext("You did not play in time; a computer player plays your seat until you come back.")} `,
+            h("button", { type: "button", onclick: () => this.lobbyAct("reclaim") }, gettext("Take my seat back")),
           ),
         );
       }
@@ -461,9 +497,9 @@ export class RoomPage {
       h(
         "section",
         { class: "panel unstarted-room", "data-status": view.status },
-        h("h1", {}, closed ? "This table was closed before it began" : "This table broke up before it began"),
+        h("h1", {}, closed ? gettext("This table was closed before it began") : gettext("This table broke up before it began")),
         view.status_reason ? h("p", { class: "status-reason" }, view.status_reason) : null,
-        h("p", {}, h("a", { href: "/", "data-link": "", "data-action": "home" }, "Back to your tables")),
+        h("p", {}, h("a", { href: "/", "data-link": "", "data-action": "home" }, gettext("Back to your tables"))),
       ),
     );
   }
@@ -533,7 +569,7 @@ export class RoomPage {
       // The one who made it goes on from the link to it (their button is gone).
       if (view.rematch?.room) this.root.querySelector("[data-action=open-rematch]")?.focus({ preventScroll: true });
     } catch (err) {
-      this.table.rematchError = err instanceof ApiError ? err.message : "The server cannot be reached; try again.";
+      this.table.rematchError = err instanceof ApiError ? err.message : gettext("The server cannot be reached; try again.");
       this.render();
       await this.refresh();
     }
@@ -562,7 +598,7 @@ export class RoomPage {
           await this.catchUp(fresh);
           this.setView(fresh);
           if (attempt >= 2 || !stillLegal(action, fresh)) {
-            this.app.toast("The table moved on; here it is now.");
+            this.app.toast(gettext("The table moved on; here it is now."));
             return;
           }
         }

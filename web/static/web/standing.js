@@ -16,6 +16,7 @@
 import { api, ApiError, auth } from "./api.js";
 import { timeLeft } from "./chat.js";
 import { h, replace } from "./dom.js";
+import { gettext, interpolate, pgettext, timeText } from "./i18n.js";
 import { Modal, REASONS } from "./report.js";
 
 /**
@@ -32,25 +33,31 @@ import { Modal, REASONS } from "./report.js";
 export function localWhen(iso) {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return "";
-  if (at.toDateString() === new Date().toDateString()) return at.toLocaleTimeString([], { timeStyle: "short" });
-  return at.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  if (at.toDateString() === new Date().toDateString()) return timeText(at, { timeStyle: "short" });
+  return timeText(at, { dateStyle: "medium", timeStyle: "short" });
 }
 
+// How far off a moment is, said in brackets after it: "in 3 hours", or "now".
 /** @param {string} iso */
 function fromNow(iso) {
   const seconds = (Date.parse(iso) - Date.now()) / 1000;
-  return seconds > 0 ? `in ${timeLeft(seconds)}` : "now";
+  // Translators: how long until a sanction ends; %(time)s is such as "3 hours 20 minutes".
+  if (seconds > 0) return interpolate(gettext("in %(time)s"), { time: timeLeft(seconds) });
+  // Translators: a sanction ends now (said in brackets after the time it ends).
+  return gettext("now");
 }
 
 /** @param {string} iso */
 function dated(iso) {
   const at = new Date(iso);
-  return Number.isNaN(at.getTime()) ? "" : at.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  return Number.isNaN(at.getTime()) ? "" : timeText(at, { dateStyle: "medium", timeStyle: "short" });
 }
 
 /** @param {Playban} ban */
 export function playbanText(ban) {
-  return `You can take a seat at a rated table again at ${localWhen(ban.until)} (${fromNow(ban.until)}). Why: ${ban.reason} Unrated tables are open to you meanwhile: set Rated to “Not rated” when you make one.`;
+  // Translators: %(when)s is a time, %(from_now)s how far off it is ("in 3 hours", "now"), %(reason)s the moderator's words. “Not rated” is the choice of a new room's Rated option.
+  const phrase = gettext("You can take a seat at a rated table again at %(when)s (%(from_now)s). Why: %(reason)s Unrated tables are open to you meanwhile: set Rated to “Not rated” when you make one.");
+  return interpolate(phrase, { when: localWhen(ban.until), from_now: fromNow(ban.until), reason: ban.reason });
 }
 
 /** @param {string} text */
@@ -87,7 +94,7 @@ function warningDialog(warning, index, count) {
               await api(`me/warnings/${warning.id}/read`, { method: "POST" });
             } catch (err) {
               button.disabled = false;
-              error.textContent = err instanceof ApiError ? err.message : "That did not go through. Check your connection and try again.";
+              error.textContent = err instanceof ApiError ? err.message : gettext("That did not go through. Check your connection and try again.");
               button.focus();
               return;
             }
@@ -95,14 +102,20 @@ function warningDialog(warning, index, count) {
             modal.close();
           },
         },
-        "I have read this",
+        gettext("I have read this"),
       )
     );
+    const heading =
+      count > 1
+        ? // Translators: the heading of one of several unread warnings, such as "(2 of 3)".
+          interpolate(gettext("A moderator's warning (%(number)s of %(count)s)"), { number: index + 1, count })
+        : gettext("A moderator's warning");
     modal.show(
-      h("h2", { id: modal.titleId }, count > 1 ? `A moderator's warning (${index + 1} of ${count})` : "A moderator's warning"),
-      h("p", { class: "meta" }, `Sent ${dated(warning.created_at)}. The moderator wrote:`),
+      h("h2", { id: modal.titleId }, heading),
+      // Translators: %(date)s is when the warning was sent; the moderator's words follow.
+      h("p", { class: "meta" }, interpolate(gettext("Sent %(date)s. The moderator wrote:"), { date: dated(warning.created_at) })),
       textOf(warning.text),
-      h("p", {}, "Please read it before your next table: you can take a seat or make a room once you have."),
+      h("p", {}, gettext("Please read it before your next table: you can take a seat or make a room once you have.")),
       error,
       h("div", { class: "button-row" }, button),
     );
@@ -156,7 +169,7 @@ export async function withStanding(act) {
       if (!(err instanceof ApiError)) throw err;
       if (err.code === "unread_warning" && attempt < 2) {
         if (await readWarnings()) continue;
-        err.message = "A moderator's warning waits for you: read it, then try again.";
+        err.message = gettext("A moderator's warning waits for you: read it, then try again.");
       } else if (err.code === "playbanned") {
         const ban = await api("me/sanctions").then((s) => s?.playban ?? null, () => null);
         if (ban) err.message = playbanText(ban);
@@ -178,7 +191,9 @@ export function standingPanel() {
   const blocks = h("div", { class: "standing-part standing-blocks" });
   const status = h("p", { class: "saved", role: "status", tabindex: "-1" });
 
-  const failed = (part, what, err) => replace(part, h("p", { class: "form-error" }, `${what} could not be loaded: ${err instanceof ApiError ? err.message : "check your connection."}`));
+  // `phrase` says what could not be loaded, with the reason as %(error)s.
+  const failed = (part, phrase, err) =>
+    replace(part, h("p", { class: "form-error" }, interpolate(phrase, { error: err instanceof ApiError ? err.message : gettext("check your connection.") })));
 
   async function loadSanctions() {
     /** @type {Sanctions} */
@@ -186,7 +201,7 @@ export function standingPanel() {
     try {
       got = await api("me/sanctions");
     } catch (err) {
-      for (const part of [warnings, timeouts, playban]) failed(part, "This part", err);
+      for (const part of [warnings, timeouts, playban]) failed(part, gettext("This part could not be loaded: %(error)s"), err);
       return;
     }
     drawWarnings(got.warnings ?? []);
@@ -201,7 +216,7 @@ export function standingPanel() {
     const read = list.filter((w) => w.read_at).sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
     replace(
       warnings,
-      h("h4", {}, "Warnings"),
+      h("h4", {}, gettext("Warnings")),
       list.length
         ? h(
             "ul",
@@ -211,12 +226,19 @@ export function standingPanel() {
                 "li",
                 { class: `warning${w.read_at ? " read" : " unread"}`, "data-warning": String(w.id) },
                 textOf(w.text),
-                h("p", { class: "meta" }, `Sent ${dated(w.created_at)} · `, w.read_at ? `read ${dated(w.read_at)}` : h("strong", {}, "not read yet")),
-                w.read_at ? null : h("button", { type: "button", onclick: (e) => markRead(w, e.currentTarget) }, "I have read this"),
+                h(
+                  "p",
+                  { class: "meta" },
+                  // Translators: when a warning was sent; what follows it, after a "·", says whether it was read.
+                  `${interpolate(gettext("Sent %(date)s"), { date: dated(w.created_at) })} · `,
+                  // Translators: when a warning was read, after when it was sent.
+                  w.read_at ? interpolate(gettext("read %(date)s"), { date: dated(w.read_at) }) : h("strong", {}, gettext("not read yet")),
+                ),
+                w.read_at ? null : h("button", { type: "button", onclick: (e) => markRead(w, e.currentTarget) }, gettext("I have read this")),
               ),
             ),
           )
-        : h("p", {}, "No warnings. Thank you for playing fair."),
+        : h("p", {}, gettext("No warnings. Thank you for playing fair.")),
     );
   }
 
@@ -231,12 +253,12 @@ export function standingPanel() {
       await api(`me/warnings/${warning.id}/read`, { method: "POST" });
     } catch (err) {
       button.disabled = false;
-      status.textContent = err instanceof ApiError ? err.message : "That did not go through. Check your connection and try again.";
+      status.textContent = err instanceof ApiError ? err.message : gettext("That did not go through. Check your connection and try again.");
       status.focus();
       return;
     }
     await loadSanctions();
-    status.textContent = "Marked as read. You can take a seat again.";
+    status.textContent = gettext("Marked as read. You can take a seat again.");
     status.focus();
   }
 
@@ -244,7 +266,7 @@ export function standingPanel() {
   function drawTimeouts(list) {
     replace(
       timeouts,
-      h("h4", {}, "Chat timeouts"),
+      h("h4", {}, gettext("Chat timeouts")),
       list.length
         ? h(
             "ul",
@@ -253,18 +275,24 @@ export function standingPanel() {
               h(
                 "li",
                 { class: "chat-timeout" },
-                h("p", {}, `${t.room ? `No table talk at table ${t.room}` : "No table talk at any table"} until ${localWhen(t.until)} (${fromNow(t.until)}).`),
+                h("p", {}, timeoutText(t)),
                 reasonLine(t.reason),
               ),
             ),
           )
-        : h("p", {}, "None: you can talk at every table."),
+        : h("p", {}, gettext("None: you can talk at every table.")),
     );
   }
 
   /** @param {Playban | null} ban */
   function drawPlayban(ban) {
-    replace(playban, h("h4", {}, "Rated tables"), ban ? h("p", { class: "playban" }, playbanText(ban)) : h("p", {}, "Open to you."));
+    replace(
+      playban,
+      // Translators: the heading of whether the player may sit at rated tables.
+      h("h4", {}, gettext("Rated tables")),
+      // Translators: under "Rated tables": the player may sit at them.
+      ban ? h("p", { class: "playban" }, playbanText(ban)) : h("p", {}, gettext("Open to you.")),
+    );
   }
 
   async function loadReports() {
@@ -272,12 +300,12 @@ export function standingPanel() {
     try {
       list = await api("reports");
     } catch (err) {
-      failed(reports, "Your reports", err);
+      failed(reports, gettext("Your reports could not be loaded: %(error)s"), err);
       return;
     }
     replace(
       reports,
-      h("h4", {}, "Your reports"),
+      h("h4", {}, gettext("Your reports")),
       list.length
         ? h(
             "ul",
@@ -290,15 +318,17 @@ export function standingPanel() {
                   "p",
                   {},
                   h("strong", { class: "report-who" }, r.username),
-                  ` · ${[REASONS[r.reason] ?? r.reason, where(r), `sent ${dated(r.created_at)}`].filter(Boolean).join(" · ")}`,
+                  // Translators: when a report was sent, after its reason and where it was made.
+                  ` · ${[reasonText(r.reason), where(r), interpolate(gettext("sent %(date)s"), { date: dated(r.created_at) })].filter(Boolean).join(" · ")}`,
                 ),
                 r.note ? noteLine(r.note) : null,
-                h("p", { class: `report-state ${r.handled ? "handled" : "waiting"}` }, r.handled ? "Handled" : "Waiting"),
+                // Translators: a report's state: a moderator has dealt with it, or not yet.
+                h("p", { class: `report-state ${r.handled ? "handled" : "waiting"}` }, r.handled ? pgettext("report", "Handled") : pgettext("report", "Waiting")),
               ),
             ),
           )
-        : h("p", {}, "You haven't reported anyone."),
-      h("p", { class: "meta" }, "A moderator looks at each report; you are told when it is handled, never what was done."),
+        : h("p", {}, gettext("You haven't reported anyone.")),
+      h("p", { class: "meta" }, gettext("A moderator looks at each report; you are told when it is handled, never what was done.")),
     );
   }
 
@@ -307,12 +337,12 @@ export function standingPanel() {
     try {
       list = await api("me/blocks");
     } catch (err) {
-      failed(blocks, "The players you blocked", err);
+      failed(blocks, gettext("The players you blocked could not be loaded: %(error)s"), err);
       return;
     }
     replace(
       blocks,
-      h("h4", { id: "blocked-title", tabindex: "-1" }, "Players you blocked"),
+      h("h4", { id: "blocked-title", tabindex: "-1" }, gettext("Players you blocked")),
       list.length
         ? h(
             "ul",
@@ -322,12 +352,13 @@ export function standingPanel() {
               return h(
                 "li",
                 { class: "blocked", "data-username": b.username },
-                h("p", {}, h("strong", {}, name), name !== b.username ? ` @${b.username}` : "", ` · blocked ${dated(b.blocked_at)}`),
-                h("button", { type: "button", "aria-label": `Unblock ${name}`, onclick: (e) => unblock(b.username, name, e.currentTarget) }, "Unblock"),
+                // Translators: when the player was blocked, after their name.
+                h("p", {}, h("strong", {}, name), name !== b.username ? ` @${b.username}` : "", ` · ${interpolate(gettext("blocked %(date)s"), { date: dated(b.blocked_at) })}`),
+                h("button", { type: "button", "aria-label": interpolate(gettext("Unblock %(name)s"), { name }), onclick: (e) => unblock(b.username, name, e.currentTarget) }, gettext("Unblock")),
               );
             }),
           )
-        : h("p", {}, "You haven't blocked anyone. To block someone, open the menu of one of their messages at a table."),
+        : h("p", {}, gettext("You haven't blocked anyone. To block someone, open the menu of one of their messages at a table.")),
     );
   }
 
@@ -338,12 +369,12 @@ export function standingPanel() {
       await api(`me/blocks/${encodeURIComponent(username)}`, { method: "DELETE" });
     } catch (err) {
       button.disabled = false;
-      status.textContent = err instanceof ApiError ? err.message : "Unblocking did not work. Check your connection and try again.";
+      status.textContent = err instanceof ApiError ? err.message : gettext("Unblocking did not work. Check your connection and try again.");
       status.focus();
       return;
     }
     await loadBlocks();
-    status.textContent = `You unblocked ${name}. You can read each other's messages again.`;
+    status.textContent = interpolate(gettext("You unblocked %(name)s. You can read each other's messages again."), { name });
     status.focus();
   }
 
@@ -353,8 +384,8 @@ export function standingPanel() {
   return h(
     "section",
     { class: "panel standing", id: "standing", "aria-labelledby": "standing-title" },
-    h("h3", { id: "standing-title" }, "Your standing"),
-    h("p", {}, "What the moderators have told you, the reports you made, and the players you blocked."),
+    h("h3", { id: "standing-title" }, gettext("Your standing")),
+    h("p", {}, gettext("What the moderators have told you, the reports you made, and the players you blocked.")),
     warnings,
     timeouts,
     playban,
@@ -364,17 +395,37 @@ export function standingPanel() {
   );
 }
 
+// A chat timeout in force: where (one table, or all), until when, and how far off that is.
+/** @param {Timeout} t */
+function timeoutText(t) {
+  const values = { table: t.room ?? "", when: localWhen(t.until), from_now: fromNow(t.until) };
+  return t.room
+    ? // Translators: %(table)s is a table's code, %(when)s a time, %(from_now)s how far off it is ("in 3 hours", "now").
+      interpolate(gettext("No table talk at table %(table)s until %(when)s (%(from_now)s)."), values)
+    : // Translators: %(when)s is a time, %(from_now)s how far off it is ("in 3 hours", "now").
+      interpolate(gettext("No table talk at any table until %(when)s (%(from_now)s)."), values);
+}
+
+// A report's reason (the API's code) in the player's words, as the report dialog offers it.
+/** @param {string} reason */
+function reasonText(reason) {
+  return Object.hasOwn(REASONS, reason) ? gettext(REASONS[reason]) : reason;
+}
+
 // Where a report was made: for a line of a table's talk, at a table, or neither (a page).
 /** @param {{ room: string | null, line: number | null }} report */
 function where(report) {
-  if (report.line) return report.room ? `for a message at table ${report.room}` : "for a message";
-  return report.room ? `at table ${report.room}` : "";
+  // Translators: where a report was made; %(table)s is a table's code.
+  if (report.line) return report.room ? interpolate(gettext("for a message at table %(table)s"), { table: report.room }) : gettext("for a message");
+  // Translators: where a report was made; %(table)s is a table's code.
+  return report.room ? interpolate(gettext("at table %(table)s"), { table: report.room }) : "";
 }
 
 /** @param {string} reason */
 function reasonLine(reason) {
   const el = h("p", { class: "meta sanction-reason" });
-  el.textContent = `Why: ${reason}`;
+  // Translators: %(reason)s is the moderator's reason for a sanction, in their words.
+  el.textContent = interpolate(gettext("Why: %(reason)s"), { reason });
   return el;
 }
 

@@ -16,13 +16,15 @@ import { banner } from "./table/ending.js";
 import { handArea, handTemplate } from "./table/hand.js";
 import { movePrefs } from "./prefs.js";
 import { fairDeal } from "./fair.js";
+import { gettext } from "./i18n.js";
 import { eventLog, resultsArea } from "./table/results.js";
 import { ring } from "./table/ring.js";
 import { houseRules, info } from "./table/rules.js";
 import { announce, head, idleClock, turnLine, turnText } from "./table/status.js";
 import { Taps } from "./table/taps.js";
 
-// Game modules and tests read these from here.
+// Game modules and tests read these from here (`count` is English only: the table's own
+// words count with ngettext, as format.js's cardCount does).
 export { count, signed } from "./format.js";
 export { isTemplate, itemOf } from "./table/legal.js";
 export { eventText } from "./table/results.js";
@@ -97,7 +99,7 @@ export class TableView {
     const myTurn = me !== null && (view.to_act || []).includes(me) && legal.length > 0;
     const section = h("section", {
       class: `table game-${view.game}`,
-      "aria-label": "The table",
+      "aria-label": gettext("The table"),
       "data-phase": view.phase,
       "data-version": view.version,
       "data-status": view.status,
@@ -122,14 +124,14 @@ export class TableView {
     // The end is said in the server's words (to this reader: "You did not play in time");
     // the idle clock once, as the turn is, without its seconds.
     const ended = view.status === "abandoned" && view.status_reason ? view.status_reason : null;
-    announce(this, view, ended ?? (idle && turn ? `${turn} If you do not act, ${idle.what} before this turn's time runs out.` : turn));
+    announce(this, view, ended ?? (idle && turn ? `${turn} ${idle.warning}` : turn));
   }
 
   // The player's moves and hand. While cards are chosen from the hand (a pass), the step
   // that sends them comes after it: the next Tab from the last card is the confirmation,
   // and on a phone the hand moves up on the first screen.
   moves(view, names, legal, me) {
-    if (me === null) return h("p", { class: "spectating" }, "You are watching this table.");
+    if (me === null) return h("p", { class: "spectating" }, gettext("You are watching this table."));
     const actions = actionsArea(this, view, names, legal);
     const hand = handArea(this, view, legal);
     return handTemplate(this, view, legal) ? [hand, actions] : [actions, hand];

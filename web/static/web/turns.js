@@ -12,6 +12,7 @@
 import { api, wsUrl } from "./api.js";
 import { h, replace } from "./dom.js";
 import { countdown } from "./format.js";
+import { gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { Socket } from "./socket.js";
 
 // While the socket is down the list is fetched this often instead.
@@ -164,23 +165,31 @@ export class TurnsWatch {
   }
 }
 
-// Words for the phase a turn is in, as the player would say what they must do.
-const PHASES = {
-  pass: "pass cards",
-  remove: "remove cards",
-  bid: "bid",
-  call: "call partners",
-  trump: "choose trumps",
-  widow: "the widow",
-  play: "play",
-  moon_choice: "score the moon",
-  round_over: "next hand",
-};
+// Words for the phase a turn is in, as the player would say what they must do; the
+// phase's own code where there are none. Made when shown, in the page's language.
+function phaseText(phase) {
+  const words = {
+    // Translators: each "turn phase" is what a table waiting for the player asks of them.
+    pass: pgettext("turn phase", "pass cards"),
+    remove: pgettext("turn phase", "remove cards"),
+    bid: pgettext("turn phase", "bid"),
+    call: pgettext("turn phase", "call partners"),
+    trump: pgettext("turn phase", "choose trumps"),
+    widow: pgettext("turn phase", "the widow"),
+    play: pgettext("turn phase", "play"),
+    moon_choice: pgettext("turn phase", "score the moon"),
+    round_over: pgettext("turn phase", "next hand"),
+  };
+  return Object.hasOwn(words, phase) ? words[phase] : phase;
+}
 
 function turnWhen(turn, now) {
-  if (!turn.deadline) return "no clock";
-  if (Date.parse(turn.deadline) <= now) return "time is up";
-  return `${countdown(turn.deadline, now)} left`;
+  // Translators: a turn's clock, in the list of tables waiting for the player.
+  if (!turn.deadline) return gettext("no clock");
+  // Translators: a turn's clock, in the list of tables waiting for the player.
+  if (Date.parse(turn.deadline) <= now) return gettext("time is up");
+  // Translators: %(time)s is how long the player has left for their move, such as 2 h 05 min.
+  return interpolate(gettext("%(time)s left"), { time: countdown(turn.deadline, now) });
 }
 
 // Whether less than a minute is left: those are marked.
@@ -193,7 +202,7 @@ function urgent(turn, now) {
 export class TurnsPanel {
   constructor(app) {
     this.app = app;
-    this.list = h("ul", { class: "turn-list" }, h("li", { class: "empty" }, "Loading…"));
+    this.list = h("ul", { class: "turn-list" }, h("li", { class: "empty" }, gettext("Loading…")));
     this.summary = h("p", { class: "meta turn-summary", role: "status" });
     this.error = h("p", { class: "form-error", hidden: true });
     this.el = h(
@@ -202,8 +211,8 @@ export class TurnsPanel {
       h(
         "div",
         { class: "panel-head" },
-        h("h2", { id: "turns-title" }, "Your turn"),
-        h("a", { href: "/notifications", "data-link": "" }, "Notifications"),
+        h("h2", { id: "turns-title" }, gettext("Your turn")),
+        h("a", { href: "/notifications", "data-link": "" }, gettext("Notifications")),
       ),
       this.summary,
       this.list,
@@ -227,7 +236,7 @@ export class TurnsPanel {
   render(watch) {
     const turns = watch.turns;
     this.error.hidden = !watch.error;
-    this.error.textContent = watch.error ? `Your turns could not be fetched: ${watch.error}` : "";
+    this.error.textContent = watch.error ? interpolate(gettext("Your turns could not be fetched: %(error)s"), { error: watch.error }) : "";
     if (turns === null) return;
     const catalogue = this.app.catalogue;
     const now = Date.now();
@@ -237,7 +246,7 @@ export class TurnsPanel {
         "li",
         { class: "turn", "data-room": turn.code },
         h("a", { href: `/join/${encodeURIComponent(turn.code)}`, "data-link": "" }, `${game}${turn.name ? ` · ${turn.name}` : ""}`),
-        h("span", { class: "meta" }, ` ${turn.code} · ${PHASES[turn.phase] ?? turn.phase} · `),
+        h("span", { class: "meta" }, ` ${turn.code} · ${phaseText(turn.phase)} · `),
         h(
           "span",
           { class: `turn-clock${urgent(turn, now) ? " urgent" : ""}` },
@@ -245,8 +254,9 @@ export class TurnsPanel {
         ),
       );
     });
-    replace(this.list, items.length ? items : h("li", { class: "empty" }, "No table is waiting for you right now."));
-    const said = turns.length === 0 ? "" : turns.length === 1 ? "1 table is waiting for you." : `${turns.length} tables are waiting for you.`;
+    replace(this.list, items.length ? items : h("li", { class: "empty" }, gettext("No table is waiting for you right now.")));
+    const n = turns.length;
+    const said = n === 0 ? "" : interpolate(ngettext("%(n)s table is waiting for you.", "%(n)s tables are waiting for you.", n), { n });
     // Written only when it changes, so the live region speaks once per change.
     if (this.summary.textContent !== said) this.summary.textContent = said;
   }

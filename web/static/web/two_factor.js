@@ -5,9 +5,10 @@
 // passkey (passkeys.js, in its own panel) is a second step too: with one, the panel says
 // so, and keeps the recovery codes' button even while the app is off.
 
-import { errorPlaces, field } from "./account.js";
+import { errorPlaces, field, phraseWith } from "./account.js";
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 
 // So few recovery codes left that the panel says to make new ones.
 const FEW_LEFT = 2;
@@ -23,7 +24,7 @@ function grouped(secret) {
 
 /** @param {number} left */
 function codesLeft(left) {
-  return left === 1 ? "1 recovery code left." : `${left} recovery codes left.`;
+  return interpolate(ngettext("%(n)s recovery code left.", "%(n)s recovery codes left.", left), { n: left });
 }
 
 /**
@@ -31,11 +32,12 @@ function codesLeft(left) {
  * `body` in place of what was there, the keyboard on their heading.
  * @param {HTMLElement} body
  * @param {string[]} codes
- * @param {{ said: string, insteadOf: string, done: () => void }} words `said`: what just
- * happened; `insteadOf`: what a code stands in for, and when; `done`: after Done.
+ * @param {{ said: string, standsIn: string, done: () => void }} words `said`: what just
+ * happened; `standsIn`: the sentence saying what a code stands in for, and when (one
+ * sentence, as each language words it); `done`: after Done.
  */
-export function showRecoveryCodes(body, codes, { said, insteadOf, done }) {
-  const heading = h("h4", { tabindex: "-1" }, "Your recovery codes");
+export function showRecoveryCodes(body, codes, { said, standsIn, done }) {
+  const heading = h("h4", { tabindex: "-1" }, gettext("Your recovery codes"));
   const copied = h("p", { class: "saved copied-codes", role: "status" });
   const copy =
     navigator.clipboard &&
@@ -46,13 +48,15 @@ export function showRecoveryCodes(body, codes, { said, insteadOf, done }) {
         onclick: async () => {
           try {
             await navigator.clipboard.writeText(codes.join("\n"));
-            copied.textContent = "Copied.";
+            // Translators: said once the recovery codes are copied to the clipboard.
+            copied.textContent = gettext("Copied.");
           } catch {
-            copied.textContent = "They could not be copied: select them and copy them yourself.";
+            copied.textContent = gettext("They could not be copied: select them and copy them yourself.");
           }
         },
       },
-      "Copy",
+      // Translators: a button that copies the recovery codes to the clipboard.
+      gettext("Copy"),
     );
   replace(
     body,
@@ -61,11 +65,12 @@ export function showRecoveryCodes(body, codes, { said, insteadOf, done }) {
     h(
       "p",
       { class: "keep-safe" },
-      h("strong", {}, "Keep them somewhere safe, such as a password manager or on paper."),
-      ` Each logs you in once in place of ${insteadOf}. They are shown only now.`,
+      h("strong", {}, gettext("Keep them somewhere safe, such as a password manager or on paper.")),
+      ` ${standsIn} ${gettext("They are shown only now.")}`,
     ),
-    h("ul", { class: "recovery-codes", "aria-label": "Recovery codes" }, codes.map((one) => h("li", {}, h("code", {}, one)))),
-    h("div", { class: "button-row" }, copy, h("button", { type: "button", class: "primary", onclick: done }, "Done")),
+    h("ul", { class: "recovery-codes", "aria-label": gettext("Recovery codes") }, codes.map((one) => h("li", {}, h("code", {}, one)))),
+    // Translators: the button under the recovery codes, once they are kept.
+    h("div", { class: "button-row" }, copy, h("button", { type: "button", class: "primary", onclick: done }, gettext("Done"))),
     copied,
   );
   heading.focus();
@@ -78,7 +83,7 @@ export function showRecoveryCodes(body, codes, { said, insteadOf, done }) {
  * @returns {{ el: HTMLElement, load: () => Promise<void> }}
  */
 export function twoFactorPanel(app) {
-  const title = h("h3", { id: "two-factor-title", tabindex: "-1" }, "Two-step sign-in");
+  const title = h("h3", { id: "two-factor-title", tabindex: "-1" }, gettext("Two-step sign-in"));
   // Outside the part drawn anew at each step, so that what they say is announced.
   const status = h("p", { class: "saved", role: "status" });
   const alert = h("p", { class: "form-error", role: "alert" });
@@ -111,8 +116,11 @@ export function twoFactorPanel(app) {
           "p",
           { class: "no-password" },
           user?.is_guest
-            ? "A guest account has no password to add a second step to: keep your account first (Keep this account, above), then turn two-step sign-in on here."
-            : "Your account has no password to add a second step to.",
+            ? gettext(
+                // Translators: “Keep this account” names the part of the settings page above, as it is worded there.
+                "A guest account has no password to add a second step to: keep your account first (Keep this account, above), then turn two-step sign-in on here.",
+              )
+            : gettext("Your account has no password to add a second step to."),
         ),
       );
       return;
@@ -122,7 +130,7 @@ export function twoFactorPanel(app) {
       factors = await api("me/factors");
     } catch (err) {
       if (read !== reads) return;
-      replace(body, h("p", { class: "form-error" }, `Two-step sign-in could not be loaded: ${err.message}`));
+      replace(body, h("p", { class: "form-error" }, interpolate(gettext("Two-step sign-in could not be loaded: %(error)s"), { error: err.message })));
       return;
     }
     if (read !== reads) return;
@@ -133,26 +141,36 @@ export function twoFactorPanel(app) {
   function draw(factors) {
     passkeys = factors.passkeys ?? 0;
     const left = factors.recovery_codes_left;
-    // "the app or a recovery code", "a passkey, the app or a recovery code"...
-    const means = [passkeys ? "a passkey" : "", factors.totp ? "the app" : "", "a recovery code"].filter(Boolean);
-    const without = `${means.slice(0, -1).join(", ")} or ${means[means.length - 1]}`;
+    // What else logs in: whole sentences, as each language words its list. (The line is
+    // shown only with the app or a passkey.)
+    const runOut =
+      passkeys && factors.totp
+        ? gettext("Make new ones before you run out: without a passkey, the app or a recovery code you cannot log in.")
+        : passkeys
+          ? gettext("Make new ones before you run out: without a passkey or a recovery code you cannot log in.")
+          : gettext("Make new ones before you run out: without the app or a recovery code you cannot log in.");
     const codesLine = h(
       "p",
       { class: left <= FEW_LEFT ? "recovery-left few" : "recovery-left" },
       codesLeft(left),
-      left <= FEW_LEFT ? ` Make new ones before you run out: without ${without} you cannot log in.` : "",
+      left <= FEW_LEFT ? ` ${runOut}` : "",
     );
     if (!factors.totp && passkeys) {
       replace(
         body,
-        h("p", { class: "two-factor-state" }, h("strong", {}, "On, with your passkeys."), " Logging in with your password asks for a passkey next."),
-        h("p", {}, "You can add an authenticator app too, for a code when none of your passkeys is at hand."),
+        h(
+          "p",
+          { class: "two-factor-state" },
+          h("strong", {}, gettext("On, with your passkeys.")),
+          ` ${gettext("Logging in with your password asks for a passkey next.")}`,
+        ),
+        h("p", {}, gettext("You can add an authenticator app too, for a code when none of your passkeys is at hand.")),
         codesLine,
         h(
           "div",
           { class: "button-row" },
-          h("button", { type: "button", onclick: turnOn }, "Add an authenticator app"),
-          h("button", { type: "button", onclick: newCodes }, "New recovery codes"),
+          h("button", { type: "button", onclick: turnOn }, gettext("Add an authenticator app")),
+          h("button", { type: "button", onclick: newCodes }, gettext("New recovery codes")),
         ),
       );
       return;
@@ -160,13 +178,22 @@ export function twoFactorPanel(app) {
     if (!factors.totp) {
       replace(
         body,
-        h("p", { class: "two-factor-state" }, h("strong", {}, "Off."), " Logging in asks for your password only."),
+        h(
+          "p",
+          { class: "two-factor-state" },
+          // Translators: two-step sign-in's state.
+          h("strong", {}, gettext("Off.")),
+          ` ${gettext("Logging in asks for your password only.")}`,
+        ),
         h(
           "p",
           {},
-          "Turn it on to be asked, after your password, for a code that an authenticator app on your phone makes anew every 30 seconds: someone who learns your password still cannot log in.",
+          gettext(
+            "Turn it on to be asked, after your password, for a code that an authenticator app on your phone makes anew every 30 seconds: someone who learns your password still cannot log in.",
+          ),
         ),
-        h("div", { class: "button-row" }, h("button", { type: "button", class: "primary", onclick: turnOn }, "Turn on")),
+        // Translators: the button that begins turning two-step sign-in on.
+        h("div", { class: "button-row" }, h("button", { type: "button", class: "primary", onclick: turnOn }, gettext("Turn on"))),
       );
       return;
     }
@@ -175,17 +202,27 @@ export function twoFactorPanel(app) {
       h(
         "p",
         { class: "two-factor-state" },
-        h("strong", {}, "On."),
-        passkeys
-          ? " Logging in asks for a code from your authenticator app, or a passkey, after your password."
-          : " Logging in asks for a code from your authenticator app after your password.",
+        // Translators: two-step sign-in's state.
+        h("strong", {}, gettext("On.")),
+        ` ${
+          passkeys
+            ? gettext("Logging in asks for a code from your authenticator app, or a passkey, after your password.")
+            : gettext("Logging in asks for a code from your authenticator app after your password.")
+        }`,
       ),
       codesLine,
       h(
         "div",
         { class: "button-row" },
-        h("button", { type: "button", onclick: newCodes }, "New recovery codes"),
-        h("button", { type: "button", onclick: turnOff }, passkeys ? "Turn off the app" : "Turn off"),
+        h("button", { type: "button", onclick: newCodes }, gettext("New recovery codes")),
+        h(
+          "button",
+          { type: "button", onclick: turnOff },
+          passkeys
+            ? gettext("Turn off the app")
+            : // Translators: the button that begins turning two-step sign-in off.
+              gettext("Turn off"),
+        ),
       ),
     );
   }
@@ -198,7 +235,7 @@ export function twoFactorPanel(app) {
   function askPassword({ name, intro, submitLabel, path, done }) {
     reads++;
     say();
-    const secret = field("two-factor-password", "Your password", passwordInput());
+    const secret = field("two-factor-password", gettext("Your password"), passwordInput());
     const general = h("p", { class: "form-error", role: "alert" });
     const submit = h("button", { type: "submit", class: "primary" }, submitLabel);
     const errors = errorPlaces({ password: secret }, general);
@@ -229,7 +266,7 @@ export function twoFactorPanel(app) {
       h("p", {}, intro),
       secret.el,
       general,
-      h("div", { class: "button-row" }, submit, h("button", { type: "button", onclick: () => back() }, "Cancel")),
+      h("div", { class: "button-row" }, submit, h("button", { type: "button", onclick: () => back() }, gettext("Cancel"))),
     );
     replace(body, form);
     secret.input.focus();
@@ -237,9 +274,9 @@ export function twoFactorPanel(app) {
 
   function turnOn() {
     askPassword({
-      name: passkeys ? "Add an authenticator app" : "Turn on two-step sign-in",
-      intro: "Your password first, to be sure it is you.",
-      submitLabel: "Continue",
+      name: passkeys ? gettext("Add an authenticator app") : gettext("Turn on two-step sign-in"),
+      intro: gettext("Your password first, to be sure it is you."),
+      submitLabel: gettext("Continue"),
       path: "me/factors/totp",
       done: setUp,
     });
@@ -247,11 +284,11 @@ export function twoFactorPanel(app) {
 
   function newCodes() {
     askPassword({
-      name: "Make new recovery codes",
-      intro: "New recovery codes replace the ones you have: those stop working at once.",
-      submitLabel: "Make new codes",
+      name: gettext("Make new recovery codes"),
+      intro: gettext("New recovery codes replace the ones you have: those stop working at once."),
+      submitLabel: gettext("Make new codes"),
       path: "me/factors/recovery-codes",
-      done: (answer) => showCodes(answer.recovery_codes, "Your new recovery codes. The old ones no longer work."),
+      done: (answer) => showCodes(answer.recovery_codes, gettext("Your new recovery codes. The old ones no longer work.")),
     });
   }
 
@@ -259,16 +296,20 @@ export function twoFactorPanel(app) {
     // With a passkey, only the app goes: the passkeys and the recovery codes stay.
     const kept = passkeys > 0;
     askPassword({
-      name: kept ? "Turn off the authenticator app" : "Turn off two-step sign-in",
+      name: kept ? gettext("Turn off the authenticator app") : gettext("Turn off two-step sign-in"),
       intro: kept
-        ? "Logging in will no longer take a code from the app. Your passkeys and recovery codes still work."
-        : "Logging in will ask for your password only, and your recovery codes stop working.",
-      submitLabel: kept ? "Turn off the authenticator app" : "Turn off two-step sign-in",
+        ? gettext("Logging in will no longer take a code from the app. Your passkeys and recovery codes still work.")
+        : gettext("Logging in will ask for your password only, and your recovery codes stop working."),
+      submitLabel: kept ? gettext("Turn off the authenticator app") : gettext("Turn off two-step sign-in"),
       path: "me/factors/totp/off",
       done: (answer) => {
         reads++;
         draw(answer);
-        say(kept ? "The authenticator app is off: your passkeys and recovery codes still work." : "Turned off: your recovery codes no longer work either.");
+        say(
+          kept
+            ? gettext("The authenticator app is off: your passkeys and recovery codes still work.")
+            : gettext("Turned off: your recovery codes no longer work either."),
+        );
         title.focus();
       },
     });
@@ -281,19 +322,19 @@ export function twoFactorPanel(app) {
    */
   function setUp(setup) {
     reads++;
-    const heading = h("h4", { tabindex: "-1" }, "Add this site to your authenticator app");
+    const heading = h("h4", { tabindex: "-1" }, gettext("Add this site to your authenticator app"));
     const input = /** @type {HTMLInputElement} */ (
       h("input", { name: "code", required: true, autocomplete: "one-time-code", inputmode: "numeric", maxlength: 10, spellcheck: "false" })
     );
-    const code = field("two-factor-code", "Code from the app", input, "The 6 digits the app shows for this site now.");
+    const code = field("two-factor-code", gettext("Code from the app"), input, gettext("The 6 digits the app shows for this site now."));
     const general = h("p", { class: "form-error", role: "alert" });
-    const submit = h("button", { type: "submit", class: "primary" }, "Confirm and turn on");
+    const submit = h("button", { type: "submit", class: "primary" }, gettext("Confirm and turn on"));
     const errors = errorPlaces({ code }, general);
     const form = h(
       "form",
       {
         class: "stack",
-        "aria-label": "Confirm your authenticator app",
+        "aria-label": gettext("Confirm your authenticator app"),
         onsubmit: async (event) => {
           event.preventDefault();
           errors.clear();
@@ -314,14 +355,14 @@ export function twoFactorPanel(app) {
           showCodes(
             answer.recovery_codes,
             passkeys
-              ? "The authenticator app is added: logging in now takes a code from it, or a passkey. These recovery codes replace your earlier ones."
-              : "Two-step sign-in is on: logging in now asks for a code from the app.",
+              ? gettext("The authenticator app is added: logging in now takes a code from it, or a passkey. These recovery codes replace your earlier ones.")
+              : gettext("Two-step sign-in is on: logging in now asks for a code from the app."),
           );
         },
       },
       code.el,
       general,
-      h("div", { class: "button-row" }, submit, h("button", { type: "button", onclick: () => back() }, "Cancel")),
+      h("div", { class: "button-row" }, submit, h("button", { type: "button", onclick: () => back() }, gettext("Cancel"))),
     );
     replace(
       body,
@@ -332,13 +373,27 @@ export function twoFactorPanel(app) {
         h(
           "li",
           {},
-          h("p", {}, "Scan this QR code with an authenticator app on your phone:"),
-          h("img", { class: "totp-qr", src: setup.qr_svg_data_uri, alt: "QR code that adds this site to an authenticator app", width: 192, height: 192 }),
-          h("p", {}, "On that phone already? ", h("a", { href: setup.otpauth_uri }, "Open it in the authenticator app"), "."),
-          h("p", {}, "Or type this key into the app:"),
+          h("p", {}, gettext("Scan this QR code with an authenticator app on your phone:")),
+          h("img", {
+            class: "totp-qr",
+            src: setup.qr_svg_data_uri,
+            alt: gettext("QR code that adds this site to an authenticator app"),
+            width: 192,
+            height: 192,
+          }),
+          h(
+            "p",
+            {},
+            phraseWith(
+              // Translators: %(link)s is a link whose words are "Open it in the authenticator app".
+              gettext("On that phone already? %(link)s."),
+              { link: h("a", { href: setup.otpauth_uri }, gettext("Open it in the authenticator app")) },
+            ),
+          ),
+          h("p", {}, gettext("Or type this key into the app:")),
           h("p", {}, h("code", { class: "totp-secret" }, grouped(setup.secret))),
         ),
-        h("li", {}, h("p", {}, "Then type the code it shows:"), form),
+        h("li", {}, h("p", {}, gettext("Then type the code it shows:")), form),
       ),
     );
     heading.focus();
@@ -351,8 +406,10 @@ export function twoFactorPanel(app) {
   function showCodes(codes, said) {
     reads++;
     say();
-    const insteadOf = passkeys ? "a code from the app or a passkey, if you lose your devices" : "a code from the app, if you lose your phone";
-    showRecoveryCodes(body, codes, { said, insteadOf, done: () => back() });
+    const standsIn = passkeys
+      ? gettext("Each logs you in once in place of a code from the app or a passkey, if you lose your devices.")
+      : gettext("Each logs you in once in place of a code from the app, if you lose your phone.");
+    showRecoveryCodes(body, codes, { said, standsIn, done: () => back() });
   }
 
   load();

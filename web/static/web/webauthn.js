@@ -2,7 +2,10 @@
 // them, handed to the browser's own prompt through its JSON helpers, and the answer
 // written back as JSON for the server. Shared by the settings page (passkeys.js), the
 // log-in form (auth.js) and the site's form sign-ins (passkey_step.js), which import
-// nothing else: keep it free of the rest of the client.
+// nothing else but the words (i18n.js, which imports nothing): keep it free of the rest
+// of the client.
+
+import { gettext } from "./i18n.js";
 
 /**
  * Whether this page can make and use passkeys: the browser has WebAuthn's JSON helpers,
@@ -66,8 +69,9 @@ export function declined(err) {
  * @param {any} err
  */
 export function promptFailed(err) {
-  if (err?.name === "InvalidStateError") return "This device already keeps a passkey for your account: it is in your list.";
-  if (err?.name === "SecurityError") return "Passkeys do not work at this address of the site. Open it by its name (not a numeric address) and try again.";
-  if (err?.name === "NotSupportedError") return "This device cannot make a passkey that this site can use.";
-  return err?.message || "The passkey prompt failed. Try again.";
+  if (err?.name === "InvalidStateError") return gettext("This device already keeps a passkey for your account: it is in your list.");
+  if (err?.name === "SecurityError") return gettext("Passkeys do not work at this address of the site. Open it by its name (not a numeric address) and try again.");
+  if (err?.name === "NotSupportedError") return gettext("This device cannot make a passkey that this site can use.");
+  // The browser's own words, in the browser's language, where it has some.
+  return err?.message || gettext("The passkey prompt failed. Try again.");
 }

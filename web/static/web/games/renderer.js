@@ -9,10 +9,16 @@
 // renderer supplies for a game that leaves them out; every other hook is optional, and a
 // missing one (or, where said, a null or undefined answer) gives the table's own words.
 //
+// The words a hook answers are the page's language's: marked with i18n.js's gettext (one
+// phrase per sentence, with named places) and translated when the hook is called, not
+// when the module loads, which is before the page's catalogue is. The few words given as
+// English, for the table to translate, are said so below.
+//
 // Argument names used throughout:
 //   code   a hand item as the view gives it: a card ("QS") or a tile ("6-4");
 //   view   the game's view for this player (per game, hence `any`);
-//   names  each seat's name by seat number, the reader's own seat being "You";
+//   names  each seat's name by seat number, the reader's own seat being "You" (format.js
+//          youName: the word in the page's language);
 //   seat   one of `view.seats`; `i` its seat number;
 //   action one of the view's `you.legal_actions` (a move the server accepts).
 
@@ -66,7 +72,9 @@
  *   list's label); null or undefined: the action's type (in a list, the action as JSON).
  *
  * @property {string} [dealerLabel]
- *   The badge of the dealer's seat in place of "dealer" (Kali Tidi: "first bidder").
+ *   The badge of the dealer's seat in place of "dealer" (Kali Tidi: "first bidder"): the
+ *   English words, marked with `gettext_noop`; the table translates them, and names the
+ *   badge's class by them (`badge-first-bidder`).
  * @property {(name: string) => string | null} [optionLabel]
  *   An option's label in the new-room form; null: the shared words (wording.js), else the name humanized.
  * @property {(name: string) => string | null} [optionHelp]
@@ -89,8 +97,10 @@
  *   A mark on one hand item (a class and a word under it); null: none.
  * @property {(view: any, ctx: TableContext) => HandActions | null} [handActions]
  *   The hand's moves by item, in place of the legal plays; null: the legal plays.
- * @property {(action: any) => string} [handVerb]
- *   The verb before an item's name on its button ("Play" if missing).
+ * @property {(action: any, item: string) => string | null | undefined} [handMove]
+ *   An item's move in words, given the item's name (`itemName`): its button's text and
+ *   label, one phrase to translate ("Take the widow and discard 6-4"); null or undefined:
+ *   "Play <item>".
  * @property {(action: any) => boolean} [asksFirst]
  *   Whether a tap on the item only raises it, the move then confirmed (as with "Confirm each move").
  *
@@ -103,7 +113,9 @@
  * @property {(seat: any, view: any, i: number) => string[]} [seatFacts]
  *   A seat's facts under its name; undefined: cards left and tricks taken.
  * @property {(seat: any, view: any, i: number) => string[]} [seatBadges]
- *   Badges of a seat beside the shared ones (dealer, computer, team).
+ *   Badges of a seat beside the shared ones (dealer, computer, team): English words,
+ *   marked with `gettext_noop`; the table translates them, and names each badge's class
+ *   by its English (`badge-partner`), the same in every language.
  * @property {(view: any, names: string[]) => string} [yourTurnText]
  *   The turn line when it is this player's move; undefined: "Your turn.".
  * @property {(view: any, names: string[]) => string | null} [waitingText]

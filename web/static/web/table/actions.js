@@ -2,6 +2,7 @@
 // per action, the claim, and the choices of several cards (from the hand, or in a dialog).
 
 import { h } from "../dom.js";
+import { gettext, interpolate } from "../i18n.js";
 import { isTemplate, itemOf } from "./legal.js";
 import { openDialog } from "./choose.js";
 
@@ -31,7 +32,7 @@ export function actionsArea(table, view, names, legal) {
   const waiting = view.you && !legal.length ? game.waitingText?.(view, names) : null;
   const pending = game.pendingNote?.(view, names);
   if (!parts.length && !waiting && !pending) return null;
-  return h("section", { class: "actions", "aria-label": "Your move" }, pending, waiting && h("p", { class: "waiting" }, waiting), parts);
+  return h("section", { class: "actions", "aria-label": gettext("Your move") }, pending, waiting && h("p", { class: "waiting" }, waiting), parts);
 }
 
 // Offered only where the claim holds (the server lists it exactly there). Asked inline,
@@ -42,14 +43,16 @@ function claimButton(table, view, claim) {
   const asked = table.claimAskedAt === view.version;
   const question = h(
     "div",
-    { class: "claim-question", role: "group", "aria-label": "Claim the rest?", hidden: !asked },
-    h("p", {}, "Claim every remaining trick? The server plays the hand out at once."),
+    { class: "claim-question", role: "group", "aria-label": gettext("Claim the rest?"), hidden: !asked },
+    h("p", {}, gettext("Claim every remaining trick? The server plays the hand out at once.")),
     h("div", { class: "button-row" },
-      h("button", { type: "button", class: "primary", "data-action": "claim-yes", "data-focus": "claim-yes", onclick: () => table.ctx.act(claim) }, "Yes, claim"),
-      h("button", { type: "button", "data-action": "claim-no", "data-focus": "claim-no", onclick: () => toggle(false) }, "Play on"),
+      h("button", { type: "button", class: "primary", "data-action": "claim-yes", "data-focus": "claim-yes", onclick: () => table.ctx.act(claim) }, gettext("Yes, claim")),
+      // Translators: declines to claim the remaining tricks: the hand goes on being played.
+      h("button", { type: "button", "data-action": "claim-no", "data-focus": "claim-no", onclick: () => toggle(false) }, gettext("Play on")),
     ),
   );
-  const open = h("button", { type: "button", "data-action": "claim", "data-focus": "claim", "aria-expanded": String(asked), onclick: () => toggle(true) }, "Claim the rest");
+  // Translators: claims every trick left in the hand.
+  const open = h("button", { type: "button", "data-action": "claim", "data-focus": "claim", "aria-expanded": String(asked), onclick: () => toggle(true) }, gettext("Claim the rest"));
   function toggle(shown) {
     table.claimAskedAt = shown ? view.version : null;
     question.hidden = !shown;
@@ -84,7 +87,7 @@ function genericButtons(table, view, names, actions) {
           h(
             "button",
             { class: "primary", "data-focus": `go-${type}`, onclick: () => table.ctx.act(list[Number(select.value)]) },
-            game.groupLabel?.(type) ?? "OK",
+            game.groupLabel?.(type) ?? gettext("OK"),
           ),
         ),
       );
@@ -107,6 +110,12 @@ function genericButtons(table, view, names, actions) {
   return h("div", { class: "action-groups" }, groups);
 }
 
+// What a choice of several asks for, where the game does not say it.
+function chooseText(template) {
+  // Translators: a choice of several cards; %(n)s is how many to choose.
+  return interpolate(gettext("Choose %(n)s."), { n: template.count });
+}
+
 // A multi-card choice from the hand (Hearts' pass): tap cards, then confirm. Drawn after
 // the hand (table.js); the button names what it sends (the game's `templateButton`, given
 // the picks so far), so that it reads as the confirmation it is.
@@ -122,8 +131,10 @@ function handTemplatePanel(table, view, names, template) {
       return h(
         "li",
         { class: "slot" },
-        h("span", {}, `To ${names[seat]}: `),
-        card ? game.face(card, view, table.ctx) : h("span", { class: "empty-slot" }, "tap a card"),
+        // Translators: before the card chosen for a player, in a pass of one card to each ("To Ann: Q♠").
+        h("span", {}, interpolate(gettext("To %(name)s: "), { name: names[seat] })),
+        // Translators: in place of the card not chosen yet for a player ("To Ann: tap a card").
+        card ? game.face(card, view, table.ctx) : h("span", { class: "empty-slot" }, gettext("tap a card")),
       );
     });
     const ready = picked.length === template.to.length;
@@ -132,7 +143,7 @@ function handTemplatePanel(table, view, names, template) {
     return h(
       "div",
       { class: "template" },
-      h("p", {}, game.templateText?.(template, view, names) ?? `Choose ${template.count}.`),
+      h("p", {}, game.templateText?.(template, view, names) ?? chooseText(template)),
       // The slots and the buttons share a row: with the hand above, all of it stays on a
       // phone's first screen.
       h(
@@ -145,9 +156,10 @@ function handTemplatePanel(table, view, names, template) {
           h(
             "button",
             { class: "primary", disabled: !ready, "data-focus": "confirm-template", "data-action": template.type, onclick: () => table.ctx.act(action) },
-            game.templateButton?.(template, view, picked, names) ?? "Confirm",
+            game.templateButton?.(template, view, picked, names) ?? gettext("Confirm"),
           ),
-          sel.picked.length ? h("button", { "data-focus": "clear-template", onclick: () => table.clearSelection() }, "Clear") : null,
+          // Translators: puts back the cards chosen so far.
+          sel.picked.length ? h("button", { "data-focus": "clear-template", onclick: () => table.clearSelection() }, gettext("Clear")) : null,
         ),
       ),
     );
@@ -156,7 +168,13 @@ function handTemplatePanel(table, view, names, template) {
   return h(
     "div",
     { class: "template" },
-    h("p", {}, game.templateText?.(template, view, names) ?? `Choose ${template.count}.`, ` (${picked.length} of ${template.count} chosen)`),
+    h(
+      "p",
+      {},
+      game.templateText?.(template, view, names) ?? chooseText(template),
+      // Translators: how many cards are chosen so far, of how many to choose.
+      ` ${interpolate(gettext("(%(chosen)s of %(total)s chosen)"), { chosen: picked.length, total: template.count })}`,
+    ),
     h(
       "button",
       {
@@ -166,7 +184,7 @@ function handTemplatePanel(table, view, names, template) {
         "data-action": template.type,
         onclick: () => table.ctx.act({ type: template.type, cards: picked }),
       },
-      game.templateButton?.(template, view, picked, names) ?? "Confirm",
+      game.templateButton?.(template, view, picked, names) ?? gettext("Confirm"),
     ),
   );
 }
@@ -186,7 +204,8 @@ function popupTemplatePanel(table, view, names, template) {
   return h(
     "div",
     { class: "template" },
-    h("p", {}, game.templateText?.(template, view, names) ?? `Choose ${template.count}.`),
-    h("button", { class: "primary", "data-focus": `open-${template.type}`, "data-action": `open-${template.type}`, onclick: open }, game.templateButton?.(template, view) ?? "Choose"),
+    h("p", {}, game.templateText?.(template, view, names) ?? chooseText(template)),
+    // Translators: opens the dialog in which the cards are chosen.
+    h("button", { class: "primary", "data-focus": `open-${template.type}`, "data-action": `open-${template.type}`, onclick: open }, game.templateButton?.(template, view) ?? gettext("Choose")),
   );
 }

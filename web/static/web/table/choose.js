@@ -2,6 +2,7 @@
 // from the deck, calling partner cards. Only the chooser ever sees it.
 
 import { h } from "../dom.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 
 /** @typedef {import("../table.js").TableView} TableView */
 
@@ -14,8 +15,10 @@ export function openDialog(table, view, names, template) {
   for (const code of template.choices) offered.set(code, (offered.get(code) ?? 0) + 1);
   const chosen = new Map();
   const total = () => [...chosen.values()].reduce((a, b) => a + b, 0);
-  const tally = h("span", {}, `0 of ${template.count}`);
-  const confirm = h("button", { class: "primary", disabled: true, value: "ok" }, game.templateButton?.(template, view, [], names) ?? "Confirm");
+  // Translators: how many are chosen of how many to choose ("2 of 3").
+  const ofTotal = (chosen, total) => interpolate(gettext("%(chosen)s of %(total)s"), { chosen, total });
+  const tally = h("span", {}, ofTotal(0, template.count));
+  const confirm = h("button", { class: "primary", disabled: true, value: "ok" }, game.templateButton?.(template, view, [], names) ?? gettext("Confirm"));
   const cards = () => [...chosen].flatMap(([code, k]) => Array(k).fill(code));
   const buttons = new Map();
   const copiesOf = (code) => game.choiceCopies?.(template, code, view) ?? offered.get(code);
@@ -24,9 +27,11 @@ export function openDialog(table, view, names, template) {
   const label = (code, k) => {
     const copies = copiesOf(code);
     const parts = [game.itemName(code, view)];
-    if (copies > 1) parts.push(`${copies} copies`);
-    else if (counted) parts.push("1 copy");
-    if (k && offered.get(code) > 1) parts.push(`${k} chosen`);
+    // Translators: how many copies of a card there are (two decks), in the card's label ("queen of spades, 2 copies").
+    if (copies > 1) parts.push(interpolate(ngettext("%(n)s copy", "%(n)s copies", copies), { n: copies }));
+    else if (counted) parts.push(interpolate(ngettext("%(n)s copy", "%(n)s copies", 1), { n: 1 }));
+    // Translators: how many copies of a card are chosen, in the card's label ("queen of spades, 2 copies, 1 chosen").
+    if (k && offered.get(code) > 1) parts.push(interpolate(ngettext("%(n)s chosen", "%(n)s chosen", k), { n: k }));
     return parts.join(", ");
   };
   const update = () => {
@@ -36,12 +41,12 @@ export function openDialog(table, view, names, template) {
       button.setAttribute("aria-label", label(code, k));
       button.dataset.chosen = k;
       const mark = button.querySelector(".chosen-count");
-      if (mark) mark.textContent = k ? `${k} of ${offered.get(code)}` : "";
+      if (mark) mark.textContent = k ? ofTotal(k, offered.get(code)) : "";
     }
-    tally.textContent = `${total()} of ${template.count}`;
+    tally.textContent = ofTotal(total(), template.count);
     confirm.disabled = total() !== template.count;
     // A tap only chooses; the choice goes with this button, which names what it sends.
-    confirm.textContent = game.templateButton?.(template, view, cards(), names) ?? "Confirm";
+    confirm.textContent = game.templateButton?.(template, view, cards(), names) ?? gettext("Confirm");
   };
   // A tap takes one more copy while there is one and room for it, else puts the card back.
   const tap = (code) => {
@@ -90,7 +95,8 @@ export function openDialog(table, view, names, template) {
     next.setAttribute("tabindex", "0");
     next.focus();
   };
-  const title = game.templateText?.(template, view, names) ?? `Choose ${template.count}`;
+  // Translators: the title of a choice of several cards; %(n)s is how many to choose.
+  const title = game.templateText?.(template, view, names) ?? interpolate(gettext("Choose %(n)s"), { n: template.count });
   const hand = view.you?.hand ?? [];
   const dialog = h(
     "dialog",
@@ -104,14 +110,16 @@ export function openDialog(table, view, names, template) {
       hand.length
         ? h(
             "section",
-            { class: "dialog-hand", "aria-label": "Your hand" },
-            h("h3", {}, "Your hand"),
+            { class: "dialog-hand", "aria-label": gettext("Your hand") },
+            h("h3", {}, gettext("Your hand")),
             h("div", { class: "mini-hand" }, table.sortedHand(view).map((code) => h("span", { class: "mini" }, game.face(code, view, table.ctx), h("span", { class: "sr-only" }, game.itemName(code, view))))),
           )
         : null,
-      h("p", { class: "chosen-line" }, "Chosen: ", tally),
+      // Translators: before how many are chosen ("Chosen: 2 of 3").
+      h("p", { class: "chosen-line" }, `${gettext("Chosen:")} `, tally),
       h("div", { class: "choices", onkeydown: walk }, [...groups.values()].map((codes) => h("div", { class: "choice-group" }, codes.map((code) => buttons.get(code))))),
-      h("div", { class: "button-row" }, h("button", { value: "cancel", formnovalidate: true }, "Later"), confirm),
+      // Translators: closes the choice, to make it later.
+      h("div", { class: "button-row" }, h("button", { value: "cancel", formnovalidate: true }, gettext("Later")), confirm),
     ),
   );
   // Closed, the focus goes back where it came from, or to the table's next choice: never

@@ -2,7 +2,8 @@
 // the same players, back to the player's tables, or a new table like this one).
 
 import { h } from "../dom.js";
-import { listNames } from "../format.js";
+import { listNames, youName } from "../format.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 
 /** @typedef {import("../table.js").TableView} TableView */
 
@@ -21,13 +22,15 @@ export function banner(table, view, names) {
   // match was abandoned."); a moderator's reason for closing the room is theirs alone.
   const said = ended
     ? view.status === "abandoned"
-      ? h("strong", { class: "status-reason" }, view.status_reason || "The match was abandoned.")
-      : [h("strong", {}, "Room closed. "), view.status_reason ? h("span", { class: "status-reason" }, view.status_reason) : null]
+      ? h("strong", { class: "status-reason" }, view.status_reason || gettext("The match was abandoned."))
+      : [h("strong", {}, `${gettext("Room closed.")} `), view.status_reason ? h("span", { class: "status-reason" }, view.status_reason) : null]
     : [
-        h("strong", {}, "Match over. "),
-        winners.length ? `${listNames(winners, names)} ${winners.length === 1 && names[winners[0]] !== "You" ? "wins" : "win"}!` : "",
+        h("strong", {}, `${gettext("Match over.")} `),
+        winners.length ? winnersText(winners, names) : "",
         // Only a finished match has a replay; an abandoned or closed one keeps its hands hidden.
-        view.status === "finished" ? [" ", h("a", { href: `/replay/${encodeURIComponent(view.code)}`, "data-link": "", class: "replay-link" }, "Watch the replay")] : null,
+        view.status === "finished"
+          ? [" ", h("a", { href: `/replay/${encodeURIComponent(view.code)}`, "data-link": "", class: "replay-link" }, gettext("Watch the replay"))]
+          : null,
       ];
   // A room a moderator closed is not one to set up again.
   const again = seated && view.status !== "closed" && table.ctx.newTable;
@@ -41,7 +44,7 @@ export function banner(table, view, names) {
       "div",
       { class: "button-row onward" },
       rematch?.button ?? null,
-      h("a", { href: "/", "data-link": "", class: "button-link", "data-action": "home" }, "Back to your tables"),
+      h("a", { href: "/", "data-link": "", class: "button-link", "data-action": "home" }, gettext("Back to your tables")),
       again
         ? h(
             "button",
@@ -53,13 +56,21 @@ export function banner(table, view, names) {
                 table.ctx.newTable();
               },
             },
-            "New table with the same settings",
+            gettext("New table with the same settings"),
           )
         : null,
     ),
     // Why the server refused the rematch, in its words (the room was closed meanwhile...).
     table.rematchError ? h("p", { class: "rematch-error", role: "alert" }, table.rematchError) : null,
   );
+}
+
+// Who won, said to the reader when they did ("You win!").
+function winnersText(winners, names) {
+  if (winners.length === 1 && names[winners[0]] === youName()) return gettext("You win!");
+  if (winners.length === 1) return interpolate(gettext("%(name)s wins!"), { name: names[winners[0]] });
+  // Translators: %(names)s is two or more players ("Ann and Bob"), the reader perhaps among them ("You and Ann").
+  return interpolate(gettext("%(names)s win!"), { names: listNames(winners, names) });
 }
 
 // A rematch with the same players, once everyone seated agrees (view.rematch: the seats
@@ -71,11 +82,11 @@ function rematchOffer(table, view, names) {
   const { agreed, room } = view.rematch;
   if (room) {
     return {
-      said: h("p", { class: "rematch", "data-rematch": "started" }, "The rematch has started."),
+      said: h("p", { class: "rematch", "data-rematch": "started" }, gettext("The rematch has started.")),
       button: h(
         "a",
         { href: `/join/${encodeURIComponent(room)}`, "data-link": "", class: "button-link", "data-action": "open-rematch", "data-focus": "rematch" },
-        "Open the rematch",
+        gettext("Open the rematch"),
       ),
     };
   }
@@ -88,14 +99,18 @@ function rematchOffer(table, view, names) {
       said: h(
         "p",
         { class: "rematch", "data-rematch": "asked" },
-        "You asked for a rematch.",
-        waiting.length ? ` Waiting for ${listNames(waiting, names)} to agree.` : "",
+        gettext("You asked for a rematch."),
+        waiting.length ? ` ${interpolate(gettext("Waiting for %(names)s to agree."), { names: listNames(waiting, names) })}` : "",
       ),
     };
   }
   return {
     said: others.length
-      ? h("p", { class: "rematch", "data-rematch": "wanted" }, `${listNames(others, names)} ${others.length === 1 ? "wants" : "want"} a rematch.`)
+      ? h(
+          "p",
+          { class: "rematch", "data-rematch": "wanted" },
+          interpolate(ngettext("%(names)s wants a rematch.", "%(names)s want a rematch.", others.length), { names: listNames(others, names) }),
+        )
       : null,
     button: h(
       "button",
@@ -110,7 +125,7 @@ function rematchOffer(table, view, names) {
           table.ctx.rematch();
         },
       },
-      "Rematch with the same players",
+      gettext("Rematch with the same players"),
     ),
   };
 }

@@ -4,6 +4,7 @@
 // tap raises the piece and a second tap, or the button after the hand, sends it.
 
 import { h } from "../dom.js";
+import { gettext, interpolate } from "../i18n.js";
 import { isTemplate, itemOf } from "./legal.js";
 
 /** @typedef {import("../table.js").TableView} TableView */
@@ -15,6 +16,13 @@ import { isTemplate, itemOf } from "./legal.js";
 export function handTemplate(table, view, legal) {
   const hand = table.handItems(view);
   return legal.find((a) => isTemplate(a) && a.choices.every((c) => hand.includes(c))) ?? null;
+}
+
+// A move of the hand's in words, the item named in it: the game's (Moon: "Take the widow
+// and discard 6-4"), else "Play queen of spades".
+function moveText(game, action, name) {
+  // Translators: a button that plays a card or a tile: %(item)s is its name ("Play queen of spades").
+  return game.handMove?.(action, name) ?? interpolate(gettext("Play %(item)s"), { item: name });
 }
 
 /** @param {TableView} table */
@@ -71,7 +79,7 @@ export function handArea(table, view, legal) {
         type: "button",
         class: `${classes}${raised ? " raised" : ""}`,
         // A piece that is asked about is a toggle: the button after the hand says the move.
-        "aria-label": asking ? name : `${game.handVerb?.(action) ?? "Play"} ${name}`,
+        "aria-label": asking ? name : moveText(game, action, name),
         "aria-pressed": asking ? String(raised) : null,
         "data-code": code,
         "data-focus": `hand-${i}`,
@@ -90,8 +98,8 @@ export function handArea(table, view, legal) {
   const idle = !template && !items.some((b) => !b.disabled);
   return h(
     "section",
-    { class: "hand-area", "aria-label": "Your hand" },
-    h("h2", { class: "caption" }, game.handCaption?.(view) ?? "Your hand"),
+    { class: "hand-area", "aria-label": gettext("Your hand") },
+    h("h2", { class: "caption" }, game.handCaption?.(view) ?? gettext("Your hand")),
     h(
       "div",
       {
@@ -127,9 +135,10 @@ function confirmBar(table, view, code, action) {
           table.ctx.act(action);
         },
       },
-      `${game.handVerb?.(action) ?? "Play"} ${game.itemName(code, view)}`,
+      moveText(game, action, game.itemName(code, view)),
     ),
-    h("button", { type: "button", "data-action": "put-down", "data-focus": "put-down", onclick: () => taps.putDown() }, "Put back"),
+    // Translators: puts a raised card or tile back in the hand, unplayed.
+    h("button", { type: "button", "data-action": "put-down", "data-focus": "put-down", onclick: () => taps.putDown() }, gettext("Put back")),
   );
 }
 

@@ -3,6 +3,7 @@
 import { h } from "../dom.js";
 import { revealedSeeds } from "../fair.js";
 import { describeCommonEvent, describeSharedEvent, signed } from "../format.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 
 /** @typedef {import("../table.js").TableView} TableView */
 /** @typedef {import("../games/renderer.js").GameRenderer} GameRenderer */
@@ -18,8 +19,9 @@ export function resultsArea(table, view, names, extras) {
     parts.push(
       h(
         "section",
-        { class: "results", "aria-label": "Result of the hand" },
-        h("h2", {}, `Hand ${last.round ?? view.round} result`),
+        { class: "results", "aria-label": gettext("Result of the hand") },
+        // Translators: %(n)s is the hand's number in the match.
+        h("h2", {}, interpolate(gettext("Hand %(n)s result"), { n: last.round ?? view.round })),
         dealCheck(round),
         revealedSeeds(round?.fairness),
         handResult(game, last, names, view, extras.events ?? [], table.ctx),
@@ -44,7 +46,7 @@ export function handResult(game, last, names, view, events, ctx) {
       h(
         "table",
         { class: "result-table" },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), columns.map((c) => h("th", { scope: "col" }, c.head)))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, gettext("Player")), columns.map((c) => h("th", { scope: "col" }, c.head)))),
         h("tbody", {}, rows),
       ),
     ),
@@ -58,7 +60,7 @@ function scoreSheet(game, rounds, names, open) {
   return h(
     "details",
     { class: "score-sheet", open },
-    h("summary", {}, `Score sheet (${rounds.length} hand${rounds.length === 1 ? "" : "s"})`),
+    h("summary", {}, interpolate(ngettext("Score sheet (%(n)s hand)", "Score sheet (%(n)s hands)", rounds.length), { n: rounds.length })),
     h(
       "div",
       { class: "scroll" },
@@ -71,8 +73,10 @@ function scoreSheet(game, rounds, names, open) {
           h(
             "tr",
             {},
-            h("th", { scope: "col", class: "hand-no" }, h("abbr", { title: "Hand" }, "#")),
-            game.roundColumns ? h("th", { scope: "col", class: "contract" }, "Contract") : null,
+            // Translators: "#" heads the column of the hands' numbers, "Hand" says it in words.
+            h("th", { scope: "col", class: "hand-no" }, h("abbr", { title: gettext("Hand") }, gettext("#"))),
+            // Translators: what the bidder undertook in a hand: their bid, trumps, and whether they made it.
+            game.roundColumns ? h("th", { scope: "col", class: "contract" }, gettext("Contract")) : null,
             names.map((name) => h("th", { scope: "col", class: "player" }, h("span", {}, name))),
           ),
         ),
@@ -100,8 +104,10 @@ function scoreSheet(game, rounds, names, open) {
 // A hand's deal check on its row of the sheet: ✓ verified, ✗ not; nothing where it
 // could not be checked. Said in words to a screen reader.
 function sheetCheck(verified) {
-  if (verified === true) return h("span", { class: "deal-check ok" }, " ✓", h("span", { class: "sr-only" }, " deal verified"));
-  if (verified === false) return h("span", { class: "deal-check bad" }, " ✗", h("span", { class: "sr-only" }, " the deal did not verify"));
+  if (verified === true) return h("span", { class: "deal-check ok" }, " ✓", h("span", { class: "sr-only" }, ` ${gettext("deal verified")}`));
+  if (verified === false) {
+    return h("span", { class: "deal-check bad" }, " ✗", h("span", { class: "sr-only" }, ` ${gettext("the deal did not verify")}`));
+  }
   return null;
 }
 
@@ -117,9 +123,9 @@ export function eventLog(table, events, names) {
   return h(
     "details",
     { class: "log", open: true },
-    h("summary", {}, "What happened"),
+    h("summary", {}, gettext("What happened")),
     // It scrolls: a keyboard reaches it to scroll it too.
-    h("ol", { class: "log-lines", reversed: true, tabindex: "0", "aria-label": "What happened, latest first" }, lines.slice(-40).reverse()),
+    h("ol", { class: "log-lines", reversed: true, tabindex: "0", "aria-label": gettext("What happened, latest first") }, lines.slice(-40).reverse()),
   );
 }
 
@@ -134,9 +140,12 @@ export function eventText(game, e, names) {
 
 function defaultResultColumns(last) {
   const columns = [];
-  if (last.tricks) columns.push({ head: "Tricks", cell: (i) => last.tricks[i] });
-  columns.push({ head: "This hand", cell: (i) => signed(last.points?.[i]) });
-  columns.push({ head: "Total", cell: (i) => last.scores?.[i] });
+  // Translators: the tricks each player took this hand, in the result table.
+  if (last.tricks) columns.push({ head: gettext("Tricks"), cell: (i) => last.tricks[i] });
+  // Translators: the points of the hand just played, in the result table.
+  columns.push({ head: gettext("This hand"), cell: (i) => signed(last.points?.[i]) });
+  // Translators: the score so far, in the result table.
+  columns.push({ head: gettext("Total"), cell: (i) => last.scores?.[i] });
   return columns;
 }
 
@@ -144,8 +153,12 @@ function defaultResultColumns(last) {
 // (web/static/web/fairness.js); nothing for hands that cannot be checked.
 function dealCheck(round) {
   if (round?.verified === true) {
-    return h("p", { class: "deal-check ok", title: "The revealed server seed matches its commitment and gives these deals" }, "Deal verified ✓");
+    return h(
+      "p",
+      { class: "deal-check ok", title: gettext("The revealed server seed matches its commitment and gives these deals") },
+      gettext("Deal verified ✓"),
+    );
   }
-  if (round?.verified === false) return h("p", { class: "deal-check bad", role: "alert" }, "Deal NOT verified ✗");
+  if (round?.verified === false) return h("p", { class: "deal-check bad", role: "alert" }, gettext("Deal NOT verified ✗"));
   return null;
 }

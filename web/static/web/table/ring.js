@@ -1,17 +1,28 @@
 // The players around the table, as the viewer sits at it, with the trick in the middle.
 
 import { h } from "../dom.js";
-import { count, teamName } from "../format.js";
+import { cardCount, computerName, teamName, tileCount, trickCount } from "../format.js";
+import { gettext, gettext_noop, interpolate } from "../i18n.js";
 import { toggleReview, trickDrawn, trickShown } from "./linger.js";
 
 /** @typedef {import("../table.js").TableView} TableView */
 
 function genericSeatFacts(seat) {
   const facts = [];
-  if (seat.cards_left !== undefined) facts.push(count(seat.cards_left, "card"));
-  if (seat.tiles_left !== undefined) facts.push(count(seat.tiles_left, "tile"));
-  if (seat.tricks_taken !== undefined) facts.push(count(seat.tricks_taken, "trick"));
+  if (seat.cards_left !== undefined) facts.push(cardCount(seat.cards_left));
+  if (seat.tiles_left !== undefined) facts.push(tileCount(seat.tiles_left));
+  if (seat.tricks_taken !== undefined) facts.push(trickCount(seat.tricks_taken));
   return facts;
+}
+
+/**
+ * A seat's badge: its words in the page's language, and its class named by its English
+ * words, the same in every language (the style sheet's `badge-partner`).
+ * @param {string} english
+ * @param {string} [text]
+ */
+function badge(english, text = gettext(english)) {
+  return h("span", { class: `badge badge-${english.replace(/\W+/g, "-").toLowerCase()}` }, text);
 }
 
 // The players around the table as the viewer sits at it: the viewer at the bottom, the
@@ -42,7 +53,7 @@ export function ring(table, view, names, me) {
     },
     h(
       "ul",
-      { class: "seats", "aria-label": "Players" },
+      { class: "seats", "aria-label": gettext("Players") },
       places.map((p) => seatItem(table, view, names, me, p, area(p))),
     ),
     trickArea(table, view, names, places, `${first} / 2 / ${first + rows} / ${middle + 2}`),
@@ -57,16 +68,19 @@ function seatItem(table, view, names, me, place, area) {
   // In the pause between hands every seat is "to act" only as far as saying it is ready:
   // that is no turn, so no seat is marked as acting then.
   const acting = (view.to_act || []).includes(i) && !["match_over", "complete", "round_over"].includes(view.phase);
-  // Filtered to the badges there are (tsc does not narrow by `filter(Boolean)`).
-  const badges = /** @type {string[]} */ (
-    [
-      // "Computer 3" says it already; a computer player with another name gets the badge.
-      seat.is_bot && !/computer/i.test(names[i]) ? "computer" : null,
-      view.dealer === i ? (game.dealerLabel ?? "dealer") : null,
-      seat.team !== null && seat.team !== undefined ? teamName(seat.team) : null,
-      ...(game.seatBadges?.(seat, view, i) ?? []),
-    ].filter(Boolean)
-  );
+  // The badges there are. A game's (its dealer's, its seatBadges) are English words it
+  // marked with gettext_noop, translated here.
+  const badges = [
+    // "Computer 3" says it already (the server's English, or the page's own words for it);
+    // a computer player with another name gets the badge.
+    // Translators: a badge beside a player's name: a computer player.
+    seat.is_bot && !/computer/i.test(names[i]) && names[i] !== computerName(i) ? badge(gettext_noop("computer")) : null,
+    // Translators: a badge beside a player's name: who dealt this hand.
+    view.dealer === i ? badge(game.dealerLabel ?? gettext_noop("dealer")) : null,
+    // The team's class is its English name's ("badge-team-a").
+    seat.team !== null && seat.team !== undefined ? badge(`Team ${["A", "B"][seat.team] ?? seat.team + 1}`, teamName(seat.team)) : null,
+    ...(game.seatBadges?.(seat, view, i) ?? []).filter(Boolean).map((word) => badge(word)),
+  ].filter((b) => b !== null);
   const facts = game.seatFacts?.(seat, view, i) ?? genericSeatFacts(seat);
   return h(
     "li",
@@ -78,14 +92,16 @@ function seatItem(table, view, names, me, place, area) {
     h(
       "div",
       { class: "seat-name" },
-      acting ? h("span", { class: "dot-acting", title: "to act" }, "● ") : null,
+      // Translators: beside the name of a player whose move it is.
+      acting ? h("span", { class: "dot-acting", title: gettext("to act") }, "● ") : null,
       h("span", { class: "name" }, names[i]),
-      acting ? h("span", { class: "sr-only" }, " (to act)") : null,
+      acting ? h("span", { class: "sr-only" }, ` (${gettext("to act")})`) : null,
     ),
-    badges.length ? h("div", { class: "badges" }, badges.map((b) => h("span", { class: `badge badge-${b.replace(/\W+/g, "-").toLowerCase()}` }, b))) : null,
+    badges.length ? h("div", { class: "badges" }, badges) : null,
     // A fact wraps whole ("0 pts", never "0" and "pts" on two lines).
     h("div", { class: "facts" }, facts.map((f, k) => [k ? " · " : "", h("span", { class: "fact" }, f)])),
-    view.scores ? h("div", { class: "score" }, "Score ", h("strong", {}, view.scores[i])) : null,
+    // Translators: before a player's score ("Score 42").
+    view.scores ? h("div", { class: "score" }, `${gettext("Score")} `, h("strong", {}, view.scores[i])) : null,
   );
 }
 
@@ -96,19 +112,20 @@ function trickArea(table, view, names, places, area) {
   const taken = last ? (last.cards ?? last.tiles ?? []) : [];
   const shown = trickShown(table, view);
   let played = view.trick || [];
-  let caption = played.length ? "This trick" : "Nothing played yet";
+  let caption = played.length ? gettext("This trick") : gettext("Nothing played yet");
   let old = false;
   // Whether the trick shown is the one just taken, for the pause, while the next is under way.
   let pause = false;
   if (shown === "review" || (!played.length && last)) {
     // Looked at again, or nothing led yet: the last trick, with who took it.
     played = taken;
-    caption = `Last trick, taken by ${names[last.winner]}`;
+    caption = interpolate(gettext("Last trick, taken by %(name)s"), { name: names[last.winner] });
     old = true;
   } else if (shown === "taken") {
     // The pause after a trick is taken while the next is under way (led, or further).
     played = taken;
-    caption = `Taken by ${names[last.winner]}`;
+    // Translators: the trick just taken, still shown for a moment.
+    caption = interpolate(gettext("Taken by %(name)s"), { name: names[last.winner] });
     old = true;
     pause = true;
   }
@@ -124,7 +141,8 @@ function trickArea(table, view, names, places, area) {
     "section",
     {
       class: `trick-area${old ? " old" : ""}${placed ? " placed" : ""}${pause ? " taken" : ""}`,
-      "aria-label": "Trick",
+      // Translators: the cards or tiles played to the current trick.
+      "aria-label": gettext("Trick"),
       style: `grid-area: ${area}`,
     },
     h("h2", { class: "caption" }, caption),
@@ -157,11 +175,15 @@ function trickArea(table, view, names, places, area) {
             "aria-pressed": String(shown === "review"),
             // The whole trick in words, heard on the button without opening it; it begins
             // with the words on the button, as a spoken command names it.
-            "aria-label": `Last trick, taken by ${names[last.winner]}: ${taken.map((p) => `${game.itemName(p.card ?? p.tile, view)} by ${names[p.seat]}`).join(", ")}`,
+            "aria-label": interpolate(gettext("Last trick, taken by %(name)s: %(plays)s"), {
+              name: names[last.winner],
+              // Translators: one card of a trick and who played it ("queen of spades by Ann").
+              plays: taken.map((p) => interpolate(gettext("%(item)s by %(name)s"), { item: game.itemName(p.card ?? p.tile, view), name: names[p.seat] })).join(", "),
+            }),
             "data-focus": "last-trick",
             onclick: () => toggleReview(table),
           },
-          "Last trick",
+          gettext("Last trick"),
         )
       : null,
   );

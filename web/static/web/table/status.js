@@ -7,6 +7,7 @@
 
 import { h } from "../dom.js";
 import { listNames } from "../format.js";
+import { gettext, interpolate } from "../i18n.js";
 
 /** @typedef {import("../table.js").TableView} TableView */
 
@@ -23,14 +24,23 @@ export function idleClock(table, view) {
   // on; with nobody else, handing it over abandons the match all the same.
   const others = (view.seats || []).some((s, i) => i !== me && s.user && !s.is_bot);
   const toBot = table.ctx.room?.options?.on_abandon === "bot" && others;
+  // `warning` is said after the turn, once; `after` follows the clock, whose place in it
+  // is `%(time)s`; `due` is said once the clock has run out.
   return toBot
     ? {
         kind: "bot",
-        what: "a computer player takes your seat",
-        after: "before a computer player takes your seat",
-        due: "A computer player takes your seat any moment now",
+        warning: gettext("If you do not act, a computer player takes your seat before this turn's time runs out."),
+        // Translators: %(time)s is a countdown ("4:59", "1 h 05 min").
+        after: gettext("%(time)s before a computer player takes your seat"),
+        due: gettext("A computer player takes your seat any moment now"),
       }
-    : { kind: "end", what: "the match is abandoned", after: "before the match is abandoned", due: "The match is abandoned any moment now" };
+    : {
+        kind: "end",
+        warning: gettext("If you do not act, the match is abandoned before this turn's time runs out."),
+        // Translators: %(time)s is a countdown ("4:59", "1 h 05 min").
+        after: gettext("%(time)s before the match is abandoned"),
+        due: gettext("The match is abandoned any moment now"),
+      };
 }
 
 // Turns are announced once each, in a region that outlives the re-renders (one that is
@@ -55,29 +65,39 @@ export function turnText(table, view, names, myTurn) {
   const game = table.game;
   const waiting = (view.to_act || []).filter((s) => s !== view.you?.seat);
   // Why it ended is the banner's to say, in the server's words.
-  if (view.status === "abandoned") return "The match was abandoned.";
-  if (view.status === "closed") return "The room was closed.";
-  if (view.phase === "match_over" || view.status === "finished") return "The match is over.";
+  if (view.status === "abandoned") return gettext("The match was abandoned.");
+  if (view.status === "closed") return gettext("The room was closed.");
+  if (view.phase === "match_over" || view.status === "finished") return gettext("The match is over.");
   // The seat is still the player's while a computer player keeps it for them (they were
   // away too long, on_abandon: bot): the page offers it back above the table.
   if (view.status === "playing" && view.you && view.seats?.[view.you.seat]?.is_bot) {
-    return "A computer player is playing for you: take your seat back to play.";
+    return gettext("A computer player is playing for you: take your seat back to play.");
   }
-  if (myTurn) return game.yourTurnText?.(view, names) ?? "Your turn.";
+  if (myTurn) return game.yourTurnText?.(view, names) ?? gettext("Your turn.");
   if (view.phase === "round_over") {
-    return waiting.length ? `The hand is over. Waiting for ${listNames(waiting, names)}.` : "The hand is over.";
+    return waiting.length
+      ? interpolate(gettext("The hand is over. Waiting for %(names)s."), { names: listNames(waiting, names) })
+      : gettext("The hand is over.");
   }
-  if (waiting.length) return `Waiting for ${listNames(waiting, names)}.`;
+  if (waiting.length) return interpolate(gettext("Waiting for %(names)s."), { names: listNames(waiting, names) });
   return "";
 }
 
 export function head(view, extras) {
-  const title = `${extras.catalogue?.name ?? view.game}${view.round ? ` · hand ${view.round}` : ""}`;
+  const game = extras.catalogue?.name ?? view.game;
+  // Translators: the table's heading: the game's name and the number of the hand being played ("Hearts · hand 3").
+  const title = view.round ? interpolate(gettext("%(game)s · hand %(round)s"), { game, round: view.round }) : game;
   return h(
     "header",
     { class: "table-head" },
     h("h1", {}, title),
-    h("p", { class: "meta" }, `Room ${view.code} · updates: `, h("span", { class: "live-status", "data-live": "", title: "How this page hears of changes" }, extras.liveStatus)),
+    h(
+      "p",
+      { class: "meta" },
+      // Translators: followed by how the page hears of the room's changes ("live", "every few seconds"...).
+      interpolate(gettext("Room %(code)s · updates: "), { code: view.code }),
+      h("span", { class: "live-status", "data-live": "", title: gettext("How this page hears of changes") }, extras.liveStatus),
+    ),
   );
 }
 
@@ -94,6 +114,15 @@ function clockWords(attrs, deadline, running, over) {
   return h("span", { ...attrs, "data-when-due": over }, running);
 }
 
+// A phrase with the turn's countdown in it (`%(time)s`), after `lead`, as nodes: the
+// countdown kept on one line with the word or the stop that follows it ("0:42 left",
+// "in 0:05."), the rest of the phrase around them.
+function aroundCountdown(lead, phrase) {
+  const [before, after = ""] = phrase.split("%(time)s");
+  const tail = /^\s?\S*/.exec(after)?.[0] ?? "";
+  return [`${lead}${before}`, h("span", { class: "nowrap" }, h("span", { "data-countdown": "" }), tail), after.slice(tail.length) || null];
+}
+
 // Whose turn it is and the time left stay in view (sticky) while the player scrolls to
 // their hand, the results or the log; so does the idle clock when it comes first.
 export function turnLine(view, line, myTurn, idle) {
@@ -107,20 +136,23 @@ export function turnLine(view, line, myTurn, idle) {
       ? clockWords(
           attrs,
           view.deadline,
-          [" The next hand starts by itself in ", h("span", { class: "nowrap" }, h("span", { "data-countdown": "" }), ".")],
-          " The next hand starts any moment now.",
+          // Translators: %(time)s is a countdown ("0:42").
+          aroundCountdown(" ", gettext("The next hand starts by itself in %(time)s.")),
+          ` ${gettext("The next hand starts any moment now.")}`,
         )
       : clockWords(
           attrs,
           view.deadline,
-          [" · ", h("span", { class: "nowrap" }, h("span", { "data-countdown": "" }), " left")],
-          ` · time is up: the server plays for ${myTurn ? "you" : "them"} any moment now`,
+          // Translators: the time left for the turn; %(time)s is a countdown ("0:42").
+          aroundCountdown(" · ", gettext("%(time)s left")),
+          ` · ${myTurn ? gettext("time is up: the server plays for you any moment now") : gettext("time is up: the server plays for them any moment now")}`,
         );
+  // The idle countdown is its own span (tick writes it whole): the phrase goes around it.
   const idleClock = idle
     ? clockWords(
         { class: "idle-clock", "data-idle": idle.kind, "data-clock": "idle" },
         view.abandon_deadline,
-        [h("span", { class: "nowrap", "data-idle-countdown": "" }), ` ${idle.after}`],
+        idle.after.split("%(time)s").flatMap((words, k) => [k ? h("span", { class: "nowrap", "data-idle-countdown": "" }) : null, words || null]),
         idle.due,
       )
     : null;
