@@ -35,7 +35,7 @@ STEP_WORDS = """() => {
   });
   const out = [read()];
   for (let i = 0; i < 2000; i++) {
-    const next = document.querySelector('button[data-step="Next play"]');
+    const next = document.querySelector('button[data-step="next-play"]');
     if (next.disabled) break;
     next.click();
     out.push(read());

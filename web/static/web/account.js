@@ -34,6 +34,7 @@ function when(iso) {
 export function phraseWith(phrase, parts) {
   return phrase
     .split(/%\((\w+)\)s/)
+    // eslint-disable-next-line i18next/no-literal-string -- a placeholder with no part is left as it was
     .map((piece, i) => (i % 2 === 0 ? piece : Object.hasOwn(parts, piece) ? parts[piece] : `%(${piece})s`))
     .filter((piece) => piece !== "");
 }

@@ -134,6 +134,7 @@ export class ProfilePage {
                         h("th", { scope: "row" }, h("a", { href: `/leaderboard?game=${game}`, "data-link": "" }, this.gameName(game))),
                         h("td", {}, shown(r.shown)),
                         // A narrow screen breaks the line before "±", never after it.
+                        // eslint-disable-next-line i18next/no-literal-string -- two numbers and a sign
                         h("td", {}, `${shown(r.mu)} ±\u00a0${shown(r.sigma)}`),
                         h("td", {}, String(r.matches)),
                       ),

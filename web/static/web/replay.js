@@ -465,10 +465,10 @@ export class ReplayPage {
     const controls = h(
       "div",
       { class: "replay-controls button-row" },
-      button("Previous trick", gettext("Previous trick"), this.trickStep(-1), atStart),
-      button("Previous play", gettext("Previous play"), this.step - 1, atStart),
-      button("Next play", gettext("Next play"), this.step + 1, atEnd),
-      button("Next trick", gettext("Next trick"), this.trickStep(1), atEnd),
+      button("previous-trick", gettext("Previous trick"), this.trickStep(-1), atStart),
+      button("previous-play", gettext("Previous play"), this.step - 1, atStart),
+      button("next-play", gettext("Next play"), this.step + 1, atEnd),
+      button("next-trick", gettext("Next trick"), this.trickStep(1), atEnd),
     );
     const winner = frame.trick_winner;
     const trick = h(

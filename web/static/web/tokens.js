@@ -184,6 +184,7 @@ export function personalTokens(app) {
             "p",
             { class: "meta" },
             // Translators: %(header)s is the HTTP header "Authorization: Bearer <token>", which stays as it is.
+            // eslint-disable-next-line i18next/no-literal-string -- the header as it is typed
             phraseWith(gettext("Send it as %(header)s."), { header: h("code", {}, "Authorization: Bearer <token>") }),
           ),
         );

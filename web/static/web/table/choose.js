@@ -87,7 +87,10 @@ export function openDialog(table, view, names, template) {
   order.forEach((button, k) => button.setAttribute("tabindex", k === 0 ? "0" : "-1"));
   const walk = (e) => {
     const k = order.indexOf(/** @type {HTMLElement} */ (e.target));
-    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -k, End: order.length - 1 - k }[e.key];
+    // Right to left, the next piece lies to the left of this one.
+    const ahead = getComputedStyle(/** @type {HTMLElement} */ (e.target)).direction === "rtl" ? -1 : 1;
+    const arrows = { ArrowRight: ahead, ArrowLeft: -ahead, ArrowDown: 1, ArrowUp: -1 };
+    const step = { ...arrows, Home: -k, End: order.length - 1 - k }[e.key];
     if (k < 0 || step === undefined) return;
     e.preventDefault();
     const next = order[Math.min(order.length - 1, Math.max(0, k + step))];

@@ -145,6 +145,7 @@ function confirmBar(table, view, code, action) {
 // A row of `n` pieces: each column a step wide or less (then the next piece overlaps it),
 // the last as wide as a whole piece, so the row never spills past its box.
 function handColumns(n) {
+  // eslint-disable-next-line i18next/no-literal-string -- a style's value
   return n > 1 ? `repeat(${n - 1}, minmax(0, var(--step))) var(--last)` : "var(--last)";
 }
 

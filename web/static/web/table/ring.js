@@ -78,7 +78,7 @@ function seatItem(table, view, names, me, place, area) {
     // Translators: a badge beside a player's name: who dealt this hand.
     view.dealer === i ? badge(game.dealerLabel ?? gettext_noop("dealer")) : null,
     // The team's class is its English name's ("badge-team-a").
-    seat.team !== null && seat.team !== undefined ? badge(`Team ${["A", "B"][seat.team] ?? seat.team + 1}`, teamName(seat.team)) : null,
+    seat.team !== null && seat.team !== undefined ? badge(`team-${["a", "b"][seat.team] ?? seat.team + 1}`, teamName(seat.team)) : null,
     ...(game.seatBadges?.(seat, view, i) ?? []).filter(Boolean).map((word) => badge(word)),
   ].filter((b) => b !== null);
   const facts = game.seatFacts?.(seat, view, i) ?? genericSeatFacts(seat);
