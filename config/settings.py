@@ -570,8 +570,9 @@ TABLE_STORE_PORTABLE = False
 TABLE_STORE_CHECK_WRITES = False
 
 # -- uptime: the heartbeat of the processes serving the API (uptime/heartbeat.py) ----
-# Each such process beats this often once it has served an answer (and at most every
-# eighth of it while it serves); 0 turns the heartbeat and outage accounting off.
+# Each such process beats every eighth of this once it has served an answer, and asks
+# itself after this long when it has served none; 0 turns the heartbeat and outage
+# accounting off.
 UPTIME_HEARTBEAT_SECONDS = float(env_str("UPTIME_HEARTBEAT_SECONDS", "2"))
 # No beat for longer than this is an outage, until the API answers again: the clocks of
 # the turns it overlapped are extended by it, and no clock runs out while it lasts.

@@ -165,8 +165,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     deployment.add_argument(
         "--clock-workers",
         type=int,
-        default=1,
-        help="workers of the players' clocks' queue (1; 0: the two workers take every queue, as before it had one)",
+        default=2,
+        help="workers of the players' clocks' queue (2, as deploy/Procfile; 0: the two workers take every queue, "
+        "as before it had one)",
+    )
+    deployment.add_argument(
+        "--clock-nice",
+        type=int,
+        default=-5,
+        help="the clock workers' niceness (-5, as deploy/systemd: a deadline comes before the rest of the load; "
+        "0: the same as every other process)",
     )
     deployment.add_argument(
         "--clock-concurrency", type=int, default=2, help="pool processes of each clock worker (2, as deploy/Procfile)"
@@ -338,6 +346,11 @@ class Fault:
     what: str
 
 
+def niced(argv: list[str], niceness: int) -> list[str]:
+    """`argv` run at `niceness` (nice(1) execs it: the process keeps the pid started)."""
+    return ["nice", "-n", str(niceness), *argv] if niceness else argv
+
+
 class Cluster:
     """2 gunicorn, 1 daphne, 2 workers and beat on one environment."""
 
@@ -361,7 +374,7 @@ class Cluster:
         self.clock_workers = [
             Proc(
                 f"clock{n}",
-                worker_argv(f"clock{n}", "clock", args.clock_concurrency),
+                niced(worker_argv(f"clock{n}", "clock", args.clock_concurrency), args.clock_nice),
                 env,
                 logs / f"clock{n}.log",
                 ready=WORKER_READY,

@@ -8,10 +8,12 @@ An outage is what players saw: it ends when the API has answered again, not when
 process came up. So a process beats only once it has served an answer to completion
 (Django's `request_finished`, sent once the server has written the whole response): its
 first beat is stamped with the moment that first answer was served, and that moment
-ends the outage. From then on it beats every UPTIME_HEARTBEAT_SECONDS, and sooner while
-it serves answers (at most every eighth of that), so that the last beat is seldom far
-behind a clock running out (games.services.due waits for a beat after a deadline). A
-process nobody asks anything of for a beat answers a request of its own (`probe`, the
+ends the outage. From then on it beats every eighth of UPTIME_HEARTBEAT_SECONDS, whether
+answers come or not, so that the last beat is never far behind a clock running out
+(games.services.due waits for a beat after a deadline): a turn that runs out at a quiet
+table of a quiet server is acted on within a fraction of a second, not a whole interval
+later. A process that has not yet served anything, and that nobody asks anything of for
+UPTIME_HEARTBEAT_SECONDS, answers a request of its own (`probe`, the
 API's `games/` through gunicorn's own socket, deploy/gunicorn.conf.py): queued behind
 whatever waits, it is answered when they are, and no sooner. Only the API's answers
 count (`counts`): a load balancer's `/healthz` is answered before the application, by a
@@ -66,9 +68,10 @@ def min_serving_after_outage() -> timedelta:
 
 
 def fresh_interval() -> float:
-    """How often at most a process beats while it serves answers: an eighth of the
-    interval (a quarter of a second by default), so that a clock that runs out is seen
-    served past soon after (games.services.due)."""
+    """How often a process beats once it has served an answer: an eighth of the interval
+    (a quarter of a second by default), so that a clock that runs out is seen served past
+    soon after (games.services.due). One small update of one row per process: four a
+    second each."""
     return interval() / 8
 
 
@@ -140,13 +143,12 @@ def last_outage_end() -> datetime | None:
 
 class Pulse:
     """One process's beats: none until it has served an answer, the first stamped with
-    the moment that answer was served, then one every `interval()`, or `fresh_interval()`
-    after the last while answers are served. `step` does what is due and says how long
-    to wait; `served` is called as each answer has been served (from any thread)."""
+    the moment that answer was served, then one every `fresh_interval()`. `step` does
+    what is due and says how long to wait; `served` is called as each answer has been
+    served (from any thread)."""
 
     def __init__(self, *, probe: str | None = None) -> None:
         self.probe = probe  # a URL of this process's own API to ask when nobody asks
-        self.served_at: datetime | None = None  # the last answer served
         self.first_served: datetime | None = None
         self.beaten_at: datetime | None = None  # this process's last beat (its clock)
         self.began: datetime | None = None  # its first look
@@ -154,11 +156,9 @@ class Pulse:
         self._probing = False
 
     def served(self, at: datetime | None = None) -> None:
-        at = at or timezone.now()
-        self.served_at = at
         if self.first_served is None:
-            self.first_served = at
-        self.wake.set()
+            self.first_served = at or timezone.now()
+            self.wake.set()  # the first beat, which may end an outage, at once
 
     def step(self, *, now: datetime | None = None) -> float:
         """Beat if due; the seconds until the next look."""
@@ -176,13 +176,11 @@ class Pulse:
             self.beaten_at = self.first_served
             return fresh_interval()
         since = (now - self.beaten_at).total_seconds()
-        fresh = self.served_at is not None and self.served_at > self.beaten_at
-        due = every if not fresh else fresh_interval()
-        if since >= due:
+        if since >= fresh_interval():
             beat(now=now)
             self.beaten_at = now
             return fresh_interval()
-        return due - since
+        return fresh_interval() - since
 
     def _ask_ourselves(self) -> None:
         if self.probe is None or self._probing:

@@ -27,10 +27,10 @@ LOOK_AGAIN_MARGIN = timedelta(milliseconds=100)
 
 def look_again_after(held_since: datetime, now: datetime) -> timedelta:
     """How long a clock held for a beat (the last at `held_since`) waits to look again:
-    just after the next beat is due (a process serving answers beats an eighth of an
-    interval after its last, uptime.heartbeat.Pulse; one that serves none a whole
-    interval after); once that is past, half the time the beat is late, so that held
-    clocks do not crowd their worker while the beats are slow; at most an interval."""
+    just after the next beat is due (a process that has served beats an eighth of an
+    interval after its last, uptime.heartbeat.Pulse); once that is past, half the time
+    the beat is late, so that held clocks do not crowd their worker while the beats are
+    slow; at most an interval."""
     beat = timedelta(seconds=heartbeat.interval())
     expected = held_since + timedelta(seconds=heartbeat.fresh_interval()) + LOOK_AGAIN_MARGIN
     after = expected - now if expected > now else (now - held_since) / 2
