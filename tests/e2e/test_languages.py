@@ -1,9 +1,11 @@
 """The page in its person's language (#45): a browser set to Hindi gets the page in
 Hindi and an account that speaks it; the account's language, changed in Settings,
-follows the person to another device whatever that browser's own."""
+follows the person to another device whatever that browser's own; the service worker
+keeps the catalogue of the page's words once fetched."""
 
 from __future__ import annotations
 
+import time
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -65,3 +67,32 @@ def test_a_hindi_browser_plays_in_hindi_and_the_account_s_choice_follows_the_per
     english.get_by_role("button", name="Log in", exact=True).click()
     expect(account_bar(english).get_by_role("link", name=SETTINGS["es"])).to_be_visible()
     expect(english.locator("html")).to_have_attribute("lang", "es")
+
+
+# The catalogues the service worker keeps (web/worker/sw.js), by path.
+KEPT_CATALOGUES = """async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) return [];
+    const kept = await (await caches.open("catalogues")).keys();
+    return kept.map((request) => new URL(request.url).pathname);
+}"""
+
+
+def test_the_worker_keeps_the_catalogue_and_answers_it_once_kept(open_page: Any) -> None:
+    page = open_page(locale="hi-IN")
+    page.goto("/")
+    address = page.evaluate("JSON.parse(document.documentElement.dataset.languages).hi.url")
+    assert address.startswith("/i18n/hi/")
+    # The first load came before the worker; the next loads pass through it, which keeps
+    # the catalogue (60 s at most, by the clock: a loaded machine installs slowly).
+    deadline = time.monotonic() + 60
+    while address not in page.evaluate(KEPT_CATALOGUES):
+        assert time.monotonic() < deadline, "the worker never kept the catalogue"
+        page.reload()
+        page.wait_for_timeout(300)
+
+    heard: list[tuple[str, bool]] = []
+    page.on("response", lambda r: heard.append((r.url, r.from_service_worker)) if "/i18n/" in r.url else None)
+    page.reload()
+    expect(page.get_by_role("tab", name=said("hi", "Sign up"))).to_be_visible()
+    assert [from_worker for url, from_worker in heard if url.endswith(address)] == [True]

@@ -1,12 +1,14 @@
 // The web client's service worker, served at the site's root (`/sw.js`, scope "/") and
 // registered by every page of the client when it loads (web/static/web/worker.js).
 //
-// Two things. It shows the notices the server pushes and opens the site at the table
-// when one is clicked. And it stands in for the browser's error page: a page that cannot
+// Three things. It shows the notices the server pushes and opens the site at the table
+// when one is clicked. It stands in for the browser's error page: a page that cannot
 // be fetched (no network, the server out of reach) is answered with the site's own
-// offline page (`/offline`, kept in the worker's one cache), which says so and reloads
-// once the network is back. Nothing else is cached or answered from a cache: every page
-// and API answer comes from the network, as if the worker were not there.
+// offline page (`/offline`, kept in the worker's cache of it), which says so and
+// reloads once the network is back. And it keeps the web client's words: each
+// language's catalogue, fetched once per version (web/catalogues.py). Nothing else is
+// cached or answered from a cache: every page and API answer comes from the network, as
+// if the worker were not there.
 //
 // A push carries `{"title", "body", "url", "rooms": [codes], "tag"}`: which tables wait,
 // never anything hidden at them. Notices with the same tag replace each other, so a
@@ -19,6 +21,11 @@ const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (
 
 const OFFLINE_URL = "/offline";
 const CACHE = "offline-page";
+// A language's catalogue is at an address naming its version (/i18n/<language>/<version>.json),
+// so what is there never changes: answered from this cache once fetched, one version
+// kept per language.
+const CATALOGUES = "catalogues";
+const CATALOGUE_PATH = /^\/i18n\/([^/]+)\/[^/]+\.json$/;
 
 // Fetches the offline page into the cache. Best effort: a worker that could not keep it
 // still shows notices, and the next page loaded from the network tries again.
@@ -46,12 +53,37 @@ worker.addEventListener("activate", (event) => {
   event.waitUntil(Promise.all([worker.clients.claim(), worker.registration.navigationPreload?.enable()]));
 });
 
-// Only page loads (navigations) are answered, and only GETs (a form's POST is never
-// replayed); every other request goes to the network without the worker.
+// Only page loads (navigations) and the catalogues are answered, and only GETs (a
+// form's POST is never replayed); every other request goes to the network without the
+// worker.
 worker.addEventListener("fetch", (event) => {
-  if (event.request.mode !== "navigate" || event.request.method !== "GET") return;
-  event.respondWith(pageOrOffline(event));
+  if (event.request.method !== "GET") return;
+  const url = new URL(event.request.url);
+  if (url.origin === worker.location.origin && CATALOGUE_PATH.test(url.pathname)) {
+    event.respondWith(catalogue(event.request, url));
+  } else if (event.request.mode === "navigate") {
+    event.respondWith(pageOrOffline(event));
+  }
 });
+
+// A catalogue from the cache, else from the network; kept when the server says it never
+// changes at that address (an older version's address answers today's words, uncached),
+// in place of the language's version kept before.
+/** @param {Request} request @param {URL} url */
+async function catalogue(request, url) {
+  const cache = await caches.open(CATALOGUES);
+  const kept = await cache.match(request);
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.ok && /\bimmutable\b/.test(response.headers.get("Cache-Control") ?? "")) {
+    const language = url.pathname.match(CATALOGUE_PATH)?.[1];
+    for (const old of await cache.keys()) {
+      if (new URL(old.url).pathname.match(CATALOGUE_PATH)?.[1] === language) await cache.delete(old);
+    }
+    await cache.put(request, response.clone());
+  }
+  return response;
+}
 
 /** @param {FetchEvent} event */
 async function pageOrOffline(event) {
