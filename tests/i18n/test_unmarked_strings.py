@@ -173,7 +173,7 @@ def test_the_catalogues_hold_every_string_the_sources_mark_and_no_other(tmp_path
         added, gone = _keys(extracted) - _keys(kept), _keys(kept) - _keys(extracted)
         if added or gone:
             stale[str(kept.relative_to(ROOT))] = {
-                "not in the catalogue": sorted(added)[:5],
-                "no longer marked": sorted(gone)[:5],
+                "not in the catalogue": sorted(added, key=str)[:5],
+                "no longer marked": sorted(gone, key=str)[:5],
             }
     assert stale == {}, "run make messages and translate what it adds"
