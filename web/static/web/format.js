@@ -268,12 +268,6 @@ export function describeCommonEvent(e, names) {
   }
 }
 
-// "1 trick", "2 tricks": English only, for the callers that have not moved to
-// ngettext (cardCount, tileCount, trickCount, or a phrase of their own).
-export function count(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
 // A score's change with its sign: "+5", "-3", "0" ("" for none).
 export function signed(n) {
   if (n === undefined || n === null) return "";

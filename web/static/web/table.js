@@ -23,9 +23,8 @@ import { houseRules, info } from "./table/rules.js";
 import { announce, head, idleClock, turnLine, turnText } from "./table/status.js";
 import { Taps } from "./table/taps.js";
 
-// Game modules and tests read these from here (`count` is English only: the table's own
-// words count with ngettext, as format.js's cardCount does).
-export { count, signed } from "./format.js";
+// Game modules read this from here.
+export { signed } from "./format.js";
 export { isTemplate, itemOf } from "./table/legal.js";
 export { eventText } from "./table/results.js";
 export { seatPlaces } from "./table/ring.js";
