@@ -11,6 +11,7 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Case, Q, Value, When
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext
 
 from . import usernames
 
@@ -126,13 +127,14 @@ class User(AbstractUser):
         if (adding or self.username_key is not None) and others.filter(
             username_key=usernames.canonical(self.username)
         ).exists():
-            raise ValidationError({"username": ValidationError("That username is taken.", code="username_taken")})
+            raise ValidationError(
+                {"username": ValidationError(gettext("That username is taken."), code="username_taken")}
+            )
         if (adding or self.username_skeleton is not None) and others.filter(
             username_skeleton=usernames.skeleton(self.username)
         ).exists():
-            raise ValidationError(
-                {"username": ValidationError("That username looks like another account's.", code="username_confusable")}
-            )
+            similar = gettext("That username looks like another account's.")
+            raise ValidationError({"username": ValidationError(similar, code="username_confusable")})
 
     @property
     def shown_name(self) -> str:

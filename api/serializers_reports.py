@@ -41,7 +41,8 @@ class ReportSerializer(serializers.Serializer[Any]):
 
 class WarningSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(help_text="For `POST me/warnings/{id}/read`")
-    text = serializers.CharField(help_text="The moderator's words, plain text")
+    # A fixed warning in the request's language (Warning.words); a moderator's own words as written.
+    text = serializers.CharField(source="words", help_text="The moderator's words, plain text")
     created_at = serializers.DateTimeField()
     read_at = serializers.DateTimeField(allow_null=True)
 

@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import replay, rules, selectors, view_tags
+from games import names, replay, rules, selectors, view_tags
 from games.error_codes import RULE_CODES
 from games.services import lobby, play, reclaim, rematch, seeds
 from grants.scopes import PLAY, READ, scopes
@@ -64,7 +64,8 @@ class GamesView(APIView):
 
     @extend_schema(responses=GameSerializer(many=True), summary="The games, their seat ranges, options and presets")
     def get(self, request: Request) -> Response:
-        return Response([g.catalogue() for g in rules.all_games()])
+        # Names and descriptions in the request's language (Accept-Language); keys as they are.
+        return Response([names.catalogue_entry(g) for g in rules.all_games()])
 
 
 @scopes(GET=READ, POST=PLAY)

@@ -15,7 +15,7 @@ from django.db.models.fields.json import KT
 from accounts.models import User
 from core.times import iso
 
-from . import rules, store, timing
+from . import names, store, timing
 from .codes import is_room_code
 from .errors import not_found
 from .models import PUBLIC, Action, Event, Room, RoomStatus, Round, Seat
@@ -32,13 +32,14 @@ def room_get(*, code: str) -> Room:
 
 
 def invite_of(*, code: str, user: User | None) -> tuple[str, str] | None:
-    """The game's name and the host's of the room an invite link names (whoever holds the
-    link may read them: it is the invitation); None where there is no such room, or where
-    it is a private room that is over and `user` did not play in it (`hidden_from`)."""
+    """The game's name (in the active language) and the host's of the room an invite link
+    names (whoever holds the link may read them: it is the invitation); None where there is
+    no such room, or where it is a private room that is over and `user` did not play in it
+    (`hidden_from`)."""
     room = Room.objects.select_related("host").filter(code=code).first() if is_room_code(code) else None
     if room is None or hidden_from(room=room, user=user):
         return None
-    return rules.get(room.game).name, room.host.display_name or room.host.username
+    return names.name_of(room.game), room.host.display_name or room.host.username
 
 
 def room_for_play(*, code: str) -> Room:

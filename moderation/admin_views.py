@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from core.errors import ServiceError
@@ -24,9 +25,10 @@ from .services import MAX_REASON
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(
+        label=gettext_lazy("Reason"),
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
         max_length=MAX_REASON,
-        help_text="Public: the people concerned read it.",
+        help_text=gettext_lazy("Public: the people concerned read it."),
     )
 
 
@@ -54,7 +56,8 @@ def reason_page(
     done: str,
     consequences: list[str] | None = None,
 ) -> HttpResponse:
-    """GET: the form; POST: run `act(reason)` and go back with a message.
+    """GET: the form; POST: run `act(reason)` and go back with a message. Every text
+    given is in the moderator's language (the request's).
 
     `consequences` lists what else the action changes (the rooms a ban empties a seat in).
     """

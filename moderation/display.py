@@ -14,6 +14,8 @@ from typing import Any
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 CARD = re.compile(r"^([2-9TJQKA])([CDHS])$")
@@ -29,8 +31,11 @@ SKIPPED = frozenset({"game", "options", "players", "seed"})
 
 
 def seat_label(index: int, name: str = "") -> str:
-    """ "Seat 2 (Ann)": numbered as the players see it."""
-    return f"Seat {index + 1} ({name})" if name else f"Seat {index + 1}"
+    """ "Seat 2 (Ann)": numbered as the players see it, in the moderator's language."""
+    if name:
+        # Translators: a seat of a table, numbered from 1, and its player's name.
+        return _("Seat %(number)s (%(name)s)") % {"number": index + 1, "name": name}
+    return _("Seat %(number)s") % {"number": index + 1}
 
 
 def seat_in(index: int, names: list[str] | None) -> str:
@@ -50,7 +55,7 @@ def text(value: Any, key: str = "", names: list[str] | None = None) -> str:
     if value is None:
         return "-"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return pgettext("value", "yes") if value else pgettext("value", "no")
     if isinstance(value, int) and key in SEAT_KEYS:
         return seat_in(value, names)
     if isinstance(value, str):
@@ -105,7 +110,9 @@ def state_html(data: dict[str, Any] | None, names: list[str]) -> SafeString:
                 for i in range(players)
             ),
         )
-        seats = format_html('<table class="game-state"><tr><th>seat</th>{}</tr>{}</table>', head, rows)
+        seats = format_html(
+            '<table class="game-state"><tr><th>{}</th>{}</tr>{}</table>', pgettext("admin column", "seat"), head, rows
+        )
     facts = [(k.replace("_", " "), text(v, k, names)) for k, v in data.items() if k not in columns and k not in SKIPPED]
     table = ""
     if facts:
@@ -113,6 +120,8 @@ def state_html(data: dict[str, Any] | None, names: list[str]) -> SafeString:
             '<table class="game-state">{}</table>', format_html_join("", "<tr><th>{}</th><td>{}</td></tr>", facts)
         )
     raw = format_html(
-        "<details><summary>Raw JSON</summary><pre>{}</pre></details>", json.dumps(data, indent=1, ensure_ascii=False)
+        "<details><summary>{}</summary><pre>{}</pre></details>",
+        _("Raw JSON"),
+        json.dumps(data, indent=1, ensure_ascii=False),
     )
     return format_html('<div class="game-state">{}{}{}</div>', seats, table, raw)

@@ -6,14 +6,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from accounts.models import User
 from games.models import Room
 
 from .models import ModerationEntry
 
+# The reasons are kept in English, as the server's own are: the log shows them in the
+# moderator's language (moderation/admin/log.py).
 _ENTRIES = {
-    "to_bot": (ModerationEntry.Kind.SEAT_TO_BOT_IDLE, "Did not play for longer than the room's abandon_seconds."),
-    "reclaimed": (ModerationEntry.Kind.SEAT_RECLAIMED, "Came back and took the seat back from the computer player."),
+    "to_bot": (
+        ModerationEntry.Kind.SEAT_TO_BOT_IDLE,
+        gettext_noop("Did not play for longer than the room's abandon_seconds."),
+    ),
+    "reclaimed": (
+        ModerationEntry.Kind.SEAT_RECLAIMED,
+        gettext_noop("Came back and took the seat back from the computer player."),
+    ),
 }
 
 

@@ -28,7 +28,7 @@ def _queue(task: str, *args: Any) -> None:
 
 def sanction_after_commit(*, user_id: int, kind: str, text: str, until: datetime | None) -> None:
     """Tell the person of a warning, a chat timeout or a ban (`kind`), with the
-    moderator's words and its end."""
+    moderator's words (a fixed warning's already in the person's language) and its end."""
     transaction.on_commit(partial(_queue, SEND_SANCTION, user_id, kind, text, until.isoformat() if until else None))
 
 

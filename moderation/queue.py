@@ -12,22 +12,17 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.languages import speaking_to
 from accounts.models import User
 from core.errors import ServiceError
 from games.models import Room
 from talk import services as talk
 
 from . import notices, services
+from .canned import CANNED_WARNINGS, canned_english, canned_text
 from .models import Case, ModerationEntry, Report, Warning
 from .services import require_reason
 
-# The canned warnings a moderator starts from (and may edit).
-CANNED_WARNINGS = {
-    "offensive_language": "Please keep table talk friendly: offensive language is not allowed here.",
-    "stalling": "Please do not stall or leave games: your opponents wait for you.",
-    "cheating": "Sharing cards or playing with a partner outside the rules is cheating, and is not allowed here.",
-    "name": "Your display name is not acceptable here: please change it in Settings.",
-}
 TIMEOUT_CHOICES = {"10m": timedelta(minutes=10), "1h": timedelta(hours=1), "24h": timedelta(hours=24)}
 
 
@@ -78,11 +73,19 @@ def _entry(
     )
 
 
-def _warning_give(case: Case, moderator: User, text: str, now: datetime) -> ModerationEntry:
-    """A warning to the entry's person, logged and told; read before their next table."""
+def _warning_give(case: Case, moderator: User, text: str, canned: str, now: datetime) -> ModerationEntry:
+    """A warning to the entry's person, logged and told; read before their next table.
+    With `canned` (a key of CANNED_WARNINGS), that fixed warning, which the person reads
+    in their own language; else the moderator's own words, `text`."""
+    if canned:
+        if canned not in CANNED_WARNINGS:
+            raise ServiceError("invalid", _("There is no fixed warning of that name."), 400, "canned")
+        text = canned_english(canned)
     text = require_reason(text, limit=500)
-    Warning.objects.create(user=case.target_user, text=text, created_at=now)
-    notices.sanction_after_commit(user_id=case.target_user_id, kind="warning", text=text, until=None)
+    Warning.objects.create(user=case.target_user, text=text, canned=canned, created_at=now)
+    with speaking_to(case.target_user):
+        told = canned_text(canned) or text
+    notices.sanction_after_commit(user_id=case.target_user_id, kind="warning", text=told, until=None)
     return _entry(moderator, ModerationEntry.Kind.WARN, text, case.target_user)
 
 
@@ -95,10 +98,11 @@ def case_dismiss(*, case_id: int, moderator: User, reason: str, now: datetime) -
 
 
 @transaction.atomic
-def case_warn(*, case_id: int, moderator: User, text: str, now: datetime) -> Case:
-    """A warning the person reads once before their next table."""
+def case_warn(*, case_id: int, moderator: User, text: str, now: datetime, canned: str = "") -> Case:
+    """A warning the person reads once before their next table: the moderator's words
+    (`text`), or the fixed warning `canned`."""
     case = _case(case_id, moderator)
-    entry = _warning_give(case, moderator, text, now)
+    entry = _warning_give(case, moderator, text, canned, now)
     return _close(case, moderator, Case.Outcome.WARNED, entry, now)
 
 
@@ -112,9 +116,11 @@ def case_chat_timeout(
     reason: str,
     now: datetime,
     warning: str = "",
+    canned: str = "",
 ) -> Case:
     """No talk from the person, in `room` or everywhere, for one of TIMEOUT_CHOICES;
-    with `warning`, a warning too, read before their next table."""
+    with `warning` (the moderator's words) or `canned` (a fixed warning's key), a
+    warning too, read before their next table."""
     case = _case(case_id, moderator)
     if length not in TIMEOUT_CHOICES:
         raise ServiceError("invalid", _("A timeout lasts 10 minutes, an hour or a day."), 400, "length")
@@ -124,8 +130,8 @@ def case_chat_timeout(
     where = f"in {room.code}" if room is not None else "everywhere"
     entry = _entry(moderator, ModerationEntry.Kind.CHAT_TIMEOUT, reason, case.target_user, f"{length} {where}", room)
     notices.sanction_after_commit(user_id=case.target_user_id, kind="chat_timeout", text=reason, until=until)
-    if warning.strip():
-        _warning_give(case, moderator, warning, now)
+    if warning.strip() or canned:
+        _warning_give(case, moderator, warning, canned, now)
     return _close(case, moderator, Case.Outcome.CHAT_TIMEOUT, entry, now)
 
 

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from accounts.models import User
 from accounts.services.sign_ins import banned_tokens_forget, tokens_revoke_for_ban
@@ -112,9 +112,9 @@ def ban_lift_if_over(*, user_id: int, now: datetime) -> bool:
     if user is None or user.banned_at is None or user.ban_ends_at is None or user.ban_ends_at > now:
         return False
     _unban(user)
-    ModerationEntry.objects.create(
-        moderator=None, kind=ModerationEntry.Kind.BAN_ENDED, reason="The ban's time is over.", target_user=user
-    )
+    # Kept in English, as the server's reasons are: the log shows it in the moderator's language.
+    reason = gettext_noop("The ban's time is over.")
+    ModerationEntry.objects.create(moderator=None, kind=ModerationEntry.Kind.BAN_ENDED, reason=reason, target_user=user)
     return True
 
 

@@ -25,17 +25,19 @@ from .public_names import ascii_name, is_public_name
 EMAIL_MAX = 254
 
 
+def _is_address(value: str) -> bool:
+    try:
+        validate_email(value)
+    except ValidationError:
+        return False
+    return True
+
+
 def address_checked(value: str) -> str:
     """`value` as stored (its domain lowercased); `bad_email_address` when it is no
     address, `email_domain_not_public` when its domain is no public DNS name."""
-    try:
-        if len(value) > EMAIL_MAX:
-            raise ValidationError("too long")
-        validate_email(value)
-    except ValidationError:
-        raise ServiceError(
-            "bad_email_address", gettext("That is not an e-mail address."), 400, "email_address"
-        ) from None
+    if len(value) > EMAIL_MAX or not _is_address(value):
+        raise ServiceError("bad_email_address", gettext("That is not an e-mail address."), 400, "email_address")
     local, _, domain = value.rpartition("@")
     name = ascii_name(domain)
     if name is None or not is_public_name(name):

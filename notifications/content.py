@@ -19,7 +19,7 @@ from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import rules
+from games import names
 
 # A push message holds about 4 KB: the codes of this many rooms and three names fit
 # well within it, whatever the names hold.
@@ -66,7 +66,7 @@ def time_left(deadline: datetime | None, now: datetime) -> str:
 
 
 def _label(turn: dict[str, Any]) -> str:
-    return turn["name"] or rules.get(turn["game"]).name
+    return turn["name"] or names.name_of(turn["game"])
 
 
 def _deadline(turn: dict[str, Any]) -> datetime | None:

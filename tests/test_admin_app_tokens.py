@@ -29,7 +29,7 @@ def test_a_moderator_sees_and_revokes_an_app_and_its_tokens(client, make_user, m
     assert tokens.status_code == 200 and "alice" in tokens.content.decode()
     changelist = reverse("admin:oauth2_provider_application_changelist")
     revoked = client.post(changelist, {"action": "revoke", "_selected_action": [app.pk]}, follow=True)
-    assert "Revoked 1 app(s)" in revoked.content.decode()
+    assert "Revoked 1 app; its tokens no longer work." in revoked.content.decode()
     assert not type(app).objects.exists()
     app_client = api_client()
     app_client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")

@@ -35,11 +35,17 @@ def address(language: str) -> str:
 
 
 def shell_languages() -> str:
-    """Each language's name (in itself), direction and catalogue address, as JSON for the
-    page (its `data-languages`), which loads the one it needs."""
+    """Each language's name (in itself), direction, catalogue address and app manifest
+    (web/manifest.py), as JSON for the page (its `data-languages`), which loads the one it
+    needs and links that language's manifest."""
     return json.dumps(
         {
-            code: {"name": name, "bidi": translation.get_language_info(code)["bidi"], "url": address(code)}
+            code: {
+                "name": name,
+                "bidi": translation.get_language_info(code)["bidi"],
+                "url": address(code),
+                "manifest": reverse("web-manifest", args=[code]),
+            }
             for code, name in settings.LANGUAGES
         },
         ensure_ascii=False,

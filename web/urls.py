@@ -26,6 +26,7 @@ urlpatterns = [
     path("sw.js", views.service_worker, name="web-service-worker"),
     # What makes the client an installable app: its manifest, and the page its service
     # worker shows without a network.
-    path("manifest.webmanifest", views.web_manifest, name="web-manifest"),
+    path("manifest/<str:language>.webmanifest", views.web_manifest, name="web-manifest"),
+    path("manifest.webmanifest", views.web_manifest),
     path("offline", views.offline, name="web-offline"),
 ]

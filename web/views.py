@@ -8,14 +8,16 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
+from accounts import languages
 from accounts.models import User
 from core import csp
 from games import selectors as games_selectors
@@ -97,11 +99,17 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 @cache_control(public=True, max_age=3600)
-def web_manifest(request: HttpRequest) -> HttpResponse:
-    """`/manifest.webmanifest`, which every page links: the web client as an installable
-    app (web/manifest.py). Cached for an hour: browsers read it again now and then to
-    update an installed app."""
-    return JsonResponse(manifest.manifest(), content_type="application/manifest+json")
+def web_manifest(request: HttpRequest, language: str | None = None) -> HttpResponse:
+    """`/manifest/<language>.webmanifest`, which every page of that language links: the
+    web client as an installable app (web/manifest.py), its words in that language; 404
+    for a language the server does not speak. `/manifest.webmanifest`, the address pages
+    linked before there was one per language, answers in the request's language. Cached
+    for an hour: browsers read it again now and then to update an installed app."""
+    if language is None:
+        language = languages.supported(translation.get_language()) or settings.LANGUAGE_CODE
+    elif language not in languages.codes():
+        raise Http404
+    return JsonResponse(manifest.manifest(language), content_type="application/manifest+json")
 
 
 def offline_words() -> dict[str, Any]:

@@ -1,5 +1,7 @@
 from django.contrib import admin
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ..admin_views import ReadOnlyAdmin
 from ..models import ModerationEntry
@@ -25,23 +27,28 @@ class ModerationEntryAdmin(ReadOnlyAdmin):
     class Media:
         css = {"all": ["moderation/admin.css"]}
 
-    @admin.display(description="when (UTC)", ordering="created_at")
+    @admin.display(description=gettext_lazy("when (UTC)"), ordering="created_at")
     def when(self, entry: ModerationEntry) -> str:
         return f"{entry.created_at:%Y-%m-%d %H:%M}"
 
-    @admin.display(description="moderator", ordering="moderator__username")
+    @admin.display(description=gettext_lazy("moderator"), ordering="moderator__username")
     def by(self, entry: ModerationEntry) -> str:
         # No moderator: the server handed the seat over by the room's own rule.
-        return entry.moderator.username if entry.moderator else "the server (room rule)"
+        return entry.moderator.username if entry.moderator else _("the server (room rule)")
 
-    @admin.display(description="concerning")
+    @admin.display(description=gettext_lazy("concerning"))
     def concerning(self, entry: ModerationEntry) -> str:
-        parts = [entry.target_user.username if entry.target_user else "", entry.room.code if entry.room else ""]
-        return " in ".join(p for p in parts if p) or "-"
+        user = entry.target_user.username if entry.target_user else ""
+        room = entry.room.code if entry.room else ""
+        if user and room:
+            # Translators: a moderation log entry concerns a person in a room (ana in ABC123).
+            return _("%(username)s in %(room)s") % {"username": user, "room": room}
+        return user or room or "-"
 
     # Its own name gives the column the CSS class that lets it wrap (admin.css).
-    @admin.display(description="reason, and what it did")
+    @admin.display(description=gettext_lazy("reason, and what it did"))
     def reason_text(self, entry: ModerationEntry) -> str:
+        reason = entry.shown_reason
         if not entry.detail:
-            return entry.reason
-        return format_html('{}<div class="moderation-detail">{}</div>', entry.reason, entry.detail)
+            return reason
+        return format_html('{}<div class="moderation-detail">{}</div>', reason, entry.detail)

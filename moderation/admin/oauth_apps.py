@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy, ngettext
 
 # Registers the toolkit's admin pages first, so that the apps' page can be replaced here.
 from oauth2_provider import admin as oauth_admin
@@ -25,8 +26,15 @@ admin.site.unregister(Application)
 class RegisteredAppAdmin(oauth_admin.ApplicationAdmin):
     actions = ["revoke"]
 
-    @admin.action(description="Revoke the selected apps and every token they were given", permissions=["delete"])
+    @admin.action(
+        description=gettext_lazy("Revoke the selected apps and every token they were given"), permissions=["delete"]
+    )
     def revoke(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         self.log_deletions(request, queryset)
         count = services.apps_revoke(app_ids=list(queryset.values_list("pk", flat=True)))
-        self.message_user(request, f"Revoked {count} app(s); their tokens no longer work.")
+        done = ngettext(
+            "Revoked %(count)s app; its tokens no longer work.",
+            "Revoked %(count)s apps; their tokens no longer work.",
+            count,
+        )
+        self.message_user(request, done % {"count": count})

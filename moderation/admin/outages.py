@@ -5,6 +5,7 @@ Read-only: they are facts, written by the heartbeat alone."""
 from __future__ import annotations
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy
 
 from uptime.models import Outage
 
@@ -17,6 +18,6 @@ class OutageAdmin(ReadOnlyAdmin):
     ordering = ("-started_at",)
     date_hierarchy = "started_at"
 
-    @admin.display(description="seconds")
+    @admin.display(description=gettext_lazy("seconds"))
     def length(self, outage: Outage) -> str:
         return f"{outage.seconds:.1f}"

@@ -15,7 +15,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.functional import Promise
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.models import Action, Event, Room, RoomStatus, Round, Seat
 from games.replay import round_replay
@@ -27,14 +30,29 @@ from ..display import action_text, seat_in, seat_label, state_html, text
 # Rooms whose players get at most this long per turn count as live tables.
 LIVE_TURN_SECONDS = 300
 
+
+def _seat_to_bot(data: dict[str, Any]) -> str:
+    name = {"name": data.get("name", "")}
+    if data.get("idle"):
+        return _("%(name)s away, a computer player holds the seat for them") % name
+    if data.get("banned"):
+        return _("%(name)s out (banned), a computer player plays on") % name
+    return _("%(name)s out, a computer player plays on") % name
+
+
 # The room's log events that hand a seat over, and how the room's page words each.
 HANDOVER_EVENTS: dict[str, Callable[[dict[str, Any]], str]] = {
-    "seat_to_bot": lambda d: (
-        f"{d.get('name', '')} away, a computer player holds the seat for them"
-        if d.get("idle")
-        else f"{d.get('name', '')} out{' (banned)' if d.get('banned') else ''}, a computer player plays on"
-    ),
-    "seat_reclaimed": lambda d: f"{d.get('name', '')} back, took the seat back",
+    "seat_to_bot": _seat_to_bot,
+    "seat_reclaimed": lambda d: _("%(name)s back, took the seat back") % {"name": d.get("name", "")},
+}
+
+# How the moderation box at the top of a room's page says where the room stands.
+ROOM_STANDING: dict[str, Promise] = {
+    RoomStatus.LOBBY: gettext_lazy("This room is in its lobby."),
+    RoomStatus.PLAYING: gettext_lazy("This room is playing."),
+    RoomStatus.FINISHED: gettext_lazy("This room is finished."),
+    RoomStatus.ABANDONED: gettext_lazy("This room is abandoned."),
+    RoomStatus.CLOSED: gettext_lazy("This room is closed."),
 }
 
 
@@ -44,9 +62,9 @@ class SeatInline(ReadOnlyInline):
     fields = ("number", "user", "is_bot", "team", "joined_at", "last_acted_at", "turn_since", "idle_seconds")
     readonly_fields = fields
 
-    @admin.display(description="seat")
+    @admin.display(description=gettext_lazy("seat"))
     def number(self, seat: Seat) -> str:
-        return f"Seat {seat.index + 1}"
+        return seat_label(seat.index)
 
 
 class RoundInline(ReadOnlyInline):
@@ -55,16 +73,16 @@ class RoundInline(ReadOnlyInline):
     fields = ("number", "version", "started_at", "finished_at", "deadline_at")
     readonly_fields = fields
     show_change_link = True
-    verbose_name = "hand"
-    verbose_name_plural = "hands"
+    verbose_name = gettext_lazy("hand")
+    verbose_name_plural = gettext_lazy("hands")
 
 
 class PaceFilter(admin.SimpleListFilter):
-    title = "pace"
+    title = gettext_lazy("pace")
     parameter_name = "pace"
 
     def lookups(self, request, model_admin):
-        return [("live", "Live"), ("by_move", "Play-by-move")]
+        return [("live", pgettext_lazy("pace", "Live")), ("by_move", pgettext_lazy("pace", "Play-by-move"))]
 
     def queryset(self, request, queryset):
         if self.value() == "live":
@@ -120,34 +138,41 @@ class RoomAdmin(ReadOnlyAdmin):
         """The box at the top of the page: the room's state and what a moderator may do."""
         if not request.user.has_perm("moderation.moderate_room"):
             return None
+        standing = str(ROOM_STANDING.get(room.status, room.status))
         if room.status not in (RoomStatus.LOBBY, RoomStatus.PLAYING):
-            return {"status": f"This room is {room.status}. {room.status_reason}", "none": "Nothing to moderate."}
+            status = f"{standing} {room.status_reason}" if room.status_reason else standing
+            return {"status": status, "none": _("Nothing to moderate.")}
         actions: list[dict[str, Any]] = [
             {
                 "url": reverse("admin:games_room_seat_to_bot", args=[room.id, s.index]),
-                "label": f"Give {seat_label(s.index, s.display_name)} to a computer player…",
+                # Translators: the seat is such as "Seat 2 (Ann)".
+                "label": _("Give %(seat)s to a computer player…") % {"seat": seat_label(s.index, s.display_name)},
             }
             for s in room.seats.filter(user__isnull=False).select_related("user").order_by("index")
         ]
         actions.append(
-            {"url": reverse("admin:games_room_close", args=[room.id]), "label": "Shut down this room…", "danger": True}
+            {
+                "url": reverse("admin:games_room_close", args=[room.id]),
+                "label": _("Shut down this room…"),
+                "danger": True,
+            }
         )
-        return {"status": f"This room is {room.status}.", "actions": actions}
+        return {"status": standing, "actions": actions}
 
-    @admin.display(description="Options")
+    @admin.display(description=gettext_lazy("Options"))
     def options_text(self, room: Room) -> str:
         return format_html_join(
             "", "<div>{}: {}</div>", ((k.replace("_", " "), text(v, k)) for k, v in room.options.items())
         )
 
-    @admin.display(description="Match scores")
+    @admin.display(description=gettext_lazy("Match scores"))
     def scores_text(self, room: Room) -> str:
         names = seat_names(room)
         return format_html_join(
             "", "<div>{}: {}</div>", ((seat_in(i, names), score) for i, score in enumerate(room.scores))
         )
 
-    @admin.display(description="Seats handed over")
+    @admin.display(description=gettext_lazy("Seats handed over"))
     def handovers(self, room: Room) -> str:
         """Every seat that changed hands during the match, from the room's own log: a
         moderator's or a ban's, a player away (on_abandon: bot), a player back."""
@@ -170,7 +195,7 @@ class RoomAdmin(ReadOnlyAdmin):
             or "-"
         )
 
-    @admin.display(description="Action log (every hand, hidden cards included)")
+    @admin.display(description=gettext_lazy("Action log (every hand, hidden cards included)"))
     def action_log(self, room: Room) -> str:
         rows = Action.objects.filter(round__room=room).select_related("round", "user").order_by("round__number", "seq")
         body = format_html_join(
@@ -181,17 +206,22 @@ class RoomAdmin(ReadOnlyAdmin):
                     a.round.number,
                     a.seq,
                     a.seat + 1,
-                    a.user or ("computer" if a.by_bot else "-"),
+                    a.user or (_("computer") if a.by_bot else "-"),
                     action_text(a.payload),
-                    "automatic" if a.automatic else "",
+                    _("automatic") if a.automatic else "",
                     f"{a.created_at:%Y-%m-%d %H:%M:%S}",
                 )
                 for a in rows
             ),
         )
         return format_html(
-            '<div class="game-state"><table class="game-state"><tr><th>hand</th><th>#</th><th>seat</th><th>by</th>'
-            "<th>action</th><th></th><th>at</th></tr>{}</table></div>",
+            '<div class="game-state"><table class="game-state"><tr><th>{}</th><th>#</th><th>{}</th><th>{}</th>'
+            "<th>{}</th><th></th><th>{}</th></tr>{}</table></div>",
+            pgettext("admin column", "hand"),
+            pgettext("admin column", "seat"),
+            pgettext("admin column", "by"),
+            pgettext("admin column", "action"),
+            pgettext("admin column", "at"),
             body,
         )
 
@@ -211,12 +241,12 @@ class RoomAdmin(ReadOnlyAdmin):
         return reason_page(
             request,
             perm="moderation.moderate_room",
-            title=f"Shut down room {room.code}",
-            question="Play stops for good and nobody can act any more. Everyone at the table reads the reason.",
-            submit="Shut down the room",
+            title=_("Shut down room %(code)s") % {"code": room.code},
+            question=_("Play stops for good and nobody can act any more. Everyone at the table reads the reason."),
+            submit=_("Shut down the room"),
             back=reverse("admin:games_room_change", args=[room.id]),
             act=lambda reason: moderation.room_close(moderator=moderator_of(request), room=room, reason=reason),
-            done=f"Room {room.code} is shut down.",
+            done=_("Room %(code)s is shut down.") % {"code": room.code},
         )
 
     def seat_to_bot_view(self, request: HttpRequest, room_id: int, index: int) -> HttpResponse:
@@ -226,17 +256,18 @@ class RoomAdmin(ReadOnlyAdmin):
         return reason_page(
             request,
             perm="moderation.moderate_room",
-            title=f"Give {label} of room {room.code} to a computer player",
-            question=(
+            # Translators: the seat is such as "Seat 2 (Ann)".
+            title=_("Give %(seat)s of room %(code)s to a computer player") % {"seat": label, "code": room.code},
+            question=_(
                 "The player loses the seat and a computer player plays on. Everyone at the table, the player too, "
                 "reads the reason."
             ),
-            submit="Give the seat to a computer player",
+            submit=_("Give the seat to a computer player"),
             back=reverse("admin:games_room_change", args=[room.id]),
             act=lambda reason: moderation.seat_give_to_bot(
                 moderator=moderator_of(request), room=room, index=index, reason=reason
             ),
-            done=f"Seat {index + 1} is played by a computer now.",
+            done=_("Seat %(number)s is played by a computer now.") % {"number": index + 1},
         )
 
 
@@ -246,11 +277,11 @@ class ActionInline(ReadOnlyInline):
     fields = ("seq", "seat_number", "user", "action", "automatic", "by_bot", "created_at")
     readonly_fields = fields
 
-    @admin.display(description="seat")
+    @admin.display(description=gettext_lazy("seat"))
     def seat_number(self, action: Action) -> int:
         return action.seat + 1
 
-    @admin.display(description="action")
+    @admin.display(description=gettext_lazy("action"))
     def action(self, action: Action) -> str:
         return action_text(action.payload)
 
@@ -283,22 +314,22 @@ class RoundAdmin(ReadOnlyAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("room")
 
-    @admin.display(description="State (hidden cards included)")
+    @admin.display(description=gettext_lazy("State (hidden cards included)"))
     def state_view(self, round_: Round) -> str:
         return state_html(round_.state, seat_names(round_.room))
 
-    @admin.display(description="Result")
+    @admin.display(description=gettext_lazy("Result"))
     def result_view(self, round_: Round) -> str:
         return state_html(round_.result, seat_names(round_.room))
 
-    @admin.display(description="Carried from the hand before")
+    @admin.display(description=gettext_lazy("Carried from the hand before"))
     def carry_view(self, round_: Round) -> str:
         return state_html(round_.carry, seat_names(round_.room))
 
-    @admin.display(description="Consistency")
+    @admin.display(description=gettext_lazy("Consistency"))
     def consistency(self, round_: Round) -> str:
         url = reverse("admin:games_round_replay", args=[round_.id])
-        return format_html('<a href="{}">Replay from the seed and compare with the stored state</a>', url)
+        return format_html('<a href="{}">{}</a>', url, _("Replay from the seed and compare with the stored state"))
 
     def get_urls(self):
         view = self.admin_site.admin_view(self.replay_view)
@@ -311,7 +342,8 @@ class RoundAdmin(ReadOnlyAdmin):
         report = round_replay(round_=round_)
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Replay of {round_}",
+            # Translators: the room's code and the hand's number.
+            "title": _("Replay of %(code)s, hand %(number)s") % {"code": round_.room.code, "number": round_.number},
             "report": report,
             "back": reverse("admin:games_round_change", args=[round_.id]),
         }
@@ -326,11 +358,11 @@ class ActionAdmin(ReadOnlyAdmin):
     fields = ("round", "seq", "seat_number", "user", "action", "automatic", "by_bot", "created_at")
     readonly_fields = fields
 
-    @admin.display(description="seat", ordering="seat")
+    @admin.display(description=gettext_lazy("seat"), ordering="seat")
     def seat_number(self, action: Action) -> int:
         return action.seat + 1
 
-    @admin.display(description="action")
+    @admin.display(description=gettext_lazy("action"))
     def action(self, action: Action) -> str:
         return action_text(action.payload)
 
@@ -342,12 +374,12 @@ class EventAdmin(ReadOnlyAdmin):
     fields = ("room", "seq", "round_number", "version", "what", "seen_by", "created_at")
     readonly_fields = fields
 
-    @admin.display(description="event")
+    @admin.display(description=gettext_lazy("event"))
     def what(self, event: Event) -> str:
         return action_text(event.data)
 
-    @admin.display(description="seen by")
+    @admin.display(description=gettext_lazy("seen by"))
     def seen_by(self, event: Event) -> str:
         if event.visible_to is None:
-            return "everyone"
+            return _("everyone")
         return text(event.visible_to, "visible_to")

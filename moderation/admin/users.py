@@ -11,11 +11,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html_join
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 
 from accounts import selectors as account_selectors
 from accounts.models import NameChange, User
 from games import selectors as game_selectors
 from games.models import Action, Room
+from games.names import name_of
 
 from .. import services as moderation
 from ..admin_views import moderator_of, reason_page
@@ -37,23 +41,24 @@ class UserAdmin(BaseUserAdmin):
     search_fields = ("username", "display_name", "email")
     fieldsets = (
         (None, {"fields": ("username", "password")}),
-        ("Personal info", {"fields": ("first_name", "last_name", "email")}),
-        ("Permissions", {"fields": ("active", "is_staff", "is_superuser", "groups", "user_permissions")}),
-        ("Important dates", {"fields": ("last_login", "date_joined")}),
+        # Django's admin's own words, which its catalogues translate.
+        (gettext_lazy("Personal info"), {"fields": ("first_name", "last_name", "email")}),
+        (gettext_lazy("Permissions"), {"fields": ("active", "is_staff", "is_superuser", "groups", "user_permissions")}),
+        (gettext_lazy("Important dates"), {"fields": ("last_login", "date_joined")}),
         (
-            "Player",
+            gettext_lazy("Player"),
             {"fields": ("display_name", "earlier_names", "is_guest", "banned_at", "ban_reason", "same_browser")},
         ),
-        ("Play", {"fields": ("rooms", "recent_actions")}),
+        (gettext_lazy("Play"), {"fields": ("rooms", "recent_actions")}),
     )
     moderator_fieldsets = (
         (
             None,
             {"fields": ("username", "display_name", "earlier_names", "is_guest", "active", "banned_at", "ban_reason")},
         ),
-        ("Ban evasion", {"fields": ("same_browser",)}),
-        ("Dates", {"fields": ("date_joined", "last_login")}),
-        ("Play", {"fields": ("rooms", "recent_actions")}),
+        (gettext_lazy("Ban evasion"), {"fields": ("same_browser",)}),
+        (gettext_lazy("Dates"), {"fields": ("date_joined", "last_login")}),
+        (gettext_lazy("Play"), {"fields": ("rooms", "recent_actions")}),
     )
     readonly_fields = ("active", "earlier_names", "same_browser", "banned_at", "ban_reason", "rooms", "recent_actions")
 
@@ -81,55 +86,53 @@ class UserAdmin(BaseUserAdmin):
         if not request.user.has_perm("moderation.ban_user"):
             return None
         if user.banned_at:
+            # Translators: since is a date and time such as 2026-03-01 12:00; the reason is the moderator's words.
+            banned = _("Banned since %(since)s UTC. Reason: %(reason)s")
             return {
-                "status": f"Banned since {user.banned_at:%Y-%m-%d %H:%M} UTC. Reason: {user.ban_reason}",
+                "status": banned % {"since": f"{user.banned_at:%Y-%m-%d %H:%M}", "reason": user.ban_reason},
                 "alert": True,
-                "actions": [{"url": reverse("admin:accounts_user_unban", args=[user.pk]), "label": "Unban…"}],
+                "actions": [{"url": reverse("admin:accounts_user_unban", args=[user.pk]), "label": _("Unban…")}],
             }
         return {
-            "status": "Not banned.",
-            "actions": [{"url": reverse("admin:accounts_user_ban", args=[user.pk]), "label": "Ban…", "danger": True}],
+            "status": _("Not banned."),
+            "actions": [
+                {"url": reverse("admin:accounts_user_ban", args=[user.pk]), "label": _("Ban…"), "danger": True}
+            ],
         }
 
     # Shown, never a form field: a ban (with its reason and log entry) is what switches it off.
-    @admin.display(description="Active", boolean=True)
+    @admin.display(description=gettext_lazy("Active"), boolean=True)
     def active(self, user: User) -> bool:
         return user.is_active
 
-    @admin.display(description="Earlier display names")
+    @admin.display(description=gettext_lazy("Earlier display names"))
     def earlier_names(self, user: User) -> str:
         # A player who misbehaved under one name is still known by it after a change.
         changes = NameChange.objects.filter(user=user)
-        return (
-            format_html_join(
-                "",
-                "<div>{} → {} ({} UTC)</div>",
-                ((c.before or "(none)", c.after, f"{c.changed_at:%Y-%m-%d %H:%M}") for c in changes),
-            )
-            or "None"
-        )
+        return format_html_join(
+            "",
+            "<div>{} → {} ({} UTC)</div>",
+            ((c.before or _("(none)"), c.after, f"{c.changed_at:%Y-%m-%d %H:%M}") for c in changes),
+        ) or pgettext("names", "None")
 
-    @admin.display(description="Accounts made from the same browser")
+    @admin.display(description=gettext_lazy("Accounts made from the same browser"))
     def same_browser(self, user: User) -> str:
         # A banned person's new account shows here, when it was made in the same browser.
         others = account_selectors.accounts_of_browser(user=user)
-        return (
-            format_html_join(
-                ", ",
-                '<a href="{}">{}</a>{}',
+        return format_html_join(
+            ", ",
+            '<a href="{}">{}</a>{}',
+            (
                 (
-                    (
-                        reverse("admin:accounts_user_change", args=[o.pk]),
-                        o.username,
-                        " (banned)" if o.banned_at else "",
-                    )
-                    for o in others
-                ),
-            )
-            or "None"
-        )
+                    reverse("admin:accounts_user_change", args=[o.pk]),
+                    o.username,
+                    " " + _("(banned)") if o.banned_at else "",
+                )
+                for o in others
+            ),
+        ) or pgettext("accounts", "None")
 
-    @admin.display(description="Rooms")
+    @admin.display(description=gettext_lazy("Rooms"))
     def rooms(self, user: User) -> str:
         # Where they sit, and where they played: a ban or a moderator takes seats away,
         # and their rooms must still be found from their page.
@@ -147,21 +150,22 @@ class UserAdmin(BaseUserAdmin):
             or "-"
         )
 
-    @admin.display(description=f"Last {RECENT_ACTIONS} actions")
+    @admin.display(description=format_lazy("{} ({})", gettext_lazy("Last actions"), RECENT_ACTIONS))
     def recent_actions(self, user: User) -> str:
         actions = Action.objects.filter(user=user).select_related("round__room").order_by("-created_at")
+        # Translators: one action of a player, after its time and room: its hand's number, its number in the hand,
+        # the player's seat, then the action ("hand 2 #14 seat 3: play: card 10♠").
+        line = _("hand %(hand)s #%(seq)s seat %(seat)s: %(action)s")
         return (
             format_html_join(
                 "",
-                "<div>{} {} hand {} #{} seat {}: {}</div>",
+                "<div>{} {} {}</div>",
                 (
                     (
                         f"{a.created_at:%Y-%m-%d %H:%M}",
                         a.round.room.code,
-                        a.round.number,
-                        a.seq,
-                        a.seat + 1,
-                        action_text(a.payload),
+                        line
+                        % {"hand": a.round.number, "seq": a.seq, "seat": a.seat + 1, "action": action_text(a.payload)},
                     )
                     for a in actions[:RECENT_ACTIONS]
                 ),
@@ -181,21 +185,23 @@ class UserAdmin(BaseUserAdmin):
         return reason_page(
             request,
             perm="moderation.ban_user",
-            title=f"Ban {user.username}",
-            question=(
+            title=_("Ban %(username)s") % {"username": user.username},
+            question=_(
                 "The account can no longer sign in or act; its tokens stop working at once. It leaves the rooms "
                 "still open: in a game in play a computer player takes its seat, in a lobby the seat is freed, and "
                 "a room with nobody else seated is shut down. The player, when trying to sign in, and those tables "
                 "read the reason."
             ),
             consequences=[
-                f"{s.room.code} ({s.room.game}, {s.room.status}), seat {s.index + 1}"
+                # Translators: a room a ban takes a seat in: its code, its game's name, its status (lobby, playing).
+                _("%(code)s (%(game)s, %(status)s), seat %(seat)s")
+                % {"code": s.room.code, "game": name_of(s.room.game), "status": s.room.status, "seat": s.index + 1}
                 for s in game_selectors.open_seats_of(user=user)
             ],
-            submit="Ban",
+            submit=pgettext("button", "Ban"),
             back=reverse("admin:accounts_user_change", args=[user.pk]),
             act=lambda reason: moderation.user_ban(moderator=moderator_of(request), user=user, reason=reason),
-            done=f"{user.username} is banned.",
+            done=_("%(username)s is banned.") % {"username": user.username},
         )
 
     def unban_view(self, request: HttpRequest, user_id: int) -> HttpResponse:
@@ -203,10 +209,10 @@ class UserAdmin(BaseUserAdmin):
         return reason_page(
             request,
             perm="moderation.ban_user",
-            title=f"Unban {user.username}",
-            question="The account may sign in and play again (its old sessions stay signed out).",
-            submit="Unban",
+            title=_("Unban %(username)s") % {"username": user.username},
+            question=_("The account may sign in and play again (its old sessions stay signed out)."),
+            submit=pgettext("button", "Unban"),
             back=reverse("admin:accounts_user_change", args=[user.pk]),
             act=lambda reason: moderation.user_unban(moderator=moderator_of(request), user=user, reason=reason),
-            done=f"{user.username} is no longer banned.",
+            done=_("%(username)s is no longer banned.") % {"username": user.username},
         )

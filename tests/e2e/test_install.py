@@ -68,7 +68,8 @@ def test_chromium_finds_the_app_installable_from_any_page(profile_page: Any, liv
         page.goto(path)
         expect(ready).to_be_visible()
         manifest = cdp.send("Page.getAppManifest")
-        assert manifest["url"] == f"{live_url}/manifest.webmanifest"
+        # The manifest of the page's language (English here), at an address of its own.
+        assert manifest["url"] == f"{live_url}/manifest/en.webmanifest"
         assert manifest["errors"] == [], manifest["errors"]
         parsed = json.loads(manifest["data"])
         assert (parsed["display"], parsed["start_url"], parsed["scope"]) == ("standalone", "/", "/")

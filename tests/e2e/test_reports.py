@@ -636,7 +636,7 @@ def test_a_report_is_handled_by_a_moderator_under_make_run(
     mod.get_by_role("link", name="Reports' queue").first.click()
     mod.get_by_role("link", name="rep_ben", exact=True).click()
     box = mod.locator("#moderation")
-    expect(box).to_contain_text("Open: 1 report(s)")
+    expect(box).to_contain_text("Open: 1 report since")
     shots(mod, "queue-entry")
     # Claim is a POST to the entry's own claim address; the entry then offers Release.
     box.get_by_role("button", name="Claim").click()

@@ -300,7 +300,7 @@ def test_the_manifest_describes_an_app_that_opens_standalone_on_the_whole_site(c
 def test_every_page_links_the_manifest_and_what_ios_reads(client, path):
     _, body = served(client, path)
     html = body.decode()
-    assert '<link rel="manifest" href="/manifest.webmanifest">' in html
+    assert '<link rel="manifest" href="/manifest/en.webmanifest">' in html
     # The system's bar in the app's colour, the manifest's.
     assert f'<meta name="theme-color" content="{manifest.THEME_COLOR}">' in html
     # iOS reads none of the manifest's icons or display: these instead.

@@ -1,14 +1,14 @@
 // Which language the page speaks, and switching it. The person's account says
 // (`me.language`, chosen in Settings); before anyone has signed in, this browser's last
 // choice, else the language the server picked from the browser's own (the shell's
-// `<html lang>`). The catalogues' addresses and each language's name and direction come
-// with the shell (`data-languages`, web/catalogues.py).
+// `<html lang>`). The catalogues' and the manifests' addresses and each language's name
+// and direction come with the shell (`data-languages`, web/catalogues.py).
 
 import { currentLanguage, loadCatalogue } from "./i18n.js";
 
 const STORED = "language";
 
-/** @typedef {{ name: string, url: string, bidi: boolean }} Language */
+/** @typedef {{ name: string, url: string, bidi: boolean, manifest: string }} Language */
 
 /** @returns {Record<string, Language>} */
 export function languages() {
@@ -43,8 +43,9 @@ let loaded = false;
 
 /**
  * Speak `code` from now on: its catalogue loaded (English needs none), the document's
- * language and direction set, and the choice kept for the next visit, and in the cookie
- * by which the server writes its own pages (`django_language`). Whether it changed.
+ * language, direction and app manifest set, and the choice kept for the next visit, and
+ * in the cookie by which the server writes its own pages (`django_language`). Whether it
+ * changed.
  * @param {string} code
  */
 export async function speak(code) {
@@ -55,6 +56,8 @@ export async function speak(code) {
   loaded = true;
   document.documentElement.lang = code;
   document.documentElement.dir = language.bidi ? "rtl" : "ltr";
+  // The app installed from here on is named in this language too (web/manifest.py).
+  document.querySelector('link[rel="manifest"]')?.setAttribute("href", language.manifest);
   try {
     localStorage.setItem(STORED, code);
   } catch {
