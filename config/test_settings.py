@@ -35,3 +35,15 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 # Every table written in the tests proves it named each field it changed (games.store).
 TABLE_STORE_CHECK_WRITES = True
+
+# The pseudo-locales of the layout's browser tests (tests/i18n/pseudo_locales.py writes
+# their catalogues into this folder): longer words, and right to left. A test's own
+# server only; never offered to a person.
+if _pseudo := os.environ.get("PSEUDO_LOCALES"):
+    import json
+    from pathlib import Path
+
+    for _language in json.loads((Path(_pseudo) / "languages.json").read_text(encoding="utf-8")):
+        LANGUAGES = [*LANGUAGES, (_language["code"], _language["name"])]  # noqa: F405
+        LANG_INFO[_language["code"]] = {**_language, "name_local": _language["name"]}  # noqa: F405
+    LOCALE_PATHS = [*LOCALE_PATHS, Path(_pseudo)]  # noqa: F405

@@ -24,7 +24,8 @@ def version(language: str) -> str:
     digest = hashlib.sha256(language.encode())
     for folder in settings.LOCALE_PATHS:
         for domain in ("djangojs", "django"):
-            compiled = folder / language / "LC_MESSAGES" / f"{domain}.mo"
+            # Kept in the folder of the language's locale name (pt-br's in pt_BR/).
+            compiled = folder / translation.to_locale(language) / "LC_MESSAGES" / f"{domain}.mo"
             if compiled.exists():
                 digest.update(compiled.read_bytes())
     return digest.hexdigest()[:12]
