@@ -54,7 +54,8 @@ def live_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
 def make_run_page(make_run: MakeRun) -> Iterator[Callable[..., Any]]:
     """Pages of their own (own storage) at a given size, on the `make run` server unless
     `base_url` names it otherwise (passkeys need it by name: `http://localhost:<port>`);
-    any script error or Content-Security-Policy violation fails the test."""
+    `options` go to the browser context as they are (a locale...). Any script error or
+    Content-Security-Policy violation fails the test."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/test.sh does)")
     errors: list[str] = []
@@ -62,9 +63,9 @@ def make_run_page(make_run: MakeRun) -> Iterator[Callable[..., Any]]:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM)
 
-        def make(width: int, height: int, base_url: str | None = None) -> Any:
+        def make(width: int, height: int, base_url: str | None = None, **options: Any) -> Any:
             context = browser.new_context(
-                viewport={"width": width, "height": height}, base_url=base_url or make_run.url
+                viewport={"width": width, "height": height}, base_url=base_url or make_run.url, **options
             )
             violations.append(csp.watch(context))
             page = context.new_page()

@@ -27,9 +27,20 @@ export function computerName(seat) {
   return interpolate(gettext("Computer %(n)s"), { n: seat + 1 });
 }
 
+/**
+ * A seat's player as the page names them: a computer player with no person of its own
+ * by its seat, in the page's language (the server's name for it, "Computer 3", is the
+ * API's value and English); anyone else by the name they sit under.
+ * @param {{ display_name?: string, is_bot?: boolean, user?: string | null, username?: string | null }} seat
+ * @param {number} index The seat's number, from 0.
+ */
+export function seatName(seat, index) {
+  return seat.is_bot && !(seat.user ?? seat.username) ? computerName(index) : seat.display_name || "";
+}
+
 export function seatNames(view, me) {
   const you = youName();
-  return (view.seats || []).map((s, i) => (i === me ? you : s.display_name || (s.is_bot ? computerName(i) : seatLabel(i))));
+  return (view.seats || []).map((s, i) => (i === me ? you : seatName(s, i) || seatLabel(i)));
 }
 
 /**

@@ -4,7 +4,7 @@
 import { fairDeal } from "./fair.js";
 import { describeOptions } from "./options.js";
 import { h } from "./dom.js";
-import { teamName } from "./format.js";
+import { seatName, teamName } from "./format.js";
 import { gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { playerButton } from "./report.js";
 import { canShare, copyText, share } from "./share.js";
@@ -125,7 +125,7 @@ export function renderLobby({ room, view, user, catalogue, qrUrl, liveStatus, ac
           s.user && !s.is_bot && s.user !== user.username
             ? playerButton({ username: s.user, name: s.display_name || s.user, room: room.code }, s.display_name || s.user)
             : s.user || s.is_bot
-              ? s.display_name || s.user
+              ? seatName(s, s.seat) || s.user
               : // Translators: in the lobby, a seat nobody has taken yet.
                 h("em", {}, pgettext("seat", "free")),
           // Translators: a badge by the name of the player who made the room.

@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { signedOutPage } from "./auth.js";
 import { h, replace } from "./dom.js";
+import { computerName } from "./format.js";
 import { gettext, gettext_noop, interpolate, ngettext, timeText } from "./i18n.js";
 import { openReport } from "./report.js";
 
@@ -186,7 +187,8 @@ export class ProfilePage {
         { class: "match-players" },
         m.players.map((p, i) => [
           i ? ", " : "",
-          p.username ? h("a", { href: `/players/${encodeURIComponent(p.username)}`, "data-link": "" }, p.display_name) : p.display_name,
+          // A seat without an account is a computer player's, named in the page's language.
+          p.username ? h("a", { href: `/players/${encodeURIComponent(p.username)}`, "data-link": "" }, p.display_name) : computerName(p.seat),
           ` ${p.score}`,
         ]),
       ),

@@ -20,7 +20,7 @@ import { api } from "./api.js";
 import { signedOutPage } from "./auth.js";
 import { isLine, phraseWords } from "./chat.js";
 import { h, replace } from "./dom.js";
-import { passText } from "./format.js";
+import { passText, seatName } from "./format.js";
 import { gameModule } from "./games/index.js";
 import { gettext, interpolate, ngettext, timeText } from "./i18n.js";
 import { eventText, handResult } from "./table/results.js";
@@ -102,7 +102,7 @@ export class ReplayPage {
     }
     if (this.gone) return;
     this.game = gameModule(this.replay.game);
-    this.names = this.replay.players.map((p) => p.display_name || interpolate(gettext("Seat %(seat)s"), { seat: p.seat + 1 }));
+    this.names = this.replay.players.map((p) => seatName(p, p.seat) || interpolate(gettext("Seat %(seat)s"), { seat: p.seat + 1 }));
     this.talk = Array.isArray(this.replay.chat) ? this.replay.chat.filter(isLine) : [];
     if (this.talk.length) await this.placeTalk();
     if (this.gone) return;
