@@ -52,12 +52,13 @@ MY_TURN_OR_OVER = (
 # Not looked at: what is hidden from sight (`.sr-only`), and the pieces of a hand, which
 # overlap by design where a row is narrower than they are (style.css), each still showing
 # its rank and suit.
-LAYOUT = """() => {
+LAYOUT = """(present) => {
     window.scrollTo(0, 0);
     const view = document.documentElement.clientWidth;
     const problems = [];
     const told = new Set();
     const tell = (line) => { if (!told.has(line)) { told.add(line); problems.push(line); } };
+    if (present && !document.querySelector(present)) tell(`${present} was gone before it was looked at`);
     const styles = new Map();
     const style = (e) => styles.get(e) ?? styles.set(e, getComputedStyle(e)).get(e);
     const describe = (e, text) => {
@@ -223,9 +224,9 @@ class Evening:
         self.axe: dict[str, list[dict[str, Any]]] = {}
 
     def look(self, where: str, kind: str | None = None, part: str | None = None) -> None:
-        """The layout checked here; axe too, the first time a page of `kind` is shown
-        (on the page's `part`, a selector, where not the whole document)."""
-        problems = self.page.evaluate(LAYOUT)
+        """The layout checked here, `part` (a selector) still on the page if named; axe
+        too, the first time a page of `kind` is shown, on `part` or the whole document."""
+        problems = self.page.evaluate(LAYOUT, part)
         if problems:
             self.layout.setdefault(where, problems)
             self.shots(self.page, f"{self.language}-{where}".replace(" ", "-"))
