@@ -31,10 +31,10 @@ BROWSER = {"en": "en-US", "es": "es-ES", "hi": "hi-IN", "gu": "gu-IN", "en-xa": 
 RIGHT_TO_LEFT = {"ar-xb"}
 PSEUDO = {locale.code for locale in pseudo_locales.LOCALES}
 
-# A hand of each game at its quickest that still reaches its every kind of turn: Moon for
-# three (the widow); Kali Tidi for seven from one deck (7 cards each, the widest ring), in
-# which the host removes the extra cards and bids first, so that the top bid wins: then she
-# calls her partners and names trumps.
+# A hand of each game at its quickest that still shows its kinds of turn: Moon for three,
+# where her top bid mostly wins her the trumps and the widow; Kali Tidi for seven from one
+# deck (7 cards each, the widest ring), in which the host removes the extra cards and bids
+# first, so that her top bid wins: then she calls her partners and names trumps.
 GAMES: tuple[tuple[str, dict[str, Any], int], ...] = (
     ("hearts", {}, 3),
     ("moon", {"players": 3}, 2),
