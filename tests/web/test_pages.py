@@ -245,9 +245,11 @@ def test_the_service_worker_is_served_from_the_root_for_the_whole_site(client):
     source = res.content.decode()
     for event in ("push", "notificationclick"):
         assert f'addEventListener("{event}"' in source
-    # It answers page loads only (with the offline page when they fail), nothing else.
+    # It answers page loads (with the offline page when they fail) and the catalogues
+    # (tests/e2e/test_languages.py), nothing else.
     assert 'addEventListener("fetch"' in source
-    assert 'event.request.mode !== "navigate"' in source
+    assert 'event.request.mode === "navigate"' in source
+    assert "CATALOGUE_PATH.test(url.pathname)" in source
     assert client.head("/sw.js").status_code == 200
     assert client.post("/sw.js").status_code == 405
 
