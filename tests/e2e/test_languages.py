@@ -81,7 +81,7 @@ KEPT_CATALOGUES = """async () => {
 def test_the_worker_keeps_the_catalogue_and_answers_it_once_kept(open_page: Any) -> None:
     page = open_page(locale="hi-IN")
     page.goto("/")
-    address = page.evaluate("JSON.parse(document.documentElement.dataset.languages).hi.url")
+    address = page.evaluate("JSON.parse(document.body.dataset.languages).hi.url")
     assert address.startswith("/i18n/hi/")
     # The first load came before the worker; the next loads pass through it, which keeps
     # the catalogue (60 s at most, by the clock: a loaded machine installs slowly).
