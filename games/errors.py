@@ -4,20 +4,32 @@ own refusals (their codes are in games/error_codes.py)."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core.errors import ServiceError
 
 from .error_codes import CODES, RULE_CODES
-from .rules.errors import RuleError
+from .rules.errors import Plural, RuleError
 
-__all__ = ["ServiceError", "from_rule", "not_found", "not_host", "not_seated"]
+__all__ = ["ServiceError", "from_rule", "not_found", "not_host", "not_seated", "rule_detail"]
 
 # Rule codes that are about timing rather than the move itself answer 409.
 CONFLICT_RULE_CODES = frozenset(code for code in RULE_CODES if code in CODES and CODES[code][0] == 409)
 
 
 def from_rule(err: RuleError) -> ServiceError:
-    return ServiceError(err.code, err.detail, 409 if err.code in CONFLICT_RULE_CODES else 400, err.attr)
+    return ServiceError(err.code, rule_detail(err), 409 if err.code in CONFLICT_RULE_CODES else 400, err.attr)
+
+
+def rule_detail(err: RuleError) -> str:
+    """A rule's refusal in the active language: the engine's English template looked up
+    in the catalogues (English where they lack it), then filled in with its parameters."""
+    template = err.template
+    if isinstance(template, Plural):
+        sentence = ngettext(template.singular, template.plural, template.number)
+    else:
+        sentence = _(template)
+    return sentence % err.params if err.params else sentence
 
 
 def not_found() -> ServiceError:

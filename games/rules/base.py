@@ -30,7 +30,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict, TypeGuard, cast
 
-from .errors import RuleError, shown_name
+from .errors import RuleError, gettext_noop, shown_name
 from .fairness import FairRecord, Inputs
 from .options import TIMING_OPTIONS, OptionSet, check_timing
 from .schema import GameSchema
@@ -326,7 +326,7 @@ class Game[StateT: RoundState[Any]](ABC):
         """What the computer player chooses from; a seat that may not act is refused."""
         legal = self.legal_actions(state, seat, with_claim=False)
         if not legal:
-            raise RuleError("not_your_turn", "It is not your turn.")
+            raise RuleError("not_your_turn", gettext_noop("It is not your turn."))
         return legal
 
     def own_view(self, state: StateT, seat: int, to_act: list[int], hand: list[Any]) -> dict[str, Any]:
@@ -387,7 +387,7 @@ def present[ValueT](value: ValueT | None) -> ValueT:
 
 def require_action_type(action: Any) -> str:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise RuleError("unknown_action", "An action is an object with a 'type'.", "action")
+        raise RuleError("unknown_action", gettext_noop("An action is an object with a 'type'."), "action")
     kind: str = action["type"]
     return kind
 
@@ -407,11 +407,12 @@ def checked_action_type(
     kind = require_action_type(action)
     if not is_int(seat):
         # 0.0 == 0 and True == 1 in Python: only a real seat number may act.
-        raise RuleError("not_your_turn", "It is not your turn.")
+        raise RuleError("not_your_turn", gettext_noop("It is not your turn."))
     check_turn(to_act, seat)
     if not any(kind in types for types in phase_actions.values()):
         # The type is not quoted back: it could be anything.
-        raise RuleError("unknown_action", f"{game_name} has no action of that type.", "type")
+        # Translators: the game is its name, as the API writes it (Hearts, Moon (dominoes)).
+        raise RuleError("unknown_action", gettext_noop("%(game)s has no action of that type."), "type", game=game_name)
     check_fields(action, kind, action_fields[kind])
     if kind not in phase_actions.get(phase, ()):
         raise wrong_phase(phase, kind)
@@ -424,8 +425,12 @@ def check_fields(action: SentAction, kind: str, fields: frozenset[str]) -> None:
     for name in action:
         if name != "type" and name not in fields:
             shown = shown_name(name)
-            detail = f"'{kind}' has no field '{shown}'." if shown else f"'{kind}' has no such field."
-            raise RuleError("invalid", detail, shown or "action")
+            if shown is None:
+                # Translators: the type is the action's, as the API writes it (play, bid).
+                raise RuleError("invalid", gettext_noop("'%(type)s' has no such field."), "action", type=kind)
+            # Translators: the type is the action's (play, bid), the field a name the client sent.
+            detail = gettext_noop("'%(type)s' has no field '%(field)s'.")
+            raise RuleError("invalid", detail, shown, type=kind, field=shown)
 
 
 def running_scores[ResultT: ScoredHand](state: RoundState[ResultT]) -> list[int]:
@@ -482,8 +487,14 @@ def apply_next_round[StateT: RoundState[Any]](
 def check_turn(to_act: list[int], seat: int) -> None:
     # Checked before the phase, so a player out of turn always hears "not your turn".
     if seat not in to_act:
-        raise RuleError("not_your_turn", "It is not your turn.")
+        raise RuleError("not_your_turn", gettext_noop("It is not your turn."))
 
 
 def wrong_phase(phase: str, action_type: str) -> RuleError:
-    return RuleError("wrong_phase", f"'{action_type}' is not possible in the {phase} phase.")
+    return RuleError(
+        "wrong_phase",
+        # Translators: the action's type and the phase are codes, as the API writes them (play, bidding).
+        gettext_noop("'%(type)s' is not possible in the %(phase)s phase."),
+        type=action_type,
+        phase=phase,
+    )

@@ -12,7 +12,6 @@ from typing import TypedDict
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
 def deck(copies: int = 1) -> list[str]:

@@ -41,7 +41,7 @@ from typing import Any
 
 from .base import Action, Applied, Event, RoundState
 from .claim_search import FREE, Line, Plays, Step, Winner, piece_of, search
-from .errors import RuleError
+from .errors import RuleError, gettext_noop
 
 CLAIM = "claim"
 # Trick play is this phase in every game.
@@ -54,7 +54,7 @@ PART_OF_CLAIM = "claimed"
 NOT_CERTAIN = "claim_not_certain"
 # The fewest pieces in hand for a claim to be offered: with one, it is that piece's play.
 MIN_CLAIM_PIECES = 2
-NOT_CERTAIN_DETAIL = "Not every remaining trick is certain to be yours: play on."
+NOT_CERTAIN_DETAIL = gettext_noop("Not every remaining trick is certain to be yours: play on.")
 
 
 def claim_action() -> Action:

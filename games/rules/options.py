@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import RuleError, shown_name
+from .errors import RuleError, gettext_noop, shown_name
 
 
 @dataclass(frozen=True)
@@ -70,25 +70,33 @@ class Option:
         if self.kind == "integer_list":
             # Each element within minimum..maximum; the game checks the list as a whole.
             if not isinstance(value, list) or not value:
-                raise RuleError("invalid", f"Option '{self.name}' must be a list of whole numbers.", self.name)
+                detail = gettext_noop("Option '%(option)s' must be a list of whole numbers.")
+                raise RuleError("invalid", detail, self.name, option=self.name)
             item = Option(self.name, None, "", minimum=self.minimum, maximum=self.maximum, kind="integer")
             return [item.check(v) for v in value]
         if self.kind == "integer":
             # bool is an int subclass in Python; a JSON true is not a number of seconds.
             if isinstance(value, bool) or not isinstance(value, int):
-                raise RuleError("invalid", f"Option '{self.name}' must be a whole number.", self.name)
+                detail = gettext_noop("Option '%(option)s' must be a whole number.")
+                raise RuleError("invalid", detail, self.name, option=self.name)
             if self.minimum is not None and value < self.minimum:
-                raise RuleError("invalid", f"Option '{self.name}' must be at least {self.minimum}.", self.name)
+                detail = gettext_noop("Option '%(option)s' must be at least %(minimum)s.")
+                raise RuleError("invalid", detail, self.name, option=self.name, minimum=self.minimum)
             if self.maximum is not None and value > self.maximum:
-                raise RuleError("invalid", f"Option '{self.name}' must be at most {self.maximum}.", self.name)
+                detail = gettext_noop("Option '%(option)s' must be at most %(maximum)s.")
+                raise RuleError("invalid", detail, self.name, option=self.name, maximum=self.maximum)
         elif self.kind == "boolean":
             if not isinstance(value, bool):
-                raise RuleError("invalid", f"Option '{self.name}' must be true or false.", self.name)
+                detail = gettext_noop("Option '%(option)s' must be true or false.")
+                raise RuleError("invalid", detail, self.name, option=self.name)
         elif not isinstance(value, str):
-            raise RuleError("invalid", f"Option '{self.name}' must be a string.", self.name)
+            detail = gettext_noop("Option '%(option)s' must be a string.")
+            raise RuleError("invalid", detail, self.name, option=self.name)
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise RuleError("invalid", f"Option '{self.name}' must be one of: {allowed}.", self.name)
+            # Translators: the choices are the option's values, as the API writes them, joined by commas.
+            detail = gettext_noop("Option '%(option)s' must be one of: %(choices)s.")
+            raise RuleError("invalid", detail, self.name, option=self.name, choices=allowed)
         return value
 
 
@@ -121,7 +129,7 @@ class OptionSet:
         if raw is None:
             raw = {}
         if not isinstance(raw, dict):
-            raise RuleError("invalid", "Options must be an object.", "options")
+            raise RuleError("invalid", gettext_noop("Options must be an object."), "options")
         raw = dict(raw)
         known = {o.name: o for o in self.options}
         out = self.defaults()
@@ -129,15 +137,19 @@ class OptionSet:
         if preset is not None:
             # Checked for type first: a list or an object cannot even be looked up.
             if not isinstance(preset, str) or preset not in self.presets:
-                allowed = ", ".join(sorted(self.presets)) or "none"
-                raise RuleError("invalid", f"Unknown preset (known: {allowed}).", "preset")
+                if not self.presets:
+                    raise RuleError("invalid", gettext_noop("Unknown preset (known: none)."), "preset")
+                allowed = ", ".join(sorted(self.presets))
+                # Translators: the presets are their names, as the API writes them, joined by commas.
+                detail = gettext_noop("Unknown preset (known: %(presets)s).")
+                raise RuleError("invalid", detail, "preset", presets=allowed)
             out.update(self.presets[preset])
         for name, value in raw.items():
             if name not in known:
                 shown = shown_name(name)
-                raise RuleError(
-                    "invalid", f"Unknown option '{shown}'." if shown else "Unknown option.", shown or "options"
-                )
+                if shown is None:
+                    raise RuleError("invalid", gettext_noop("Unknown option."), "options")
+                raise RuleError("invalid", gettext_noop("Unknown option '%(option)s'."), shown, option=shown)
             out[name] = known[name].check(value)
         if preset is not None:
             out["preset"] = preset
@@ -206,5 +218,5 @@ TIMING_OPTIONS: tuple[Option, ...] = (
 
 def check_timing(options: dict[str, Any]) -> dict[str, Any]:
     if options["abandon_seconds"] < options["turn_seconds"]:
-        raise RuleError("invalid", "abandon_seconds must be at least turn_seconds.", "abandon_seconds")
+        raise RuleError("invalid", gettext_noop("abandon_seconds must be at least turn_seconds."), "abandon_seconds")
     return options

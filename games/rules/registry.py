@@ -8,7 +8,7 @@ it with the JSON types of its views and actions and its place in the catalogue;
 from __future__ import annotations
 
 from .base import AnyGame
-from .errors import RuleError
+from .errors import RuleError, gettext_noop
 from .schema import GameSchema
 
 _REGISTRY: dict[str, AnyGame] = {}
@@ -35,7 +35,7 @@ def get(key: str) -> AnyGame:
     try:
         return _REGISTRY[key]
     except KeyError:
-        raise RuleError("invalid", f"Unknown game '{key}'.", "game") from None
+        raise RuleError("invalid", gettext_noop("Unknown game '%(game)s'."), "game", game=key) from None
 
 
 def all_games() -> list[AnyGame]:

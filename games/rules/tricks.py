@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Literal
 
 from . import cards
-from .errors import RuleError
+from .errors import RuleError, gettext_noop
 
 
 def winning_index(
@@ -74,30 +75,50 @@ def check_deal(
     is_piece: Callable[[object], bool],
     hand_size: int | None = None,
     whole: bool = True,
-    pieces: str = "cards",
+    pieces: Literal["cards", "tiles"] = "cards",
 ) -> list[list[str]]:
     """The hands of a deal forced on a hand (`new_round`'s `deal`: a test's, or a
     position set up on purpose), checked: `players` lists of pieces, each `hand_size`
     long (or, without one, all as long), drawn from `stock`: every piece of it when
     `whole`, else each at most as often as it holds it (what is left stays undealt: a
     widow). Else a RuleError saying what a deal is. The hands are as given: unsorted."""
-    size = f"{hand_size} {pieces}" if hand_size is not None else f"{pieces}, as many in each"
+    said = DEAL_DETAILS[pieces]
     if (
         not isinstance(deal, list)
         or len(deal) != players
         or not all(isinstance(hand, list) for hand in deal)
         or len({len(hand) for hand in deal} | ({hand_size} if hand_size is not None else set())) != 1
     ):
-        raise RuleError("invalid", f"A deal is {players} lists of {size}.", "deal")
+        if hand_size is None:
+            raise RuleError("invalid", said["shape"], "deal", players=players)
+        raise RuleError("invalid", said["sized"], "deal", players=players, size=hand_size)
     hands: list[list[object]] = [list(hand) for hand in deal]
     if not all(is_piece(piece) for hand in hands for piece in hand):
-        raise RuleError("invalid", f"A deal holds the deck's {pieces}.", "deal")
+        raise RuleError("invalid", said["pieces"], "deal")
     dealt = [[str(piece) for piece in hand] for hand in hands]
     held, deck = Counter(piece for hand in dealt for piece in hand), Counter(stock)
     if (held != deck) if whole else bool(held - deck):
-        each = "all of them, each as often as the deck has it" if whole else "each at most as often as the deck has it"
-        raise RuleError("invalid", f"A deal holds the deck's {pieces}: {each}.", "deal")
+        raise RuleError("invalid", said["whole" if whole else "part"], "deal")
     return dealt
+
+
+# What a deal is, said of cards and of tiles: the refusals of `check_deal`.
+DEAL_DETAILS: dict[str, dict[str, str]] = {
+    "cards": {
+        "shape": gettext_noop("A deal is %(players)s lists of cards, as many in each."),
+        "sized": gettext_noop("A deal is %(players)s lists of %(size)s cards."),
+        "pieces": gettext_noop("A deal holds the deck's cards."),
+        "whole": gettext_noop("A deal holds the deck's cards: all of them, each as often as the deck has it."),
+        "part": gettext_noop("A deal holds the deck's cards: each at most as often as the deck has it."),
+    },
+    "tiles": {
+        "shape": gettext_noop("A deal is %(players)s lists of tiles, as many in each."),
+        "sized": gettext_noop("A deal is %(players)s lists of %(size)s tiles."),
+        "pieces": gettext_noop("A deal holds the deck's tiles."),
+        "whole": gettext_noop("A deal holds the deck's tiles: all of them, each as often as the deck has it."),
+        "part": gettext_noop("A deal holds the deck's tiles: each at most as often as the deck has it."),
+    },
+}
 
 
 def trick_view(

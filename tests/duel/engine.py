@@ -26,7 +26,7 @@ from games.rules.base import (
     round_over_to_act,
     running_scores,
 )
-from games.rules.errors import RuleError
+from games.rules.errors import RuleError, gettext_noop
 from games.rules.options import Option, OptionSet
 
 from . import bot
@@ -94,7 +94,8 @@ class Duel(Game[DuelState]):
     ) -> DuelState:
         opts = cast(DuelOptions, {o.name: options.get(o.name, o.default) for o in OPTIONS.options})
         if players != opts["players"]:
-            raise RuleError("invalid", "The table has as many seats as the 'players' option says.", "players")
+            detail = gettext_noop("The table has as many seats as the 'players' option says.")
+            raise RuleError("invalid", detail, "players")
         size = len(DECK) // players
         carry = carry or {}
         dealer = int(carry.get("dealer", 0)) % players
@@ -155,9 +156,9 @@ class Duel(Game[DuelState]):
     def _apply_play(self, state: DuelState, seat: int, action: SentAction) -> Applied[DuelState]:
         card = action.get("card")
         if not isinstance(card, str) or card not in state["hands"][seat]:
-            raise RuleError("card_not_in_hand", "That card is not in your hand.", "card")
+            raise RuleError("card_not_in_hand", gettext_noop("That card is not in your hand."), "card")
         if card not in legal_cards(state, seat):
-            raise RuleError("must_follow_suit", "You must follow suit.", "card")
+            raise RuleError("must_follow_suit", gettext_noop("You must follow suit."), "card")
         new = _copy(state)
         new["hands"][seat].remove(card)
         new["trick"].append({"seat": seat, "card": card})

@@ -32,7 +32,7 @@ from ..base import (
     running_scores,
 )
 from ..claim_search import Line
-from ..errors import RuleError
+from ..errors import RuleError, gettext_noop
 from ..options import Option, OptionSet
 from . import bot as hearts_bot
 from .points import HEARTS, JACK, QUEEN, card_points
@@ -47,6 +47,14 @@ MOON_POINTS = 26
 PASS = "pass"
 PLAY = "play"
 MOON_CHOICE = "moon_choice"
+
+# The refusal of a card that does not follow, by the led suit.
+FOLLOW = {
+    "C": gettext_noop("You must follow clubs."),
+    "D": gettext_noop("You must follow diamonds."),
+    "H": gettext_noop("You must follow hearts."),
+    "S": gettext_noop("You must follow spades."),
+}
 
 MINUS_SELF = "minus_self"
 PLUS_OTHERS = "plus_others"
@@ -301,7 +309,7 @@ class Hearts(Game[HeartsState]):
         fair: fairness.Inputs | None = None,
     ) -> HeartsState:
         if players != PLAYERS:
-            raise RuleError("invalid", "Hearts is played by four.", "players")
+            raise RuleError("invalid", gettext_noop("Hearts is played by four."), "players")
         opts = self.game_options(options)
         carry = carry or {}
         number = int(carry.get("round", 1))
@@ -424,11 +432,12 @@ class Hearts(Game[HeartsState]):
         else:
             targets, picked, attr = [], _standard_picks(action), "cards"
         if len(set(picked)) != len(picked):
-            raise RuleError("bad_pass", "The same card cannot be passed twice.", attr)
+            raise RuleError("bad_pass", gettext_noop("The same card cannot be passed twice."), attr)
         hand = state["hands"][seat]
         for card in picked:
             if card not in hand:
-                raise RuleError("card_not_in_hand", f"You do not hold {card}.", attr)
+                # Translators: the card is its code, as the API writes it (QS: the queen of spades).
+                raise RuleError("card_not_in_hand", gettext_noop("You do not hold %(card)s."), attr, card=card)
         if funky:
             return dict(sorted(zip(targets, picked, strict=True)))
         return cards.sorted_hand(picked)
@@ -493,30 +502,34 @@ class Hearts(Game[HeartsState]):
     def _check_play(self, state: HeartsState, seat: int, card: object) -> str:
         """The card, once the rules allow `seat` to play it now; else a RuleError."""
         if not isinstance(card, str):
-            raise RuleError("invalid", "'card' must be a card code (rank then suit).", "card")
+            raise RuleError("invalid", gettext_noop("'card' must be a card code (rank then suit)."), "card")
         hand = state["hands"][seat]
         if card not in hand:
-            raise RuleError("card_not_in_hand", "That card is not in your hand.", "card")
+            raise RuleError("card_not_in_hand", gettext_noop("That card is not in your hand."), "card")
         trick = state["trick"]
         first = state["tricks_played"] == 0
         if not trick:
             if first:
                 if state["options"]["lead_any_club"]:
                     if card[1] != "C":
-                        detail = "The first trick must be led with a club."
+                        detail = gettext_noop("The first trick must be led with a club.")
                         raise RuleError("must_lead_two_of_clubs", detail, "card")
                 elif card != TWO_CLUBS:
-                    raise RuleError("must_lead_two_of_clubs", "The first trick must be led with 2♣.", "card")
+                    raise RuleError(
+                        "must_lead_two_of_clubs", gettext_noop("The first trick must be led with 2♣."), "card"
+                    )
                 return card
             if card[1] == HEARTS and not state["hearts_broken"] and not may_lead_hearts(hand):
-                raise RuleError("hearts_not_broken", "Hearts may not be led before they are broken.", "card")
+                raise RuleError(
+                    "hearts_not_broken", gettext_noop("Hearts may not be led before they are broken."), "card"
+                )
             return card
         led = trick[0]["card"][1]
         if card[1] != led and tricks.holds_suit(hand, led):
-            raise RuleError("must_follow_suit", f"You must follow {cards.SUIT_NAMES[led]}.", "card")
+            raise RuleError("must_follow_suit", FOLLOW[led], "card")
         points_card = card[1] == HEARTS or card == QUEEN
         if first and points_card and any(c[1] != HEARTS and c != QUEEN for c in hand):
-            raise RuleError("no_points_on_first_trick", "No heart or Q♠ on the first trick.", "card")
+            raise RuleError("no_points_on_first_trick", gettext_noop("No heart or Q♠ on the first trick."), "card")
         return card
 
     def _apply_play(self, state: HeartsState, seat: int, action: SentAction) -> Applied[HeartsState]:
@@ -568,7 +581,7 @@ class Hearts(Game[HeartsState]):
     def _apply_moon_choice(self, state: HeartsState, seat: int, action: SentAction) -> Applied[HeartsState]:
         choice = action.get("choice")
         if not isinstance(choice, str) or choice not in MOON_CHOICES:
-            raise RuleError("invalid", "Choose 'minus_self' or 'plus_others'.", "choice")
+            raise RuleError("invalid", gettext_noop("Choose 'minus_self' or 'plus_others'."), "choice")
         new = _copy(state)
         events = [Event({"type": "moon_chosen", "seat": seat, "choice": choice})]
         self._score(new, events, seat, choice)
@@ -681,11 +694,11 @@ class Hearts(Game[HeartsState]):
 def _standard_picks(action: SentAction) -> list[str]:
     picked = action.get("cards")
     if not isinstance(picked, list) or "to" in action:
-        raise RuleError("bad_pass", "Pass a list of card codes: 'cards'.", "cards")
+        raise RuleError("bad_pass", gettext_noop("Pass a list of card codes: 'cards'."), "cards")
     if not all(_is_card(c) for c in picked):
-        raise RuleError("bad_pass", "Every passed card must be a card code.", "cards")
+        raise RuleError("bad_pass", gettext_noop("Every passed card must be a card code."), "cards")
     if len(picked) != PASS_COUNT:
-        raise RuleError("wrong_count", f"Pass exactly {PASS_COUNT} cards.", "cards")
+        raise RuleError("wrong_count", gettext_noop("Pass exactly %(count)s cards."), "cards", count=PASS_COUNT)
     return list(picked)
 
 
@@ -697,22 +710,28 @@ def _funky_picks(action: SentAction, seat: int) -> tuple[list[str], list[str], s
     if isinstance(to, dict) and "cards" not in action:
         return (*_funky_map_picks(to, seat), "to")
     if not isinstance(to, list):
-        raise RuleError("bad_pass", "A funky pass names the seat each card goes to: 'to', a list of seats.", "to")
+        raise RuleError(
+            "bad_pass", gettext_noop("A funky pass names the seat each card goes to: 'to', a list of seats."), "to"
+        )
     others = [s for s in range(PLAYERS) if s != seat]
     for target in to:
         if not is_int(target) or target not in others:
-            raise RuleError("bad_pass", "Name each of the other three seats in 'to' by its number.", "to")
+            raise RuleError("bad_pass", gettext_noop("Name each of the other three seats in 'to' by its number."), "to")
     if len(set(to)) != len(to):
-        raise RuleError("bad_pass", "Name each of the other three seats in 'to' once.", "to")
+        raise RuleError("bad_pass", gettext_noop("Name each of the other three seats in 'to' once."), "to")
     if len(to) != PASS_COUNT:
-        raise RuleError("wrong_count", f"Name each of the other {PASS_COUNT} seats in 'to'.", "to")
+        detail = gettext_noop("Name each of the other %(count)s seats in 'to'.")
+        raise RuleError("wrong_count", detail, "to", count=PASS_COUNT)
     picked = action.get("cards")
     if not isinstance(picked, list):
-        raise RuleError("bad_pass", "A funky pass names its cards in 'cards', one for each seat of 'to'.", "cards")
+        raise RuleError(
+            "bad_pass", gettext_noop("A funky pass names its cards in 'cards', one for each seat of 'to'."), "cards"
+        )
     if not all(_is_card(c) for c in picked):
-        raise RuleError("bad_pass", "Every passed card must be a card code.", "cards")
+        raise RuleError("bad_pass", gettext_noop("Every passed card must be a card code."), "cards")
     if len(picked) != PASS_COUNT:
-        raise RuleError("wrong_count", f"Pass exactly {PASS_COUNT} cards, one for each seat of 'to'.", "cards")
+        detail = gettext_noop("Pass exactly %(count)s cards, one for each seat of 'to'.")
+        raise RuleError("wrong_count", detail, "cards", count=PASS_COUNT)
     return [str(s) for s in to], list(picked), "cards"
 
 
@@ -724,12 +743,13 @@ def _funky_map_picks(to: dict[Any, Any], seat: int) -> tuple[list[str], list[str
         # JSON keys are strings; a Python caller may use ints.
         name = str(key) if isinstance(key, int) and not isinstance(key, bool) else key
         if not isinstance(name, str) or name not in others or name in chosen:
-            raise RuleError("bad_pass", "Pass one card to each of the other three seats.", "to")
+            raise RuleError("bad_pass", gettext_noop("Pass one card to each of the other three seats."), "to")
         if not _is_card(card):
-            raise RuleError("bad_pass", "Each seat gets one card code.", "to")
+            raise RuleError("bad_pass", gettext_noop("Each seat gets one card code."), "to")
         chosen[name] = card
     if len(chosen) != PASS_COUNT:
-        raise RuleError("wrong_count", f"Pass exactly {PASS_COUNT} cards, one to each other seat.", "to")
+        detail = gettext_noop("Pass exactly %(count)s cards, one to each other seat.")
+        raise RuleError("wrong_count", detail, "to", count=PASS_COUNT)
     return list(chosen), list(chosen.values())
 
 

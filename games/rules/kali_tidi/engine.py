@@ -38,7 +38,7 @@ from ..base import (
     running_scores,
 )
 from ..claim_search import Line
-from ..errors import RuleError
+from ..errors import RuleError, gettext_noop, ngettext_lazy
 from ..options import Option, OptionSet
 from . import bot as kali_tidi_bot
 from .points import THREE_OF_SPADES, card_points
@@ -238,22 +238,26 @@ class KaliTidi(Game[KaliTidiState]):
         decks = opts["decks"]
         top = max_bid(decks)
         if mode in (RANDOM, CARDS) and players < 3:
-            raise RuleError("invalid", f"The {mode} team mode needs at least 3 players.", "team_mode")
+            # Translators: the mode is the option's value, as the API writes it (random, cards).
+            detail = gettext_noop("The %(mode)s team mode needs at least 3 players.")
+            raise RuleError("invalid", detail, "team_mode", mode=mode)
         if mode == TEAMS:
             sizes = opts["team_sizes"] or [players // 2, players - players // 2]
             if len(sizes) != 2 or any(s < 1 for s in sizes) or sum(sizes) != players:
-                raise RuleError(
-                    "invalid", f"team_sizes: two teams of at least one player, {players} in all.", "team_sizes"
-                )
+                detail = gettext_noop("team_sizes: two teams of at least one player, %(players)s in all.")
+                raise RuleError("invalid", detail, "team_sizes", players=players)
             opts["team_sizes"] = list(sizes)
         elif opts["team_sizes"] is not None:
-            raise RuleError("invalid", "team_sizes applies to the teams mode only.", "team_sizes")
+            raise RuleError("invalid", gettext_noop("team_sizes applies to the teams mode only."), "team_sizes")
         if opts["partner_rule"] != "first" and not (mode == CARDS and decks == 2):
-            raise RuleError("invalid", "partner_rule applies to the cards mode with two decks only.", "partner_rule")
+            raise RuleError(
+                "invalid", gettext_noop("partner_rule applies to the cards mode with two decks only."), "partner_rule"
+            )
         if opts["min_bid"] is None:
             opts["min_bid"] = top // 2
         if opts["min_bid"] % BID_STEP or not BID_STEP <= opts["min_bid"] <= top:
-            raise RuleError("invalid", f"min_bid must be a multiple of 5 from 5 to {top}.", "min_bid")
+            detail = gettext_noop("min_bid must be a multiple of 5 from 5 to %(top)s.")
+            raise RuleError("invalid", detail, "min_bid", top=top)
         if opts["target"] is None:
             opts["target"] = top
         # Validated against OPTIONS and its defaults derived: the shape KaliTidiOptions spells.
@@ -316,7 +320,8 @@ class KaliTidi(Game[KaliTidiState]):
     ) -> KaliTidiState:
         opts = self.game_options(options)
         if players is not None and players != opts["players"]:
-            raise RuleError("invalid", f"This room is for {opts['players']} players.", "players")
+            detail = gettext_noop("This room is for %(players)s players.")
+            raise RuleError("invalid", detail, "players", players=opts["players"])
         players = opts["players"]
         carry = carry or self.first_carry(options=opts, players=players, host_seat=0, teams=[None] * players, seed=seed)
         assert carry is not None
@@ -463,20 +468,24 @@ class KaliTidi(Game[KaliTidiState]):
     def _picked(action: SentAction, count: int) -> list[str]:
         picked = action.get("cards")
         if not isinstance(picked, list) or not all(_is_card(c) for c in picked):
-            raise RuleError("invalid", "'cards' is a list of card codes.", "cards")
+            raise RuleError("invalid", gettext_noop("'cards' is a list of card codes."), "cards")
         if len(picked) != count:
-            raise RuleError("wrong_count", f"Choose exactly {count} card{'s' if count != 1 else ''}.", "cards")
+            detail = ngettext_lazy("Choose exactly %(count)s card.", "Choose exactly %(count)s cards.", count)
+            raise RuleError("wrong_count", detail, "cards", count=count)
         return list(picked)
 
     def _apply_remove(self, state: KaliTidiState, seat: int, action: SentAction) -> Applied[KaliTidiState]:
         picked = self._picked(action, state["remove_count"])
         if any(card_points(c) for c in picked):
-            raise RuleError("card_has_points", "Only zero-point cards (2, 4, 6, 7, 8, 9) may be removed.", "cards")
+            raise RuleError(
+                "card_has_points", gettext_noop("Only zero-point cards (2, 4, 6, 7, 8, 9) may be removed."), "cards"
+            )
         decks = state["options"]["decks"]
         if any(n > decks for n in Counter(picked).values()):
-            raise RuleError(
-                "invalid", f"The deck holds {decks} cop{'y' if decks == 1 else 'ies'} of each card.", "cards"
+            detail = ngettext_lazy(
+                "The deck holds %(decks)s copy of each card.", "The deck holds %(decks)s copies of each card.", decks
             )
+            raise RuleError("invalid", detail, "cards", decks=decks)
         new = _copy(state)
         new["removed"] = cards.sorted_hand(picked)
         new["remove_count"] = 0
@@ -486,16 +495,16 @@ class KaliTidi(Game[KaliTidiState]):
     def _apply_bid(self, state: KaliTidiState, seat: int, action: SentAction) -> Applied[KaliTidiState]:
         value = action.get("value")
         if not is_int(value):
-            raise RuleError("invalid", "A bid is a whole number.", "value")
+            raise RuleError("invalid", gettext_noop("A bid is a whole number."), "value")
         opts = state["options"]
         top = max_bid(opts["decks"])
         low = opts["min_bid"] if state["bid"] is None else state["bid"] + BID_STEP
         if value > top:
-            raise RuleError("bid_too_high", f"The highest bid is {top}.", "value")
+            raise RuleError("bid_too_high", gettext_noop("The highest bid is %(top)s."), "value", top=top)
         if value < low:
-            raise RuleError("bid_too_low", f"Bid at least {low}.", "value")
+            raise RuleError("bid_too_low", gettext_noop("Bid at least %(lowest)s."), "value", lowest=low)
         if value % BID_STEP:
-            raise RuleError("bad_bid_step", "Bids go up in fives.", "value")
+            raise RuleError("bad_bid_step", gettext_noop("Bids go up in fives."), "value")
         new = _copy(state)
         new["bids"][seat] = value
         new["bid"], new["bidder"] = value, seat
@@ -540,11 +549,13 @@ class KaliTidi(Game[KaliTidiState]):
     def _apply_call(self, state: KaliTidiState, seat: int, action: SentAction) -> Applied[KaliTidiState]:
         picked = self._picked(action, partner_cards_to_call(state["players"]))
         if len(set(picked)) != len(picked):
-            raise RuleError("invalid", "Call different cards.", "cards")
+            raise RuleError("invalid", gettext_noop("Call different cards."), "cards")
         allowed = set(callable_cards(state, seat))
         for card in picked:
             if card not in allowed:
-                raise RuleError("not_callable", f"{card}: no other player can hold it.", "cards")
+                # Translators: the card is its code, as the API writes it (QS: the queen of spades).
+                detail = gettext_noop("%(card)s: no other player can hold it.")
+                raise RuleError("not_callable", detail, "cards", card=card)
         new = _copy(state)
         new["called"] = cards.sorted_hand(picked)
         new["phase"] = TRUMP
@@ -553,7 +564,7 @@ class KaliTidi(Game[KaliTidiState]):
     def _apply_trump(self, state: KaliTidiState, seat: int, action: SentAction) -> Applied[KaliTidiState]:
         suit = action.get("suit")
         if not isinstance(suit, str) or suit not in cards.SUITS:
-            raise RuleError("bad_suit", "Trumps are one of C, D, H, S.", "suit")
+            raise RuleError("bad_suit", gettext_noop("Trumps are one of C, D, H, S."), "suit")
         new = _copy(state)
         new["trump"] = suit
         new["phase"] = PLAY
@@ -563,11 +574,12 @@ class KaliTidi(Game[KaliTidiState]):
     def _apply_play(self, state: KaliTidiState, seat: int, action: SentAction) -> Applied[KaliTidiState]:
         card = action.get("card")
         if not _is_card(card):
-            raise RuleError("invalid", "'card' is a card code such as 'KD'.", "card")
+            raise RuleError("invalid", gettext_noop("'card' is a card code such as 'KD'."), "card")
         if card not in state["hands"][seat]:
-            raise RuleError("card_not_in_hand", f"{card} is not in your hand.", "card")
+            # Translators: the card is its code, as the API writes it (QS: the queen of spades).
+            raise RuleError("card_not_in_hand", gettext_noop("%(card)s is not in your hand."), "card", card=card)
         if card not in legal_cards(state, seat):
-            raise RuleError("must_follow_suit", "You hold the led suit and must play it.", "card")
+            raise RuleError("must_follow_suit", gettext_noop("You hold the led suit and must play it."), "card")
         new = _copy(state)
         new["hands"][seat].remove(card)
         new["trick"].append({"seat": seat, "card": card})

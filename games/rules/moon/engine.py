@@ -39,7 +39,7 @@ from ..base import (
     running_scores,
 )
 from ..claim_search import Line
-from ..errors import RuleError
+from ..errors import RuleError, gettext_noop
 from ..options import Option, OptionSet
 from . import bot as moon_bot
 from .state import MoonOptions, MoonResult, MoonState
@@ -286,7 +286,8 @@ class Moon(Game[MoonState]):
         seat; with three players the one tile of the cut deck left over is the widow."""
         opts = self.game_options(options, players)
         if players != opts["players"]:
-            raise RuleError("invalid", f"These options are for {opts['players']} players.", "players")
+            detail = gettext_noop("These options are for %(players)s players.")
+            raise RuleError("invalid", detail, "players", players=opts["players"])
         carry = carry or {}
         number = int(carry.get("round", 1))
         scores = [int(s) for s in carry.get("scores", [0] * players)]
@@ -417,17 +418,18 @@ class Moon(Game[MoonState]):
     def _check_bid(state: MoonState, value: object) -> int:
         """The bid, once the rules allow it now; else a RuleError."""
         if not is_int(value):
-            raise RuleError("invalid", "'value' must be a whole number: 4 to 7, or 21 for moon.", "value")
+            raise RuleError("invalid", gettext_noop("'value' must be a whole number: 4 to 7, or 21 for moon."), "value")
         if value == MOON:
             if not moon_allowed(state):
-                raise RuleError("moon_not_allowed", "Moon may only be bid after a bid of 7.", "value")
+                raise RuleError("moon_not_allowed", gettext_noop("Moon may only be bid after a bid of 7."), "value")
             return value
         if value > MAX_BID:
-            raise RuleError("bid_too_high", f"Bid at most {MAX_BID} tricks, or 21 for moon.", "value")
+            detail = gettext_noop("Bid at most %(max)s tricks, or 21 for moon.")
+            raise RuleError("bid_too_high", detail, "value", max=MAX_BID)
         current = state["bid"] or 0
         if value < MIN_BID or value <= current:
             lowest = max(MIN_BID, current + 1)
-            raise RuleError("bid_too_low", f"Bid at least {lowest}.", "value")
+            raise RuleError("bid_too_low", gettext_noop("Bid at least %(lowest)s."), "value", lowest=lowest)
         return value
 
     def _apply_bid(self, state: MoonState, seat: int, action: SentAction) -> Applied[MoonState]:
@@ -488,9 +490,9 @@ class Moon(Game[MoonState]):
     def _apply_trump(self, state: MoonState, seat: int, action: SentAction) -> Applied[MoonState]:
         suit = action.get("suit")
         if not is_int(suit):
-            raise RuleError("invalid", "'suit' must be a number from 0 to 6.", "suit")
+            raise RuleError("invalid", gettext_noop("'suit' must be a number from 0 to 6."), "suit")
         if suit not in dominoes.PIPS:
-            raise RuleError("bad_suit", "Trumps are a number from 0 to 6.", "suit")
+            raise RuleError("bad_suit", gettext_noop("Trumps are a number from 0 to 6."), "suit")
         new = _copy(state)
         new["trump"] = suit
         new["phase"] = WIDOW if new["widow"] is not None else PLAY
@@ -502,20 +504,26 @@ class Moon(Game[MoonState]):
         """The tile to discard if the widow is taken, None if it is left; else a RuleError."""
         take = action.get("take")
         if not isinstance(take, bool):
-            raise RuleError("invalid", "'take' must be true or false.", "take")
+            raise RuleError("invalid", gettext_noop("'take' must be true or false."), "take")
         discard = action.get("discard")
         if not take:
             if state["options"]["widow"] == "compulsory":
-                raise RuleError("widow_compulsory", "The widow must be taken in this room.", "take")
+                raise RuleError("widow_compulsory", gettext_noop("The widow must be taken in this room."), "take")
             if discard is not None:
-                raise RuleError("invalid", "Nothing is discarded when the widow is left.", "discard")
+                raise RuleError("invalid", gettext_noop("Nothing is discarded when the widow is left."), "discard")
             return None
         if discard is None:
-            raise RuleError("widow_discard_required", "Taking the widow, name one tile to discard.", "discard")
+            raise RuleError(
+                "widow_discard_required", gettext_noop("Taking the widow, name one tile to discard."), "discard"
+            )
         if not isinstance(discard, str):
-            raise RuleError("invalid", "'discard' must be a tile written \"H-L\", higher pip first.", "discard")
+            raise RuleError(
+                "invalid", gettext_noop("'discard' must be a tile written \"H-L\", higher pip first."), "discard"
+            )
         if discard != state["widow"] and discard not in state["hands"][seat]:
-            raise RuleError("tile_not_in_hand", "You can discard only a tile of your hand or the widow.", "discard")
+            raise RuleError(
+                "tile_not_in_hand", gettext_noop("You can discard only a tile of your hand or the widow."), "discard"
+            )
         return discard
 
     def _apply_widow(self, state: MoonState, seat: int, action: SentAction) -> Applied[MoonState]:
@@ -541,18 +549,24 @@ class Moon(Game[MoonState]):
     def _check_play(self, state: MoonState, seat: int, tile: object) -> str:
         """The tile, once the rules allow `seat` to play it now; else a RuleError."""
         if not isinstance(tile, str):
-            raise RuleError("invalid", "'tile' must be a tile written \"H-L\", higher pip first.", "tile")
+            raise RuleError("invalid", gettext_noop("'tile' must be a tile written \"H-L\", higher pip first."), "tile")
         hand = state["hands"][seat]
         if tile not in hand:
-            raise RuleError("tile_not_in_hand", "That tile is not in your hand.", "tile")
+            raise RuleError("tile_not_in_hand", gettext_noop("That tile is not in your hand."), "tile")
         if tile in legal_tiles(state, seat):
             return tile
         trump = present(state["trump"])
         if not state["trick"]:
-            raise RuleError("must_lead_trump", f"The first trick must be led with a trump ({trump}).", "tile")
+            # Translators: the trump is a number of pips, 0 to 6.
+            detail = gettext_noop("The first trick must be led with a trump (%(trump)s).")
+            raise RuleError("must_lead_trump", detail, "tile", trump=trump)
         led = dominoes.led_suit(state["trick"][0]["tile"], trump)
-        wanted = f"a trump ({trump})" if led == dominoes.TRUMP else f"a {led}"
-        raise RuleError("must_follow_suit", f"You must follow with {wanted}.", "tile")
+        if led == dominoes.TRUMP:
+            # Translators: the trump is a number of pips, 0 to 6.
+            detail = gettext_noop("You must follow with a trump (%(trump)s).")
+            raise RuleError("must_follow_suit", detail, "tile", trump=trump)
+        # Translators: the suit is the number of pips led, 0 to 6 ("You must follow with a 5.").
+        raise RuleError("must_follow_suit", gettext_noop("You must follow with a %(suit)s."), "tile", suit=led)
 
     def _apply_play(self, state: MoonState, seat: int, action: SentAction) -> Applied[MoonState]:
         tile = self._check_play(state, seat, action.get("tile"))
