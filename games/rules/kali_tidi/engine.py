@@ -577,7 +577,7 @@ class KaliTidi(Game[KaliTidiState]):
             raise RuleError("invalid", gettext_noop("'card' is a card code such as 'KD'."), "card")
         if card not in state["hands"][seat]:
             # Translators: the card is its code, as the API writes it (QS: the queen of spades).
-            raise RuleError("card_not_in_hand", gettext_noop("%(card)s is not in your hand."), "card", card=card)
+            raise RuleError("card_not_in_hand", gettext_noop("%(card)s is not in your hand."), "card", card=str(card))
         if card not in legal_cards(state, seat):
             raise RuleError("must_follow_suit", gettext_noop("You hold the led suit and must play it."), "card")
         new = _copy(state)
