@@ -56,7 +56,7 @@ def sentence(*said: str) -> re.Pattern[str]:
     return re.compile("|".join(".+?".join(map(re.escape, re.split(r"%\(\w+\)s", s))) for s in said))
 
 
-def english_left(page: Any, where: Any, allowed: set[str]) -> list[str]:
+def english_left(where: Any, allowed: set[str]) -> list[str]:
     """The words of Latin letters in `where` (its text, and the names, titles and
     placeholders its controls are read by), but those `allowed`; addresses left out."""
     texts = where.evaluate_all(
@@ -165,7 +165,7 @@ def test_a_hindi_newcomer_plays_kali_tidi_in_hindi_and_is_mailed_the_turn_in_hin
     expect(page.get_by_label(hi("Partners"), exact=True)).to_be_visible()
     page.get_by_role("radio", name=re.compile(re.escape(hi("Play by move")))).check()
     form = page.locator("form", has=create)
-    assert english_left(page, form, allowed) == []
+    assert english_left(form, allowed) == []
     shots(page, "new-room")
     create.click()
     page.locator(".lobby").wait_for()
@@ -178,7 +178,7 @@ def test_a_hindi_newcomer_plays_kali_tidi_in_hindi_and_is_mailed_the_turn_in_hin
     seats = page.locator(".lobby-seats")
     for n in (2, 3, 4):
         expect(seats).to_contain_text(hi("Computer %(n)s") % {"n": n})
-    assert english_left(page, page.locator("main"), allowed) == []
+    assert english_left(page.locator("main"), allowed) == []
     shots(page, "lobby")
     page.locator("[data-action=start]").click()
 
@@ -188,7 +188,7 @@ def test_a_hindi_newcomer_plays_kali_tidi_in_hindi_and_is_mailed_the_turn_in_hin
     expect(page.get_by_role("button", name=hi("Pass", "bidding"), exact=True)).to_be_visible()
     bids = page.locator(".actions select option").all_inner_texts()
     assert bids[0] == hi("Bid %(bid)s", "verb") % {"bid": 125}, bids
-    assert english_left(page, page.locator("main"), allowed) == []
+    assert english_left(page.locator("main"), allowed) == []
     shots(page, "bid")
     page.locator(".actions select").select_option(label=hi("Bid %(bid)s", "verb") % {"bid": 250})
     page.get_by_role("button", name=hi("Bid", "verb"), exact=True).click()
@@ -213,7 +213,7 @@ def test_a_hindi_newcomer_plays_kali_tidi_in_hindi_and_is_mailed_the_turn_in_hin
     expect(page.locator(".turn-text")).to_have_text(
         sentence(hi("Your turn: lead a card."), hi("Your turn: play a card."))
     )
-    assert english_left(page, page.locator("main"), allowed) == []
+    assert english_left(page.locator("main"), allowed) == []
     shots(page, "next-trick")
 
     # Away from the table while it waits for me: the turn's e-mail, in Hindi.
