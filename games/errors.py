@@ -8,6 +8,7 @@ from django.utils.translation import ngettext
 
 from core.errors import ServiceError
 
+from . import names
 from .error_codes import CODES, RULE_CODES
 from .rules.errors import Plural, RuleError
 
@@ -29,7 +30,11 @@ def rule_detail(err: RuleError) -> str:
         sentence = ngettext(template.singular, template.plural, template.number)
     else:
         sentence = _(template)
-    return sentence % err.params if err.params else sentence
+    if not err.params:
+        return sentence
+    # A game quoted by its engine's English name is named in the sentence's language.
+    params = {**err.params, "game": names.name_for(err.params["game"])} if "game" in err.params else err.params
+    return sentence % params
 
 
 def not_found() -> ServiceError:

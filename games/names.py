@@ -32,6 +32,13 @@ def name_of(key: str) -> str:
     return str(found) if found is not None else rules.get(key).name
 
 
+def name_for(english: str) -> str:
+    """The name in the active language of the game its engine names `english` (a rule's
+    refusal quotes the engine's name); `english` itself if no game is named so."""
+    key = next((game.key for game in rules.all_games() if game.name == english), None)
+    return name_of(key) if key is not None else english
+
+
 # What each option does, as the catalogue of games (`GET games`) describes it to a
 # person choosing it in a third-party app: the engines' English, word for word, marked
 # here so that the catalogues hold it (the engines import nothing of Django). The web

@@ -135,6 +135,29 @@ def test_not_your_turn_in_each_language(passing_table):
     )
 
 
+def test_a_refusal_that_names_the_game_names_it_in_each_language(passing_table):
+    """The engine quotes its game's English name; the sentence names it as the language
+    does (games/names.py)."""
+    code, clients = passing_table
+    view = state(clients[0], code)
+
+    def hearts(language: str) -> str:
+        if language == settings.LANGUAGE_CODE:
+            return "Hearts"
+        entry = CATALOGUES[language].find("Hearts", msgctxt="game")
+        assert entry is not None and entry.msgstr, language
+        return entry.msgstr
+
+    bid = {"type": "bid", "bid": 7}  # Kali Tidi's, not Hearts'
+    answered(
+        lambda language: act(clients[0], code, view["version"], bid, HTTP_ACCEPT_LANGUAGE=language),
+        400,
+        "unknown_action",
+        "type",
+        lambda language: sentence(language, "%(game)s has no action of that type.") % {"game": hearts(language)},
+    )
+
+
 def test_a_service_refusal_fills_in_its_version_in_each_language(passing_table):
     code, clients = passing_table
     view = state(clients[1], code)
