@@ -33,7 +33,7 @@ def rule_detail(err: RuleError) -> str:
     if not err.params:
         return sentence
     # A game quoted by its engine's English name is named in the sentence's language.
-    params = {**err.params, "game": names.name_for(err.params["game"])} if "game" in err.params else err.params
+    params = {**err.params, "game": names.name_for(str(err.params["game"]))} if "game" in err.params else err.params
     return sentence % params
 
 
