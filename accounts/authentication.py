@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.middleware import csrf
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
@@ -72,3 +73,33 @@ class TokenAuthentication(authentication.TokenAuthentication):
         if ref is not None:
             sign_in_used(ref=ref, now=timezone.now())
         return user, ref
+
+
+class SessionAuthentication(authentication.SessionAuthentication):
+    """A signed-in browser's session, as DRF's, whose CSRF refusal is said in the
+    request's language. DRF answers Django's own reason ("CSRF Failed: CSRF token
+    missing."), marked for no catalogue, and quoting the request's Origin or Referer."""
+
+    def enforce_csrf(self, request: Request) -> None:
+        try:
+            super().enforce_csrf(request)
+        except exceptions.PermissionDenied as refused:
+            raise exceptions.PermissionDenied(csrf_refusal(str(refused.detail))) from None
+
+
+def csrf_refusal(detail: str) -> str:
+    """Django's CSRF reason (after DRF's "CSRF Failed: "), said in the request's
+    language without what the request sent."""
+    reason = detail.removeprefix("CSRF Failed: ")
+    if reason.startswith(("Origin checking failed", "Referer checking failed")):
+        return _("Refused: the request comes from a page of another site (its Origin or Referer is not this site's).")
+    if reason == csrf.REASON_NO_CSRF_COOKIE:
+        return _(
+            "Refused: a signed-in browser's request needs the CSRF cookie (csrftoken), which any page of the site sets."
+        )
+    if reason == csrf.REASON_CSRF_TOKEN_MISSING:
+        return _(
+            "Refused: a signed-in browser's request needs its CSRF token, the csrftoken cookie's value, "
+            "in the X-CSRFToken header."
+        )
+    return _("Refused: the request's CSRF token is not the one its csrftoken cookie holds.")

@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Case, Q, Value, When
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from . import usernames
 
@@ -21,6 +22,9 @@ TRICK_PAUSE_DEFAULT_MS = 1200
 TRICK_PAUSE_MAX_MS = 5000
 
 _SESSION_HASH_SALT = "django.contrib.auth.models.AbstractBaseUser.get_session_auth_hash"
+
+# The models' names, and the fields' of the account moderators read in the admin, in
+# their own language; the other models appear there only in the lists of permissions.
 
 
 class PlayerManager(UserManager["User"]):
@@ -45,52 +49,64 @@ class PlayerManager(UserManager["User"]):
 class User(AbstractUser):
     """A player. Guests are real accounts without a password, made from an invite link."""
 
-    display_name = models.CharField(max_length=40, blank=True)
-    is_guest = models.BooleanField(default=False)
+    display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    is_guest = models.BooleanField(_("guest"), default=False)
     # A ban also clears is_active, which is what keeps the account out everywhere.
-    banned_at = models.DateTimeField(null=True, blank=True)
-    ban_reason = models.CharField(max_length=500, blank=True)
+    banned_at = models.DateTimeField(_("banned at"), null=True, blank=True)
+    ban_reason = models.CharField(_("ban's reason"), max_length=500, blank=True)
     # A temporary ban's end (moderation.tasks lifts it then); None for a ban for good.
-    ban_ends_at = models.DateTimeField(null=True, blank=True)
+    ban_ends_at = models.DateTimeField(_("ban ends at"), null=True, blank=True)
     # The server plays for them when their only legal action is one play (a card, a
     # tile); others can see such a play was forced (games.services.forced).
-    auto_play_forced = models.BooleanField(default=False)
+    auto_play_forced = models.BooleanField(_("forced moves played automatically"), default=False)
     # How the web table takes a move: a tap raises a card or tile and a second tap plays
     # it (True), a tap plays at once (False), or as the device suits (None: raised on a
     # touch screen, where a finger slips; at once with a mouse).
-    confirm_moves = models.BooleanField(null=True, blank=True, default=None)
+    confirm_moves = models.BooleanField(_("confirm each move"), null=True, blank=True, default=None)
     # How long a finished trick stays on the table before the next one is drawn, in
     # milliseconds (0: at once), so that whoever wins it, every card can be read.
     trick_pause_ms = models.PositiveSmallIntegerField(
-        default=TRICK_PAUSE_DEFAULT_MS, validators=[MaxValueValidator(TRICK_PAUSE_MAX_MS)]
+        _("finished trick's pause (ms)"),
+        default=TRICK_PAUSE_DEFAULT_MS,
+        validators=[MaxValueValidator(TRICK_PAUSE_MAX_MS)],
     )
     # The language the person reads the server in (accounts/languages.py): the page,
     # their notices and mails. A new account starts in the one its sign-up asked in.
     # Not `choices`: adding a language is a catalogue and a line of settings, not a
     # migration (the API takes only settings.LANGUAGES).
-    language = models.CharField(max_length=8, default="en")
+    language = models.CharField(_("language"), max_length=8, default="en")
     # Closed by its owner (which also clears is_active): signing in with the password
     # within ACCOUNT_CLOSURE_GRACE_DAYS restores it; after that its personal data is
     # erased for good (privacy.closure) and `erased_at` says when.
-    closed_at = models.DateTimeField(null=True, blank=True)
-    erased_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(_("account closed at"), null=True, blank=True)
+    erased_at = models.DateTimeField(_("personal data erased at"), null=True, blank=True)
     # The mark of the browser the account was made from (accounts.banned_browser): a
     # moderator sees the other accounts made from it, and a sign-up from a browser a
     # banned account was made from is refused. Empty for an app that keeps no cookies.
-    browser_mark = models.CharField(max_length=32, blank=True, db_index=True)
+    browser_mark = models.CharField(_("browser's mark"), max_length=32, blank=True, db_index=True)
     # Moved on by a ban and a closure: every session of the account (the admin's, an
     # authorize page's) ends with it, and an unban or a restore brings none back
     # (`get_session_auth_hash`). A new password ends them as Django's own hash does.
-    sessions_epoch = models.PositiveIntegerField(default=0, editable=False)
+    sessions_epoch = models.PositiveIntegerField(_("times every session was ended"), default=0, editable=False)
     # Derived from the username (accounts.usernames) whenever it is set, and unique, so
     # the database itself refuses a second `Alice` or a lookalike (a Cyrillic A). Null only
     # for accounts older than these rules whose name collided with an earlier account's
     # (migration 0004): they keep their name and sign in with it exactly. Null, not "",
     # because a unique column admits any number of nulls.
-    username_key = models.CharField(max_length=150, unique=True, null=True, editable=False)  # noqa: DJ001
-    username_skeleton = models.CharField(max_length=150, unique=True, null=True, editable=False)  # noqa: DJ001
+    username_key = models.CharField(  # noqa: DJ001
+        _("username's canonical form"), max_length=150, unique=True, null=True, editable=False
+    )
+    username_skeleton = models.CharField(  # noqa: DJ001
+        _("username's look-alike form"), max_length=150, unique=True, null=True, editable=False
+    )
 
     objects: ClassVar[PlayerManager] = PlayerManager()
+
+    class Meta:
+        # AbstractUser's own, said here so that the project's catalogues hold them in
+        # every language (Django has no Gujarati).
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         # A key that migration 0004 left null stays so: it would collide with an older one.
@@ -153,6 +169,10 @@ class BannedToken(models.Model):
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        verbose_name = _("token revoked by a ban")
+        verbose_name_plural = _("tokens revoked by a ban")
+
     def __str__(self) -> str:
         return f"{self.user_id}:{self.digest[:8]}"
 
@@ -193,6 +213,8 @@ class SignIn(models.Model):
 
     class Meta:
         ordering = ("-created_at", "-id")
+        verbose_name = _("sign-in")
+        verbose_name_plural = _("sign-ins")
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.how}:{self.digest[:8]}"
@@ -214,6 +236,8 @@ class NameChange(models.Model):
     class Meta:
         ordering = ("-changed_at", "-id")
         indexes = (models.Index(fields=("user", "-changed_at")),)
+        verbose_name = _("display name change")
+        verbose_name_plural = _("display name changes")
 
     def __str__(self) -> str:
         return f"{self.before} → {self.after}"
@@ -240,6 +264,8 @@ class SecondFactor(models.Model):
 
     class Meta:
         constraints = (models.UniqueConstraint(fields=("user", "kind"), name="one_second_factor_of_a_kind"),)
+        verbose_name = _("second sign-in step")
+        verbose_name_plural = _("second sign-in steps")
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.kind}"
@@ -267,6 +293,10 @@ class Passkey(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
 
+    class Meta:
+        verbose_name = _("passkey")
+        verbose_name_plural = _("passkeys")
+
     def __str__(self) -> str:
         return f"{self.user_id}:{self.name}"
 
@@ -292,6 +322,10 @@ class PasskeyCeremony(models.Model):
     origins = models.JSONField(default=list)
     created_at = models.DateTimeField(db_index=True)
 
+    class Meta:
+        verbose_name = _("passkey challenge")
+        verbose_name_plural = _("passkey challenges")
+
     def __str__(self) -> str:
         return f"{self.purpose}:{self.digest[:8]}"
 
@@ -307,6 +341,8 @@ class Block(models.Model):
 
     class Meta:
         constraints = (models.UniqueConstraint(fields=("blocker", "blocked"), name="one_block_per_pair"),)
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
 
     def __str__(self) -> str:
         return f"{self.blocker_id} blocks {self.blocked_id}"

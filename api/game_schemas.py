@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import rules
-from games.models import RoomStatus
+from games.models import EndCause, RoomStatus
 from games.rules import fairness
 from games.rules import schema as rules_schema
 from games.rules.base import COMPLETE, MATCH_OVER, VIEW_FIELDS, YOU_FIELDS
@@ -52,6 +52,28 @@ SHARED_COMPONENTS: Schema = {
         "with on_abandon `end`, or everyone left) or `closed` (by a moderator). Later versions of v1 may add "
         "statuses: treat one you do not know as a room you cannot act in.",
     ),
+    "EndCause": {
+        "type": "object",
+        "description": "Why an abandoned or closed room ended, for a client to say in its reader's language "
+        "(`status_reason` holds the server's own English words).",
+        "properties": {
+            "code": open_enum(
+                list(EndCause.values),
+                "`idle`: the player in `seat` did not play in time; `everyone_away`: the last person's seat "
+                "went to a computer player; `everyone_left`: everyone left the lobby before the start; "
+                "`moderator`: a moderator closed the room, saying `words`. Later versions of v1 may add "
+                "causes: show `status_reason` for one you do not know.",
+            ),
+            "seat": nullable({**SEAT_NUMBER, "description": "The idle player's seat (`idle`); null otherwise."}),
+            "words": nullable(
+                {
+                    "type": "string",
+                    "description": "The moderator's own words, as written (`moderator`); null otherwise.",
+                }
+            ),
+        },
+        "required": ["code", "seat", "words"],
+    },
     "OtherLegalAction": {
         "type": "object",
         "description": "A legal action of a type this version of the document does not know.",
@@ -218,8 +240,15 @@ ROOM_FACTS: Schema = {
     "status_reason": {
         "type": "string",
         "description": "Why the match ended as it did, said to the reader: the player whose idleness "
-        'abandoned it reads "You did not play in time", the others their name.',
+        'abandoned it reads "You did not play in time", the others their name. The server\'s words, in '
+        "English: `status_cause` is what to say in the reader's language.",
     },
+    "status_cause": nullable(
+        {
+            "$ref": "#/components/schemas/EndCause",
+            "description": "Why an abandoned or closed room ended; null while it plays, and for a match played out.",
+        }
+    ),
     "deadline": nullable(
         {
             "type": "string",

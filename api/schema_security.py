@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
 from grants.scopes import SCOPES, required_scope
@@ -79,3 +80,10 @@ class AccountTokenScheme(OpenApiAuthenticationExtension):
                 "`Authorization: Bearer <token>`, or `Authorization: Token <token>`. It does all the account may."
             ),
         }
+
+
+class AccountSessionScheme(SessionScheme):
+    """A signed-in browser's session (accounts.authentication.SessionAuthentication), the
+    cookie drf-spectacular declares for DRF's own."""
+
+    target_class = "accounts.authentication.SessionAuthentication"

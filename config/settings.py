@@ -322,7 +322,7 @@ REST_FRAMEWORK: dict[str, Any] = {
         "accounts.authentication.TokenAuthentication",
         # Apps' OAuth2 access tokens and players' personal tokens, within their scopes.
         "grants.authentication.BearerAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "accounts.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # orjson writes the same compact UTF-8 JSON as DRF's own renderer, several times faster.

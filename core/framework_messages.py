@@ -16,8 +16,9 @@ a new field type or a framework's new wording shows up there.
 
 Every DRF exception is here, though the API answers two of them in its own words (an
 unsupported media type, a method not allowed: api/errors.py). Not here, because their
-packages do not mark them for translation: DRF's `CSRF Failed: …` and the OAuth toolkit's
-refusals of an app's redirect URIs.
+packages mark them for no catalogue, and the API answers them in its own words instead:
+DRF's `CSRF Failed: …` (accounts.authentication.SessionAuthentication) and the OAuth
+toolkit's refusals of an app's redirect URIs (grants.redirect_uris.refusal).
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core.times import iso
 
@@ -51,11 +52,20 @@ def round_replay(*, round_: Round) -> ReplayReport:
         try:
             state = game.apply(state, action.seat, _own_fields(game, action.payload)).state
         except RuleError as err:
-            return ReplayReport(False, action.seq, f"Action {action.seq} was refused on replay: {err.code}.", None)
+            # Translators: the code is the rules' refusal, as the API names it (not_your_turn).
+            refused = _("Action %(seq)s was refused on replay: %(code)s.") % {"seq": action.seq, "code": err.code}
+            return ReplayReport(False, action.seq, refused, None)
     if state == round_.state:
-        return ReplayReport(True, len(actions), f"The {len(actions)} actions rebuild the stored state exactly.", state)
+        rebuilt = ngettext(
+            "The %(count)s action rebuilds the stored state exactly.",
+            "The %(count)s actions rebuild the stored state exactly.",
+            len(actions),
+        ) % {"count": len(actions)}
+        return ReplayReport(True, len(actions), rebuilt, state)
     differing = sorted(k for k in set(state) | set(round_.state) if state.get(k) != round_.state.get(k))
-    return ReplayReport(False, len(actions), f"The rebuilt state differs in: {', '.join(differing)}.", state)
+    # Translators: the fields are the names of the state's parts, as the code names them (hands, trick).
+    differs = _("The rebuilt state differs in: %(fields)s.") % {"fields": ", ".join(differing)}
+    return ReplayReport(False, len(actions), differs, state)
 
 
 def _own_fields(game: rules.Game, payload: Any) -> Any:

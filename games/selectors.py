@@ -272,6 +272,15 @@ def status_reason_for(table: Table, seat: Seat | None) -> str:
     return room.status_reason
 
 
+def status_cause_of(room: Room) -> dict[str, Any] | None:
+    """Why the room ended, for a client to say in its reader's language: the cause's
+    code, the idle player's seat and a moderator's own words (None where they do not
+    apply); None for a room not ended, or a match played out."""
+    if not room.status_cause:
+        return None
+    return {"code": room.status_cause, "seat": room.status_seat, "words": room.status_words or None}
+
+
 def table_view(*, table: Table, user: User | None) -> dict[str, Any]:
     """The caller's view: the engine's view of the hand in play plus the room's facts."""
     return seat_view(table=table, mine=table.seat_of(user))
@@ -298,6 +307,7 @@ def _seat_view(table: Table, mine: Seat | None) -> dict[str, Any]:
         "version": room.version,
         "status": room.status,
         "status_reason": status_reason_for(table, mine),
+        "status_cause": status_cause_of(room),
         "deadline": iso(round_.deadline_at) if round_ and room.status == RoomStatus.PLAYING else None,
         "abandon_deadline": iso(timing.abandon_at(table, mine)) if mine is not None else None,
         "rematch": rematch_of(room),

@@ -10,6 +10,16 @@ from games.rules.schema import SEAT_NUMBER, Schema, payload
 
 NAME: Schema = {"type": "string", "description": "The player's name as the table shows it."}
 REASON: Schema = {"type": "string", "description": "Why, in words for people."}
+SERVER_WORDS: Schema = {
+    "type": "string",
+    "description": "Why, in the server's own English words; `cause` (where given) is what to say in the reader's "
+    "language.",
+}
+CAUSE: Schema = {
+    "type": "string",
+    "description": "Why, as the view's `status_cause.code` says it (EndCause); absent from events logged before it "
+    "was added.",
+}
 BANNED: Schema = {"type": "boolean", "const": True, "description": "Present when a moderator's ban is why."}
 
 SERVICE_EVENTS: dict[str, Schema] = {
@@ -50,13 +60,20 @@ SERVICE_EVENTS: dict[str, Schema] = {
     ),
     "abandoned": payload(
         "The match was abandoned: a player idle past abandon_seconds (`seat`, `idle`), every seat left to "
-        "computer players, or everyone leaving the lobby.",
-        optional=("seat", "idle"),
+        "computer players, or everyone leaving the lobby (`cause`, as the view's `status_cause`).",
+        optional=("seat", "idle", "cause"),
         seat=SEAT_NUMBER,
         idle={"type": "boolean"},
-        reason=REASON,
+        reason=SERVER_WORDS,
+        cause=CAUSE,
     ),
-    "closed": payload("A moderator closed the room.", reason=REASON),
+    "closed": payload(
+        "A moderator closed the room, saying `words`.",
+        optional=("cause", "words"),
+        reason=SERVER_WORDS,
+        cause=CAUSE,
+        words={"type": "string", "description": "The moderator's own words, as written."},
+    ),
     "rematch_agreed": payload("A player wants a rematch.", seat=SEAT_NUMBER, name=NAME),
     "rematch": payload("Everyone agreed: the rematch's room.", room={"type": "string", "description": "Its code."}),
 }

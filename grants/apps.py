@@ -1,10 +1,12 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class GrantsConfig(AppConfig):
     name = "grants"
     default_auto_field = "django.db.models.BigAutoField"
-    verbose_name = "Apps and personal tokens"
+    # The admin's heading, in the moderator's language.
+    verbose_name = _("Apps and personal tokens")
 
     def ready(self) -> None:
         from oauth2_provider.models import get_application_model

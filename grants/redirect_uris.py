@@ -22,6 +22,8 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 from oauth2_provider.settings import oauth2_settings
 
 # RFC 3986 §3.1's scheme characters, with at least one dot (a reversed domain name).
@@ -59,3 +61,24 @@ def allowed_schemes(redirect_uris: str) -> list[str]:
 def application_allowed_schemes(application: Any) -> list[str]:
     """`Application.get_allowed_schemes`, per application (see the module's docstring)."""
     return allowed_schemes(application.redirect_uris)
+
+
+def refusal(error: ValidationError) -> str:
+    """The toolkit's refusal of one redirect URI, said in the request's language: its
+    own message is English, marked for no catalogue, and names the cause in its words
+    ("redirect uri URI Validation error. invalid_scheme: …")."""
+    params = error.params or {}
+    uri = str(params.get("value", ""))
+    cause = params.get("cause")
+    if not uri:
+        return gettext("An app needs at least one redirect URI.")
+    if cause == "invalid_scheme":
+        return gettext(
+            "%(uri)s: an app may be sent to https, to a private-use scheme in reverse-domain form "
+            "(com.example.app:/callback), or to http on 127.0.0.1 or [::1] only."
+        ) % {"uri": uri}
+    if cause == "fragment not allowed":
+        return gettext("%(uri)s: a redirect URI may not have a fragment (#…).") % {"uri": uri}
+    if cause == "missing host":
+        return gettext("%(uri)s: it names no host.") % {"uri": uri}
+    return gettext("%(uri)s: it is not a valid URI.") % {"uri": uri}

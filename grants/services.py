@@ -24,6 +24,7 @@ from core.errors import ServiceError
 
 from . import scopes, selectors
 from .models import AppScopeLimit, PersonalToken
+from .redirect_uris import refusal as redirect_uri_refusal
 from .selectors import PERSONAL_PREFIX
 
 # Enough for every script and device a player has; a runaway client cannot fill a table.
@@ -133,7 +134,8 @@ def _checked(app: Any) -> None:
     except ValidationError as error:
         problems = error.message_dict
         if "redirect_uris" in problems:
-            raise ServiceError.several("invalid_redirect_uri", problems["redirect_uris"], "redirect_uris") from None
+            refused = [redirect_uri_refusal(each) for each in error.error_dict["redirect_uris"]]
+            raise ServiceError.several("invalid_redirect_uri", refused, "redirect_uris") from None
         field, details = next(iter(problems.items()))
         raise ServiceError.several("invalid", details, field) from None
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_noop
 from accounts.models import User
 from games.models import Room
 
+from . import entry_facts
 from .models import ModerationEntry
 
 # The reasons are kept in English, as the server's own are: the log shows them in the
@@ -31,5 +32,5 @@ def seat_handed_over_record(*, room: Room, seat: int, user: User, kind: str, **_
     """Receives games.signals.seat_handed_over, inside the room's transaction."""
     entry_kind, reason = _ENTRIES[kind]
     ModerationEntry.objects.create(
-        moderator=None, kind=entry_kind, reason=reason, target_user=user, room=room, detail=f"seat {seat + 1}"
+        moderator=None, kind=entry_kind, reason=reason, target_user=user, room=room, facts=[entry_facts.seat(seat)]
     )

@@ -1,8 +1,9 @@
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from . import entry_facts
 from .canned import canned_text
 
 # Every label here (the models', their fields', their choices') is read by moderators in
@@ -49,21 +50,32 @@ class ModerationEntry(models.Model):
     room = models.ForeignKey(
         "games.Room", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("room")
     )
-    detail = models.TextField(_("what it did"), blank=True)
+    # What it did, as facts each moderator reads in their own language
+    # (moderation.entry_facts); entries from before the facts were kept have their English
+    # words in `detail` instead.
+    facts = models.JSONField(_("what it did"), default=list, blank=True)
+    detail = models.TextField(_("what it did, in English"), blank=True)
     created_at = models.DateTimeField(_("when"), auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at"]
         verbose_name = _("moderation log entry")
         verbose_name_plural = _("moderation log")
+        # Stored in English, as Django keeps every permission's name; marked so that the
+        # admin's lists say them in the moderator's language (admin/permission_labels.py).
         permissions = [
-            ("ban_user", "Can ban and unban users"),
-            ("moderate_room", "Can close rooms and give seats to computer players"),
-            ("work_reports", "Can work the reports' queue: dismiss, warn, time out, shadow-mute"),
+            ("ban_user", gettext_noop("Can ban and unban users")),
+            ("moderate_room", gettext_noop("Can close rooms and give seats to computer players")),
+            ("work_reports", gettext_noop("Can work the reports' queue: dismiss, warn, time out, shadow-mute")),
         ]
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.moderator} {self.kind}"
+
+    @property
+    def shown_detail(self) -> str:
+        """What it did, as a moderator reads it: in the active language."""
+        return entry_facts.facts_said(self.facts) if self.facts else self.detail
 
     @property
     def shown_reason(self) -> str:

@@ -18,7 +18,7 @@ from core.errors import ServiceError
 from games.models import Room
 from talk import services as talk
 
-from . import notices, services
+from . import entry_facts, notices, services
 from .canned import CANNED_WARNINGS, canned_english, canned_text
 from .models import Case, ModerationEntry, Report, Warning
 from .services import require_reason
@@ -66,10 +66,15 @@ def _close(case: Case, moderator: User, outcome: str, entry: ModerationEntry, no
 
 
 def _entry(
-    moderator: User, kind: str, reason: str, user: User, detail: str = "", room: Room | None = None
+    moderator: User,
+    kind: str,
+    reason: str,
+    user: User,
+    facts: list[entry_facts.Fact] | None = None,
+    room: Room | None = None,
 ) -> ModerationEntry:
     return ModerationEntry.objects.create(
-        moderator=moderator, kind=kind, reason=reason, target_user=user, detail=detail, room=room
+        moderator=moderator, kind=kind, reason=reason, target_user=user, facts=facts or [], room=room
     )
 
 
@@ -127,8 +132,8 @@ def case_chat_timeout(
     reason = require_reason(reason)
     until = now + TIMEOUT_CHOICES[length]
     talk.timeout_give(user=case.target_user, room=room, until=until, reason=reason)
-    where = f"in {room.code}" if room is not None else "everywhere"
-    entry = _entry(moderator, ModerationEntry.Kind.CHAT_TIMEOUT, reason, case.target_user, f"{length} {where}", room)
+    timed_out = [entry_facts.chat_timeout(length, room.code if room is not None else None)]
+    entry = _entry(moderator, ModerationEntry.Kind.CHAT_TIMEOUT, reason, case.target_user, timed_out, room)
     notices.sanction_after_commit(user_id=case.target_user_id, kind="chat_timeout", text=reason, until=until)
     if warning.strip() or canned:
         _warning_give(case, moderator, warning, canned, now)

@@ -26,6 +26,7 @@ from games.services import table_moderation
 from grants import selectors as grant_selectors
 from grants import services as grants
 
+from . import entry_facts
 from .models import ModerationEntry
 
 logger = logging.getLogger(__name__)
@@ -88,7 +89,7 @@ def user_ban(*, moderator: User, user: User, reason: str, until: datetime | None
         kind=ModerationEntry.Kind.TEMP_BAN if until is not None else ModerationEntry.Kind.BAN,
         reason=reason,
         target_user=user,
-        detail="; ".join([*([f"until {until:%Y-%m-%d %H:%M} UTC"] if until else []), *done]) or "No open rooms.",
+        facts=[*([entry_facts.until(until)] if until else []), *(done or [entry_facts.no_open_rooms()])],
     )
 
 
@@ -133,28 +134,27 @@ def _unban(user: User) -> None:
     banned_tokens_forget(user=user)
 
 
-def user_leave_open_rooms(*, user: User, reason: str, banned: bool) -> list[str]:
+def user_leave_open_rooms(*, user: User, reason: str, banned: bool) -> list[entry_facts.Fact]:
     """Take a banned or closed account out of every room still open: a game in play
     gives its seat to a computer player, a lobby frees it, a room where nobody else sits
     closes; each table's log reads `reason`. What happened in each, for a log."""
     return [_leave(seat.room, seat.index, user, reason, banned) for seat in game_selectors.open_seats_of(user=user)]
 
 
-def _leave(room: Room, index: int, user: User, reason: str, banned: bool) -> str:
-    """Take the user out of one open room; what happened, for the log's detail."""
-    where = f"{room.code} seat {index + 1}"
+def _leave(room: Room, index: int, user: User, reason: str, banned: bool) -> entry_facts.Fact:
+    """Take the user out of one open room; what happened, for the log's facts."""
     try:
         if not game_selectors.room_has_other_players(room=room, user=user):
             table_moderation.room_close(code=room.code, reason=reason)
-            return f"{room.code} closed (nobody else was seated)"
+            return entry_facts.room_closed(room.code)
         if room.status == RoomStatus.PLAYING:
             table_moderation.seat_give_to_bot(code=room.code, index=index, reason=reason, banned=banned)
-            return f"{where} given to a computer player"
+            return entry_facts.seat_to_bot(room.code, index)
         table_moderation.seat_remove(code=room.code, user=user, reason=reason, banned=banned)
-        return f"{where} freed"
+        return entry_facts.seat_freed(room.code, index)
     except ServiceError as err:
         # The room moved on since it was listed (it finished, say); the ban or closure stands.
-        return f"{where} left as it was: {err.detail}"
+        return entry_facts.seat_left_as_it_was(room.code, index, err.code)
 
 
 @transaction.atomic
@@ -191,6 +191,5 @@ def seat_give_to_bot(*, moderator: User, room: Room, index: int, reason: str) ->
         reason=reason,
         room=room,
         target_user=player,
-        # Seats are numbered from 1 wherever people read them, as players see them.
-        detail=f"seat {index + 1}",
+        facts=[entry_facts.seat(index)],
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Room
 
@@ -45,6 +46,9 @@ class NotificationSettings(models.Model):
                 name="notification_quiet_whole",
             ),
         ]
+        # Named for the admin's lists of permissions, in the moderator's language.
+        verbose_name = _("notice settings")
+        verbose_name_plural = _("notice settings")
 
     def __str__(self) -> str:
         return f"notification settings of {self.user_id}"
@@ -62,6 +66,10 @@ class PushSubscription(models.Model):
     expires_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField()
 
+    class Meta:
+        verbose_name = _("push subscription")
+        verbose_name_plural = _("push subscriptions")
+
     def __str__(self) -> str:
         return f"push subscription {self.pk} of {self.user_id}"
 
@@ -78,6 +86,8 @@ class SocketPresence(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["user", "seen_at"], name="presence_by_user")]
+        verbose_name = _("open socket")
+        verbose_name_plural = _("open sockets")
 
     def __str__(self) -> str:
         return f"socket of {self.user_id}"
@@ -106,6 +116,8 @@ class TurnNotice(TurnClaim):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "room"], name="turn_notice_unique")]
+        verbose_name = _("turn notice")
+        verbose_name_plural = _("turn notices")
 
     def __str__(self) -> str:
         return f"notice to {self.user_id} in {self.room_id}"
@@ -117,6 +129,8 @@ class TurnReminder(TurnClaim):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "room"], name="turn_reminder_unique")]
+        verbose_name = _("turn reminder")
+        verbose_name_plural = _("turn reminders")
 
     def __str__(self) -> str:
         return f"reminder to {self.user_id} in {self.room_id}"

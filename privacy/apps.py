@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class PrivacyConfig(AppConfig):
@@ -6,3 +7,5 @@ class PrivacyConfig(AppConfig):
     (their seats, tokens, notices) and its erasure for good after the grace period."""
 
     name = "privacy"
+    # The admin's heading, in the moderator's language.
+    verbose_name = _("Privacy")

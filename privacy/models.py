@@ -4,6 +4,7 @@ import hashlib
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class DataExport(models.Model):
@@ -21,6 +22,9 @@ class DataExport(models.Model):
 
     class Meta:
         ordering = ("-requested_at", "-id")
+        # Named for the admin's lists of permissions, in the moderator's language.
+        verbose_name = _("data export")
+        verbose_name_plural = _("data exports")
 
     def __str__(self) -> str:
         return f"export {self.pk} of {self.user_id}"

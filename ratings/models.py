@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Room
 
@@ -20,6 +21,9 @@ class Rating(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "game"], name="rating_unique_user_game")]
         indexes = [models.Index(fields=["game", "-shown"], name="rating_board")]
+        # Named for the admin's lists of permissions, in the moderator's language.
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.game} {self.mu:.2f}±{self.sigma:.2f}"
@@ -40,6 +44,8 @@ class Placing(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["room", "seat"], name="placing_unique_seat")]
         indexes = [models.Index(fields=["user", "room"], name="placing_by_user")]
+        verbose_name = _("place in a match")
+        verbose_name_plural = _("places in matches")
 
     def __str__(self) -> str:
         return f"{self.room_id} seat {self.seat + 1}: place {self.place}"
@@ -59,6 +65,8 @@ class RatingChange(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["room", "user"], name="rating_change_unique_user")]
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
 
     def __str__(self) -> str:
         return f"{self.room_id} {self.user_id}: {self.mu_before:.2f} -> {self.mu_after:.2f}"

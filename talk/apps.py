@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TalkConfig(AppConfig):
@@ -6,4 +7,6 @@ class TalkConfig(AppConfig):
     spectators'), and whom a person no longer wants to hear or meet (blocks)."""
 
     name = "talk"
+    # The admin's heading, in the moderator's language.
+    verbose_name = _("Table talk")
     default_auto_field = "django.db.models.BigAutoField"

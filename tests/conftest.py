@@ -17,7 +17,10 @@ IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    from tests import database_emptying
     from tests.game_params import game_keys
+
+    database_emptying.install()
 
     for key in game_keys():
         config.addinivalue_line("markers", f"{key}: a test of the game {key} (added from the test's id)")

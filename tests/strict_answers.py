@@ -878,7 +878,7 @@ def game_label(key: str) -> str:
 
 def served_view(view: Mapping[str, Any]) -> dict[str, Any]:
     """An engine's view with what games.selectors.table_view adds: the room's facts, and
-    each seat's public facts under its game facts (as tests/api/test_game_schemas.py)."""
+    each seat's public facts under its game facts."""
     seats = [
         {"seat": i, "user": None, "display_name": "Bot", "is_bot": True, "team": None, "client_seed": "", **facts}
         for i, facts in enumerate(view["seats"])
@@ -888,6 +888,7 @@ def served_view(view: Mapping[str, Any]) -> dict[str, Any]:
         "version": 7,
         "status": "playing",
         "status_reason": "",
+        "status_cause": None,
         "deadline": None,
         "abandon_deadline": None,
         "rematch": None,

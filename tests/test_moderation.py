@@ -10,10 +10,13 @@ import re
 import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import ngettext
 
 from accounts.models import BannedToken, SignIn, User
 from games import selectors
 from games.models import Room, Round
+from games.replay import round_replay
 from games.services import lobby, play
 from moderation.models import ModerationEntry
 
@@ -234,7 +237,7 @@ def test_a_ban_hands_seats_in_play_to_computers_frees_lobby_seats_and_closes_lon
     assert hosted.status == "lobby" and hosted.host == other
     alone.refresh_from_db()
     assert alone.status == "closed" and "card sharing" in alone.status_reason
-    detail = ModerationEntry.objects.get(kind="ban").detail
+    detail = ModerationEntry.objects.get(kind="ban").shown_detail
     assert f"{playing.code} seat 3 given to a computer player" in detail
     assert f"{waiting.code} seat 2 freed" in detail and f"{alone.code} closed" in detail
 
@@ -245,7 +248,8 @@ def test_a_finished_room_keeps_the_banned_players_seat(client, moderator, make_u
     client.force_login(moderator)
     client.post(reverse("admin:accounts_user_ban", args=[users[1].pk]), {"reason": "cheating"})
     assert room.seats.get(index=1).user == users[1]
-    assert ModerationEntry.objects.get(kind="ban").detail == "No open rooms."
+    entry = ModerationEntry.objects.get(kind="ban")
+    assert entry.facts == [{"what": "no_open_rooms"}] and entry.shown_detail == "No open rooms."
 
 
 def test_moderators_cannot_ban_staff_or_themselves(client, moderator, make_user):
@@ -319,7 +323,7 @@ def test_a_seat_given_to_a_computer_tells_its_former_player_why(client, api_clie
     )
     assert res.status_code == 403 and res.json()["errors"][0]["code"] == "not_seated"
     entry = ModerationEntry.objects.get(kind="seat_to_bot")
-    assert entry.target_user == users[2] and entry.detail == "seat 3"
+    assert entry.target_user == users[2] and entry.facts == [{"what": "seat", "seat": 3}]
     log = client.get(reverse("admin:moderation_moderationentry_changelist")).content.decode()
     assert "left the table" in log and "seat 3" in log
 
@@ -354,6 +358,15 @@ def test_the_replay_check_reports_tampering_and_is_not_logged(client, moderator,
     client.force_login(moderator)
     page = client.get(reverse("admin:games_round_replay", args=[round_.id])).content.decode()
     assert "Consistent:" in page and "4 actions" in page
+    # A moderator reading in Hindi reads the verdict in Hindi.
+    with translation.override("hi"):
+        said = round_replay(round_=round_).detail
+        rebuilt = ngettext(
+            "The %(count)s action rebuilds the stored state exactly.",
+            "The %(count)s actions rebuild the stored state exactly.",
+            4,
+        )
+    assert said == rebuilt % {"count": 4} and "actions" not in said
     hands = round_.state["hands"]
     hands[0], hands[1] = hands[1], hands[0]
     Round.objects.filter(id=round_.id).update(state=round_.state)

@@ -22,13 +22,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import pytest
-import yaml
 from celery import current_app
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.multiproc.processes import gunicorn_argv
 from tests.servers import daphne_argv, database_url, free_port, server_env, serving
 from tests.tcp_proxy import TcpProxy
+from tests.yaml_text import read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "var" / "test-logs"
@@ -151,7 +151,7 @@ def test_the_deploy_files_watch_only_figures_the_server_has(client):
     assert read and bases <= declared, bases - declared
     # And nothing else but what Prometheus itself records of a scrape (`up`).
     dashboard = json.loads((ROOT / "deploy" / "grafana" / "gameserver.json").read_text())
-    alerts = yaml.safe_load((ROOT / "deploy" / "prometheus" / "gameserver.yml").read_text())
+    alerts = read_yaml((ROOT / "deploy" / "prometheus" / "gameserver.yml").read_text())
     exprs = [t["expr"] for panel in dashboard["panels"] for t in panel["targets"]]
     exprs += [rule["expr"] for group in alerts["groups"] for rule in group["rules"]]
     functions = {"sum", "rate", "by", "histogram_quantile", "min", "le", "max", "without"}

@@ -14,7 +14,7 @@ from uptime import heartbeat
 
 from .. import selectors, timing
 from ..errors import ServiceError
-from ..models import Room, RoomStatus
+from ..models import EndCause, Room, RoomStatus
 from ..signals import player_abandoned, seat_handed_over
 from ..store import Table
 from . import clock, ending, handover, moves, timekeeper
@@ -156,9 +156,9 @@ def _abandon(table: Table, seat: int) -> None:
     idler = table.seat_at(seat)
     person = idler.user if idler is not None else None
     who = person.shown_name if person is not None else f"The player in seat {seat + 1}"
-    reason = f"{who} did not play in time; the match was abandoned."
-    event = {"type": "abandoned", "seat": seat, "idle": True, "reason": reason}
-    ending.room_end(table, RoomStatus.ABANDONED, reason, seat=seat, event=event)
+    ending.room_end(
+        table, RoomStatus.ABANDONED, EndCause.IDLE, seat=seat, name=who, logged={"seat": seat, "idle": True}
+    )
     if idler is not None and idler.user is not None and not idler.is_bot:
         player_abandoned.send(sender=Room, room=table.room, user=idler.user)
 

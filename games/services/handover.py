@@ -11,12 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import RoomStatus, Seat
+from ..models import EndCause, RoomStatus, Seat
 from ..store import Table
 from . import ending
-
-# Why a match ends when its last person's seat went to a computer player.
-EVERYONE_AWAY = "Every seat is played by a computer player; the match was abandoned."
 
 
 def seat_to_bot(table: Table, seat: Seat, event: dict[str, Any], *, keep_owner: bool) -> None:
@@ -42,6 +39,5 @@ def end_if_everyone_away(table: Table, seat: int) -> bool:
     the room lock held."""
     if not everyone_away(table):
         return False
-    event = {"type": "abandoned", "seat": seat, "idle": False, "reason": EVERYONE_AWAY}
-    ending.room_end(table, RoomStatus.ABANDONED, EVERYONE_AWAY, event=event)
+    ending.room_end(table, RoomStatus.ABANDONED, EndCause.EVERYONE_AWAY, logged={"seat": seat, "idle": False})
     return True

@@ -14,7 +14,7 @@ from accounts.models import User
 from .. import rules, store
 from ..codes import new_code
 from ..errors import ServiceError, from_rule, not_host, not_seated
-from ..models import Room, RoomStatus, Seat
+from ..models import EndCause, Room, RoomStatus, Seat
 from ..rules import fairness
 from ..rules.base import ENGINE_TEAMS, LOBBY_TEAMS
 from ..rules.errors import RuleError
@@ -138,8 +138,7 @@ def seat_vacate(table: Table, seat: Seat, event: dict[str, Any]) -> None:
     table.log(event)
     if not host_pass_on(table, leaving) and table.room.host_id == leaving:
         # Nobody is left to host: the room is over before it began.
-        reason = "Everyone left before the start."
-        ending.room_end(table, RoomStatus.ABANDONED, reason, event={"type": "abandoned", "reason": reason})
+        ending.room_end(table, RoomStatus.ABANDONED, EndCause.EVERYONE_LEFT)
     else:
         table.touch()
 

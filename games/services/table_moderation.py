@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 
 from ..errors import ServiceError, not_seated
-from ..models import RoomStatus, Seat
+from ..models import EndCause, RoomStatus, Seat
 from ..store import Table
 from . import ending, handover, timekeeper
 from .guards import require_lobby, require_open
@@ -24,8 +24,7 @@ def room_close(*, code: str, reason: str) -> Table:
         if room.status in (RoomStatus.CLOSED, RoomStatus.ABANDONED, RoomStatus.FINISHED):
             # Translators: the status is the room's, as the API writes it: closed, abandoned or finished.
             raise ServiceError("room_closed", _("This room is already %(status)s.") % {"status": room.status}, 409)
-        public = f"Closed by a moderator: {reason}"
-        ending.room_end(table, RoomStatus.CLOSED, public, event={"type": "closed", "reason": public})
+        ending.room_end(table, RoomStatus.CLOSED, EndCause.MODERATOR, words=reason)
         return table
 
 

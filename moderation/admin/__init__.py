@@ -7,6 +7,6 @@ moderation: moderation sits above them and calls their services.
 
 import core.ids  # noqa: F401  (registers `<id:…>`, which the pages' URLs use)
 
-from . import log, oauth_apps, outages, queue, rooms, tokens, users
+from . import groups, log, oauth_apps, outages, queue, rooms, tokens, users
 
-__all__ = ["log", "oauth_apps", "outages", "queue", "rooms", "tokens", "users"]
+__all__ = ["groups", "log", "oauth_apps", "outages", "queue", "rooms", "tokens", "users"]

@@ -20,7 +20,7 @@ class ModerationEntryAdmin(ReadOnlyAdmin):
     list_display_links = ("when",)
     list_filter = ("kind", "created_at")
     search_fields = ("moderator__username", "target_user__username", "room__code", "reason")
-    fields = ("created_at", "moderator", "kind", "target_user", "room", "reason", "detail")
+    fields = ("created_at", "moderator", "kind", "target_user", "room", "reason", "what_it_did")
     readonly_fields = fields
     list_select_related = ("moderator", "target_user", "room")
 
@@ -45,10 +45,14 @@ class ModerationEntryAdmin(ReadOnlyAdmin):
             return _("%(username)s in %(room)s") % {"username": user, "room": room}
         return user or room or "-"
 
+    @admin.display(description=gettext_lazy("what it did"))
+    def what_it_did(self, entry: ModerationEntry) -> str:
+        return entry.shown_detail
+
     # Its own name gives the column the CSS class that lets it wrap (admin.css).
     @admin.display(description=gettext_lazy("reason, and what it did"))
     def reason_text(self, entry: ModerationEntry) -> str:
-        reason = entry.shown_reason
-        if not entry.detail:
+        reason, did = entry.shown_reason, entry.shown_detail
+        if not did:
             return reason
-        return format_html('{}<div class="moderation-detail">{}</div>', reason, entry.detail)
+        return format_html('{}<div class="moderation-detail">{}</div>', reason, did)

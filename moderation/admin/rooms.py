@@ -281,7 +281,7 @@ class ActionInline(ReadOnlyInline):
     def seat_number(self, action: Action) -> int:
         return action.seat + 1
 
-    @admin.display(description=gettext_lazy("action"))
+    @admin.display(description=pgettext_lazy("game move", "action"))
     def action(self, action: Action) -> str:
         return action_text(action.payload)
 
@@ -362,7 +362,7 @@ class ActionAdmin(ReadOnlyAdmin):
     def seat_number(self, action: Action) -> int:
         return action.seat + 1
 
-    @admin.display(description=gettext_lazy("action"))
+    @admin.display(description=pgettext_lazy("game move", "action"))
     def action(self, action: Action) -> str:
         return action_text(action.payload)
 

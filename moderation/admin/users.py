@@ -24,16 +24,18 @@ from games.names import name_of
 from .. import services as moderation
 from ..admin_views import moderator_of, reason_page
 from ..display import action_text
+from .permission_labels import PermissionLabelsAdmin
 
 RECENT_ACTIONS = 20
 RECENT_ROOMS = 50
 
 
 @admin.register(User)
-class UserAdmin(BaseUserAdmin):
+class UserAdmin(PermissionLabelsAdmin, BaseUserAdmin):
     """Accounts for staff. Nobody deletes an account or switches it off here: a ban, with
     its reason and log entry, is the way to keep someone out. Moderators (no superuser)
-    see a player's standing and play, not their e-mail, password or permissions."""
+    see a player's standing and play, not their e-mail, password or permissions (which a
+    superuser reads in their own language)."""
 
     change_form_template = "admin/moderation/change_form.html"
     list_display = ("username", "display_name", "is_guest", "is_staff", "is_active", "banned_at", "date_joined")

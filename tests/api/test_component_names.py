@@ -98,9 +98,9 @@ def test_the_list_is_only_ever_added_to() -> None:
 
 def main() -> None:
     """Add api/openapi.yaml's component names to the list (written by `make schema`)."""
-    import yaml
+    from tests.yaml_text import read_yaml
 
-    document = yaml.safe_load(DOCUMENT.read_text(encoding="utf-8"))
+    document = read_yaml(DOCUMENT.read_text(encoding="utf-8"))
     listed = listed_kinds(LISTED.read_text(encoding="utf-8")) if LISTED.exists() else {}
     served = component_kinds(document)
     LISTED.write_text(merged(listed, served), encoding="utf-8")

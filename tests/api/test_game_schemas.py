@@ -19,6 +19,7 @@ from jsonschema import Draft202012Validator
 from api import game_schemas
 from games import rules
 from tests.game_params import option_cover_params
+from tests.strict_answers import served_view
 
 # Enough for several hands of the longest game; a play-out that stalls fails.
 MAX_STEPS = 3000
@@ -60,21 +61,6 @@ def validator():
     return validate
 
 
-def _as_served(game: rules.Game, view: dict[str, Any]) -> dict[str, Any]:
-    """The engine's view with what games.selectors.table_view adds: the room's facts, and
-    each seat's public facts under its game facts."""
-    seats = [
-        {"seat": i, "user": None, "display_name": "Bot", "is_bot": True, "team": None, "client_seed": "", **facts}
-        for i, facts in enumerate(view["seats"])
-    ]
-    fairness = {"algorithm": "hmac-sha256-fisher-yates-v1", "commitment": "0" * 64, "hand": 1}
-    room = {"code": "ABCDEF", "version": 7, "status": "playing", "status_reason": "", "deadline": None}
-    room["abandon_deadline"] = None
-    room["rematch"] = None
-    room["fairness"] = fairness
-    return {**room, **view, "seats": seats}
-
-
 def _label(game: rules.Game) -> str:
     return "".join(part.capitalize() for part in game.key.split("_"))
 
@@ -103,7 +89,7 @@ def test_views_and_actions_match_the_document(validator, key: str, raw: dict[str
         new_phase = state["phase"] not in phases_seen
         phases_seen.add(state["phase"])
         for seat in [*range(players), None] if new_phase else game.to_act(state):
-            view = _as_served(game, game.view(state, seat))
+            view = served_view(game.view(state, seat))
             validator(f"{label}View", view)
             if new_phase:
                 validator("GameView", view)

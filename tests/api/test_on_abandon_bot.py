@@ -129,7 +129,7 @@ def test_an_idle_player_is_replaced_the_match_goes_on_and_they_reclaim_the_seat(
 
     # The moderation log and the admin's room page show both hand-overs.
     entries = list(ModerationEntry.objects.filter(room__code=code).order_by("created_at", "id"))
-    assert [(e.kind, e.moderator, e.target_user, e.detail) for e in entries] == [
+    assert [(e.kind, e.moderator, e.target_user, e.shown_detail) for e in entries] == [
         ("seat_to_bot_idle", None, users[away], f"seat {away + 1}"),
         ("seat_reclaimed", None, users[away], f"seat {away + 1}"),
     ]

@@ -8,16 +8,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grants.models import PersonalToken
+from tests.yaml_text import read_yaml
 
 pytestmark = pytest.mark.django_db
 
 TOKENS = "/api/v1/me/tokens"
-DOCUMENT = yaml.safe_load((Path(__file__).resolve().parents[2] / "api" / "openapi.yaml").read_text())
+DOCUMENT = read_yaml((Path(__file__).resolve().parents[2] / "api" / "openapi.yaml").read_text())
 
 
 def documented_codes(path: str, method: str, status: int) -> set[str]:

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from tests.conftest import IN_CI
 from tests.strict_answers import served_document
+from tests.yaml_text import read_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKED_IN = ROOT / "api" / "openapi.yaml"
@@ -33,7 +33,7 @@ SHOWN = 20
 
 @functools.cache
 def _checked_in() -> dict[str, Any]:
-    document: dict[str, Any] = yaml.safe_load(CHECKED_IN.read_text())
+    document: dict[str, Any] = read_yaml(CHECKED_IN.read_text())
     return document
 
 

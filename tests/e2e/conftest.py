@@ -4,16 +4,21 @@ ASGI application — on this xdist worker's PostgreSQL test database and Redis c
 
 The server commits what the browser does, so every test is transactional (the database is
 emptied after it). Playwright's sync API keeps an event loop in this thread while it is
-running, which Django's ORM refuses to share; the browser is therefore started per test
-and stopped before the database is flushed.
+running, which Django's ORM refuses to share: Playwright is therefore started per test and
+stopped before the database is emptied. Chromium itself is started once per process, by
+Playwright's own browser server (`playwright launch-server`, with the options `launch`
+would take), and each test connects to it: its contexts are its own, closed with it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -51,17 +56,15 @@ def live_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
 
 
 @pytest.fixture
-def make_run_page(make_run: MakeRun) -> Iterator[Callable[..., Any]]:
+def make_run_page(make_run: MakeRun, browser_server: str) -> Iterator[Callable[..., Any]]:
     """Pages of their own (own storage) at a given size, on the `make run` server unless
     `base_url` names it otherwise (passkeys need it by name: `http://localhost:<port>`);
     `options` go to the browser context as they are (a locale...). Any script error or
     Content-Security-Policy violation fails the test."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/test.sh does)")
     errors: list[str] = []
     violations: list[Any] = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM)
+        browser = connected_browser(pw, browser_server)
 
         def make(width: int, height: int, base_url: str | None = None, **options: Any) -> Any:
             context = browser.new_context(
@@ -99,14 +102,51 @@ def machine_load() -> Iterator[int]:
             burner.wait()
 
 
-@pytest.fixture
-def browser(transactional_db: Any, live_url: str) -> Iterator[Any]:
-    # Depends on transactional_db so that it is stopped before the flush (see above).
+@pytest.fixture(scope="session")
+def browser_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Chromium for the process's browser tests, behind Playwright's browser server; its
+    WebSocket endpoint."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/test.sh does)")
+    config = tmp_path_factory.mktemp("browser-server") / "launch.json"
+    config.write_text(json.dumps({"executablePath": CHROMIUM, "headless": True}))
+    argv = [sys.executable, "-m", "playwright", "launch-server", "--browser", "chromium", "--config", str(config)]
+    # A session of its own: the server is Playwright's node driver under this Python, with
+    # Chromium under it, and all of them go together.
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        assert proc.stdout is not None
+        said = []
+        for line in proc.stdout:
+            said.append(line)
+            found = re.search(r"ws://\S+", line)
+            if found:
+                break
+        else:
+            raise RuntimeError(f"Playwright's browser server did not start: {''.join(said)}")
+        # Its later words are read, so that a full pipe never stops it.
+        threading.Thread(target=proc.stdout.read, daemon=True).start()
+        yield found.group(0)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(30)
+
+
+def connected_browser(pw: Any, endpoint: str) -> Any:
+    """The process's Chromium (browser_server), for one test."""
+    return pw.chromium.connect(endpoint)
+
+
+@pytest.fixture
+def browser(transactional_db: Any, live_url: str, browser_server: str) -> Iterator[Any]:
+    # Depends on transactional_db so that it is stopped before the database is emptied (see above).
     pw = sync_playwright().start()
     try:
-        browser = pw.chromium.launch(executable_path=CHROMIUM)
+        browser = connected_browser(pw, browser_server)
         try:
             yield browser
         finally:

@@ -76,6 +76,7 @@ def room_view(key: str, state: dict[str, Any], seat: int | None, teams: list[int
         "version": n,
         "status": "finished" if game.is_match_over(state) else "playing",
         "status_reason": "",
+        "status_cause": None,
         "deadline": None,
     }
     return {**base, **view, "seats": seats}

@@ -14,6 +14,7 @@ screen (where "Confirm each move" is on by default) and on a desktop with a mous
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import httpx
@@ -77,9 +78,13 @@ def showing(page: Any, codes: list[str]) -> None:
 
 
 def pass_the_moon_cards(page: Any) -> None:
+    """Passes MOON_PASS and waits for the pass's answer. The socket may show the next turn
+    first; a tap on it within a double tap's time of the pass would be taken for the pass's
+    second tap and dropped (TableView.send), and no person taps a new table that soon."""
     for card in MOON_PASS:
         page.locator(f".hand button[data-code='{card}']").click()
     page.locator("[data-action=pass_cards]").click()
+    settled(page)
 
 
 def version(page: Any) -> int:
@@ -113,6 +118,15 @@ def play_at_once(page: Any, code: str, confirm: bool) -> None:
         page.locator("[data-action=confirm-move]").click()
     expect(card).to_have_count(0)
     settled(page)
+
+
+def wait_held(page: Any, held: list[Any]) -> None:
+    """Wait until the route that holds a move's answer has it (30 s at most): the page may
+    draw the socket's push before the route's handler has read the server's answer."""
+    deadline = time.monotonic() + 30
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the move's answer was not held"
 
 
 def settled(page: Any) -> None:
@@ -254,6 +268,7 @@ def test_a_double_tap_held_through_the_answer_plays_one_card(open_page, live_url
         cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": spot[0], "y": spot[1]}]})
     else:
         page.mouse.down(click_count=2)
+    wait_held(page, answers)
     ((route, answer),) = answers
     route.fulfill(response=answer)
     settled(page)
@@ -267,6 +282,53 @@ def test_a_double_tap_held_through_the_answer_plays_one_card(open_page, live_url
     page.unroute("**/api/v1/rooms/*/actions")
     assert hand_codes(page) == held[1:]
     expect(page.locator(".hand .piece[aria-pressed=true]")).to_have_count(0)
+
+
+@plays
+def test_a_move_on_the_next_table_goes_while_the_last_ones_answer_is_slow(open_page, live_url):
+    # The socket shows the trick taken and her lead again while her last move's answer is
+    # still on its way (held here). A click on the next card, after a double tap's time,
+    # is a move of its own: it goes at once, not lost to the move under way.
+    page = open_page(**DESKTOP)
+    code = hearts_table(page, live_url, "slowanswer")
+    pass_the_moon_cards(page)
+    wait_my_turn(page, ("play",))
+    play_at_once(page, "AC", confirm=False)
+    wait_my_turn(page, ("play",))
+    first, second = hand_codes(page)[:2]
+    held: list[tuple[Any, Any]] = []
+    sent: list[dict[str, Any]] = []
+
+    def hold_the_first(route: Any) -> None:
+        sent.append(route.request.post_data_json["action"])
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    page.route("**/api/v1/rooms/*/actions", hold_the_first)
+    before = version(page)
+    page.locator(f".hand button[data-code='{first}']").click()
+    # Her lead again, drawn from the socket while the first answer is held.
+    page.wait_for_function(
+        f"v => ({NEWER})(v) && document.querySelector('main.busy')"
+        " && document.querySelector('section.table[data-my-turn=true][data-phase=play]')",
+        arg=before,
+        timeout=30_000,
+    )
+    wait_held(page, held)
+    page.wait_for_timeout(500)
+    page.locator(f".hand button[data-code='{second}']").click()
+    expect(page.locator(f".hand button[data-code='{second}']")).to_have_count(0, timeout=30_000)
+    assert sent == [{"type": "play", "card": first}, {"type": "play", "card": second}]
+    ((route, answer),) = held
+    route.fulfill(response=answer)
+    settled(page)
+    page.unroute("**/api/v1/rooms/*/actions")
+    events = httpx.get(
+        f"{live_url}/api/v1/rooms/{code}/events", headers={"Authorization": f"Token {token_of(page)}"}
+    ).json()
+    assert [e["card"] for e in events if e["type"] == "play" and e["seat"] == 0] == ["AC", first, second]
 
 
 # The keys the page saw, each with the version of the table drawn then and whether a move

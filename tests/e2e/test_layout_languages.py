@@ -2,7 +2,8 @@
 two pseudo-locales (tests/i18n/pseudo_locales.py: every string 40% longer; everything
 right to left). In each, a person's evening: the Settings page, a notice (the toast that
 says a guest's account is kept), then a whole hand of Hearts, Moon and Kali Tidi played
-by tapping against computer players. At each of the person's turns and on each page
+by tapping against computer players, and the last one's replay; the replay and the
+Settings again at a desktop's size (1280x900). At each of the person's turns and on each page
 nothing is cut, nothing overlaps and nothing is wider than the screen (`LAYOUT`, one
 script in the page); axe-core finds nothing serious once per kind of page and language."""
 
@@ -20,11 +21,23 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
+from games.models import Room
 from tests.i18n import pseudo_locales
 from tests.servers import daphne_argv, database_url, free_port, server_env, serving
 
 from .axe import AXE, SERIOUS, assert_none
-from .conftest import ARTIFACTS, PASSWORD, PHONE, Shots, click_and_wait, new_match, play_piece, table
+from .conftest import (
+    ARTIFACTS,
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    Shots,
+    click_and_wait,
+    new_match,
+    orm,
+    play_piece,
+    table,
+)
 
 # Each language, and the browser's own language set to it (its Accept-Language).
 BROWSER = {"en": "en-US", "es": "es-ES", "hi": "hi-IN", "gu": "gu-IN", "en-xa": "en-XA", "ar-xb": "ar-XB"}
@@ -305,8 +318,9 @@ def act(page: Any, phase: str) -> None:
         raise AssertionError(f"no move known for the phase {phase}")
 
 
-def a_hand(evening: Evening, live_url: str, token: str, game: str, options: dict[str, Any], bots: int) -> None:
-    """A whole hand of `game`, the person's every turn looked at, then its result."""
+def a_hand(evening: Evening, live_url: str, token: str, game: str, options: dict[str, Any], bots: int) -> str:
+    """A whole hand of `game`, the person's every turn looked at, then its result; the
+    room's code."""
     page = evening.page
     code = new_match(live_url, token, game, options, bots)
     page.goto(f"/rooms/{code}")
@@ -322,6 +336,24 @@ def a_hand(evening: Evening, live_url: str, token: str, game: str, options: dict
         raise AssertionError(f"the hand of {game} did not end")
     expect(page.locator(".results")).to_be_visible()
     evening.look(f"{game} result", f"{game} result")
+    return code
+
+
+def its_replay(evening: Evening, code: str) -> None:
+    """The match of `code` ended after its hand: its replay, at a trick with every seat's
+    name under its card, on the phone and then on a desktop's screen."""
+    page = evening.page
+    orm(lambda: Room.objects.filter(code=code).update(status="finished"))
+    page.goto(f"/replay/{code}")
+    page.get_by_role("button", name=said(evening.language, "Next trick")).click()
+    expect(page.locator(".trick-play.winner")).to_have_count(1)
+    evening.look("replay", "replay", "section.replay")
+    page.set_viewport_size(DESKTOP)
+    evening.look("replay on a desktop", None, "section.replay")
+    page.goto("/notifications")
+    page.locator(".settings").wait_for()
+    evening.look("settings on a desktop", "settings on a desktop")
+    page.set_viewport_size(PHONE)
 
 
 @pytest.mark.parametrize("language", list(BROWSER))
@@ -332,6 +364,7 @@ def test_an_evening_fits_the_phone_in(open_page: Any, live_url: str, shots: Shot
     page.evaluate("token => localStorage.setItem('tt.token', token)", token)
     evening = Evening(page, language, shots)
     settings_and_a_notice(evening, f"asha-{language}")
-    for game, options, bots in GAMES:
-        a_hand(evening, live_url, token, game, options, bots)
+    codes = [a_hand(evening, live_url, token, game, options, bots) for game, options, bots in GAMES]
+    # The widest ring's match: seven names under seven cards.
+    its_replay(evening, codes[-1])
     evening.assert_fine()

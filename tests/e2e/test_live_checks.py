@@ -3,6 +3,7 @@ stays open but silent, costs at most the quiet check's interval, never a frozen 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import expect
@@ -48,7 +49,12 @@ def test_a_socket_that_stops_answering_is_dropped_for_polling(open_page):
     code = create_room(page, "hearts")
     expect(page.locator("[data-live]").first).to_have_text("live")
     silenced["on"] = True
-    # No answer to the check: the page stops trusting the socket and polls.
-    expect(page.locator("[data-live]").first).to_have_text("reconnecting (polling)", timeout=4 * CHECK_MS)
+    # No answer to the check: the page stops trusting the socket and polls, trying a new
+    # socket now and then (which the relay silences too): either is said while it polls.
+    # On a busy machine the check's timer fires late, so the wait allows more than it.
+    status = page.locator("[data-live]").first
+    expect(status).not_to_have_text("live", timeout=4 * CHECK_MS + 6000)
+    expect(status).to_have_text(re.compile(r"^(reconnecting \(polling\)|connecting…)$"))
+    # What matters: a change still reaches the page, by polling.
     add_bot_elsewhere(database_url(), code, "silent")
-    expect(computers(page)).to_have_count(1, timeout=6000)
+    expect(computers(page)).to_have_count(1, timeout=15_000)

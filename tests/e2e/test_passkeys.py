@@ -465,7 +465,7 @@ def next_link(mail_dir: Path, path: str, action: Callable[[], Any]) -> str:
 
 
 def test_a_newcomer_on_make_run_adds_a_passkey_logs_in_with_it_signs_out_everywhere_downloads_the_data_and_closes(
-    make_run_page: Callable[..., Any], make_run: MakeRun
+    make_run_page: Callable[..., Any], make_run: MakeRun, tmp_path: Path
 ) -> None:
     mail_dir = Path(make_run.env["VAR_DIR"]) / "mail"
     site = by_name(make_run.url)
@@ -539,7 +539,10 @@ def test_a_newcomer_on_make_run_adds_a_passkey_logs_in_with_it_signs_out_everywh
     link = next_link(mail_dir, "/api/v1/exports/", ask_export)
     with laptop.expect_download() as download:
         laptop.evaluate("url => Object.assign(document.createElement('a'), { href: url }).click()", link)
-    archive = json.loads(Path(download.value.path()).read_text())
+    # The browser is Playwright's server's: its download is saved here to be read.
+    saved = tmp_path / "export.json"
+    download.value.save_as(saved)
+    archive = json.loads(saved.read_text())
     assert archive["account"]["username"] == name
     assert [p["name"] for p in archive["access"]["passkeys"]] == ["Laptop"]
     assert "passkey" in {s["how"] for s in archive["access"]["sign_ins"]}

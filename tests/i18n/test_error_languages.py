@@ -226,6 +226,54 @@ def test_authentication_errors_in_each_language():
     )
 
 
+def test_a_session_s_csrf_refusals_in_each_language(make_user):
+    """DRF's "CSRF Failed: …" is Django's English reason: the API says each in the
+    request's language, with the same code, and never quotes what the request sent."""
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(make_user())
+    body = {"game": "hearts", "options": {}}
+
+    def create(language: str, **headers: str) -> Any:
+        return client.post("/api/v1/rooms/", body, format="json", HTTP_ACCEPT_LANGUAGE=language, **headers)
+
+    no_cookie = (
+        "Refused: a signed-in browser's request needs the CSRF cookie (csrftoken), which any page of the site sets."
+    )
+    answered(
+        lambda language: create(language),
+        403,
+        "permission_denied",
+        None,
+        lambda language: sentence(language, no_cookie),
+    )
+    client.get("/admin/login/")  # a page of the site: the cookie is set
+    missing = (
+        "Refused: a signed-in browser's request needs its CSRF token, the csrftoken cookie's value, "
+        "in the X-CSRFToken header."
+    )
+    answered(
+        lambda language: create(language), 403, "permission_denied", None, lambda language: sentence(language, missing)
+    )
+    wrong = "Refused: the request's CSRF token is not the one its csrftoken cookie holds."
+    answered(
+        lambda language: create(language, HTTP_X_CSRFTOKEN="x" * 32),
+        403,
+        "permission_denied",
+        None,
+        lambda language: sentence(language, wrong),
+    )
+    elsewhere = "Refused: the request comes from a page of another site (its Origin or Referer is not this site's)."
+    token = client.cookies["csrftoken"].value
+    answered(
+        lambda language: create(language, HTTP_X_CSRFTOKEN=token, HTTP_ORIGIN="https://evil.example"),
+        403,
+        "permission_denied",
+        None,
+        lambda language: sentence(language, elsewhere),
+    )
+    assert create("en", HTTP_X_CSRFTOKEN=token).status_code == 201
+
+
 def test_a_weak_password_in_each_language(api_client, make_user):
     def sign_up(language: str) -> Any:
         body = {"username": f"newcomer-{language}", "password": "password123"}

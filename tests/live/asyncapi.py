@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT7
+
+from tests.yaml_text import read_yaml
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 DOCUMENT_PATH = REPOSITORY / "api" / "asyncapi.yaml"
@@ -21,7 +22,7 @@ ROOT = "urn:asyncapi"
 
 
 def load() -> dict[str, Any]:
-    return yaml.safe_load(DOCUMENT_PATH.read_text())
+    return read_yaml(DOCUMENT_PATH.read_text())
 
 
 def strict(node: Any) -> Any:

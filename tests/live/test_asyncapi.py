@@ -22,7 +22,6 @@ from typing import Any
 
 import jsonschema
 import pytest
-import yaml
 from channels.db import database_sync_to_async
 
 from api import socket_closes
@@ -34,6 +33,7 @@ from tests.api.helpers import move_by_whoever_acts
 from tests.sockets import refused_with, room_socket, socket_client, user_socket
 from tests.strict_answers import check_component
 from tests.tokens import new_token
+from tests.yaml_text import read_yaml
 
 from .asyncapi import DOCUMENT_PATH, REPOSITORY, SPECIFICATION_SCHEMA, Contract, load
 
@@ -208,7 +208,7 @@ def test_the_view_is_typed_by_the_openapi_components_the_document_carries(client
     assert result["properties"]["error"]["$ref"] == "#/components/schemas/Error"
     # Those came with every component they reach in the OpenAPI document served, and
     # nothing else of it: each game's views, events and actions, whatever they are called.
-    openapi = yaml.safe_load(client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi").content)
+    openapi = read_yaml(client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi").content)
     components = openapi["components"]["schemas"]
     reached, todo = set(), ["GameView", "Event", "ChatLine", "ActionRequest", "Error"]
     while todo:
@@ -216,7 +216,7 @@ def test_the_view_is_typed_by_the_openapi_components_the_document_carries(client
         if name not in reached:
             reached.add(name)
             todo += [ref.rsplit("/", 1)[1] for ref in refs(components[name])]
-    own = set(yaml.safe_load(SOURCE.read_text())["components"]["schemas"])
+    own = set(read_yaml(SOURCE.read_text())["components"]["schemas"])
     schemas = DOCUMENT["components"]["schemas"]
     assert set(schemas) - own == reached
     assert {ref.rsplit("/", 1)[1] for ref in refs(components["GameView"])} <= set(schemas)
@@ -228,7 +228,7 @@ def test_the_document_is_served_beside_the_openapi_one(client):
     assert res.status_code == 200
     assert res["Content-Type"].startswith("application/yaml")
     served, on_file = res.content.decode(), DOCUMENT_PATH.read_text()
-    if yaml.safe_load(served) != yaml.safe_load(on_file):
+    if read_yaml(served) != read_yaml(on_file):
         diff = "".join(
             list(
                 difflib.unified_diff(

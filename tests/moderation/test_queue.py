@@ -147,7 +147,9 @@ def test_a_chat_timeout_from_the_queue_holds_in_its_room_and_ends_on_time(
 
     with time_machine.travel(timeout.until + timedelta(seconds=1)):
         assert api_client(ana).post(f"/api/v1/rooms/{code}/chat", {"phrase": "sorry"}, format="json").status_code == 201
-    assert ModerationEntry.objects.get(kind="chat_timeout").detail == f"10m in {code}"
+    entry = ModerationEntry.objects.get(kind="chat_timeout")
+    assert entry.facts == [{"what": "chat_timeout", "length": "10m", "room": code}]
+    assert entry.shown_detail == f"10 minutes in {code}"
     # The canned warning came with it, to be read before the next table.
     (warning,) = api_client(ana).get("/api/v1/me/sanctions").json()["warnings"]
     assert "friendly" in warning["text"] and warning["read_at"] is None
@@ -173,7 +175,7 @@ def test_a_temporary_ban_ends_on_time_and_a_lifted_one_at_once(make_user, api_cl
     admin_client.post(reverse("admin:moderation_case_ban", args=[case.pk]), {"reason": "Collusion", "hours": 2})
     ana.refresh_from_db()
     assert ana.banned_at is not None and ana.ban_ends_at is not None
-    assert ModerationEntry.objects.get(kind="temp_ban").detail.startswith("until ")
+    assert ModerationEntry.objects.get(kind="temp_ban").shown_detail.startswith("until ")
     signed = api_client().post(
         "/api/v1/auth/token", {"username": ana.username, "password": "correct-horse-9"}, format="json"
     )

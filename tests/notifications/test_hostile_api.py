@@ -16,18 +16,18 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from notifications.endpoints import normalised
 from notifications.models import NotificationSettings, PushSubscription
+from tests.yaml_text import read_yaml
 
 from .push_service import Browser
 
 pytestmark = pytest.mark.django_db
 
-DOCUMENT = yaml.safe_load((Path(__file__).resolve().parents[2] / "api" / "openapi.yaml").read_text())
+DOCUMENT = read_yaml((Path(__file__).resolve().parents[2] / "api" / "openapi.yaml").read_text())
 SUBS = "/api/v1/me/push-subscriptions"
 SETTINGS = "/api/v1/me/notifications"
 BROWSER = Browser()

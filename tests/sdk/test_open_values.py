@@ -20,6 +20,7 @@ ROOM = {
     "version": 3,
     "status": "playing",
     "status_reason": "",
+    "status_cause": None,
     "deadline": None,
     "abandon_deadline": None,
     "rematch": None,

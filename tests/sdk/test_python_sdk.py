@@ -179,11 +179,10 @@ def test_signing_in_and_out(sdk: ModuleType, sdk_server: str, transactional_db: 
 
 
 def test_the_package_is_versioned_with_the_api(sdk: ModuleType, built_sdk: Any) -> None:
-    import yaml
-
     from tests.sdk.conftest import DOCUMENT
+    from tests.yaml_text import read_yaml
 
-    version = yaml.safe_load(DOCUMENT.read_text())["info"]["version"]
+    version = read_yaml(DOCUMENT.read_text())["info"]["version"]
     assert sdk.__version__ == version
     assert built_sdk.wheel.name == f"gameserver_client-{version}-py3-none-any.whl"
     assert built_sdk.tarball.name == f"gameserver-client-{version}.tgz"

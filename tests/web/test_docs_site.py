@@ -7,10 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 from django.conf import settings
 from django.test import Client, override_settings
 from django.urls import Resolver404, resolve
+
+from tests.yaml_text import read_yaml
 
 ROOT = Path(settings.BASE_DIR)
 
@@ -63,7 +64,7 @@ def test_no_route_of_the_site_claims_docs() -> None:
 
 
 def test_the_server_serves_the_folder_make_docs_builds() -> None:
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
+    config = read_yaml((ROOT / "mkdocs.yml").read_text())
     assert (ROOT / config["site_dir"]).resolve() == Path(settings.DOCS_SITE_DIR).resolve()
     makefile = (ROOT / "Makefile").read_text()
     assert f"DOCS_DIR ?= {config['site_dir']}\n" in makefile

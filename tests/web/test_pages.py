@@ -50,6 +50,7 @@ MODULES = [
     "room.js",
     "prefs.js",
     "share.js",
+    "site.js",
     "socket.js",
     "standing.js",
     "table.js",

@@ -10,13 +10,13 @@ import { api, auth } from "./api.js";
 import { resetRequestForm } from "./auth.js";
 import { h, replace } from "./dom.js";
 import { gettext, gettext_noop, interpolate, ngettext, timeText } from "./i18n.js";
+import { siteName } from "./site.js";
 import { madeApps } from "./my_apps.js";
 import { passkeysPanel } from "./passkeys.js";
 import { standingPanel } from "./standing.js";
 import { allowedApps, personalTokens } from "./tokens.js";
 import { twoFactorPanel } from "./two_factor.js";
 
-const SITE_TITLE = gettext_noop("Trick-taking tables");
 
 /** @param {string | null | undefined} iso */
 function when(iso) {
@@ -508,7 +508,7 @@ export class ResetPasswordPage {
   }
 
   async start() {
-    this.app.title(interpolate(gettext("Choose a new password · %(site)s"), { site: gettext(SITE_TITLE) }));
+    this.app.title(interpolate(gettext("Choose a new password · %(site)s"), { site: siteName() }));
     const token = decodeURIComponent(location.hash.slice(1));
     if (location.hash) history.replaceState(history.state, "", location.pathname + location.search);
     if (!token) {

@@ -7,7 +7,8 @@ import { ApiError, NetworkError, api, auth } from "./api.js";
 import { ConfirmEmailPage } from "./confirm.js";
 import { h, replace } from "./dom.js";
 import { HomePage } from "./home.js";
-import { gettext, gettext_noop, interpolate } from "./i18n.js";
+import { gettext, interpolate } from "./i18n.js";
+import { siteName } from "./site.js";
 import { speak, wantedLanguage } from "./language.js";
 import { LeaderboardPage } from "./leaderboard.js";
 import { NotificationsPage } from "./notifications.js";
@@ -19,8 +20,6 @@ import { readWarnings } from "./standing.js";
 import { TurnsWatch } from "./turns.js";
 import { registerWorker, workerSupported } from "./worker.js";
 
-// Translated where it is shown: a constant is made before the page's catalogue is loaded.
-const SITE_TITLE = gettext_noop("Trick-taking tables");
 
 const main = document.getElementById("main");
 // The shell (web/templates/web/index.html) always has these.
@@ -35,7 +34,7 @@ const app = {
   // The page's own title; the count of waiting rooms goes in front of it, leaving out
   // `room`, the room on screen (its turn is in plain view).
   /** @param {string | null} [room] */
-  title(text = gettext(SITE_TITLE), room = null) {
+  title(text = siteName(), room = null) {
     title = { text, room };
     showTitle();
   },
@@ -69,7 +68,7 @@ const app = {
 let page = null;
 // When each toast on screen goes.
 const toastTimers = new WeakMap();
-let title = /** @type {{ text: string, room: string | null }} */ ({ text: SITE_TITLE, room: null });
+let title = /** @type {{ text: string, room: string | null }} */ ({ text: siteName(), room: null });
 
 function showTitle() {
   const waiting = app.user ? app.turns.count(title.room) : 0;
@@ -144,7 +143,7 @@ async function route() {
   const match = location.pathname.match(/^\/join\/([^/]+)\/?$/);
   const code = match ? decodeURIComponent(match[1]) : null;
   // Translators: the browser tab's title at a table; %(site)s is the site's name.
-  app.title(code ? interpolate(gettext("Table %(code)s · %(site)s"), { code, site: gettext(SITE_TITLE) }) : gettext(SITE_TITLE), code);
+  app.title(code ? interpolate(gettext("Table %(code)s · %(site)s"), { code, site: siteName() }) : siteName(), code);
   markCurrentLink();
   const replay = location.pathname.match(/^\/replay\/([^/]+)\/?$/);
   const player = location.pathname.match(/^\/players\/([^/]+)\/?$/);

@@ -5,9 +5,9 @@
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
-import { gettext, gettext_noop, interpolate } from "./i18n.js";
+import { gettext, interpolate } from "./i18n.js";
+import { siteName } from "./site.js";
 
-const SITE_TITLE = gettext_noop("Trick-taking tables");
 
 export class ConfirmEmailPage {
   constructor(root, app) {
@@ -20,7 +20,7 @@ export class ConfirmEmailPage {
   }
 
   async start() {
-    this.app.title(interpolate(gettext("Confirm your e-mail address · %(site)s"), { site: gettext(SITE_TITLE) }));
+    this.app.title(interpolate(gettext("Confirm your e-mail address · %(site)s"), { site: siteName() }));
     const token = decodeURIComponent(location.hash.slice(1));
     // Read once: the token leaves the address bar and the history.
     if (location.hash) history.replaceState(history.state, "", location.pathname + location.search);

@@ -157,6 +157,43 @@ export function passText(from, moves, names) {
   return interpolate(gettext("%(name)s passed %(cards)s."), { name, cards: joinList(parts) || someCards() });
 }
 
+/**
+ * Why a room ended (the view's `status_cause`, or an ending event's `cause`), in the
+ * page's language; names are the table's (seatNames), the reader's own seat "You".
+ * Null for no cause, or one this page does not know: the server's words are said then.
+ * @param {{ code: string, seat?: number | null, words?: string | null } | null | undefined} cause
+ * @param {string[]} names
+ */
+export function endCauseText(cause, names) {
+  switch (cause?.code) {
+    case "idle": {
+      const seat = cause.seat ?? null;
+      if (seat === null) return gettext("The match was abandoned.");
+      if (names[seat] === youName()) return gettext("You did not play in time; the match was abandoned.");
+      return interpolate(gettext("%(name)s did not play in time; the match was abandoned."), { name: names[seat] ?? seatLabel(seat) });
+    }
+    case "everyone_away":
+      return gettext("Every seat is played by a computer player; the match was abandoned.");
+    case "everyone_left":
+      return gettext("Everyone left before the start.");
+    case "moderator":
+      // Translators: %(reason)s is the moderator's own words.
+      return cause.words ? interpolate(gettext("Closed by a moderator: %(reason)s"), { reason: cause.words }) : gettext("Closed by a moderator.");
+    default:
+      return null;
+  }
+}
+
+/**
+ * Why the room ended, as the view says it, in the page's language: the server's words
+ * for a cause this page does not know; "" where it did not end so.
+ * @param {{ status_cause?: any, status_reason?: string }} view
+ * @param {string[]} names
+ */
+export function endReason(view, names) {
+  return endCauseText(view.status_cause, names) ?? view.status_reason ?? "";
+}
+
 // Events whose words are the same in every game and name what was passed, called or
 // named; the table's log and the replay both say them so (table/results.js eventText).
 // null for the others, and for a widow event without its tiles (the log's): the game's
@@ -257,10 +294,11 @@ export function describeCommonEvent(e, names) {
     case "timed_out":
       return interpolate(gettext("%(name)s ran out of time."), { name: who(e.seat) });
     case "abandoned": {
-      // A player's idleness ended it (`idle`): said to them as "You". When the last seat
-      // handed over left only computer players (on_abandon: bot) its reason says so, and
-      // is shown as it is. Events logged before `idle` existed are told by their reason
+      // Its cause, said in the page's language: a player's idleness (`idle`) to them as
+      // "You". Events logged before `cause` existed are told by `idle` and their reason
       // (the server's English words).
+      const said = e.cause ? endCauseText({ code: e.cause, seat: e.idle ? e.seat : null, words: e.words }, names) : null;
+      if (said) return said;
       const idle = e.idle ?? (!e.reason || /did not play/.test(e.reason));
       if (e.seat !== undefined && e.seat !== null && idle) {
         return interpolate(gettext("%(name)s did not play in time; the match was abandoned."), { name: who(e.seat) });
@@ -269,7 +307,7 @@ export function describeCommonEvent(e, names) {
       return /abandoned/.test(e.reason) ? e.reason : interpolate(gettext("The match was abandoned: %(reason)s"), { reason: e.reason });
     }
     case "closed":
-      return e.reason || gettext("The room was closed.");
+      return (e.cause ? endCauseText({ code: e.cause, words: e.words }, names) : null) || e.reason || gettext("The room was closed.");
     case "rematch_agreed":
       return you(e.seat) ? gettext("You want a rematch.") : interpolate(gettext("%(name)s wants a rematch."), { name: then() });
     case "rematch":

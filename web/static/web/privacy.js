@@ -9,9 +9,9 @@ import { errorPlaces, field, phraseWith } from "./account.js";
 import { api, auth } from "./api.js";
 import { authPanel } from "./auth.js";
 import { h, replace } from "./dom.js";
-import { gettext, gettext_noop, interpolate, ngettext, timeText } from "./i18n.js";
+import { gettext, interpolate, ngettext, timeText } from "./i18n.js";
+import { siteName } from "./site.js";
 
-const SITE_TITLE = gettext_noop("Trick-taking tables");
 // The server's ACCOUNT_CLOSURE_GRACE_DAYS as deployed by default, for the words before
 // closing; once closed, the page shows the exact moment the server answered.
 const GRACE_DAYS = 7;
@@ -212,7 +212,7 @@ function passwordInput() {
 export function closedAccountPage(root, app) {
   if (!closed) return false;
   const until = closed.restorableUntil;
-  app.title(interpolate(gettext("Account closed · %(site)s"), { site: gettext(SITE_TITLE) }));
+  app.title(interpolate(gettext("Account closed · %(site)s"), { site: siteName() }));
   const heading = h("h1", { tabindex: "-1" }, gettext("Your account is closed"));
   const date = until ? h("time", { datetime: until }, when(until)) : null;
   const intro = h(

@@ -16,6 +16,7 @@ import { verifyRounds } from "./fairness.js";
 import { gettext, interpolate, pgettext } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { EventLog } from "./eventlog.js";
+import { endReason, seatNames } from "./format.js";
 import { RoomLive } from "./live.js";
 import { TableView } from "./table.js";
 import { clocksDue } from "./table/status.js";
@@ -100,7 +101,8 @@ export class RoomPage {
     this.room = null;
     this.log = new EventLog(MAX_EVENTS);
     this.rounds = [];
-    this.busy = false;
+    // The moves on their way to the server (TableView.send says which may go).
+    this.moving = 0;
     this.destroyed = false;
     // Translators: how the page hears of the room's changes (after "updates:"), before it tries.
     this.liveStatus = pgettext("updates", "connecting");
@@ -492,13 +494,14 @@ export class RoomPage {
   // everyone left): no table to draw, only why, and the way back.
   renderUnstarted(view) {
     const closed = view.status === "closed";
+    const reason = endReason(view, seatNames(view, view.you?.seat ?? null));
     replace(
       this.root,
       h(
         "section",
         { class: "panel unstarted-room", "data-status": view.status },
         h("h1", {}, closed ? gettext("This table was closed before it began") : gettext("This table broke up before it began")),
-        view.status_reason ? h("p", { class: "status-reason" }, view.status_reason) : null,
+        reason ? h("p", { class: "status-reason" }, reason) : null,
         h("p", {}, h("a", { href: "/", "data-link": "", "data-action": "home" }, gettext("Back to your tables"))),
       ),
     );
@@ -576,8 +579,8 @@ export class RoomPage {
   }
 
   async act(action) {
-    if (this.busy || !this.view) return;
-    this.busy = true;
+    if (!this.view) return;
+    this.moving += 1;
     this.root.classList.add("busy");
     try {
       for (let attempt = 0; ; attempt++) {
@@ -607,8 +610,8 @@ export class RoomPage {
       this.app.toast(err.message, "error");
       await this.refresh();
     } finally {
-      this.busy = false;
-      this.root.classList.remove("busy");
+      this.moving -= 1;
+      if (!this.moving) this.root.classList.remove("busy");
     }
   }
 }

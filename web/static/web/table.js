@@ -10,7 +10,7 @@
 // and log (results.js).
 
 import { append, h, replace } from "./dom.js";
-import { countdown, seatNames } from "./format.js";
+import { countdown, endReason, seatNames } from "./format.js";
 import { actionsArea } from "./table/actions.js";
 import { banner } from "./table/ending.js";
 import { handArea, handTemplate } from "./table/hand.js";
@@ -21,7 +21,7 @@ import { eventLog, resultsArea } from "./table/results.js";
 import { ring } from "./table/ring.js";
 import { houseRules, info } from "./table/rules.js";
 import { announce, head, idleClock, turnLine, turnText } from "./table/status.js";
-import { Taps } from "./table/taps.js";
+import { REPEAT_MS, Taps } from "./table/taps.js";
 
 // Game modules read this from here.
 export { signed } from "./format.js";
@@ -34,8 +34,13 @@ export class TableView {
   constructor(ctx) {
     // Every move of the table goes through send(), the hand's, the panels' and the dialogs'.
     this.ctx = { ...ctx, act: (action) => this.send(ctx.act, action) };
-    // Whether a move is on its way to the server.
-    this.sending = false;
+    // The moves on their way to the server, and the version of the table the last was sent from.
+    this.sending = 0;
+    /** @type {number | null} */
+    this.sentFrom = null;
+    // The version of the table drawn last.
+    /** @type {number | null} */
+    this.version = null;
     // When the last move was sent (taps.js tells by it whether a key sent one).
     this.sentAt = -Infinity;
     // The hand's taps: the press under way, the last tap, the piece raised (taps.js).
@@ -68,17 +73,22 @@ export class TableView {
   }
 
   // Never two moves from one gesture: while a move is on its way to the server no other
-  // is sent (a second tap on the same button, or on what is drawn under the finger before
-  // the answer). An `act` that answers at once (a table drawn with no server behind it)
-  // is not waited for.
+  // is sent from the table it was sent from (a second tap on the same button, or on what
+  // is drawn under the finger before the answer). The socket often draws the next table
+  // before the move's answer comes: a move made on it after a double tap's time is a
+  // decision of its own and goes (dropped, it would be lost without a word). An `act`
+  // that answers at once (a table drawn with no server behind it) is not waited for.
   send(act, action) {
-    if (this.sending) return undefined;
-    this.sentAt = performance.now();
+    const now = performance.now();
+    const newer = this.version !== null && this.sentFrom !== null && this.version > this.sentFrom;
+    if (this.sending && !(newer && now - this.sentAt >= REPEAT_MS)) return undefined;
+    this.sentAt = now;
+    this.sentFrom = this.version;
     const sent = act(action);
     if (sent instanceof Promise) {
-      this.sending = true;
+      this.sending += 1;
       const done = () => {
-        this.sending = false;
+        this.sending -= 1;
       };
       sent.then(done, done);
     }
@@ -92,6 +102,7 @@ export class TableView {
   }
 
   render(root, view, extras) {
+    this.version = view.version;
     const me = view.you?.seat ?? null;
     const names = seatNames(view, me);
     const legal = view.you?.legal_actions ?? [];
@@ -120,9 +131,9 @@ export class TableView {
     ]);
     replace(root, section);
     this.tick(root, view);
-    // The end is said in the server's words (to this reader: "You did not play in time");
+    // The end is said as the banner says it (to this reader: "You did not play in time");
     // the idle clock once, as the turn is, without its seconds.
-    const ended = view.status === "abandoned" && view.status_reason ? view.status_reason : null;
+    const ended = view.status === "abandoned" ? endReason(view, names) || null : null;
     announce(this, view, ended ?? (idle && turn ? `${turn} ${idle.warning}` : turn));
   }
 

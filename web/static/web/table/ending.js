@@ -2,13 +2,13 @@
 // the same players, back to the player's tables, or a new table like this one).
 
 import { h } from "../dom.js";
-import { listNames, youName } from "../format.js";
+import { endReason, listNames, youName } from "../format.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 
 /** @typedef {import("../table.js").TableView} TableView */
 
-// The end of the match: who won, or why it ended (the server's words, said to this
-// reader), and the way on: a rematch with the same players, back to the player's
+// The end of the match: who won, or why it ended (said to this reader, in the page's
+// language), and the way on: a rematch with the same players, back to the player's
 // tables, or a new table like this one.
 /** @param {TableView} table */
 export function banner(table, view, names) {
@@ -19,11 +19,12 @@ export function banner(table, view, names) {
   const winners = last?.winners ?? [];
   const seated = view.you?.seat !== undefined && view.you?.seat !== null;
   // An abandoned match's reason is a whole sentence ("You did not play in time; the
-  // match was abandoned."); a moderator's reason for closing the room is theirs alone.
+  // match was abandoned."), said in the page's language (endReason).
+  const reason = ended ? endReason(view, names) : "";
   const said = ended
     ? view.status === "abandoned"
-      ? h("strong", { class: "status-reason" }, view.status_reason || gettext("The match was abandoned."))
-      : [h("strong", {}, `${gettext("Room closed.")} `), view.status_reason ? h("span", { class: "status-reason" }, view.status_reason) : null]
+      ? h("strong", { class: "status-reason" }, reason || gettext("The match was abandoned."))
+      : [h("strong", {}, `${gettext("Room closed.")} `), reason ? h("span", { class: "status-reason" }, reason) : null]
     : [
         h("strong", {}, `${gettext("Match over.")} `),
         winners.length ? winnersText(winners, names) : "",
