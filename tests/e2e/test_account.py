@@ -6,6 +6,7 @@ link's page (`/reset-password#<token>`)."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +15,7 @@ from playwright.sync_api import expect
 
 from .account_pages import (
     NEW_PASSWORD,
+    PHONE,
     SIZES,
     api_sign_in,
     confirmed_address,
@@ -344,3 +346,64 @@ def test_a_good_reset_link_sets_the_password_signs_in_here_and_out_everywhere_el
     again.get_by_label("New password again").fill(NEW_PASSWORD + "2")
     again.get_by_role("button", name="Save my new password").click()
     expect(again.get_by_role("heading", name="This link does not work")).to_be_visible()
+
+
+def test_a_late_refusal_of_the_logged_out_token_leaves_the_next_log_in_alone(
+    open_page: Callable[..., Any], live_url: str
+) -> None:
+    """The home page's two lists are asked for with the token, and answered (held here)
+    only after logging out, when the server refuses that token: the first answer comes
+    while the log-in form is being typed into, the second after logging in again. Neither
+    is the kept token's, so neither redraws the form, ends the new sign-in or says an
+    error on the page that replaced the one that asked."""
+    page = open_page(**PHONE)
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        if len(held) < 2:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(lambda url: url.endswith(("/api/v1/rooms/", "/api/v1/rooms/?mine=1")), hold)
+    name = "latecomer"
+    sign_up(page, name)
+    old = token_of(page)
+    deadline = time.monotonic() + 30
+    while len(held) < 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert len(held) == 2, "the home page's lists were not asked for"
+
+    page.get_by_role("navigation", name="Account").get_by_role("button", name="Log out").click()
+    page.get_by_role("tab", name="Log in").click()
+    form = page.get_by_role("form", name="Log in")
+    page.get_by_label("Username").fill(name)
+    assert token_of(page) is None
+    assert me(live_url, old).status_code == 401
+
+    def answer_late(route: Any) -> None:
+        """Let the held request through and wait until the page has read its 401."""
+        with page.expect_response(lambda res: res.request == route.request) as answered:
+            route.continue_()
+        assert answered.value.status == 401
+        answered.value.finished()
+        # Whatever the page does with the answer it does within its next few frames.
+        page.evaluate("() => new Promise((done) => setTimeout(done, 300))")
+
+    page.evaluate("document.querySelector('form[aria-label=\"Log in\"]').dataset.kept = 'yes'")
+    answer_late(held[0])
+    expect(form).to_have_attribute("data-kept", "yes")
+    expect(page.get_by_label("Username")).to_have_value(name)
+    expect(page.get_by_role("tab", name="Log in")).to_have_attribute("aria-selected", "true")
+    expect(page.locator(".toast")).to_have_count(0)
+
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in", exact=True).click()
+    expect(page.get_by_role("button", name="Create the room")).to_be_visible()
+    new = token_of(page)
+    assert new and new != old
+    answer_late(held[1])
+    assert token_of(page) == new
+    expect(page.get_by_role("navigation", name="Account").get_by_role("button", name="Log out")).to_be_visible()
+    expect(page.get_by_role("button", name="Create the room")).to_be_visible()
+    expect(page.locator(".toast")).to_have_count(0)

@@ -100,8 +100,10 @@ export async function api(path, { method = "GET", body, idempotent = false, text
   if (!res.ok) {
     const error = new ApiError(res.status, data);
     // A banned account's token answers `banned` with the moderator's reason: the sign-in
-    // form that replaces the page keeps saying it.
-    if (res.status === 401 && token) {
+    // form that replaces the page keeps saying it. Only the token still kept is dropped: a
+    // request sent before logging out may be refused after it, and that late answer must
+    // neither redraw the log-in form being typed into nor end the sign-in that followed.
+    if (res.status === 401 && token && token === auth.token) {
       const banned = error.code === "banned";
       // Asked once more with the browser's cookies, so that the answer marks it as a
       // banned account's (accounts/banned_browser.py); the token is checked first, so

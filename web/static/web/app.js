@@ -155,10 +155,13 @@ async function route() {
   else if (/^\/confirm-email\/?$/.test(location.pathname)) page = new ConfirmEmailPage(main, app);
   else if (/^\/reset-password\/?$/.test(location.pathname)) page = new ResetPasswordPage(main, app);
   else page = new HomePage(main, app);
+  const shown = page;
   try {
-    await page.start();
+    await shown.start();
   } catch (err) {
-    app.toast(err.message, "error");
+    // A page left before its start failed (a request of the signed-out token's, refused
+    // after logging out) says nothing on the page that replaced it.
+    if (shown === page) app.toast(err.message, "error");
   }
 }
 
