@@ -30,23 +30,23 @@ if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null ||
     echo "warning: could not install Chromium; the end-to-end tests will fail" >&2
 fi
-# TODO: the budget is 30 minutes on 2 cores; a fresh machine's CI runs the main suite in
-# 51-60 min (2,493 tests; CI's own machine took 37) and the loaded second suite in 4. The
-# two cores are about 91% busy throughout (vmstat): more workers would not help, less
-# work would. The conformance play-outs take the most (108 runs; the 32 slowest 669 s:
-# Hearts' 10,008 hands, the first issue's "at least 10,000", 21-32 s a run; Moon's 16 x
-# 400, 14-20 s). A quarter of a play-out is judging the to-act seat's claim (about 1.3
-# judgements a step, so keeping one per state would save little: the proof itself, up to
-# 13 x 39 trick winners a position in Hearts, is what to make cheaper), a fifth the strict
-# document check of every view and action. Then the browser tests (the make-run phone
-# matches 256 s, the layout in six languages 222 s, axe-core 177 s, the moderation admin
-# 177 s), the game-folder drop-in (187 s), schemathesis (155 s, time-boxed), the Celery
-# idle-human test (140 s) and each multi-process setup (70-80 s). Done: transactional
-# tests emptied by DELETE (tests/database_emptying.py), one Chromium per process
-# (tests/e2e/conftest.py, browser_server), data migrations tested without moving the
-# schema, bytecode kept, the OpenAPI document read by libyaml. Next: a cheaper claim
-# proof; screenshots (about 500 full-page PNGs a run, some 150 ms each) only
-# where a test fails or asks for them; measure with PYTEST_ADDOPTS="--durations=150".
+# TODO: the budget is 30 minutes on 2 cores. On 2026-11-30 a fresh clone's main suite took
+# 31.6 min (2,494 tests; another machine of the same kind took 51-60 min for the same
+# work), the loaded second suite 2.4 min, the whole .ci/run about 39. The cores are busy
+# throughout: more workers would not help, less work would. CPU by process over that run
+# (sampled from /proc): Chromium about 1,250 s, the two test workers about 690, daphne
+# 350, Playwright's node driver 190, the make-run server 100; the browser tests are the
+# cost. Debian's chromium-headless-shell used about 38% less browser CPU, but is not the
+# browser people use, so the tests stay on chromium. The conformance play-outs are a
+# small share (a Hearts run of 556 hands: 6 s alone, 15-18 s beside the rest). Longest
+# single tests: the make-run phone matches (184 s), the game-folder drop-in (174 s),
+# schemathesis (152 s, time-boxed), the Celery idle-human test (140 s). Done:
+# transactional tests emptied by DELETE (tests/database_emptying.py), one Chromium per
+# process (tests/e2e/conftest.py, browser_server), data migrations tested without moving
+# the schema, bytecode kept, the OpenAPI document read by libyaml. Next: fewer browser
+# page loads per test (a signed-in context reused within a test module), screenshots
+# (about 500 full-page PNGs a run) only where a test fails or asks for them; measure
+# with PYTEST_ADDOPTS="--durations=150".
 # Work-stealing: a worker left with nothing takes the other's queued tests, so the run
 # does not end on one worker's tail of long tests.
 workers=${PYTEST_WORKERS:-auto}
