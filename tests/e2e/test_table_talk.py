@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
@@ -558,3 +559,41 @@ def test_two_people_talk_at_a_table_under_make_run(make_run_page: Callable[..., 
     shots(ann, "make-run-talk")
     close_talk(ann)
     assert_hand_uncovered(ann)
+
+
+def test_a_line_typed_while_the_last_is_on_its_way_is_kept_and_sent_after(
+    open_page: Callable[..., Any], live_url: str
+) -> None:
+    """The answer to a line is held: meanwhile Send and the quick phrases wait (a tap
+    sends nothing twice, and is not taken and lost), and the next line typed stays in the
+    box when the first's answer comes, to be sent after it."""
+    with people(live_url, ("cal", "Cal"), ("dee", "Dee")) as (cal, dee):
+        code = hearts_table(cal, dee)
+        a = room_page(open_page, LAPTOP, cal, code)
+        held: list[Any] = []
+
+        def hold_the_first(route: Any) -> None:
+            if route.request.method == "POST" and not held:
+                held.append(route)
+            else:
+                route.continue_()
+
+        a.route(lambda url: url.endswith("/chat"), hold_the_first)
+        say(a, "First")
+        box = talk(a).get_by_label("Message to the table")
+        send = talk(a).get_by_role("button", name="Send")
+        expect(send).to_be_disabled()
+        expect(talk(a).get_by_role("group", name="Quick phrases").get_by_role("button").first).to_be_disabled()
+        deadline = time.monotonic() + 30
+        while not held and time.monotonic() < deadline:
+            a.wait_for_timeout(50)
+        assert held, "the first line's request was not made"
+        box.fill("Second")
+        held[0].continue_()
+        expect(line(a, "First")).to_have_count(1)
+        expect(send).to_be_enabled()
+        expect(box).to_have_value("Second")
+        send.click()
+        expect(line(a, "Second")).to_have_count(1)
+        expect(box).to_have_value("")
+        expect(talk(a).locator(".talk-text")).to_have_text(["First", "Second"])

@@ -180,6 +180,9 @@ export class TableTalk {
     // The text box, made by build().
     /** @type {HTMLInputElement} */
     this.input;
+    // What sends a line (the Send button and the quick phrases), made by build().
+    /** @type {HTMLButtonElement[]} */
+    this.senders = [];
     this.onWidth = () => this.showUnread();
     this.side.addEventListener("change", this.onWidth);
     this.build();
@@ -208,13 +211,15 @@ export class TableTalk {
         oninput: () => this.counted(),
       })
     );
-    const phrases = h(
-      "div",
-      { class: "talk-phrases", role: "group", "aria-label": gettext("Quick phrases") },
-      Object.entries(PHRASES).map(([key, words]) =>
-        h("button", { type: "button", class: "talk-phrase", "data-phrase": key, onclick: () => this.say({ phrase: key }) }, gettext(words)),
-      ),
+    const phraseButtons = Object.entries(PHRASES).map(([key, words]) =>
+      h("button", { type: "button", class: "talk-phrase", "data-phrase": key, onclick: () => this.say({ phrase: key }) }, gettext(words)),
     );
+    const phrases = h("div", { class: "talk-phrases", role: "group", "aria-label": gettext("Quick phrases") }, phraseButtons);
+    // Translators: the button that sends a message to the table.
+    const send = h("button", { type: "submit", class: "primary" }, gettext("Send"));
+    // What sends a line: each waits while one is on its way (say), so a second tap sends
+    // nothing twice and a tap meanwhile is not lost without a word.
+    this.senders = [/** @type {HTMLButtonElement} */ (send), ...phraseButtons.map((b) => /** @type {HTMLButtonElement} */ (b))];
     const form = h(
       "form",
       {
@@ -230,8 +235,7 @@ export class TableTalk {
         },
       },
       h("label", { for: "talk-text", class: "sr-only" }, gettext("Message to the table")),
-      // Translators: the button that sends a message to the table.
-      h("div", { class: "talk-entry" }, this.input, h("button", { type: "submit", class: "primary" }, gettext("Send"))),
+      h("div", { class: "talk-entry" }, this.input, send),
       this.count,
     );
     this.heading = h("h2", { id: "talk-title", tabindex: "-1" }, gettext("Table talk"));
@@ -502,11 +506,14 @@ export class TableTalk {
   async say(body) {
     if (this.sending || this.stopped) return;
     this.sending = true;
+    const focused = document.activeElement;
+    for (const button of this.senders) button.disabled = true;
     this.note("");
     try {
       const line = await post(`rooms/${encodeURIComponent(this.code)}/chat`, body);
       if (isLine(line)) this.add([line], false);
-      if (body.text !== undefined) {
+      // The box is emptied of what was sent, not of what was typed while it was on its way.
+      if (body.text !== undefined && this.input.value.trim() === body.text) {
         this.input.value = "";
         this.counted();
       }
@@ -514,6 +521,11 @@ export class TableTalk {
       this.warn(explain(err));
     } finally {
       this.sending = false;
+      for (const button of this.senders) button.disabled = false;
+      // A button disabled while it had the focus lost it: it is given back.
+      if (focused instanceof HTMLButtonElement && this.senders.includes(focused) && document.activeElement === document.body) {
+        focused.focus({ preventScroll: true });
+      }
     }
   }
 
